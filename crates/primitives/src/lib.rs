@@ -9,6 +9,8 @@
 //! | Type | Kind | Key | Block | Nonce/IV | Tag | Known answers from |
 //! |---|---|---|---|---|---|---|
 //! | [`Clefia128`], [`Clefia192`], [`Clefia256`] | block cipher | 16/24/32 | 16 | - | - | RFC 6114 appendix A |
+//! | [`Present80`], [`Present128`] | block cipher | 10/16 | 8 | - | - | Bogdanov et al., CHES 2007, appendix I (-80); PRESENT-128 vectors published with its key schedule (Poschmann 2009) |
+//! | [`Piccolo80`], [`Piccolo128`] | block cipher | 10/16 | 8 | - | - | Shibutani et al., CHES 2011, test vectors appendix |
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -20,5 +22,9 @@ pub use cipher;
 mod block_plumbing;
 
 pub mod clefia;
+pub mod piccolo;
+pub mod present;
 
 pub use clefia::{Clefia128, Clefia192, Clefia256};
+pub use piccolo::{Piccolo80, Piccolo128};
+pub use present::{Present80, Present128};
