@@ -1,0 +1,363 @@
+//! The link catalogue: entries read from TOML data files (built in, plus the user's own),
+//! and the cost of sending one message over an entry.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::LinkError;
+use crate::figure::{Figure, parse_toml, read_category};
+use crate::framed::FramedLink;
+use crate::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
+use crate::lorawan::{MAC_OVERHEAD, Region};
+use crate::serial::SerialRadio;
+use crate::time::Micros;
+
+/// The data files compiled into the binary (the same files as /data/links in the repository).
+const BUILTIN: [(&str, &str); 7] = [
+    ("links/lora.toml", include_str!("../../../data/links/lora.toml")),
+    ("links/lorawan.toml", include_str!("../../../data/links/lorawan.toml")),
+    ("links/ieee802154.toml", include_str!("../../../data/links/ieee802154.toml")),
+    ("links/ble.toml", include_str!("../../../data/links/ble.toml")),
+    ("links/sigfox.toml", include_str!("../../../data/links/sigfox.toml")),
+    ("links/cellular.toml", include_str!("../../../data/links/cellular.toml")),
+    ("links/serial.toml", include_str!("../../../data/links/serial.toml")),
+];
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoraSpec {
+    pub sf: u8,
+    pub bandwidth_khz: String,
+    #[serde(default = "default_cr")]
+    pub coding_rate: String,
+    #[serde(default)]
+    pub preamble: Option<u16>,
+    #[serde(default = "default_header")]
+    pub header: Header,
+    #[serde(default = "default_true")]
+    pub crc: bool,
+    #[serde(default = "default_chip")]
+    pub chip: Chip,
+    /// Largest message per packet (255 unless a protocol above says less).
+    #[serde(default = "default_max")]
+    pub max_payload: u32,
+}
+
+fn default_cr() -> String {
+    "4/5".into()
+}
+fn default_header() -> Header {
+    Header::Explicit
+}
+fn default_true() -> bool {
+    true
+}
+fn default_chip() -> Chip {
+    Chip::Sx127x
+}
+fn default_max() -> u32 {
+    255
+}
+
+impl LoraSpec {
+    pub fn params(&self) -> Result<LoraParams, LinkError> {
+        Ok(LoraParams {
+            sf: self.sf,
+            bandwidth: self.bandwidth_khz.parse::<Bandwidth>()?,
+            coding_rate: self.coding_rate.parse::<CodingRate>()?,
+            preamble: self.preamble,
+            header: self.header,
+            crc: self.crc,
+            ldro: Ldro::Auto,
+            chip: self.chip,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LorawanSpec {
+    pub region: Region,
+    pub dr: u8,
+    /// How long each of the two Class A receive windows stays open when no downlink
+    /// comes, in symbols of that window's data rate.
+    pub rx_window_symbols: Figure<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub name: String,
+    pub title: String,
+    /// Where the entry as a whole comes from.
+    pub source: String,
+    /// Radio profile (in data/radios) whose currents apply.
+    pub radio: String,
+    /// Transmit power, which selects the radio's TX current.
+    pub tx_power_dbm: i32,
+    #[serde(default)]
+    pub notes: Option<String>,
+    #[serde(default)]
+    pub lora: Option<LoraSpec>,
+    #[serde(default)]
+    pub lorawan: Option<LorawanSpec>,
+    #[serde(default)]
+    pub framed: Option<FramedLink>,
+    #[serde(default)]
+    pub serial: Option<SerialRadio>,
+}
+
+/// What one message costs on a link. Times are exact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkCost {
+    pub link: String,
+    pub message_bytes: u32,
+    /// Zero bytes added by `--pad-to-packet` to fill the last frame or packet.
+    pub padding: u32,
+    /// Bytes the radio sends, including every frame's overhead and repetitions.
+    pub on_air_bytes: u32,
+    pub frames: u32,
+    /// Message bytes one frame carries at most.
+    pub frame_capacity: u32,
+    /// Transmitter-on time.
+    pub airtime: Micros,
+    /// Receiver-on time (acknowledgements, downlink windows).
+    pub rx_time: Micros,
+    /// First byte handed over to last byte delivered (serial radio: includes UART time
+    /// and the timeout); for the other links, the transmit time.
+    pub delivery: Micros,
+    pub last_waits_timeout: bool,
+    /// LoRaWAN duty cycle: earliest next message start.
+    pub min_interval: Option<Micros>,
+    pub max_per_hour: Option<u64>,
+    /// Limits the message runs into (dwell time, frame splits).
+    pub warnings: Vec<String>,
+}
+
+impl LinkSpec {
+    fn kinds(&self) -> usize {
+        usize::from(self.lora.is_some())
+            + usize::from(self.lorawan.is_some())
+            + usize::from(self.framed.is_some())
+            + usize::from(self.serial.is_some())
+    }
+
+    /// "lora", "lorawan", "framed" or "serial".
+    pub fn kind(&self) -> &'static str {
+        if self.lora.is_some() {
+            "lora"
+        } else if self.lorawan.is_some() {
+            "lorawan"
+        } else if self.framed.is_some() {
+            "framed"
+        } else {
+            "serial"
+        }
+    }
+
+    /// Checks structure and that every figure has a source or an estimate label.
+    pub fn validate(&self) -> Result<(), LinkError> {
+        let who = format!("link '{}'", self.name);
+        if self.kinds() != 1 {
+            return Err(LinkError::Data(format!(
+                "{who}: needs exactly one of [link.lora], [link.lorawan], [link.framed], [link.serial]"
+            )));
+        }
+        if self.source.trim().is_empty() {
+            return Err(LinkError::Data(format!("{who}: empty source")));
+        }
+        if let Some(l) = &self.lora {
+            l.params()?.validate()?;
+        }
+        if let Some(w) = &self.lorawan {
+            w.region.data_rate(w.dr)?;
+            w.rx_window_symbols.check(&who, "rx_window_symbols")?;
+        }
+        if let Some(f) = &self.framed {
+            f.bitrate_bps.check(&who, "bitrate_bps")?;
+            f.max_payload.check(&who, "max_payload")?;
+            f.overhead_bytes.check(&who, "overhead_bytes")?;
+            f.repetitions.check(&who, "repetitions")?;
+            for (name, fig) in [
+                ("fixed_tx_us", &f.fixed_tx_us),
+                ("rx_per_frame_us", &f.rx_per_frame_us),
+                ("rx_per_message_us", &f.rx_per_message_us),
+            ] {
+                if let Some(fig) = fig {
+                    fig.check(&who, name)?;
+                }
+            }
+            if f.bitrate_bps.value == 0 || f.max_payload.value == 0 {
+                return Err(LinkError::Data(format!("{who}: bitrate and max_payload must be positive")));
+            }
+        }
+        if let Some(s) = &self.serial {
+            s.serial_baud.check(&who, "serial_baud")?;
+            s.serial_bits_per_byte.check(&who, "serial_bits_per_byte")?;
+            s.air_rate_bps.check(&who, "air_rate_bps")?;
+            s.packet_payload.check(&who, "packet_payload")?;
+            s.timeout_ms.check(&who, "timeout_ms")?;
+            s.overhead_bytes.check(&who, "overhead_bytes")?;
+            if s.serial_baud.value == 0 || s.air_rate_bps.value == 0 || s.packet_payload.value == 0 {
+                return Err(LinkError::Data(format!("{who}: baud, air rate and packet size must be positive")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Message bytes one frame or packet carries.
+    pub fn frame_capacity(&self) -> Result<u32, LinkError> {
+        Ok(match (&self.lora, &self.lorawan, &self.framed, &self.serial) {
+            (Some(l), ..) => l.max_payload.min(255),
+            (_, Some(w), ..) => w.region.data_rate(w.dr)?.max_payload,
+            (_, _, Some(f), _) => f.max_payload.value,
+            (_, _, _, Some(s)) => s.packet_payload.value,
+            _ => return Err(LinkError::Data(format!("link '{}' has no model", self.name))),
+        })
+    }
+
+    /// The cost of sending `bytes`; with `pad_to_packet` the message is first padded
+    /// to whole frames or packets (study 000's remedy for the serial radio's timeout).
+    pub fn cost(&self, bytes: u32, pad_to_packet: bool) -> Result<LinkCost, LinkError> {
+        let capacity = self.frame_capacity()?;
+        let padding = if pad_to_packet && bytes % capacity != 0 {
+            capacity - bytes % capacity
+        } else {
+            0
+        };
+        let sent = bytes + padding;
+        let mut warnings = Vec::new();
+        let mut cost = LinkCost {
+            link: self.name.clone(),
+            message_bytes: bytes,
+            padding,
+            on_air_bytes: 0,
+            frames: 0,
+            frame_capacity: capacity,
+            airtime: Micros::ZERO,
+            rx_time: Micros::ZERO,
+            delivery: Micros::ZERO,
+            last_waits_timeout: false,
+            min_interval: None,
+            max_per_hour: None,
+            warnings: Vec::new(),
+        };
+        if let Some(l) = &self.lora {
+            let params = l.params()?;
+            let mut left = sent;
+            loop {
+                let n = left.min(capacity);
+                let a = params.airtime(n)?;
+                cost.airtime = cost.airtime + a.total;
+                cost.on_air_bytes += n;
+                cost.frames += 1;
+                left -= n;
+                if left == 0 {
+                    break;
+                }
+            }
+            cost.delivery = cost.airtime;
+        } else if let Some(w) = &self.lorawan {
+            let rate = w.region.data_rate(w.dr)?;
+            let msg = rate.message(sent)?;
+            cost.frames = msg.frame_payloads.len() as u32;
+            cost.on_air_bytes = msg.on_air_bytes();
+            cost.airtime = msg.airtime;
+            cost.delivery = msg.airtime;
+            cost.min_interval = msg.min_interval();
+            cost.max_per_hour = msg.max_per_hour();
+            // Class A: RX1 at the uplink's data rate, RX2 at the region's fixed rate
+            // (EU868: DR0, SF12/125 kHz; US915: DR8, SF12/500 kHz), per uplink.
+            let rx2 = match w.region {
+                Region::Eu868 => LoraParams::lorawan(12, Bandwidth::KHZ_125),
+                Region::Us915 => LoraParams::lorawan(12, Bandwidth::KHZ_500),
+            };
+            let window = rate.phy().symbol_time() + rx2.symbol_time();
+            cost.rx_time = window.times(w.rx_window_symbols.value * u64::from(cost.frames));
+            if cost.frames > 1 {
+                warnings.push(format!(
+                    "{sent} B does not fit one frame at {} DR{} (max {} B): {} frames, each with {MAC_OVERHEAD} B of MAC overhead",
+                    w.region, w.dr, rate.max_payload, cost.frames
+                ));
+            }
+            if !msg.dwell_ok {
+                warnings.push(format!("a frame exceeds the {} 400 ms dwell time", w.region));
+            }
+        } else if let Some(f) = &self.framed {
+            let c = f.cost(sent);
+            cost.frames = c.frames.len() as u32;
+            cost.on_air_bytes = c.on_air_bytes;
+            cost.airtime = c.airtime;
+            cost.delivery = c.airtime;
+            cost.rx_time = c.rx_time;
+        } else if let Some(s) = &self.serial {
+            let t = s.timeline(sent);
+            cost.frames = t.packets.len() as u32;
+            cost.on_air_bytes = sent + cost.frames * s.overhead_bytes.value;
+            cost.airtime = t.airtime;
+            cost.delivery = t.delivery;
+            cost.last_waits_timeout = t.last_waits_timeout;
+        }
+        cost.warnings = warnings;
+        Ok(cost)
+    }
+}
+
+/// All known links: the built-in files, then the user's (same name replaces).
+#[derive(Clone, Debug)]
+pub struct Catalogue {
+    links: Vec<LinkSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkFile {
+    #[serde(default)]
+    link: Vec<LinkSpec>,
+}
+
+impl Catalogue {
+    pub fn builtin() -> Result<Self, LinkError> {
+        let mut cat = Catalogue { links: Vec::new() };
+        for (origin, text) in BUILTIN {
+            cat.add_file(origin, text)?;
+        }
+        Ok(cat)
+    }
+
+    /// The built-in links plus every `links/*.toml` under `dir`.
+    pub fn with_dir(dir: Option<&Path>) -> Result<Self, LinkError> {
+        let mut cat = Self::builtin()?;
+        if let Some(dir) = dir {
+            for (origin, text) in read_category(dir, "links")? {
+                cat.add_file(&origin, &text)?;
+            }
+        }
+        Ok(cat)
+    }
+
+    pub fn add_file(&mut self, origin: &str, text: &str) -> Result<(), LinkError> {
+        let file: LinkFile = parse_toml(origin, text)?;
+        for link in file.link {
+            link.validate().map_err(|e| LinkError::Data(format!("{origin}: {e}")))?;
+            self.links.retain(|l| l.name != link.name);
+            self.links.push(link);
+        }
+        Ok(())
+    }
+
+    pub fn links(&self) -> &[LinkSpec] {
+        &self.links
+    }
+
+    pub fn get(&self, name: &str) -> Result<&LinkSpec, LinkError> {
+        self.links
+            .iter()
+            .find(|l| l.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| LinkError::UnknownLink {
+                name: name.into(),
+                known: self.links.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", "),
+            })
+    }
+}

@@ -1,0 +1,20 @@
+//! Errors of the link crate. Every variant stems from what the user asked for.
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LinkError {
+    /// A parameter outside what the radio or standard allows.
+    #[error("{0}")]
+    Invalid(String),
+    /// A name not found in the link catalogue.
+    #[error("unknown link '{name}' (known: {known})")]
+    UnknownLink { name: String, known: String },
+    /// A data file that does not parse or lacks a source.
+    #[error("{0}")]
+    Data(String),
+}
+
+impl LinkError {
+    pub fn invalid(msg: impl Into<String>) -> Self {
+        LinkError::Invalid(msg.into())
+    }
+}

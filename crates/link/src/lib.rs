@@ -1,0 +1,24 @@
+//! ciphermeter-link: what a message costs on a radio link.
+//!
+//! - [`lora`]: LoRa PHY time on air, exact (SX127x and SX126x rules).
+//! - [`lorawan`]: MAC overhead, per-data-rate limits, duty cycle, dwell time.
+//! - [`catalogue`]: the link entries from the data files and [`LinkSpec::cost`].
+//! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
+//! - [`figure`]: a number with its source, shared with the energy crate.
+
+pub mod catalogue;
+pub mod error;
+pub mod figure;
+pub mod framed;
+pub mod lora;
+pub mod lorawan;
+pub mod serial;
+pub mod time;
+
+pub use catalogue::{Catalogue, LinkCost, LinkSpec};
+pub use error::LinkError;
+pub use figure::Figure;
+pub use time::Micros;
+
+/// Environment variable naming a directory of user data files (links/, devices/, …).
+pub const DATA_DIR_ENV: &str = "CIPHERMETER_DATA_DIR";

@@ -1,0 +1,214 @@
+//! LoRaWAN on top of the LoRa PHY: MAC overhead, per-data-rate payload limits,
+//! duty cycle and dwell time.
+//!
+//! Sources: LoRaWAN 1.0.x/1.1 specification §4 (MHDR 1 B, FHDR 7 B without FOpts,
+//! FPort 1 B, MIC 4 B = 13 B) and LoRa Alliance RP002-1.0.x Regional Parameters:
+//! EU868 §2.1 (DR0–DR6, maximum FRMPayload N = 51/51/51/115/222/222/222, 1 % duty
+//! cycle in the g1 sub-band used by the default channels) and US902-928 §2.5
+//! (uplink DR0–DR4, 400 ms dwell time, N = 11/53/125/242/242).
+
+use std::fmt;
+use std::str::FromStr;
+
+use num_rational::Ratio;
+
+use crate::error::LinkError;
+use crate::lora::{Airtime, Bandwidth, LoraParams};
+use crate::time::Micros;
+
+/// MHDR (1) + FHDR without FOpts (7) + FPort (1) + MIC (4).
+pub const MAC_OVERHEAD: u32 = 13;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Region {
+    #[serde(rename = "EU868")]
+    Eu868,
+    #[serde(rename = "US915")]
+    Us915,
+}
+
+impl FromStr for Region {
+    type Err = LinkError;
+    fn from_str(s: &str) -> Result<Self, LinkError> {
+        match s.to_ascii_uppercase().as_str() {
+            "EU868" | "EU" => Ok(Region::Eu868),
+            "US915" | "US902" | "US" => Ok(Region::Us915),
+            _ => Err(LinkError::invalid(format!(
+                "unknown LoRaWAN region '{s}' (known: EU868, US915)"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Region::Eu868 => "EU868",
+            Region::Us915 => "US915",
+        })
+    }
+}
+
+/// One uplink data rate of a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataRate {
+    pub region: Region,
+    pub dr: u8,
+    pub sf: u8,
+    pub bandwidth: Bandwidth,
+    /// Largest FRMPayload (application bytes) without FOpts.
+    pub max_payload: u32,
+}
+
+const EU868: [(u8, u64, u32); 7] = [
+    (12, 125, 51),
+    (11, 125, 51),
+    (10, 125, 51),
+    (9, 125, 115),
+    (8, 125, 222),
+    (7, 125, 222),
+    (7, 250, 222),
+];
+
+// US915 with the 400 ms dwell time in force (RP002 Table "US902-928 maximum payload size").
+const US915: [(u8, u64, u32); 5] = [
+    (10, 125, 11),
+    (9, 125, 53),
+    (8, 125, 125),
+    (7, 125, 242),
+    (8, 500, 242),
+];
+
+impl Region {
+    pub fn data_rates(self) -> Vec<DataRate> {
+        let table: &[(u8, u64, u32)] = match self {
+            Region::Eu868 => &EU868,
+            Region::Us915 => &US915,
+        };
+        table
+            .iter()
+            .enumerate()
+            .map(|(i, &(sf, khz, max))| DataRate {
+                region: self,
+                dr: i as u8,
+                sf,
+                bandwidth: match khz {
+                    125 => Bandwidth::KHZ_125,
+                    250 => Bandwidth::KHZ_250,
+                    _ => Bandwidth::KHZ_500,
+                },
+                max_payload: max,
+            })
+            .collect()
+    }
+
+    pub fn data_rate(self, dr: u8) -> Result<DataRate, LinkError> {
+        let rates = self.data_rates();
+        rates.get(usize::from(dr)).copied().ok_or_else(|| {
+            LinkError::invalid(format!(
+                "{self} has uplink data rates DR0..DR{}, not DR{dr}",
+                rates.len() - 1
+            ))
+        })
+    }
+
+    /// The regulatory duty cycle as a fraction (EU868 g1 sub-band: 1 %); `None` where
+    /// the region limits dwell time instead.
+    pub fn duty_cycle(self) -> Option<Ratio<u64>> {
+        match self {
+            Region::Eu868 => Some(Ratio::new(1, 100)),
+            Region::Us915 => None,
+        }
+    }
+
+    /// The longest single transmission allowed (US915: 400 ms dwell time).
+    pub fn dwell_limit(self) -> Option<Micros> {
+        match self {
+            Region::Eu868 => None,
+            Region::Us915 => Some(Micros::from_ms(400)),
+        }
+    }
+}
+
+impl DataRate {
+    pub fn phy(&self) -> LoraParams {
+        LoraParams::lorawan(self.sf, self.bandwidth)
+    }
+
+    /// Time on air of one uplink carrying `app_bytes` of FRMPayload.
+    pub fn frame_airtime(&self, app_bytes: u32) -> Result<Airtime, LinkError> {
+        if app_bytes > self.max_payload {
+            return Err(self.too_big(app_bytes));
+        }
+        self.phy().airtime(app_bytes + MAC_OVERHEAD)
+    }
+
+    /// The error for a message over the per-frame maximum, with the frame count it needs.
+    pub fn too_big(&self, app_bytes: u32) -> LinkError {
+        LinkError::invalid(format!(
+            "{app_bytes} B does not fit one LoRaWAN frame at {} DR{} (SF{}/{}): the maximum is {} B; it needs {} frames",
+            self.region,
+            self.dr,
+            self.sf,
+            self.bandwidth,
+            self.max_payload,
+            app_bytes.div_ceil(self.max_payload).max(1)
+        ))
+    }
+
+    /// Splits a message into frames and costs each one.
+    pub fn message(&self, app_bytes: u32) -> Result<LorawanMessage, LinkError> {
+        let full = app_bytes / self.max_payload;
+        let rest = app_bytes % self.max_payload;
+        let mut sizes = vec![self.max_payload; full as usize];
+        if rest > 0 || sizes.is_empty() {
+            sizes.push(rest);
+        }
+        let frames = sizes
+            .iter()
+            .map(|&n| self.frame_airtime(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        let airtime: Micros = frames.iter().map(|a| a.total).sum();
+        let longest = frames.iter().map(|a| a.total).max().unwrap_or(Micros::ZERO);
+        Ok(LorawanMessage {
+            rate: *self,
+            frame_payloads: sizes,
+            airtime,
+            dwell_ok: self.region.dwell_limit().is_none_or(|lim| longest <= lim),
+            frames,
+        })
+    }
+}
+
+/// A whole message over LoRaWAN, possibly split into several uplinks.
+#[derive(Clone, Debug)]
+pub struct LorawanMessage {
+    pub rate: DataRate,
+    pub frame_payloads: Vec<u32>,
+    pub frames: Vec<Airtime>,
+    /// Sum over all frames.
+    pub airtime: Micros,
+    /// Whether every frame respects the region's dwell limit.
+    pub dwell_ok: bool,
+}
+
+impl LorawanMessage {
+    pub fn on_air_bytes(&self) -> u32 {
+        self.frame_payloads.iter().map(|n| n + MAC_OVERHEAD).sum()
+    }
+
+    /// Shortest time from one message start to the next under the duty cycle
+    /// (time on air / duty cycle), if the region has one.
+    pub fn min_interval(&self) -> Option<Micros> {
+        self.rate
+            .region
+            .duty_cycle()
+            .map(|dc| self.airtime.scale(dc.recip()))
+    }
+
+    /// Whole messages per hour the duty cycle allows.
+    pub fn max_per_hour(&self) -> Option<u64> {
+        self.min_interval()
+            .map(|iv| (Ratio::from_integer(3_600_000_000u64) / iv.ratio()).floor().to_integer())
+    }
+}

@@ -1,0 +1,157 @@
+//! LoRaWAN limits, the serial packet-radio timeline and the link catalogue.
+
+use ciphermeter_link::lorawan::{MAC_OVERHEAD, Region};
+use ciphermeter_link::{Catalogue, LinkError};
+
+#[test]
+fn eu868_and_us915_tables() {
+    let eu: Vec<u32> = Region::Eu868.data_rates().iter().map(|d| d.max_payload).collect();
+    assert_eq!(eu, [51, 51, 51, 115, 222, 222, 222]);
+    let us: Vec<u32> = Region::Us915.data_rates().iter().map(|d| d.max_payload).collect();
+    assert_eq!(us, [11, 53, 125, 242, 242]);
+    assert_eq!(MAC_OVERHEAD, 13);
+    assert!(Region::Eu868.data_rate(7).is_err());
+    assert!(Region::Us915.data_rate(5).is_err());
+}
+
+// DR0 with a full 51 B payload: 64 B PHY at SF12/125 = 2793.472 ms (see lora_airtime.rs).
+// 1 % duty cycle -> next start after 279.3472 s -> 12 messages per hour.
+#[test]
+fn eu868_duty_cycle() {
+    let dr0 = Region::Eu868.data_rate(0).unwrap();
+    let m = dr0.message(51).unwrap();
+    assert_eq!(m.frame_payloads, [51]);
+    assert_eq!(m.airtime.to_string(), "2793.472 ms");
+    assert_eq!(m.min_interval().unwrap().to_string(), "279347.200 ms");
+    assert_eq!(m.max_per_hour(), Some(12));
+}
+
+#[test]
+fn over_the_maximum_is_reported_and_split() {
+    let dr0 = Region::Eu868.data_rate(0).unwrap();
+    let err = dr0.frame_airtime(52).unwrap_err().to_string();
+    assert!(err.contains("maximum is 51 B") && err.contains("2 frames"), "{err}");
+    let m = dr0.message(103).unwrap();
+    assert_eq!(m.frame_payloads, [51, 51, 1]);
+    assert_eq!(m.on_air_bytes(), 103 + 3 * 13);
+}
+
+// US915 DR0 (SF10/125) with 11 B: 24 B PHY, n = 8 + ceil((192-40+28+16)/40)*5 = 33,
+// (12.25+33) * 8.192 ms = 370.688 ms, inside the 400 ms dwell time.
+#[test]
+fn us915_dwell() {
+    let dr0 = Region::Us915.data_rate(0).unwrap();
+    let m = dr0.message(11).unwrap();
+    assert_eq!(m.airtime.to_string(), "370.688 ms");
+    assert!(m.dwell_ok);
+    assert_eq!(m.max_per_hour(), None);
+    assert_eq!(dr0.message(12).unwrap().frame_payloads.len(), 2);
+}
+
+#[test]
+fn builtin_catalogue_loads_and_every_link_costs() {
+    let cat = Catalogue::builtin().unwrap();
+    for kind in ["lora", "lorawan", "framed", "serial"] {
+        assert!(cat.links().iter().any(|l| l.kind() == kind), "no {kind} link");
+    }
+    for link in cat.links() {
+        let c = link.cost(100, false).unwrap();
+        assert!(c.on_air_bytes >= 100, "{}", link.name);
+        assert!(c.frames >= 1);
+        assert!(c.airtime > ciphermeter_link::Micros::ZERO);
+    }
+    for name in ["ieee802154", "ble-1m-27", "ble-2m-251", "sigfox-rc1", "nbiot", "ltem", "slice-of-radio"] {
+        cat.get(name).unwrap();
+    }
+    assert!(matches!(cat.get("carrier-pigeon"), Err(LinkError::UnknownLink { .. })));
+}
+
+// Sigfox: 12 B payload + 14 B overhead = 26 B = 208 bits at 100 b/s = 2.08 s, sent 3 times.
+#[test]
+fn sigfox_repetitions() {
+    let cat = Catalogue::builtin().unwrap();
+    let c = cat.get("sigfox-rc1").unwrap().cost(12, false).unwrap();
+    assert_eq!(c.on_air_bytes, 78);
+    assert_eq!(c.airtime.to_string(), "6240.000 ms");
+    assert_eq!(cat.get("sigfox-rc1").unwrap().cost(13, false).unwrap().frames, 2);
+}
+
+// BLE 1M, 27-byte PDUs: 20 message bytes per notification + 21 B overhead = 41 B = 328 us.
+#[test]
+fn ble_fragments() {
+    let cat = Catalogue::builtin().unwrap();
+    let c = cat.get("ble-1m-27").unwrap().cost(100, false).unwrap();
+    assert_eq!(c.frames, 5);
+    assert_eq!(c.airtime.to_string(), "1.640 ms");
+    assert_eq!(c.rx_time.to_string(), "1.150 ms");
+}
+
+// Slice of Radio: 14 B = one full packet + 2 B that wait for the 100 ms timeout.
+// Padded to 24 B (two full packets): packet 2 is ready when the 24th byte arrives
+// (24 x 86.806 us = 2083.333 us), 23 B + 12 B overhead... see serial.rs:
+// start 2083.333 + air (12+11)*8/250k = 736 us, + 12 B out of the receiver's UART 1041.667 us.
+#[test]
+fn serial_radio_timeout_and_padding() {
+    let cat = Catalogue::builtin().unwrap();
+    let srf = cat.get("slice-of-radio").unwrap();
+    let plain = srf.cost(14, false).unwrap();
+    assert_eq!(plain.frames, 2);
+    assert!(plain.last_waits_timeout);
+    assert!(plain.delivery.as_ms() > 100.0);
+    let padded = srf.cost(14, true).unwrap();
+    assert_eq!(padded.padding, 10);
+    assert!(!padded.last_waits_timeout);
+    assert_eq!(padded.delivery.to_string(), "3.861 ms");
+    // A message that is already whole packets needs no padding.
+    assert_eq!(srf.cost(36, true).unwrap().padding, 0);
+}
+
+#[test]
+fn user_directory_adds_and_replaces_links() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("links")).unwrap();
+    std::fs::write(
+        dir.path().join("links/mine.toml"),
+        r#"
+[[link]]
+name = "slice-of-radio"
+title = "same module, 32-byte packets"
+source = "my bench"
+radio = "srf-cc1110"
+tx_power_dbm = 10
+[link.serial]
+serial_baud = { value = 9600, source = "configured" }
+serial_bits_per_byte = { value = 10, source = "8N1" }
+air_rate_bps = { value = 250000, estimate = "guess" }
+packet_payload = { value = 32, source = "ATPK" }
+timeout_ms = { value = 10, source = "ATRO" }
+overhead_bytes = { value = 11, estimate = "guess" }
+"#,
+    )
+    .unwrap();
+    let cat = Catalogue::with_dir(Some(dir.path())).unwrap();
+    let srf = cat.get("slice-of-radio").unwrap();
+    assert_eq!(srf.frame_capacity().unwrap(), 32);
+    assert_eq!(cat.links().iter().filter(|l| l.name == "slice-of-radio").count(), 1);
+}
+
+#[test]
+fn a_figure_without_provenance_is_refused() {
+    let mut cat = Catalogue::builtin().unwrap();
+    let text = r#"
+[[link]]
+name = "bad"
+title = "t"
+source = "s"
+radio = "nrf52840"
+tx_power_dbm = 0
+[link.framed]
+bitrate_bps = { value = 1000 }
+max_payload = { value = 10, source = "x" }
+overhead_bytes = { value = 1, source = "x" }
+repetitions = { value = 1, source = "x" }
+"#;
+    let err = cat.add_file("bad.toml", text).unwrap_err().to_string();
+    assert!(err.contains("bitrate_bps") && err.contains("neither a source"), "{err}");
+    assert!(Catalogue::with_dir(Some(std::path::Path::new("/nonexistent/dir"))).is_err());
+}
