@@ -1,0 +1,15 @@
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EnergyError {
+    #[error("unknown {kind} '{name}' (known: {known})")]
+    Unknown { kind: &'static str, name: String, known: String },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    Data(String),
+}
+
+impl From<link::LinkError> for EnergyError {
+    fn from(e: link::LinkError) -> Self {
+        EnergyError::Data(e.to_string())
+    }
+}

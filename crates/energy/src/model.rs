@@ -1,0 +1,123 @@
+//! The energy model. Inputs are plain numbers so callers can feed a measured host time,
+//! a device-level time, or a user's figure; outputs are joules, each a model estimate.
+
+use link::Micros;
+
+use crate::error::EnergyError;
+use crate::profiles::{Battery, Device, Radio};
+
+/// What one message asks of the device and its radio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageLoad {
+    /// CPU time to seal the message, in seconds (measured or supplied by the user).
+    pub cpu_time_s: f64,
+    /// Transmitter-on time.
+    pub airtime: Micros,
+    /// Receiver-on time (acknowledgements, receive windows).
+    pub rx_time: Micros,
+    pub tx_power_dbm: i32,
+}
+
+/// Energy of one reporting interval, split by cause. Joules; a model estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnergyEstimate {
+    pub cpu_j: f64,
+    pub tx_j: f64,
+    pub rx_j: f64,
+    pub sleep_j: f64,
+    /// CPU + TX + RX for one message.
+    pub message_j: f64,
+    /// One message plus sleeping until the next.
+    pub interval_j: f64,
+    /// Shares of `message_j`.
+    pub cpu_share: f64,
+    pub radio_share: f64,
+    /// Mean current drawn from the battery over an interval, in µA at the battery voltage.
+    pub average_ua: Option<f64>,
+    pub battery_days: Option<f64>,
+    pub warnings: Vec<String>,
+}
+
+pub fn estimate(
+    device: &Device,
+    radio: &Radio,
+    battery: Option<&Battery>,
+    load: &MessageLoad,
+    interval_s: f64,
+) -> Result<EnergyEstimate, EnergyError> {
+    if !(load.cpu_time_s.is_finite() && load.cpu_time_s >= 0.0) {
+        return Err(EnergyError::Invalid("CPU time must be zero or positive".into()));
+    }
+    if !(interval_s.is_finite() && interval_s > 0.0) {
+        return Err(EnergyError::Invalid("the interval must be positive".into()));
+    }
+    let tx_ma = radio.tx_ma(load.tx_power_dbm)?;
+    let active_s = load.cpu_time_s + load.airtime.as_secs() + load.rx_time.as_secs();
+    if active_s > interval_s {
+        return Err(EnergyError::Invalid(format!(
+            "the interval ({interval_s} s) is shorter than one message's active time ({active_s:.3} s)"
+        )));
+    }
+    let v_dev = device.voltage_v.value;
+    let v_radio = radio.voltage_v.value;
+    let cpu_j = v_dev * device.active_ma.value * 1e-3 * load.cpu_time_s;
+    let tx_j = v_radio * tx_ma.value * 1e-3 * load.airtime.as_secs();
+    let rx_j = v_radio * radio.rx_ma.value * 1e-3 * load.rx_time.as_secs();
+    let sleep_w = v_dev * device.sleep_ua.value * 1e-6 + v_radio * radio.sleep_ua.value * 1e-6;
+    let sleep_j = sleep_w * (interval_s - active_s);
+    let message_j = cpu_j + tx_j + rx_j;
+    let interval_j = message_j + sleep_j;
+    let share = |x: f64| if message_j > 0.0 { x / message_j } else { 0.0 };
+    let mut warnings = Vec::new();
+    let (mut average_ua, mut battery_days) = (None, None);
+    if let Some(b) = battery {
+        let usable_j = b.capacity_mah.value * 3.6 * b.voltage_v.value * b.usable_fraction.value;
+        battery_days = Some(usable_j / interval_j * interval_s / 86_400.0);
+        average_ua = Some(interval_j / interval_s / b.voltage_v.value * 1e6);
+        if let Some(pulse) = &b.max_pulse_ma
+            && tx_ma.value > pulse.value
+        {
+            warnings.push(format!(
+                "{} supplies pulses of about {} mA; the radio draws {} mA when sending: expect brown-outs or a large buffer capacitor",
+                b.name, pulse.value, tx_ma.value
+            ));
+        }
+    }
+    Ok(EnergyEstimate {
+        cpu_j,
+        tx_j,
+        rx_j,
+        sleep_j,
+        message_j,
+        interval_j,
+        cpu_share: share(cpu_j),
+        radio_share: share(tx_j + rx_j),
+        average_ua,
+        battery_days,
+        warnings,
+    })
+}
+
+/// Parses an interval such as "90", "90s", "10m", "1h", "1.5h", "2d" into seconds.
+pub fn parse_interval(text: &str) -> Result<f64, EnergyError> {
+    let t = text.trim();
+    let bad = || EnergyError::Invalid(format!("bad interval '{text}' (examples: 30s, 10m, 1h, 1d)"));
+    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let n: f64 = num.trim().parse().map_err(|_| bad())?;
+    let scale = match unit.trim() {
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => return Err(bad()),
+    };
+    let s = n * scale;
+    if !s.is_finite() || s <= 0.0 {
+        return Err(bad());
+    }
+    Ok(s)
+}

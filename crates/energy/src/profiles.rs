@@ -1,0 +1,192 @@
+//! Device, radio and battery profiles, read from TOML data files.
+
+use std::path::Path;
+
+use link::figure::{Figure, parse_toml, read_category};
+use serde::{Deserialize, Serialize};
+
+use crate::error::EnergyError;
+
+const BUILTIN: [(&str, &str); 4] = [
+    ("devices/study-devices.toml", include_str!("../../../data/devices/study-devices.toml")),
+    ("devices/modern-boards.toml", include_str!("../../../data/devices/modern-boards.toml")),
+    ("radios/radios.toml", include_str!("../../../data/radios/radios.toml")),
+    ("batteries/batteries.toml", include_str!("../../../data/batteries/batteries.toml")),
+];
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Device {
+    pub name: String,
+    pub title: String,
+    pub cpu: String,
+    pub clock_mhz: Figure<f64>,
+    pub voltage_v: Figure<f64>,
+    /// Current while the CPU computes (what the cipher costs).
+    pub active_ma: Figure<f64>,
+    /// Current between messages.
+    pub sleep_ua: Figure<f64>,
+    /// Which study uses this device, if any.
+    #[serde(default)]
+    pub study: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TxLevel {
+    pub dbm: i32,
+    pub ma: Figure<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Radio {
+    pub name: String,
+    pub title: String,
+    pub voltage_v: Figure<f64>,
+    pub rx_ma: Figure<f64>,
+    pub sleep_ua: Figure<f64>,
+    pub tx: Vec<TxLevel>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Battery {
+    pub name: String,
+    pub title: String,
+    pub capacity_mah: Figure<f64>,
+    pub voltage_v: Figure<f64>,
+    /// Share of the rated capacity a device can draw before its cut-off voltage.
+    pub usable_fraction: Figure<f64>,
+    /// Largest pulse current the cell sustains without a large voltage drop, if limited.
+    #[serde(default)]
+    pub max_pulse_ma: Option<Figure<f64>>,
+}
+
+impl Radio {
+    /// TX current at exactly `dbm`.
+    pub fn tx_ma(&self, dbm: i32) -> Result<&Figure<f64>, EnergyError> {
+        self.tx.iter().find(|t| t.dbm == dbm).map(|t| &t.ma).ok_or_else(|| {
+            let levels: Vec<String> = self.tx.iter().map(|t| format!("{:+}", t.dbm)).collect();
+            EnergyError::Invalid(format!(
+                "radio '{}' has no TX current for {dbm:+} dBm (profiled: {} dBm)",
+                self.name,
+                levels.join(", ")
+            ))
+        })
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ProfileFile {
+    #[serde(default)]
+    device: Vec<Device>,
+    #[serde(default)]
+    radio: Vec<Radio>,
+    #[serde(default)]
+    battery: Vec<Battery>,
+}
+
+/// All profiles: built in, then the user's files (same name replaces).
+#[derive(Clone, Debug, Default)]
+pub struct Profiles {
+    pub devices: Vec<Device>,
+    pub radios: Vec<Radio>,
+    pub batteries: Vec<Battery>,
+}
+
+fn positive(owner: &str, field: &str, f: &Figure<f64>, allow_zero: bool) -> Result<(), EnergyError> {
+    f.check(owner, field)?;
+    if !f.value.is_finite() || f.value < 0.0 || (!allow_zero && f.value == 0.0) {
+        return Err(EnergyError::Data(format!("{owner}: '{field}' must be a positive number")));
+    }
+    Ok(())
+}
+
+impl Profiles {
+    pub fn builtin() -> Result<Self, EnergyError> {
+        let mut p = Profiles::default();
+        for (origin, text) in BUILTIN {
+            p.add_file(origin, text)?;
+        }
+        Ok(p)
+    }
+
+    /// Built-in profiles plus `devices/`, `radios/` and `batteries/` `*.toml` under `dir`.
+    pub fn with_dir(dir: Option<&Path>) -> Result<Self, EnergyError> {
+        let mut p = Self::builtin()?;
+        if let Some(dir) = dir {
+            for category in ["devices", "radios", "batteries"] {
+                for (origin, text) in read_category(dir, category)? {
+                    p.add_file(&origin, &text)?;
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn add_file(&mut self, origin: &str, text: &str) -> Result<(), EnergyError> {
+        let file: ProfileFile = parse_toml(origin, text)?;
+        let err = |e: EnergyError| EnergyError::Data(format!("{origin}: {e}"));
+        for d in file.device {
+            let who = format!("device '{}'", d.name);
+            positive(&who, "clock_mhz", &d.clock_mhz, false).map_err(err)?;
+            positive(&who, "voltage_v", &d.voltage_v, false).map_err(err)?;
+            positive(&who, "active_ma", &d.active_ma, false).map_err(err)?;
+            positive(&who, "sleep_ua", &d.sleep_ua, true).map_err(err)?;
+            self.devices.retain(|x| x.name != d.name);
+            self.devices.push(d);
+        }
+        for r in file.radio {
+            let who = format!("radio '{}'", r.name);
+            positive(&who, "voltage_v", &r.voltage_v, false).map_err(err)?;
+            positive(&who, "rx_ma", &r.rx_ma, false).map_err(err)?;
+            positive(&who, "sleep_ua", &r.sleep_ua, true).map_err(err)?;
+            for t in &r.tx {
+                positive(&who, &format!("tx {} dBm", t.dbm), &t.ma, false).map_err(err)?;
+            }
+            self.radios.retain(|x| x.name != r.name);
+            self.radios.push(r);
+        }
+        for b in file.battery {
+            let who = format!("battery '{}'", b.name);
+            positive(&who, "capacity_mah", &b.capacity_mah, false).map_err(err)?;
+            positive(&who, "voltage_v", &b.voltage_v, false).map_err(err)?;
+            positive(&who, "usable_fraction", &b.usable_fraction, false).map_err(err)?;
+            if b.usable_fraction.value > 1.0 {
+                return Err(err(EnergyError::Data(format!("{who}: usable_fraction above 1"))));
+            }
+            if let Some(m) = &b.max_pulse_ma {
+                positive(&who, "max_pulse_ma", m, false).map_err(err)?;
+            }
+            self.batteries.retain(|x| x.name != b.name);
+            self.batteries.push(b);
+        }
+        Ok(())
+    }
+
+    pub fn device(&self, name: &str) -> Result<&Device, EnergyError> {
+        find(&self.devices, name, "device", |d| &d.name)
+    }
+
+    pub fn radio(&self, name: &str) -> Result<&Radio, EnergyError> {
+        find(&self.radios, name, "radio", |r| &r.name)
+    }
+
+    pub fn battery(&self, name: &str) -> Result<&Battery, EnergyError> {
+        find(&self.batteries, name, "battery", |b| &b.name)
+    }
+}
+
+fn find<'a, T>(items: &'a [T], name: &str, kind: &'static str, key: impl Fn(&T) -> &String) -> Result<&'a T, EnergyError> {
+    items.iter().find(|i| key(i).eq_ignore_ascii_case(name)).ok_or_else(|| EnergyError::Unknown {
+        kind,
+        name: name.into(),
+        known: items.iter().map(|i| key(i).as_str()).collect::<Vec<_>>().join(", "),
+    })
+}

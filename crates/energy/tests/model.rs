@@ -1,0 +1,90 @@
+//! Profiles load with provenance, and the energy arithmetic on hand-checked numbers.
+
+use ciphermeter_energy::model::parse_interval;
+use ciphermeter_energy::{EnergyError, MessageLoad, Profiles, estimate};
+use link::Micros;
+
+#[test]
+fn builtin_profiles_cover_the_studies_and_modern_boards() {
+    let p = Profiles::builtin().unwrap();
+    for d in ["sodaq-mbili", "mkr-wan-1300", "rpi-3b", "rpi-zero-w", "beaglebone-black", "orange-pi-zero", "esp32", "nrf52840", "stm32l0"] {
+        p.device(d).unwrap();
+    }
+    let sx = p.radio("sx1276").unwrap();
+    for dbm in [14, 17, 20] {
+        sx.tx_ma(dbm).unwrap();
+    }
+    for b in ["2xAA", "cr2032", "18650"] {
+        p.battery(b).unwrap();
+    }
+    assert!(matches!(p.device("pdp-11"), Err(EnergyError::Unknown { .. })));
+    assert!(sx.tx_ma(30).is_err());
+}
+
+// SODAQ Mbili + SX1276 at +14 dBm, 1 ms CPU, 100 ms on air, no RX, 10 minutes, 2xAA:
+// CPU 3.3 V x 3.5 mA x 1 ms = 11.55 uJ; TX 3.3 x 44 mA x 0.1 s = 14.52 mJ;
+// sleep (3.3 x 0.6 uA + 3.3 x 0.2 uA) x (600 - 0.101) s = 1.583733 mJ.
+// Battery 2500 mAh x 3.6 x 3 V x 0.8 = 21600 J -> 21600 / interval_j x 600 s / 86400.
+#[test]
+fn hand_checked_estimate() {
+    let p = Profiles::builtin().unwrap();
+    let load = MessageLoad { cpu_time_s: 0.001, airtime: Micros::from_ms(100), rx_time: Micros::ZERO, tx_power_dbm: 14 };
+    let e = estimate(p.device("sodaq-mbili").unwrap(), p.radio("sx1276").unwrap(), Some(p.battery("2xAA").unwrap()), &load, 600.0).unwrap();
+    assert!((e.cpu_j - 11.55e-6).abs() < 1e-12);
+    assert!((e.tx_j - 14.52e-3).abs() < 1e-9);
+    assert!((e.sleep_j - 3.3 * 0.8e-6 * 599.899).abs() < 1e-9);
+    assert!((e.cpu_share + e.radio_share - 1.0).abs() < 1e-12);
+    let days = 21600.0 / e.interval_j * 600.0 / 86400.0;
+    assert!((e.battery_days.unwrap() - days).abs() < 1e-6);
+    assert!(e.warnings.is_empty());
+}
+
+#[test]
+fn coin_cell_warns_about_lora_pulses_and_bad_inputs_fail() {
+    let p = Profiles::builtin().unwrap();
+    let load = MessageLoad { cpu_time_s: 0.0, airtime: Micros::from_ms(50), rx_time: Micros::ZERO, tx_power_dbm: 20 };
+    let e = estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), Some(p.battery("cr2032").unwrap()), &load, 60.0).unwrap();
+    assert_eq!(e.warnings.len(), 1);
+    assert!(estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), None, &load, 0.01).is_err());
+    let neg = MessageLoad { cpu_time_s: -1.0, ..load };
+    assert!(estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), None, &neg, 60.0).is_err());
+}
+
+#[test]
+fn intervals() {
+    assert_eq!(parse_interval("10m").unwrap(), 600.0);
+    assert_eq!(parse_interval("90").unwrap(), 90.0);
+    assert_eq!(parse_interval("1.5h").unwrap(), 5400.0);
+    assert_eq!(parse_interval("2d").unwrap(), 172800.0);
+    for bad in ["", "10x", "-5m", "m", "0s", "abc"] {
+        assert!(parse_interval(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn user_profiles_replace_builtins() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("batteries")).unwrap();
+    std::fs::write(dir.path().join("batteries/my.toml"), r#"
+[[battery]]
+name = "cr2032"
+title = "my bigger coin cell"
+capacity_mah = { value = 1000.0, source = "label" }
+voltage_v = { value = 3.0, source = "label" }
+usable_fraction = { value = 1.0, estimate = "all of it" }
+"#).unwrap();
+    let p = Profiles::with_dir(Some(dir.path())).unwrap();
+    assert_eq!(p.battery("cr2032").unwrap().capacity_mah.value, 1000.0);
+    std::fs::write(dir.path().join("batteries/bad.toml"), "[[battery]]\nname = \"x\"\ntitle = \"t\"\ncapacity_mah = { value = 1.0 }\nvoltage_v = { value = 3.0, source = \"s\" }\nusable_fraction = { value = 1.0, source = \"s\" }\n").unwrap();
+    let err = Profiles::with_dir(Some(dir.path())).unwrap_err().to_string();
+    assert!(err.contains("capacity_mah"), "{err}");
+}
+
+#[test]
+fn every_builtin_link_has_a_radio_profile_at_its_power() {
+    let p = Profiles::builtin().unwrap();
+    for l in link::Catalogue::builtin().unwrap().links() {
+        let r = p.radio(&l.radio).unwrap_or_else(|e| panic!("{}: {e}", l.name));
+        r.tx_ma(l.tx_power_dbm).unwrap_or_else(|e| panic!("{}: {e}", l.name));
+    }
+}
