@@ -12,6 +12,7 @@
 //! | [`Present80`], [`Present128`] | block cipher | 10/16 | 8 | - | - | Bogdanov et al., CHES 2007, appendix I (-80); PRESENT-128 vectors published with its key schedule (Poschmann 2009) |
 //! | [`Piccolo80`], [`Piccolo128`] | block cipher | 10/16 | 8 | - | - | Shibutani et al., CHES 2011, test vectors appendix |
 //! | [`Rijndael256K128`], [`Rijndael256K192`], [`Rijndael256K256`] | block cipher (libmcrypt `rijndael-256`) | 16/24/32 | 32 | - | - | Rijndael example vectors for Nb = 8 (Gladman's Rijndael specification, appendix; Daemen-Rijmen example key/plaintext) and libmcrypt's self-test |
+//! | [`Twofish128`], [`Twofish192`], [`Twofish256`] | block cipher, table-driven ("full keying") | 16/24/32 | 16 | - | - | Twofish AES submission `ecb_tbl.txt` (Tables KAT) |
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -26,8 +27,10 @@ pub mod clefia;
 pub mod piccolo;
 pub mod present;
 pub mod rijndael256;
+pub mod twofish;
 
 pub use clefia::{Clefia128, Clefia192, Clefia256};
 pub use piccolo::{Piccolo80, Piccolo128};
 pub use present::{Present80, Present128};
 pub use rijndael256::{Rijndael256K128, Rijndael256K192, Rijndael256K256};
+pub use twofish::{Twofish128, Twofish192, Twofish256};
