@@ -1,0 +1,207 @@
+//! Block ciphers in ECB, CBC and CTR, generic over the RustCrypto traits.
+
+#[allow(unused_imports)]
+use cipher::{
+    Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt,
+    BlockSizeUser, InnerIvInit, KeyInit, StreamCipher,
+};
+use core::hint::black_box;
+
+use crate::bench::{Bench, fill, same};
+use crate::probe::Probe;
+
+/// One official vector: a key, an IV or initial counter (empty for ECB), and
+/// whole blocks of plaintext and ciphertext.
+pub struct CipherKat {
+    pub key: &'static [u8],
+    pub iv: &'static [u8],
+    pub pt: &'static [u8],
+    pub ct: &'static [u8],
+}
+
+fn blocks<C: BlockSizeUser>(buf: &mut [u8]) -> &mut [Array<u8, C::BlockSize>] {
+    Array::slice_as_chunks_mut(buf).0
+}
+
+fn block_size<C: BlockSizeUser>() -> usize {
+    <C::BlockSize as cipher::typenum::Unsigned>::USIZE
+}
+
+/// The message sizes this mode can take whole (ECB and CBC need full blocks).
+fn whole_blocks<C: BlockSizeUser>(sizes: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    let bs = block_size::<C>();
+    sizes.iter().copied().filter(move |n| n % bs == 0)
+}
+
+fn new_cipher<C: KeyInit>(key: &[u8]) -> Option<C> {
+    C::new_from_slice(black_box(key)).ok()
+}
+
+pub fn ecb_kat<C>(kat: &CipherKat, buf: &mut [u8]) -> Result<(), &'static str>
+where
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt,
+{
+    let cipher = new_cipher::<C>(kat.key).ok_or("key length")?;
+    let buf = &mut buf[..kat.pt.len()];
+    buf.copy_from_slice(kat.pt);
+    cipher.encrypt_blocks(blocks::<C>(buf));
+    if !same(buf, kat.ct) {
+        return Err("encrypt");
+    }
+    cipher.decrypt_blocks(blocks::<C>(buf));
+    if !same(buf, kat.pt) {
+        return Err("decrypt");
+    }
+    Ok(())
+}
+
+pub fn ecb<C, P>(
+    b: &mut Bench<P>,
+    id: &str,
+    kat: &CipherKat,
+    key: &[u8],
+    data: &mut [u8],
+    sizes: &[usize],
+) where
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt,
+    P: Probe,
+{
+    b.algorithm(id);
+    b.kat(id, ecb_kat::<C>(kat, data).err());
+    let Some(cipher) = b.op("keysetup", 0, || new_cipher::<C>(key)) else {
+        return;
+    };
+    for n in whole_blocks::<C>(sizes) {
+        let buf = &mut data[..n];
+        fill(buf);
+        b.op("encrypt", n, || {
+            cipher.encrypt_blocks(blocks::<C>(black_box(&mut *buf)))
+        });
+        b.op("decrypt", n, || {
+            cipher.decrypt_blocks(blocks::<C>(black_box(&mut *buf)))
+        });
+    }
+}
+
+#[cfg(any(feature = "aes-128-cbc", feature = "aes-256-cbc"))]
+pub fn cbc_kat<C>(kat: &CipherKat, buf: &mut [u8]) -> Result<(), &'static str>
+where
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt,
+{
+    let cipher = new_cipher::<C>(kat.key).ok_or("key length")?;
+    let buf = &mut buf[..kat.pt.len()];
+    buf.copy_from_slice(kat.pt);
+    let mut enc =
+        cbc::Encryptor::<&C>::inner_iv_slice_init(&cipher, kat.iv).map_err(|_| "iv length")?;
+    enc.encrypt_blocks(blocks::<C>(buf));
+    if !same(buf, kat.ct) {
+        return Err("encrypt");
+    }
+    let mut dec =
+        cbc::Decryptor::<&C>::inner_iv_slice_init(&cipher, kat.iv).map_err(|_| "iv length")?;
+    dec.decrypt_blocks(blocks::<C>(buf));
+    if !same(buf, kat.pt) {
+        return Err("decrypt");
+    }
+    Ok(())
+}
+
+#[cfg(any(feature = "aes-128-cbc", feature = "aes-256-cbc"))]
+pub fn cbc<C, P>(
+    b: &mut Bench<P>,
+    id: &str,
+    kat: &CipherKat,
+    key: &[u8],
+    data: &mut [u8],
+    sizes: &[usize],
+) where
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt,
+    P: Probe,
+{
+    b.algorithm(id);
+    b.kat(id, cbc_kat::<C>(kat, data).err());
+    let Some(cipher) = b.op("keysetup", 0, || new_cipher::<C>(key)) else {
+        return;
+    };
+    let iv = [0x24u8; 16];
+    let iv = &iv[..block_size::<C>()];
+    for n in whole_blocks::<C>(sizes) {
+        let buf = &mut data[..n];
+        fill(buf);
+        b.op("encrypt", n, || {
+            if let Ok(mut enc) = cbc::Encryptor::<&C>::inner_iv_slice_init(&cipher, black_box(iv)) {
+                enc.encrypt_blocks(blocks::<C>(black_box(&mut *buf)));
+            }
+        });
+        b.op("decrypt", n, || {
+            if let Ok(mut dec) = cbc::Decryptor::<&C>::inner_iv_slice_init(&cipher, black_box(iv)) {
+                dec.decrypt_blocks(blocks::<C>(black_box(&mut *buf)));
+            }
+        });
+    }
+}
+
+/// CTR with a 128-bit big-endian counter, as SP 800-38A's examples use.
+#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
+type Ctr<'a, C> = ctr::Ctr128BE<&'a C>;
+
+#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
+fn ctr_new<'a, C>(cipher: &'a C, iv: &[u8]) -> Result<Ctr<'a, C>, &'static str>
+where
+    C: BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+{
+    let core = ctr::CtrCore::inner_iv_slice_init(cipher, iv).map_err(|_| "iv length")?;
+    Ok(Ctr::from_core(core))
+}
+
+#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
+pub fn ctr_kat<C>(kat: &CipherKat, buf: &mut [u8]) -> Result<(), &'static str>
+where
+    C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+{
+    let cipher = new_cipher::<C>(kat.key).ok_or("key length")?;
+    let buf = &mut buf[..kat.pt.len()];
+    buf.copy_from_slice(kat.pt);
+    ctr_new(&cipher, kat.iv)?.apply_keystream(buf);
+    if !same(buf, kat.ct) {
+        return Err("encrypt");
+    }
+    ctr_new(&cipher, kat.iv)?.apply_keystream(buf);
+    if !same(buf, kat.pt) {
+        return Err("decrypt");
+    }
+    Ok(())
+}
+
+#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
+pub fn ctr<C, P>(
+    b: &mut Bench<P>,
+    id: &str,
+    kat: &CipherKat,
+    key: &[u8],
+    data: &mut [u8],
+    sizes: &[usize],
+) where
+    C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+    P: Probe,
+{
+    b.algorithm(id);
+    b.kat(id, ctr_kat::<C>(kat, data).err());
+    let Some(cipher) = b.op("keysetup", 0, || new_cipher::<C>(key)) else {
+        return;
+    };
+    // A distinct initial counter block per message: never reuse a keystream.
+    let mut iv = [0u8; 16];
+    for (i, &n) in sizes.iter().enumerate() {
+        iv[0] = i as u8 + 1;
+        let buf = &mut data[..n];
+        fill(buf);
+        for op in ["encrypt", "decrypt"] {
+            b.op(op, n, || {
+                if let Ok(mut c) = ctr_new(&cipher, black_box(&iv)) {
+                    c.apply_keystream(black_box(&mut *buf));
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Study 003's message path ("Tiny Security", Söderquist 2019): a temperature
+//! chain reading serialized to minified JSON, secured, and wrapped in a JSON
+//! envelope with base64 fields. The timed operation `seal` covers all of it,
+//! as the study timed "initialize message → security tasks → finalize";
+//! generating the reading is outside the timing. Exactly one scheme per build:
+//! `message-none` is the no-security baseline (the reading sent as is).
+
+use base64ct::{Base64, Encoding};
+use core::hint::black_box;
+
+use crate::bench::{Bench, same};
+use crate::probe::Probe;
+
+/// The study's chain lengths (thermometers per reading), 66..470 bytes of JSON.
+pub const CHAINS: [usize; 6] = [1, 3, 5, 10, 15, 25];
+const JSON_MAX: usize = 512;
+const ENVELOPE_MAX: usize = 800;
+
+/// One reading of a temperature chain (Appendix A of the study).
+pub struct Reading {
+    pub time: u32,
+    /// (depth in m, temperature in tenths of a degree)
+    pub depths: [(u8, i16); 25],
+    pub len: usize,
+}
+
+impl Reading {
+    pub fn generate(len: usize, seed: u32) -> Reading {
+        let mut depths = [(0u8, 0i16); 25];
+        let mut x = seed;
+        for (i, d) in depths.iter_mut().enumerate().take(len) {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            *d = (i as u8, ((x >> 16) % 400) as i16 - 50);
+        }
+        Reading {
+            time: 1_555_666_777 + seed,
+            depths,
+            len,
+        }
+    }
+}
+
+/// A bounded writer; overflow marks it failed instead of panicking.
+struct Writer<'a> {
+    buf: &'a mut [u8],
+    at: usize,
+    overflow: bool,
+}
+
+impl<'a> Writer<'a> {
+    fn new(buf: &'a mut [u8]) -> Self {
+        Writer {
+            buf,
+            at: 0,
+            overflow: false,
+        }
+    }
+    fn raw(&mut self, bytes: &[u8]) {
+        match self.buf.get_mut(self.at..self.at + bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.at += bytes.len();
+            }
+            None => self.overflow = true,
+        }
+    }
+    fn uint(&mut self, mut n: u32) {
+        let mut d = [0u8; 10];
+        let mut i = d.len();
+        loop {
+            i -= 1;
+            d[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.raw(&d[i..]);
+    }
+    /// Tenths as a JSON number: 125 → 12.5, -3 → -0.3, 120 → 12.
+    fn tenths(&mut self, t: i16) {
+        if t < 0 {
+            self.raw(b"-");
+        }
+        let a = t.unsigned_abs() as u32;
+        self.uint(a / 10);
+        if a % 10 != 0 {
+            self.raw(&[b'.', b'0' + (a % 10) as u8]);
+        }
+    }
+    #[cfg_attr(feature = "message-none", allow(dead_code))]
+    fn base64(&mut self, bytes: &[u8]) {
+        match Base64::encode(bytes, &mut self.buf[self.at..]) {
+            Ok(s) => self.at += s.len(),
+            Err(_) => self.overflow = true,
+        }
+    }
+    fn done(self) -> Option<usize> {
+        if self.overflow { None } else { Some(self.at) }
+    }
+}
+
+/// `{"t":…,"id":"Logger1","s_t":"tc","s_d":[{"d":0,"t":12.5},…]}`
+pub fn serialize(r: &Reading, out: &mut [u8]) -> Option<usize> {
+    let mut w = Writer::new(out);
+    w.raw(b"{\"t\":");
+    w.uint(r.time);
+    w.raw(b",\"id\":\"Logger1\",\"s_t\":\"tc\",\"s_d\":[");
+    for (i, &(d, t)) in r.depths[..r.len].iter().enumerate() {
+        if i > 0 {
+            w.raw(b",");
+        }
+        w.raw(b"{\"d\":");
+        w.uint(d as u32);
+        w.raw(b",\"t\":");
+        w.tenths(t);
+        w.raw(b"}");
+    }
+    w.raw(b"]}");
+    w.done()
+}
+
+#[cfg(feature = "message-none")]
+mod scheme {
+    pub const ID: &str = "message-none";
+    pub struct Keys;
+    pub fn keys(_: &[u8]) -> Option<Keys> {
+        Some(Keys)
+    }
+    pub fn known_answer() -> Result<(), &'static str> {
+        Ok(())
+    }
+    /// The baseline sends the reading as is.
+    pub fn seal(
+        _: &Keys,
+        _: usize,
+        r: &super::Reading,
+        _: &mut [u8],
+        env: &mut [u8],
+    ) -> Option<usize> {
+        super::serialize(r, env)
+    }
+    pub fn open<'a>(_: &Keys, env: &'a mut [u8], _: &'a mut [u8]) -> Option<&'a [u8]> {
+        Some(env)
+    }
+}
+
+#[cfg(any(
+    feature = "message-aes-128-gcm",
+    feature = "message-aes-256-gcm",
+    feature = "message-aes-128-eax",
+    feature = "message-aes-256-eax",
+    feature = "message-acorn-128",
+))]
+mod scheme {
+    use aead::{AeadInOut, KeyInit, Tag};
+    use base64ct::{Base64, Encoding};
+
+    use super::{Writer, serialize};
+    use crate::algorithms::{aead::kat, aead::nonce_for, vectors};
+
+    #[cfg(feature = "message-aes-128-gcm")]
+    pub type A = aes_gcm::Aes128Gcm;
+    #[cfg(feature = "message-aes-128-gcm")]
+    pub const ID: &str = "message-aes-128-gcm";
+    #[cfg(feature = "message-aes-128-gcm")]
+    const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES128_GCM;
+    #[cfg(feature = "message-aes-256-gcm")]
+    pub type A = aes_gcm::Aes256Gcm;
+    #[cfg(feature = "message-aes-256-gcm")]
+    pub const ID: &str = "message-aes-256-gcm";
+    #[cfg(feature = "message-aes-256-gcm")]
+    const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES256_GCM;
+    #[cfg(feature = "message-aes-128-eax")]
+    pub type A = eax::Eax<aes::Aes128>;
+    #[cfg(feature = "message-aes-128-eax")]
+    pub const ID: &str = "message-aes-128-eax";
+    #[cfg(feature = "message-aes-128-eax")]
+    const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES128_EAX;
+    #[cfg(feature = "message-aes-256-eax")]
+    pub type A = eax::Eax<aes::Aes256>;
+    #[cfg(feature = "message-aes-256-eax")]
+    pub const ID: &str = "message-aes-256-eax";
+    #[cfg(feature = "message-aes-256-eax")]
+    const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES256_EAX;
+    #[cfg(feature = "message-acorn-128")]
+    pub type A = primitives::Acorn128;
+    #[cfg(feature = "message-acorn-128")]
+    pub const ID: &str = "message-acorn-128";
+    #[cfg(feature = "message-acorn-128")]
+    const KAT: &crate::algorithms::aead::AeadKat = &vectors::ACORN128;
+
+    pub type Keys = A;
+    pub fn keys(key: &[u8]) -> Option<Keys> {
+        A::new_from_slice(&key[..<A as aead::KeySizeUser>::key_size()]).ok()
+    }
+    pub fn known_answer() -> Result<(), &'static str> {
+        let mut buf = [0u8; 128];
+        kat::<A>(KAT, &mut buf)
+    }
+    /// `{"iv":"…","tag":"…","data":"…"}` (Appendix B of the study).
+    pub fn seal(
+        c: &Keys,
+        msg: usize,
+        r: &super::Reading,
+        json: &mut [u8],
+        env: &mut [u8],
+    ) -> Option<usize> {
+        let n = serialize(r, json)?;
+        let nonce = nonce_for::<A>(msg);
+        let tag = c
+            .encrypt_inout_detached(&nonce, &[], (&mut json[..n]).into())
+            .ok()?;
+        let mut w = Writer::new(env);
+        w.raw(b"{\"iv\":\"");
+        w.base64(&nonce);
+        w.raw(b"\",\"tag\":\"");
+        w.base64(&tag);
+        w.raw(b"\",\"data\":\"");
+        w.base64(&json[..n]);
+        w.raw(b"\"}");
+        w.done()
+    }
+    /// The receiver's side, for the round-trip check (message 0's nonce).
+    pub fn open<'a>(c: &Keys, env: &'a mut [u8], json: &'a mut [u8]) -> Option<&'a [u8]> {
+        let field = |name: &[u8]| -> Option<(usize, usize)> {
+            let start = env.windows(name.len()).position(|w| w == name)? + name.len();
+            let len = env[start..].iter().position(|&b| b == b'"')?;
+            Some((start, start + len))
+        };
+        let (ts, te) = field(b"\"tag\":\"")?;
+        let (ds, de) = field(b"\"data\":\"")?;
+        let mut tag = Tag::<A>::default();
+        Base64::decode(&env[ts..te], &mut tag).ok()?;
+        let n = Base64::decode(&env[ds..de], json).ok()?.len();
+        let nonce = nonce_for::<A>(0);
+        c.decrypt_inout_detached(&nonce, &[], (&mut json[..n]).into(), &tag)
+            .ok()?;
+        Some(&json[..n])
+    }
+}
+
+#[cfg(any(
+    feature = "message-hmac-sha256",
+    feature = "message-hmac-sha512",
+    feature = "message-hmac-sha3-256",
+    feature = "message-hmac-sha3-512",
+))]
+mod scheme {
+    use digest::{KeyInit, Mac};
+
+    use super::{Writer, serialize};
+    use crate::algorithms::{hash::mac_kat, vectors};
+
+    #[cfg(feature = "message-hmac-sha256")]
+    pub type M = hmac::Hmac<sha2::Sha256>;
+    #[cfg(feature = "message-hmac-sha256")]
+    pub const ID: &str = "message-hmac-sha256";
+    #[cfg(feature = "message-hmac-sha256")]
+    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA256;
+    #[cfg(feature = "message-hmac-sha512")]
+    pub type M = hmac::Hmac<sha2::Sha512>;
+    #[cfg(feature = "message-hmac-sha512")]
+    pub const ID: &str = "message-hmac-sha512";
+    #[cfg(feature = "message-hmac-sha512")]
+    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA512;
+    #[cfg(feature = "message-hmac-sha3-256")]
+    pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
+    #[cfg(feature = "message-hmac-sha3-256")]
+    pub const ID: &str = "message-hmac-sha3-256";
+    #[cfg(feature = "message-hmac-sha3-256")]
+    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_256;
+    #[cfg(feature = "message-hmac-sha3-512")]
+    pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
+    #[cfg(feature = "message-hmac-sha3-512")]
+    pub const ID: &str = "message-hmac-sha3-512";
+    #[cfg(feature = "message-hmac-sha3-512")]
+    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_512;
+
+    pub type Keys = M;
+    pub fn keys(key: &[u8]) -> Option<Keys> {
+        <M as KeyInit>::new_from_slice(&key[..32]).ok()
+    }
+    pub fn known_answer() -> Result<(), &'static str> {
+        mac_kat::<M>(KAT.0, KAT.1, KAT.2)
+    }
+    /// `{"payload":<reading>,"hmac":"…"}`: the reading stays readable.
+    pub fn seal(
+        m: &Keys,
+        _: usize,
+        r: &super::Reading,
+        json: &mut [u8],
+        env: &mut [u8],
+    ) -> Option<usize> {
+        let n = serialize(r, json)?;
+        let mut mac = m.clone();
+        mac.update(&json[..n]);
+        let tag = mac.finalize().into_bytes();
+        let mut w = Writer::new(env);
+        w.raw(b"{\"payload\":");
+        w.raw(&json[..n]);
+        w.raw(b",\"hmac\":\"");
+        w.base64(&tag);
+        w.raw(b"\"}");
+        w.done()
+    }
+    pub fn open<'a>(m: &Keys, env: &'a mut [u8], json: &'a mut [u8]) -> Option<&'a [u8]> {
+        use base64ct::{Base64, Encoding};
+        let tag_at = env.windows(9).position(|w| w == b",\"hmac\":\"")?;
+        let payload = &env[11..tag_at];
+        let end = env[tag_at + 9..].iter().position(|&b| b == b'"')? + tag_at + 9;
+        let mut tag = [0u8; 64];
+        let tag = Base64::decode(&env[tag_at + 9..end], &mut tag).ok()?;
+        let mut mac = m.clone();
+        mac.update(payload);
+        mac.verify_slice(tag).ok()?;
+        json[..payload.len()].copy_from_slice(payload);
+        Some(&json[..payload.len()])
+    }
+}
+
+pub fn run<P: Probe>(b: &mut Bench<P>, _data: &mut [u8], _out: &mut [u8]) {
+    let mut json = [0u8; JSON_MAX];
+    let mut env = [0u8; ENVELOPE_MAX];
+    b.algorithm(scheme::ID);
+    let Some(keys) = b.op("keysetup", 0, || scheme::keys(black_box(&super::BENCH_KEY))) else {
+        b.kat(scheme::ID, Some("key setup"));
+        return;
+    };
+    b.kat(
+        scheme::ID,
+        scheme::known_answer()
+            .err()
+            .or_else(|| round_trip(&keys, &mut json, &mut env)),
+    );
+    for (i, &chain) in CHAINS.iter().enumerate() {
+        let reading = Reading::generate(chain, i as u32);
+        let Some(len) = serialize(&reading, &mut json) else {
+            continue;
+        };
+        b.op("seal", len, || {
+            scheme::seal(&keys, i, black_box(&reading), &mut json, &mut env)
+        });
+    }
+}
+
+/// Seal message 0 and open it again as the receiver would.
+fn round_trip(keys: &scheme::Keys, json: &mut [u8], env: &mut [u8]) -> Option<&'static str> {
+    let reading = Reading::generate(CHAINS[0], 0);
+    let mut expected = [0u8; JSON_MAX];
+    let n = serialize(&reading, &mut expected)?;
+    let Some(len) = scheme::seal(keys, 0, &reading, json, env) else {
+        return Some("seal overflow");
+    };
+    match scheme::open(keys, &mut env[..len], json) {
+        Some(plain) if same(plain, &expected[..n]) => None,
+        _ => Some("message round trip"),
+    }
+}

@@ -1,0 +1,234 @@
+//! Every algorithm the firmware can carry; exactly one is enabled per build
+//! (host tests enable them all). Each entry names its official vector source.
+#![allow(unused_imports)]
+
+use hex_literal::hex;
+
+use crate::bench::Bench;
+use crate::probe::Probe;
+use crate::sizes::SIZES;
+
+pub mod aead;
+pub mod block;
+pub mod hash;
+pub mod identity;
+#[cfg(any(
+    feature = "message-none",
+    feature = "message-aes-128-gcm",
+    feature = "message-aes-256-gcm",
+    feature = "message-aes-128-eax",
+    feature = "message-aes-256-eax",
+    feature = "message-hmac-sha256",
+    feature = "message-hmac-sha512",
+    feature = "message-hmac-sha3-256",
+    feature = "message-hmac-sha3-512",
+    feature = "message-acorn-128",
+))]
+pub mod message;
+pub mod vectors;
+
+use aead::AeadKat;
+use block::CipherKat;
+use vectors::*;
+
+/// Key material for the timed runs (fixed, like study 003's key array).
+pub const BENCH_KEY: [u8; 64] = hex!(
+    "e2b3c8a1f04d9e7c6b5a4938271605f4e3d2c1b0a9f8e7d6c5b4a39281706f5e"
+    "4d3c2b1a09f8e7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a2918070605"
+);
+
+pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
+    let k16 = &BENCH_KEY[..16];
+    let k32 = &BENCH_KEY[..32];
+    let _ = (&k16, &k32, &out);
+    #[cfg(feature = "identity")]
+    identity::run(b, data, out, SIZES);
+
+    #[cfg(feature = "aes-128-ecb")]
+    block::ecb::<aes::Aes128, P>(b, "aes-128-ecb", &AES128_ECB, k16, data, SIZES);
+    #[cfg(feature = "aes-256-ecb")]
+    block::ecb::<aes::Aes256, P>(b, "aes-256-ecb", &AES256_ECB, k32, data, SIZES);
+    #[cfg(feature = "aes-128-cbc")]
+    block::cbc::<aes::Aes128, P>(b, "aes-128-cbc", &AES128_CBC, k16, data, SIZES);
+    #[cfg(feature = "aes-256-cbc")]
+    block::cbc::<aes::Aes256, P>(b, "aes-256-cbc", &AES256_CBC, k32, data, SIZES);
+    #[cfg(feature = "aes-128-ctr")]
+    block::ctr::<aes::Aes128, P>(b, "aes-128-ctr", &AES128_CTR, k16, data, SIZES);
+    #[cfg(feature = "aes-256-ctr")]
+    block::ctr::<aes::Aes256, P>(b, "aes-256-ctr", &AES256_CTR, k32, data, SIZES);
+
+    #[cfg(feature = "aes-128-gcm")]
+    aead::bench::<aes_gcm::Aes128Gcm, P>(
+        b,
+        "aes-128-gcm",
+        aead::kat::<aes_gcm::Aes128Gcm>(&AES128_GCM, data),
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-256-gcm")]
+    aead::bench::<aes_gcm::Aes256Gcm, P>(
+        b,
+        "aes-256-gcm",
+        aead::kat::<aes_gcm::Aes256Gcm>(&AES256_GCM, data),
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-128-eax")]
+    aead::bench::<eax::Eax<aes::Aes128>, P>(
+        b,
+        "aes-128-eax",
+        aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX, data),
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-256-eax")]
+    aead::bench::<eax::Eax<aes::Aes256>, P>(
+        b,
+        "aes-256-eax",
+        aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX, data),
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-128-ccm")]
+    {
+        // Official vector with its 4-byte tag; timed with the host catalogue's 16-byte tag.
+        let kat =
+            aead::kat::<ccm::Ccm<aes::Aes128, ccm::consts::U4, ccm::consts::U7>>(&AES128_CCM, data);
+        aead::bench::<Aes128Ccm, P>(b, "aes-128-ccm", kat, k16, data, SIZES);
+    }
+    #[cfg(feature = "aes-256-ccm")]
+    {
+        let kat =
+            aead::kat::<ccm::Ccm<aes::Aes256, ccm::consts::U4, ccm::consts::U7>>(&AES256_CCM, data);
+        aead::bench::<Aes256Ccm, P>(b, "aes-256-ccm", kat, k32, data, SIZES);
+    }
+    #[cfg(feature = "chacha20-poly1305")]
+    aead::bench::<chacha20poly1305::ChaCha20Poly1305, P>(
+        b,
+        "chacha20-poly1305",
+        aead::kat::<chacha20poly1305::ChaCha20Poly1305>(&CHACHA20_POLY1305, data),
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "ascon-aead128")]
+    aead::bench::<ascon_aead::AsconAead128, P>(
+        b,
+        "ascon-aead128",
+        aead::kat::<ascon_aead::AsconAead128>(&ASCON_AEAD128, data),
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "acorn-128")]
+    aead::bench::<primitives::Acorn128, P>(
+        b,
+        "acorn-128",
+        aead::kat::<primitives::Acorn128>(&ACORN128, data),
+        k16,
+        data,
+        SIZES,
+    );
+
+    #[cfg(feature = "sha256")]
+    hash::hash::<sha2::Sha256, P>(b, "sha256", b"abc", &SHA256_ABC, data, SIZES);
+    #[cfg(feature = "sha512")]
+    hash::hash::<sha2::Sha512, P>(b, "sha512", b"abc", &SHA512_ABC, data, SIZES);
+    #[cfg(feature = "sha3-256")]
+    hash::hash::<sha3::Sha3_256, P>(b, "sha3-256", b"abc", &SHA3_256_ABC, data, SIZES);
+    #[cfg(feature = "sha3-512")]
+    hash::hash::<sha3::Sha3_512, P>(b, "sha3-512", b"abc", &SHA3_512_ABC, data, SIZES);
+    #[cfg(feature = "hmac-sha256")]
+    hash::hmac::<hmac::Hmac<sha2::Sha256>, P>(b, "hmac-sha256", HMAC_SHA256, k32, data, SIZES);
+    #[cfg(feature = "hmac-sha512")]
+    hash::hmac::<hmac::Hmac<sha2::Sha512>, P>(
+        b,
+        "hmac-sha512",
+        HMAC_SHA512,
+        &BENCH_KEY,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "hmac-sha3-256")]
+    hash::hmac::<hmac::SimpleHmac<sha3::Sha3_256>, P>(
+        b,
+        "hmac-sha3-256",
+        HMAC_SHA3_256,
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "hmac-sha3-512")]
+    hash::hmac::<hmac::SimpleHmac<sha3::Sha3_512>, P>(
+        b,
+        "hmac-sha3-512",
+        HMAC_SHA3_512,
+        &BENCH_KEY,
+        data,
+        SIZES,
+    );
+
+    #[cfg(feature = "speck64-128-ecb")]
+    block::ecb::<speck_cipher::Speck64_128, P>(
+        b,
+        "speck64-128-ecb",
+        &SPECK64_128,
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "speck128-128-ecb")]
+    block::ecb::<speck_cipher::Speck128_128, P>(
+        b,
+        "speck128-128-ecb",
+        &SPECK128_128,
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "xtea-ecb")]
+    block::ecb::<xtea::Xtea, P>(b, "xtea-ecb", &XTEA, k16, data, SIZES);
+    #[cfg(feature = "present-80-ecb")]
+    block::ecb::<primitives::Present80, P>(
+        b,
+        "present-80-ecb",
+        &PRESENT80,
+        &BENCH_KEY[..10],
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "clefia-128-ecb")]
+    block::ecb::<primitives::Clefia128, P>(b, "clefia-128-ecb", &CLEFIA128, k16, data, SIZES);
+    #[cfg(feature = "piccolo-80-ecb")]
+    block::ecb::<primitives::Piccolo80, P>(
+        b,
+        "piccolo-80-ecb",
+        &PICCOLO80,
+        &BENCH_KEY[..10],
+        data,
+        SIZES,
+    );
+
+    #[cfg(any(
+        feature = "message-none",
+        feature = "message-aes-128-gcm",
+        feature = "message-aes-256-gcm",
+        feature = "message-aes-128-eax",
+        feature = "message-aes-256-eax",
+        feature = "message-hmac-sha256",
+        feature = "message-hmac-sha512",
+        feature = "message-hmac-sha3-256",
+        feature = "message-hmac-sha3-512",
+        feature = "message-acorn-128",
+    ))]
+    message::run(b, data, out);
+}
+
+#[cfg(any(feature = "aes-128-ccm", feature = "aes-256-ccm"))]
+type Aes128Ccm = ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
+#[cfg(any(feature = "aes-128-ccm", feature = "aes-256-ccm"))]
+type Aes256Ccm = ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;

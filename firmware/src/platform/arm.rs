@@ -1,0 +1,163 @@
+//! Cortex-M under QEMU with `-icount shift=N`: every instruction advances the
+//! virtual clock by 2^N ns, so a timer read tells how many instructions ran.
+//! The firmware reports raw timer ticks (`C <ticks> <stack>`); the host turns
+//! them into instructions with the board's tick period and the shift.
+
+use core::arch::asm;
+use core::ptr::{read_volatile, write_volatile};
+use core::sync::atomic::{Ordering, compiler_fence};
+
+use ciphermeter_firmware::Probe;
+use ciphermeter_firmware::probe::ProbeExt;
+
+pub struct Platform;
+
+/// ARM semihosting call (BKPT 0xAB in Thumb state).
+fn semihost(op: u32, arg: usize) -> usize {
+    let r: usize;
+    // SAFETY: QEMU runs with -semihosting; the call reads `arg` as documented.
+    unsafe { asm!("bkpt 0xAB", inout("r0") op as usize => r, in("r1") arg, options(nostack)) };
+    r
+}
+
+/// The cycle source: a 32-bit free-running timer of the QEMU board.
+#[cfg(not(board_microbit))]
+mod timer {
+    //! mps2-an385 / an386: CMSDK APB TIMER0 at 0x4000_0000, clocked at 25 MHz, counting down.
+    const BASE: usize = 0x4000_0000;
+    pub fn start() {
+        // SAFETY: CMSDK timer registers (CTRL, VALUE, RELOAD) of the board.
+        unsafe {
+            core::ptr::write_volatile((BASE + 0x8) as *mut u32, u32::MAX);
+            core::ptr::write_volatile((BASE + 0x4) as *mut u32, u32::MAX);
+            core::ptr::write_volatile(BASE as *mut u32, 1);
+        }
+    }
+    #[inline(always)]
+    pub fn now() -> u32 {
+        // SAFETY: reading VALUE has no side effect. Negated: ticks count up.
+        0u32.wrapping_sub(unsafe { core::ptr::read_volatile((BASE + 0x4) as *const u32) })
+    }
+}
+
+#[cfg(board_microbit)]
+mod timer {
+    //! microbit (nRF51): TIMER0 at 0x4000_8000, 16 MHz, 32-bit, read by capture.
+    const BASE: usize = 0x4000_8000;
+    pub fn start() {
+        // SAFETY: nRF51 TIMER0 registers: MODE, BITMODE, PRESCALER, TASKS_START.
+        unsafe {
+            core::ptr::write_volatile((BASE + 0x504) as *mut u32, 0);
+            core::ptr::write_volatile((BASE + 0x508) as *mut u32, 3);
+            core::ptr::write_volatile((BASE + 0x510) as *mut u32, 0);
+            core::ptr::write_volatile(BASE as *mut u32, 1);
+        }
+    }
+    #[inline(always)]
+    pub fn now() -> u32 {
+        // SAFETY: TASKS_CAPTURE[0] latches the counter into CC[0].
+        unsafe {
+            core::ptr::write_volatile((BASE + 0x40) as *mut u32, 1);
+            core::ptr::read_volatile((BASE + 0x540) as *const u32)
+        }
+    }
+}
+
+unsafe extern "C" {
+    /// End of .bss (cortex-m-rt): the lowest address the stack can reach.
+    static __sheap: u32;
+}
+
+const PAINT: u32 = 0xC0DE_5AA5;
+
+#[inline(always)]
+fn stack_pointer() -> usize {
+    let sp: usize;
+    // SAFETY: reads SP.
+    unsafe { asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+    sp
+}
+
+/// Paints the free stack below the current frame (minus a margin for this
+/// function's own calls) so the deepest overwritten word shows the peak.
+#[inline(always)]
+fn paint(sp: usize) {
+    let mut p = (&raw const __sheap) as usize;
+    while p + 8 < sp {
+        // SAFETY: between the end of .bss and below the live stack: unused memory.
+        unsafe { write_volatile(p as *mut u32, PAINT) };
+        p += 4;
+    }
+}
+
+#[inline(always)]
+fn deepest(sp: usize) -> usize {
+    let mut p = (&raw const __sheap) as usize;
+    // SAFETY: as in `paint`.
+    while p + 8 < sp && unsafe { read_volatile(p as *const u32) } == PAINT {
+        p += 4;
+    }
+    sp.saturating_sub(p)
+}
+
+impl Probe for Platform {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut line = [0u8; 97];
+        for chunk in bytes.chunks(96) {
+            line[..chunk.len()].copy_from_slice(chunk);
+            line[chunk.len()] = 0;
+            semihost(0x04, line.as_ptr() as usize); // SYS_WRITE0
+        }
+    }
+
+    #[inline(always)]
+    fn region<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        let sp = stack_pointer();
+        paint(sp);
+        compiler_fence(Ordering::SeqCst);
+        let t0 = timer::now();
+        compiler_fence(Ordering::SeqCst);
+        let r = f();
+        compiler_fence(Ordering::SeqCst);
+        let t1 = timer::now();
+        compiler_fence(Ordering::SeqCst);
+        let stack = deepest(sp);
+        self.text("C ");
+        self.number(t1.wrapping_sub(t0));
+        self.text(" ");
+        self.number(stack as u32);
+        self.text("\n");
+        r
+    }
+
+    #[inline(always)]
+    fn nop100() {
+        // SAFETY: no-ops.
+        unsafe {
+            asm!(
+                ".rept 100",
+                "nop",
+                ".endr",
+                options(nomem, nostack, preserves_flags)
+            )
+        }
+    }
+}
+
+pub fn exit(code: u8) -> ! {
+    // SYS_EXIT with ADP_Stopped_ApplicationExit (status 0) or RunTimeErrorUnknown (status 1).
+    let reason = if code == 0 { 0x20026 } else { 0x20023 };
+    semihost(0x18, reason);
+    loop {}
+}
+
+pub fn panic() -> ! {
+    Platform.write(b"PANIC\n");
+    exit(101)
+}
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    timer::start();
+    crate::bench(&mut Platform)
+}

@@ -1,0 +1,58 @@
+//! What the platform provides: a text channel and a measured region.
+
+pub trait Probe {
+    /// Sends raw bytes of the result stream to the host.
+    fn write(&mut self, bytes: &[u8]);
+
+    /// Runs `f` between the start and stop markers. The platform then reports
+    /// `C <count> <stack>` for the region (the AVR harness does so itself).
+    fn region<R>(&mut self, f: impl FnOnce() -> R) -> R;
+
+    /// Exactly 100 `nop` instructions, for the calibration region.
+    fn nop100();
+}
+
+/// Small formatting helpers that avoid `core::fmt` (large, and slow on AVR).
+pub trait ProbeExt: Probe {
+    fn text(&mut self, s: &str) {
+        self.write(s.as_bytes());
+    }
+
+    fn number(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.write(&digits[i..]);
+    }
+}
+
+impl<P: Probe + ?Sized> ProbeExt for P {}
+
+/// A probe that records the stream and counts nothing; for host tests.
+#[cfg(test)]
+#[derive(Default)]
+pub struct Recorder {
+    pub out: std::string::String,
+}
+
+#[cfg(test)]
+impl Probe for Recorder {
+    fn write(&mut self, bytes: &[u8]) {
+        self.out.push_str(core::str::from_utf8(bytes).unwrap());
+    }
+
+    fn region<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        let r = f();
+        self.out.push_str("C 0 0\n");
+        r
+    }
+
+    fn nop100() {}
+}
