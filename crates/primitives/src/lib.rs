@@ -13,6 +13,8 @@
 //! | [`Piccolo80`], [`Piccolo128`] | block cipher | 10/16 | 8 | - | - | Shibutani et al., CHES 2011, test vectors appendix |
 //! | [`Rijndael256K128`], [`Rijndael256K192`], [`Rijndael256K256`] | block cipher (libmcrypt `rijndael-256`) | 16/24/32 | 32 | - | - | Rijndael example vectors for Nb = 8 (Gladman's Rijndael specification, appendix; Daemen-Rijmen example key/plaintext) and libmcrypt's self-test |
 //! | [`Twofish128`], [`Twofish192`], [`Twofish256`] | block cipher, table-driven ("full keying") | 16/24/32 | 16 | - | - | Twofish AES submission `ecb_tbl.txt` (Tables KAT) |
+//! | [`Acorn128`] | AEAD (ACORN-128 v3, CAESAR final portfolio) | 16 | - | 16 | 16 | test vectors of the ACORN v3 specification (Wu, 2016) |
+//! | [`Ascon128V12`] | AEAD (Ascon-128 **v1.2**, not SP 800-232 Ascon-AEAD128) | 16 | - | 16 | 16 | `LWC_AEAD_KAT_128_128.txt` of the Ascon v1.2 submission (ascon-c, crypto_aead/ascon128v12) |
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -23,12 +25,16 @@ pub use cipher;
 
 mod block_plumbing;
 
+pub mod acorn128;
+pub mod ascon128v12;
 pub mod clefia;
 pub mod piccolo;
 pub mod present;
 pub mod rijndael256;
 pub mod twofish;
 
+pub use acorn128::Acorn128;
+pub use ascon128v12::Ascon128V12;
 pub use clefia::{Clefia128, Clefia192, Clefia256};
 pub use piccolo::{Piccolo80, Piccolo128};
 pub use present::{Present80, Present128};

@@ -122,3 +122,41 @@ where
     assert_eq!(buf, whole);
     ct
 }
+
+/// Checks every `key`/`nonce`/`ad`/`pt`/`ct` record (ct = ciphertext || tag)
+/// in both directions, then flips one bit of the tag and expects rejection
+/// with no plaintext left in the buffer. Returns the number of vectors.
+pub fn check_aead_kats<A>(file: &str) -> usize
+where
+    A: KeyInit + aead::AeadInOut,
+{
+    use aead::Aead;
+    let mut n = 0;
+    for r in records(file) {
+        let (key, nonce, ad, pt, ct) = (
+            field(&r, "key"),
+            field(&r, "nonce"),
+            field(&r, "ad"),
+            field(&r, "pt"),
+            field(&r, "ct"),
+        );
+        let a = A::new_from_slice(&key).unwrap();
+        let nonce = aead::Nonce::<A>::try_from(nonce.as_slice()).unwrap();
+        let payload = aead::Payload { msg: &pt, aad: &ad };
+        let got = a.encrypt(&nonce, payload).unwrap();
+        assert_eq!(hex::encode(&got), hex::encode(&ct), "encrypt {r:?}");
+        let back = a.decrypt(&nonce, aead::Payload { msg: &ct, aad: &ad }).unwrap();
+        assert_eq!(back, pt, "decrypt {r:?}");
+
+        let mut forged = ct.clone();
+        *forged.last_mut().unwrap() ^= 1;
+        assert!(a.decrypt(&nonce, aead::Payload { msg: &forged, aad: &ad }).is_err());
+        let mut buf = forged.clone();
+        let (msg, tag) = buf.split_at_mut(forged.len() - 16);
+        let tag = aead::Tag::<A>::try_from(&*tag).unwrap();
+        assert!(a.decrypt_inout_detached(&nonce, &ad, msg.into(), &tag).is_err());
+        assert!(msg.iter().all(|&b| b == 0), "plaintext released on a bad tag");
+        n += 1;
+    }
+    n
+}
