@@ -20,10 +20,14 @@ fn semihost(op: u32, arg: usize) -> usize {
     r
 }
 
-/// The cycle source: a 32-bit free-running timer of the QEMU board.
+/// The cycle source: a 32-bit free-running timer of the QEMU board. Each
+/// read is one fixed assembly sequence, so the instructions between two
+/// samples that are not the measured code never vary (the calibration region
+/// measures them and the host subtracts them).
 #[cfg(not(board_microbit))]
 mod timer {
     //! mps2-an385 / an386: CMSDK APB TIMER0 at 0x4000_0000, clocked at 25 MHz, counting down.
+    use core::arch::asm;
     const BASE: usize = 0x4000_0000;
     pub fn start() {
         // SAFETY: CMSDK timer registers (CTRL, VALUE, RELOAD) of the board.
@@ -35,14 +39,27 @@ mod timer {
     }
     #[inline(always)]
     pub fn now() -> u32 {
-        // SAFETY: reading VALUE has no side effect. Negated: ticks count up.
-        0u32.wrapping_sub(unsafe { core::ptr::read_volatile((BASE + 0x4) as *const u32) })
+        let v: u32;
+        // SAFETY: reads TIMER0 VALUE (0x4000_0004); the load is the sample.
+        unsafe {
+            asm!(
+                "movw {a}, #0x0004",
+                "movt {a}, #0x4000",
+                "ldr {v}, [{a}]",
+                a = out(reg) _,
+                v = out(reg) v,
+                options(nostack, preserves_flags),
+            )
+        };
+        // Counting down: negate so ticks grow.
+        0u32.wrapping_sub(v)
     }
 }
 
 #[cfg(board_microbit)]
 mod timer {
     //! microbit (nRF51): TIMER0 at 0x4000_8000, 16 MHz, 32-bit, read by capture.
+    use core::arch::asm;
     const BASE: usize = 0x4000_8000;
     pub fn start() {
         // SAFETY: nRF51 TIMER0 registers: MODE, BITMODE, PRESCALER, TASKS_START.
@@ -55,11 +72,30 @@ mod timer {
     }
     #[inline(always)]
     pub fn now() -> u32 {
-        // SAFETY: TASKS_CAPTURE[0] latches the counter into CC[0].
+        let v: u32;
+        // SAFETY: TASKS_CAPTURE[0] (0x4000_8040) latches the counter (the
+        // sample) into CC[0] (0x4000_8540). Thumb-1 has no movw, so the
+        // addresses are built with shifts; low registers only.
         unsafe {
-            core::ptr::write_volatile((BASE + 0x40) as *mut u32, 1);
-            core::ptr::read_volatile((BASE + 0x540) as *const u32)
-        }
+            asm!(
+                "movs r1, #1",
+                "lsls r1, r1, #15",
+                "adds r1, #0x40",
+                "movs r2, #0x40",
+                "lsls r2, r2, #24",
+                "adds r1, r1, r2",
+                "movs r2, #1",
+                "str r2, [r1]",
+                "movs r2, #5",
+                "lsls r2, r2, #8",
+                "ldr r0, [r1, r2]",
+                out("r0") v,
+                out("r1") _,
+                out("r2") _,
+                options(nostack),
+            )
+        };
+        v
     }
 }
 
@@ -97,7 +133,8 @@ fn deepest(sp: usize) -> usize {
     while p + 8 < sp && unsafe { read_volatile(p as *const u32) } == PAINT {
         p += 4;
     }
-    sp.saturating_sub(p)
+    // Nothing overwritten down to the margin: the region used no stack of its own.
+    if p + 8 >= sp { 0 } else { sp - p }
 }
 
 impl Probe for Platform {
