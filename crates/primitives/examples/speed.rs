@@ -30,11 +30,26 @@ fn mb_per_s<C: KeyInit + BlockCipherEncrypt>(key: &[u8]) -> f64 {
 fn main() {
     let key = [7u8; 32];
     let rows: [(&str, f64); 10] = [
-        ("twofish-128 (ciphermeter, full keying)", mb_per_s::<Twofish128>(&key[..16])),
-        ("twofish-256 (ciphermeter, full keying)", mb_per_s::<Twofish256>(&key)),
-        ("twofish-128 (RustCrypto twofish 0.8)", mb_per_s::<::twofish::Twofish>(&key[..16])),
-        ("twofish-256 (RustCrypto twofish 0.8)", mb_per_s::<::twofish::Twofish>(&key)),
-        ("aes-128 (RustCrypto aes 0.9)", mb_per_s::<aes::Aes128>(&key[..16])),
+        (
+            "twofish-128 (ciphermeter, full keying)",
+            mb_per_s::<Twofish128>(&key[..16]),
+        ),
+        (
+            "twofish-256 (ciphermeter, full keying)",
+            mb_per_s::<Twofish256>(&key),
+        ),
+        (
+            "twofish-128 (RustCrypto twofish 0.8)",
+            mb_per_s::<::twofish::Twofish>(&key[..16]),
+        ),
+        (
+            "twofish-256 (RustCrypto twofish 0.8)",
+            mb_per_s::<::twofish::Twofish>(&key),
+        ),
+        (
+            "aes-128 (RustCrypto aes 0.9)",
+            mb_per_s::<aes::Aes128>(&key[..16]),
+        ),
         ("rijndael-256/256", mb_per_s::<Rijndael256K256>(&key)),
         ("clefia-128", mb_per_s::<Clefia128>(&key[..16])),
         ("present-80", mb_per_s::<Present80>(&key[..10])),

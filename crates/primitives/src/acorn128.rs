@@ -52,7 +52,10 @@ enum Feed {
 
 impl State {
     fn new() -> Self {
-        Self { bits: [0; CAPACITY], head: 0 }
+        Self {
+            bits: [0; CAPACITY],
+            head: 0,
+        }
     }
 
     fn get(&self, p: usize) -> u64 {

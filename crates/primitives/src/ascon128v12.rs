@@ -113,7 +113,9 @@ impl KeySizeUser for Ascon128V12 {
 
 impl KeyInit for Ascon128V12 {
     fn new(key: &Key<Self>) -> Self {
-        Self { key: [word(&key[..8]), word(&key[8..])] }
+        Self {
+            key: [word(&key[..8]), word(&key[8..])],
+        }
     }
 }
 

@@ -187,7 +187,12 @@ fn words_to_u128(w: [u32; 4]) -> u128 {
 }
 
 fn u128_to_words(x: u128) -> [u32; 4] {
-    [(x >> 96) as u32, (x >> 64) as u32, (x >> 32) as u32, x as u32]
+    [
+        (x >> 96) as u32,
+        (x >> 64) as u32,
+        (x >> 32) as u32,
+        x as u32,
+    ]
 }
 
 fn load_words<const N: usize>(bytes: &[u8]) -> [u32; N] {

@@ -15,6 +15,8 @@
 //! | [`Twofish128`], [`Twofish192`], [`Twofish256`] | block cipher, table-driven ("full keying") | 16/24/32 | 16 | - | - | Twofish AES submission `ecb_tbl.txt` (Tables KAT) |
 //! | [`Acorn128`] | AEAD (ACORN-128 v3, CAESAR final portfolio) | 16 | - | 16 | 16 | test vectors of the ACORN v3 specification (Wu, 2016) |
 //! | [`Ascon128V12`] | AEAD (Ascon-128 **v1.2**, not SP 800-232 Ascon-AEAD128) | 16 | - | 16 | 16 | `LWC_AEAD_KAT_128_128.txt` of the Ascon v1.2 submission (ascon-c, crypto_aead/ascon128v12) |
+//! | [`Ofb8<C>`](Ofb8) | stream mode over any block cipher (libmcrypt `ofb`) | cipher's | - | 1 block | - | none official: checked against FIPS-197 AES output and an independent formulation |
+//! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -28,6 +30,7 @@ mod block_plumbing;
 pub mod acorn128;
 pub mod ascon128v12;
 pub mod clefia;
+pub mod modes;
 pub mod piccolo;
 pub mod present;
 pub mod rijndael256;
@@ -36,6 +39,7 @@ pub mod twofish;
 pub use acorn128::Acorn128;
 pub use ascon128v12::Ascon128V12;
 pub use clefia::{Clefia128, Clefia192, Clefia256};
+pub use modes::{CtrWholeBlock, Ofb8};
 pub use piccolo::{Piccolo80, Piccolo128};
 pub use present::{Present80, Present128};
 pub use rijndael256::{Rijndael256K128, Rijndael256K192, Rijndael256K256};

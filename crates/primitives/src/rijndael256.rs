@@ -109,7 +109,9 @@ fn sub_word(w: u32) -> u32 {
 
 /// InvMixColumns of one word, for the equivalent inverse cipher's keys.
 fn inv_mix(w: u32) -> u32 {
-    (0..4).fold(0, |acc, r| acc ^ TD[SBOX[byte(w, r)] as usize].rotate_left(8 * r as u32))
+    (0..4).fold(0, |acc, r| {
+        acc ^ TD[SBOX[byte(w, r)] as usize].rotate_left(8 * r as u32)
+    })
 }
 
 /// Key expansion for Nk = key.len() / 4 and Nb = 8; returns (encryption, decryption) keys.
@@ -136,7 +138,11 @@ fn expand(key: &[u8]) -> ([u32; WORDS], [u32; WORDS]) {
     for round in 0..=ROUNDS {
         for c in 0..NB {
             let k = w[(ROUNDS - round) * NB + c];
-            d[round * NB + c] = if round == 0 || round == ROUNDS { k } else { inv_mix(k) };
+            d[round * NB + c] = if round == 0 || round == ROUNDS {
+                k
+            } else {
+                inv_mix(k)
+            };
         }
     }
     (w, d)

@@ -13,16 +13,32 @@ use cipher::zeroize::Zeroize;
 
 /// The 4-bit permutations t0..t3 that build q0 and q1 (paper section 4.3.5).
 const Q0_T: [[u8; 16]; 4] = [
-    [0x8, 0x1, 0x7, 0xd, 0x6, 0xf, 0x3, 0x2, 0x0, 0xb, 0x5, 0x9, 0xe, 0xc, 0xa, 0x4],
-    [0xe, 0xc, 0xb, 0x8, 0x1, 0x2, 0x3, 0x5, 0xf, 0x4, 0xa, 0x6, 0x7, 0x0, 0x9, 0xd],
-    [0xb, 0xa, 0x5, 0xe, 0x6, 0xd, 0x9, 0x0, 0xc, 0x8, 0xf, 0x3, 0x2, 0x4, 0x7, 0x1],
-    [0xd, 0x7, 0xf, 0x4, 0x1, 0x2, 0x6, 0xe, 0x9, 0xb, 0x3, 0x0, 0x8, 0x5, 0xc, 0xa],
+    [
+        0x8, 0x1, 0x7, 0xd, 0x6, 0xf, 0x3, 0x2, 0x0, 0xb, 0x5, 0x9, 0xe, 0xc, 0xa, 0x4,
+    ],
+    [
+        0xe, 0xc, 0xb, 0x8, 0x1, 0x2, 0x3, 0x5, 0xf, 0x4, 0xa, 0x6, 0x7, 0x0, 0x9, 0xd,
+    ],
+    [
+        0xb, 0xa, 0x5, 0xe, 0x6, 0xd, 0x9, 0x0, 0xc, 0x8, 0xf, 0x3, 0x2, 0x4, 0x7, 0x1,
+    ],
+    [
+        0xd, 0x7, 0xf, 0x4, 0x1, 0x2, 0x6, 0xe, 0x9, 0xb, 0x3, 0x0, 0x8, 0x5, 0xc, 0xa,
+    ],
 ];
 const Q1_T: [[u8; 16]; 4] = [
-    [0x2, 0x8, 0xb, 0xd, 0xf, 0x7, 0x6, 0xe, 0x3, 0x1, 0x9, 0x4, 0x0, 0xa, 0xc, 0x5],
-    [0x1, 0xe, 0x2, 0xb, 0x4, 0xc, 0x3, 0x7, 0x6, 0xd, 0xa, 0x5, 0xf, 0x9, 0x0, 0x8],
-    [0x4, 0xc, 0x7, 0x5, 0x1, 0x6, 0x9, 0xa, 0x0, 0xe, 0xd, 0x8, 0x2, 0xb, 0x3, 0xf],
-    [0xb, 0x9, 0x5, 0x1, 0xc, 0x3, 0xd, 0xe, 0x6, 0x4, 0x7, 0xf, 0x2, 0x0, 0x8, 0xa],
+    [
+        0x2, 0x8, 0xb, 0xd, 0xf, 0x7, 0x6, 0xe, 0x3, 0x1, 0x9, 0x4, 0x0, 0xa, 0xc, 0x5,
+    ],
+    [
+        0x1, 0xe, 0x2, 0xb, 0x4, 0xc, 0x3, 0x7, 0x6, 0xd, 0xa, 0x5, 0xf, 0x9, 0x0, 0x8,
+    ],
+    [
+        0x4, 0xc, 0x7, 0x5, 0x1, 0x6, 0x9, 0xa, 0x0, 0xe, 0xd, 0x8, 0x2, 0xb, 0x3, 0xf,
+    ],
+    [
+        0xb, 0x9, 0x5, 0x1, 0xc, 0x3, 0xd, 0xe, 0x6, 0x4, 0x7, 0xf, 0x2, 0x0, 0x8, 0xa,
+    ],
 ];
 
 const fn ror4(x: u8) -> u8 {
@@ -85,7 +101,9 @@ const RS: [[u8; 8]; 4] = [
 
 /// Column j of MDS times y, as a little-endian word.
 fn mds_column(j: usize, y: u8) -> u32 {
-    (0..4).fold(0, |acc, row| acc | (gf_mul(MDS[row][j], y, 0x169) as u32) << (8 * row))
+    (0..4).fold(0, |acc, row| {
+        acc | (gf_mul(MDS[row][j], y, 0x169) as u32) << (8 * row)
+    })
 }
 
 /// The S-box chain of h for byte position j: q-permutations interleaved with
@@ -94,11 +112,11 @@ fn chain(j: usize, x: u8, l: &[u32]) -> u8 {
     // Which q is applied at each level, from the k = 4 level down to the output.
     const Q_ORDER: [[bool; 4]; 5] = [
         // true = q1, false = q0; columns are byte positions 0..3.
-        [true, false, false, true],  // before XOR with L3
-        [true, true, false, false],  // before XOR with L2
-        [false, true, false, true],  // before XOR with L1
-        [false, false, true, true],  // before XOR with L0
-        [true, false, true, false],  // final
+        [true, false, false, true], // before XOR with L3
+        [true, true, false, false], // before XOR with L2
+        [false, true, false, true], // before XOR with L1
+        [false, false, true, true], // before XOR with L0
+        [true, false, true, false], // final
     ];
     let q = |one: bool, v: u8| if one { Q1[v as usize] } else { Q0[v as usize] };
     let lb = |i: usize| (l[i] >> (8 * j)) as u8;
@@ -117,7 +135,9 @@ fn chain(j: usize, x: u8, l: &[u32]) -> u8 {
 
 /// The function h(X, L) of the paper.
 fn h(x: u32, l: &[u32]) -> u32 {
-    (0..4).fold(0, |acc, j| acc ^ mds_column(j, chain(j, (x >> (8 * j)) as u8, l)))
+    (0..4).fold(0, |acc, j| {
+        acc ^ mds_column(j, chain(j, (x >> (8 * j)) as u8, l))
+    })
 }
 
 /// Expanded Twofish key: 40 subkeys plus the four full-keying g tables.
@@ -143,7 +163,10 @@ impl Schedule {
             let chunk = &key[8 * i..8 * i + 8];
             let mut si = 0u32;
             for (row, coeffs) in RS.iter().enumerate() {
-                let b = coeffs.iter().zip(chunk).fold(0, |acc, (&c, &m)| acc ^ gf_mul(c, m, 0x14d));
+                let b = coeffs
+                    .iter()
+                    .zip(chunk)
+                    .fold(0, |acc, (&c, &m)| acc ^ gf_mul(c, m, 0x14d));
                 si |= (b as u32) << (8 * row);
             }
             s[k - 1 - i] = si;
@@ -184,14 +207,19 @@ impl Schedule {
         let t1 = self.g(b.rotate_left(8));
         (
             t0.wrapping_add(t1).wrapping_add(self.k[2 * round + 8]),
-            t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(self.k[2 * round + 9]),
+            t0.wrapping_add(t1.wrapping_mul(2))
+                .wrapping_add(self.k[2 * round + 9]),
         )
     }
 
     fn encrypt(&self, block: &mut [u8; 16]) {
         let w = load(block);
-        let [mut r0, mut r1, mut r2, mut r3] =
-            [w[0] ^ self.k[0], w[1] ^ self.k[1], w[2] ^ self.k[2], w[3] ^ self.k[3]];
+        let [mut r0, mut r1, mut r2, mut r3] = [
+            w[0] ^ self.k[0],
+            w[1] ^ self.k[1],
+            w[2] ^ self.k[2],
+            w[3] ^ self.k[3],
+        ];
         // Two rounds per iteration so the halves never need swapping.
         for round in (0..16).step_by(2) {
             let (f0, f1) = self.f(r0, r1, round);
@@ -201,13 +229,25 @@ impl Schedule {
             r0 = (r0 ^ f0).rotate_right(1);
             r1 = r1.rotate_left(1) ^ f1;
         }
-        store(block, [r2 ^ self.k[4], r3 ^ self.k[5], r0 ^ self.k[6], r1 ^ self.k[7]]);
+        store(
+            block,
+            [
+                r2 ^ self.k[4],
+                r3 ^ self.k[5],
+                r0 ^ self.k[6],
+                r1 ^ self.k[7],
+            ],
+        );
     }
 
     fn decrypt(&self, block: &mut [u8; 16]) {
         let w = load(block);
-        let [mut r2, mut r3, mut r0, mut r1] =
-            [w[0] ^ self.k[4], w[1] ^ self.k[5], w[2] ^ self.k[6], w[3] ^ self.k[7]];
+        let [mut r2, mut r3, mut r0, mut r1] = [
+            w[0] ^ self.k[4],
+            w[1] ^ self.k[5],
+            w[2] ^ self.k[6],
+            w[3] ^ self.k[7],
+        ];
         for round in (0..16).step_by(2).rev() {
             let (f0, f1) = self.f(r2, r3, round + 1);
             r0 = r0.rotate_left(1) ^ f0;
@@ -216,7 +256,15 @@ impl Schedule {
             r2 = r2.rotate_left(1) ^ f0;
             r3 = (r3 ^ f1).rotate_right(1);
         }
-        store(block, [r0 ^ self.k[0], r1 ^ self.k[1], r2 ^ self.k[2], r3 ^ self.k[3]]);
+        store(
+            block,
+            [
+                r0 ^ self.k[0],
+                r1 ^ self.k[1],
+                r2 ^ self.k[2],
+                r3 ^ self.k[3],
+            ],
+        );
     }
 
     fn wipe(&mut self) {

@@ -15,9 +15,19 @@ fn detached_and_in_place_agree() {
     let a = Ascon128V12::new(&[0x42; 16].into());
     let nonce = Nonce::<Ascon128V12>::from([7; 16]);
     let msg: Vec<u8> = (0..100u8).collect();
-    let combined = a.encrypt(&nonce, Payload { msg: &msg, aad: b"hdr" }).unwrap();
+    let combined = a
+        .encrypt(
+            &nonce,
+            Payload {
+                msg: &msg,
+                aad: b"hdr",
+            },
+        )
+        .unwrap();
     let mut buf = msg.clone();
-    let tag = a.encrypt_inout_detached(&nonce, b"hdr", buf.as_mut_slice().into()).unwrap();
+    let tag = a
+        .encrypt_inout_detached(&nonce, b"hdr", buf.as_mut_slice().into())
+        .unwrap();
     assert_eq!([buf.as_slice(), tag.as_slice()].concat(), combined);
 }
 

@@ -6,9 +6,18 @@ use proptest::prelude::*;
 
 #[test]
 fn known_answers() {
-    assert_eq!(common::check_block_kats::<Rijndael256K128>("rijndael256.txt"), 1);
-    assert_eq!(common::check_block_kats::<Rijndael256K192>("rijndael256.txt"), 1);
-    assert_eq!(common::check_block_kats::<Rijndael256K256>("rijndael256.txt"), 2);
+    assert_eq!(
+        common::check_block_kats::<Rijndael256K128>("rijndael256.txt"),
+        1
+    );
+    assert_eq!(
+        common::check_block_kats::<Rijndael256K192>("rijndael256.txt"),
+        1
+    );
+    assert_eq!(
+        common::check_block_kats::<Rijndael256K256>("rijndael256.txt"),
+        2
+    );
 }
 
 #[test]

@@ -25,7 +25,11 @@ fn chain<C: KeyInit + BlockCipherEncrypt>() {
     // cts[j] holds CT(j - 1); CT(-1) = CT(0) = 0 and CT(-2) is taken as 0.
     let mut cts: Vec<Vec<u8>> = vec![vec![0; 16], vec![0; 16]];
     for i in 1..=49usize {
-        let older = if i >= 2 { cts[i - 2].clone() } else { vec![0; 16] };
+        let older = if i >= 2 {
+            cts[i - 2].clone()
+        } else {
+            vec![0; 16]
+        };
         let key = [cts[i - 1].clone(), older].concat();
         let key = &key[..klen];
         let mut block = Block::<C>::try_from(cts[i].as_slice()).unwrap();
@@ -52,7 +56,10 @@ fn works_through_the_cbc_crate() {
     common::check_cbc_compat::<Twofish256>(&[6; 32], 5);
 }
 
-fn agree_with_rustcrypto<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt>(key: &[u8], data: &[u8]) {
+fn agree_with_rustcrypto<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt>(
+    key: &[u8],
+    data: &[u8],
+) {
     let ours = common::ecb_round_trip::<C>(key, data);
     let theirs = twofish::Twofish::new_from_slice(key).unwrap();
     let mut buf = data[..data.len() / 16 * 16].to_vec();

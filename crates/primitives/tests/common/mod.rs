@@ -26,7 +26,9 @@ pub fn records(name: &str) -> Vec<Record> {
             }
             continue;
         }
-        let (k, v) = line.split_once('=').unwrap_or_else(|| panic!("bad line {line:?}"));
+        let (k, v) = line
+            .split_once('=')
+            .unwrap_or_else(|| panic!("bad line {line:?}"));
         cur.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
     }
     if !cur.is_empty() {
@@ -38,7 +40,9 @@ pub fn records(name: &str) -> Vec<Record> {
 
 /// Decodes the hex field `field` of a record (empty string = empty bytes).
 pub fn field(r: &Record, field: &str) -> Vec<u8> {
-    let v = r.get(field).unwrap_or_else(|| panic!("record lacks {field}: {r:?}"));
+    let v = r
+        .get(field)
+        .unwrap_or_else(|| panic!("record lacks {field}: {r:?}"));
     hex::decode(v).unwrap_or_else(|e| panic!("{field} = {v}: {e}"))
 }
 
@@ -73,7 +77,9 @@ where
     C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + Clone,
 {
     let bs = C::BlockSize::USIZE;
-    let iv: Vec<u8> = (0..bs as u8).map(|i| i.wrapping_mul(17).wrapping_add(3)).collect();
+    let iv: Vec<u8> = (0..bs as u8)
+        .map(|i| i.wrapping_mul(17).wrapping_add(3))
+        .collect();
     let msg: Vec<u8> = (0..bs * blocks).map(|i| (i * 31 + 7) as u8).collect();
 
     let mut via_crate = msg.clone();
@@ -145,17 +151,34 @@ where
         let payload = aead::Payload { msg: &pt, aad: &ad };
         let got = a.encrypt(&nonce, payload).unwrap();
         assert_eq!(hex::encode(&got), hex::encode(&ct), "encrypt {r:?}");
-        let back = a.decrypt(&nonce, aead::Payload { msg: &ct, aad: &ad }).unwrap();
+        let back = a
+            .decrypt(&nonce, aead::Payload { msg: &ct, aad: &ad })
+            .unwrap();
         assert_eq!(back, pt, "decrypt {r:?}");
 
         let mut forged = ct.clone();
         *forged.last_mut().unwrap() ^= 1;
-        assert!(a.decrypt(&nonce, aead::Payload { msg: &forged, aad: &ad }).is_err());
+        assert!(
+            a.decrypt(
+                &nonce,
+                aead::Payload {
+                    msg: &forged,
+                    aad: &ad
+                }
+            )
+            .is_err()
+        );
         let mut buf = forged.clone();
         let (msg, tag) = buf.split_at_mut(forged.len() - 16);
         let tag = aead::Tag::<A>::try_from(&*tag).unwrap();
-        assert!(a.decrypt_inout_detached(&nonce, &ad, msg.into(), &tag).is_err());
-        assert!(msg.iter().all(|&b| b == 0), "plaintext released on a bad tag");
+        assert!(
+            a.decrypt_inout_detached(&nonce, &ad, msg.into(), &tag)
+                .is_err()
+        );
+        assert!(
+            msg.iter().all(|&b| b == 0),
+            "plaintext released on a bad tag"
+        );
         n += 1;
     }
     n
