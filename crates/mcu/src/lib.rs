@@ -1,1 +1,134 @@
-//! ciphermeter-mcu
+//! The microcontroller tier: the catalogue's algorithms built as firmware
+//! (`/firmware`, one build per algorithm) and measured in simulation.
+//!
+//! - ATmega1284P: simavr, exact CPU cycles between marker writes
+//!   (`firmware/simavr-harness/harness.c`).
+//! - Cortex-M0/M3/M4: QEMU `microbit`, `mps2-an385`, `mps2-an386` under
+//!   `-icount`, exact *instruction* counts (QEMU has no cycle model).
+//!
+//! [`measure`] is the entry point; [`tiny_security::reproduce`] reruns study
+//! 003's device-level comparison. Results are plain serde types
+//! ([`McuResult`]) so the store and report can persist them.
+
+pub mod algorithms;
+pub mod compile;
+pub mod elf;
+pub mod emulate;
+pub mod error;
+pub mod parse;
+pub mod results;
+pub mod target;
+pub mod tiny_security;
+pub mod toolchain;
+
+pub use error::McuError;
+pub use results::McuResult;
+pub use target::Target;
+
+use std::path::PathBuf;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub target: Target,
+    /// Firmware algorithm ids; empty means every algorithm the firmware has.
+    pub algorithms: Vec<String>,
+    /// Message sizes in bytes.
+    pub sizes: Vec<usize>,
+}
+
+pub const DEFAULT_SIZES: [usize; 4] = [16, 64, 256, 1024];
+
+/// Largest message the firmware buffers can take on the smallest RAM (16 KiB).
+pub const MAX_SIZE: usize = 4096;
+
+/// Where the firmware crate lives (override with CIPHERMETER_FIRMWARE_DIR).
+pub fn firmware_dir() -> PathBuf {
+    std::env::var_os("CIPHERMETER_FIRMWARE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../firmware"))
+}
+
+/// Checks the request, the toolchain, then builds and runs every algorithm.
+/// A firmware that does not build or run yields a row saying why; it never
+/// stops the others.
+pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuResult>, McuError> {
+    let algorithms = algorithms::resolve(&req.algorithms)?;
+    validate_sizes(&req.sizes)?;
+    toolchain::require(req.target)?;
+    let harness = match req.target {
+        Target::Atmega1284p => Some(compile::harness()?),
+        _ => None,
+    };
+    let mut rows = Vec::new();
+    // The identity build is the code-size reference (study 003 Fig. 12, FELICS).
+    progress("identity (code-size baseline)");
+    let baseline = compile::firmware(req.target, "identity", &req.sizes)
+        .map_err(|e| McuError::Failed(format!("the identity baseline firmware does not build: {e}")))?;
+    let baseline_flash = elf::flash_bytes(&baseline)?;
+    for alg in algorithms {
+        progress(alg.id);
+        rows.extend(measure_one(req, alg, harness.as_deref(), baseline_flash));
+    }
+    Ok(rows)
+}
+
+fn measure_one(req: &Request, alg: &algorithms::Algorithm, harness: Option<&std::path::Path>, baseline_flash: u64) -> Vec<McuResult> {
+    let elf = match compile::firmware(req.target, alg.id, &req.sizes) {
+        Ok(elf) => elf,
+        Err(reason) => return vec![McuResult::failure(req.target, alg.id, "build", reason)],
+    };
+    let flash = match elf::flash_bytes(&elf) {
+        Ok(f) => f,
+        Err(e) => return vec![McuResult::failure(req.target, alg.id, "build", e.to_string())],
+    };
+    let output = match emulate::run(req.target, &elf, harness) {
+        Ok(out) => out,
+        Err(e) => return vec![McuResult::failure(req.target, alg.id, "run", e.to_string())],
+    };
+    match parse::parse(&output.stdout) {
+        Ok(run) => {
+            let mut rows = results::rows(req.target, alg.id, &run, flash, baseline_flash, output.exit_ok);
+            rows.extend(skipped_sizes(req, alg));
+            rows
+        }
+        Err(e) => vec![McuResult::failure(
+            req.target,
+            alg.id,
+            "run",
+            format!("{e}; simulator said: {}", output.stderr.trim()),
+        )],
+    }
+}
+
+/// ECB and CBC take whole blocks only; the firmware skips other sizes and
+/// this says so in the results rather than leaving a silent gap.
+fn skipped_sizes(req: &Request, alg: &algorithms::Algorithm) -> Vec<McuResult> {
+    let algorithms::Family::BlockMode(block) = alg.family else { return Vec::new() };
+    req.sizes
+        .iter()
+        .filter(|&&n| n % block != 0)
+        .map(|&n| {
+            let mut row = McuResult::failure(
+                req.target,
+                alg.id,
+                "encrypt",
+                format!("{n} bytes is not a whole number of {block}-byte blocks (ECB/CBC); size skipped"),
+            );
+            row.size_bytes = n;
+            row
+        })
+        .collect()
+}
+
+fn validate_sizes(sizes: &[usize]) -> Result<(), McuError> {
+    if sizes.is_empty() {
+        return Err(McuError::Usage("--sizes needs at least one size".into()));
+    }
+    if let Some(bad) = sizes.iter().find(|&&s| s == 0 || s > MAX_SIZE) {
+        return Err(McuError::Usage(format!(
+            "message size {bad} is out of range: sizes must be 1..={MAX_SIZE} bytes (device RAM)"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! The algorithms the firmware carries, by catalogue id (each is a cargo
+//! feature of `/firmware`), with what the runner needs to know about them.
+
+use crate::McuError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Baseline,
+    /// ECB or CBC: messages must be whole blocks of this many bytes.
+    BlockMode(usize),
+    Stream,
+    Aead,
+    Hash,
+    Mac,
+    /// Study 003's whole message path (JSON reading → secured JSON envelope).
+    Message,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Algorithm {
+    pub id: &'static str,
+    pub family: Family,
+    /// Study 003's scoring: key length for ciphers, digest length for hashes.
+    pub security_bits: u32,
+}
+
+const fn a(id: &'static str, family: Family, security_bits: u32) -> Algorithm {
+    Algorithm { id, family, security_bits }
+}
+
+use Family::*;
+
+pub const ALL: &[Algorithm] = &[
+    a("identity", Baseline, 0),
+    a("aes-128-ecb", BlockMode(16), 128),
+    a("aes-256-ecb", BlockMode(16), 256),
+    a("aes-128-cbc", BlockMode(16), 128),
+    a("aes-256-cbc", BlockMode(16), 256),
+    a("aes-128-ctr", Stream, 128),
+    a("aes-256-ctr", Stream, 256),
+    a("aes-128-gcm", Aead, 128),
+    a("aes-256-gcm", Aead, 256),
+    a("aes-128-eax", Aead, 128),
+    a("aes-256-eax", Aead, 256),
+    a("aes-128-ccm", Aead, 128),
+    a("aes-256-ccm", Aead, 256),
+    a("chacha20-poly1305", Aead, 256),
+    a("ascon-aead128", Aead, 128),
+    a("acorn-128", Aead, 128),
+    a("sha256", Hash, 256),
+    a("sha512", Hash, 512),
+    a("sha3-256", Hash, 256),
+    a("sha3-512", Hash, 512),
+    a("hmac-sha256", Mac, 256),
+    a("hmac-sha512", Mac, 512),
+    a("hmac-sha3-256", Mac, 256),
+    a("hmac-sha3-512", Mac, 512),
+    a("present-80-ecb", BlockMode(8), 80),
+    a("speck64-128-ecb", BlockMode(8), 128),
+    a("speck128-128-ecb", BlockMode(16), 128),
+    a("xtea-ecb", BlockMode(8), 128),
+    a("clefia-128-ecb", BlockMode(16), 128),
+    a("piccolo-80-ecb", BlockMode(8), 80),
+    a("message-none", Message, 0),
+    a("message-aes-128-gcm", Message, 128),
+    a("message-aes-256-gcm", Message, 256),
+    a("message-aes-128-eax", Message, 128),
+    a("message-aes-256-eax", Message, 256),
+    a("message-acorn-128", Message, 128),
+    a("message-hmac-sha256", Message, 256),
+    a("message-hmac-sha512", Message, 512),
+    a("message-hmac-sha3-256", Message, 256),
+    a("message-hmac-sha3-512", Message, 512),
+];
+
+pub fn find(id: &str) -> Option<&'static Algorithm> {
+    ALL.iter().find(|a| a.id == id)
+}
+
+/// Resolves user-given ids (case-insensitive); empty means all but the baseline
+/// (which always runs as the code-size reference).
+pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
+    if ids.is_empty() {
+        return Ok(ALL.iter().filter(|a| a.family != Baseline).collect());
+    }
+    let mut out = Vec::new();
+    for id in ids {
+        let lower = id.to_ascii_lowercase();
+        let alg = find(&lower).ok_or_else(|| {
+            McuError::Usage(format!(
+                "unknown firmware algorithm '{id}'; the firmware carries: {}",
+                ALL.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        if !out.contains(&alg) {
+            out.push(alg);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every id here must be a feature of the firmware crate, and back.
+    #[test]
+    fn ids_match_the_firmware_features() {
+        let manifest = std::fs::read_to_string(crate::firmware_dir().join("Cargo.toml")).unwrap();
+        for alg in ALL {
+            assert!(manifest.contains(&format!("\n{} = [", alg.id)), "{} is not a firmware feature", alg.id);
+        }
+    }
+
+    #[test]
+    fn unknown_ids_are_usage_errors() {
+        assert!(matches!(resolve(&["rot13".into()]), Err(McuError::Usage(_))));
+        assert_eq!(resolve(&["AES-128-ECB".into()]).unwrap()[0].id, "aes-128-ecb");
+    }
+}

@@ -1,0 +1,139 @@
+//! Builds one firmware per algorithm (and the simavr harness).
+//!
+//! One cargo feature per build keeps failures apart: an algorithm whose crate
+//! does not build for a target fails its own build, with the compiler's
+//! reason, and the others still run.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{McuError, Target, firmware_dir};
+
+/// Where firmware builds go: CIPHERMETER_FIRMWARE_TARGET_DIR, else
+/// `$CARGO_TARGET_DIR/firmware`, else `firmware/target`.
+pub fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CIPHERMETER_FIRMWARE_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir).join("firmware"),
+        None => firmware_dir().join("target"),
+    }
+}
+
+/// Serialises build-and-copy between concurrent runs sharing the target dir
+/// (cargo's own lock is released before we copy the ELF out).
+fn build_lock() -> Result<File, McuError> {
+    let dir = target_dir();
+    std::fs::create_dir_all(&dir)?;
+    let file = File::create(dir.join("ciphermeter-build.lock"))?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// The Cargo invocation for one algorithm on one target.
+pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.arg(format!("+{}", target.toolchain())).arg("build").arg("--release");
+    if target.is_avr() {
+        cmd.arg("-Zbuild-std=core");
+    }
+    cmd.args(["--target", target.rust_target(), "--features", feature, "--quiet", "--color", "never"]);
+    cmd.current_dir(firmware_dir())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CIPHERMETER_SIZES", sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","));
+    // The firmware's own .cargo/config.toml sets target-cpu and link flags;
+    // flags or a toolchain pin from the calling environment would override them.
+    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTUP_TOOLCHAIN", "CARGO_BUILD_TARGET", "RUSTC"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Builds `feature` for `target`; returns a private copy of the ELF, or the
+/// compiler's reason on failure.
+pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBuf, String> {
+    let _lock = build_lock().map_err(|e| e.to_string())?;
+    let output = command(target, feature, sizes).output().map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
+    }
+    let built = target_dir().join(target.rust_target()).join("release").join(if target.is_avr() {
+        "ciphermeter-firmware.elf"
+    } else {
+        "ciphermeter-firmware"
+    });
+    let dir = target_dir().join("elf").join(target.name());
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let copy = dir.join(format!("{feature}.elf"));
+    std::fs::copy(&built, &copy).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    Ok(copy)
+}
+
+/// The first compiler errors with their locations, in a few lines.
+pub fn compiler_reason(stderr: &str) -> String {
+    let mut keep = Vec::new();
+    let mut lines = stderr.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with("error") && !line.starts_with("error: could not compile") {
+            let mut entry = line.trim().to_string();
+            if let Some(next) = lines.peek().filter(|l| l.trim_start().starts_with("-->")) {
+                entry.push_str(&format!(" ({})", next.trim().trim_start_matches("--> ")));
+            }
+            keep.push(entry);
+        }
+        if keep.len() == 3 {
+            break;
+        }
+    }
+    if keep.is_empty() {
+        let tail: Vec<_> = stderr.lines().rev().take(3).collect();
+        return tail.into_iter().rev().collect::<Vec<_>>().join(" | ");
+    }
+    keep.join("; ")
+}
+
+/// Compiles the simavr harness (C: libsimavr's API) if it is missing or stale.
+pub fn harness() -> Result<PathBuf, McuError> {
+    let _lock = build_lock()?;
+    let source = firmware_dir().join("simavr-harness/harness.c");
+    let binary = target_dir().join("cm-simavr");
+    if is_fresh(&binary, &source) {
+        return Ok(binary);
+    }
+    let out = Command::new("cc")
+        .args(["-O2", "-Wall", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .args(["-lsimavr", "-lelf"])
+        .output()
+        .map_err(|e| McuError::Failed(format!("cannot run cc for the simavr harness: {e}")))?;
+    if !out.status.success() {
+        return Err(McuError::Failed(format!(
+            "the simavr harness does not compile:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(binary)
+}
+
+fn is_fresh(binary: &Path, source: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    matches!((modified(binary), modified(source)), (Some(b), Some(s)) if b >= s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_reason_keeps_errors_and_locations() {
+        let stderr = "warning: x\nerror[E0599]: no method named `permute_12`\n   --> src/asconcore.rs:128:20\n\
+                      error: could not compile `ascon-aead128`\n";
+        assert_eq!(
+            compiler_reason(stderr),
+            "error[E0599]: no method named `permute_12` (src/asconcore.rs:128:20)"
+        );
+    }
+}

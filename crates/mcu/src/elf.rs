@@ -1,0 +1,53 @@
+//! Flash footprint of a firmware ELF: the bytes a programmer writes, i.e. the
+//! allocated sections with contents (what avr-size reports as text + data).
+
+use std::path::Path;
+
+use crate::McuError;
+
+const SHF_ALLOC: u32 = 0x2;
+const SHT_NOBITS: u32 = 8;
+
+pub fn flash_bytes(path: &Path) -> Result<u64, McuError> {
+    let bytes = std::fs::read(path)?;
+    flash_bytes_of(&bytes).ok_or_else(|| McuError::Failed(format!("{} is not a 32-bit little-endian ELF", path.display())))
+}
+
+fn u16_at(b: &[u8], at: usize) -> Option<u64> {
+    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?) as u64)
+}
+
+fn u32_at(b: &[u8], at: usize) -> Option<u64> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?) as u64)
+}
+
+pub fn flash_bytes_of(b: &[u8]) -> Option<u64> {
+    // ELF32 (class 1), little endian (data 1): both AVR and ARM firmware.
+    if b.get(0..4)? != b"\x7fELF" || b[4] != 1 || b[5] != 1 {
+        return None;
+    }
+    let shoff = u32_at(b, 0x20)? as usize;
+    let shentsize = u16_at(b, 0x2e)? as usize;
+    let shnum = u16_at(b, 0x30)? as usize;
+    let mut total = 0;
+    for i in 0..shnum {
+        let sh = shoff + i * shentsize;
+        let kind = u32_at(b, sh + 4)? as u32;
+        let flags = u32_at(b, sh + 8)? as u32;
+        let size = u32_at(b, sh + 20)?;
+        if flags & SHF_ALLOC != 0 && kind != SHT_NOBITS {
+            total += size;
+        }
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_what_is_not_elf32() {
+        assert_eq!(flash_bytes_of(b"not an elf at all, really"), None);
+    }
+}

@@ -1,0 +1,74 @@
+//! Runs a firmware ELF in simavr (through the harness) or QEMU.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::target::ICOUNT_SHIFT;
+use crate::{McuError, Target};
+
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    /// The firmware exited with status 0 (every known answer passed).
+    pub exit_ok: bool,
+}
+
+/// Wall-clock bound for one firmware run; a hung simulation is an error.
+const TIME_LIMIT: Duration = Duration::from_secs(300);
+
+pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Command, McuError> {
+    Ok(match target.qemu_machine() {
+        None => {
+            let harness = harness.ok_or_else(|| McuError::Failed("no simavr harness".into()))?;
+            let mut cmd = Command::new(harness);
+            cmd.args(["--mcu", "atmega1284p", "--freq", &target.clock_hz().to_string()]).arg(elf);
+            cmd
+        }
+        Some(machine) => {
+            let mut cmd = Command::new("qemu-system-arm");
+            cmd.args(["-M", machine, "-display", "none", "-monitor", "none", "-serial", "none"])
+                .args(["-chardev", "stdio,id=semihosting"])
+                .args(["-semihosting-config", "enable=on,target=native,chardev=semihosting"])
+                .args(["-icount", &format!("shift={ICOUNT_SHIFT}")])
+                .arg("-kernel")
+                .arg(elf);
+            cmd
+        }
+    })
+}
+
+pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output, McuError> {
+    let mut child = command(target, elf, harness)?
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| McuError::Failed(format!("cannot start the simulator: {e}")))?;
+    // Drain both pipes on threads so a chatty simulator cannot block.
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let out_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            child.kill().ok();
+            child.wait().ok();
+            return Err(McuError::Failed(format!("the simulation ran longer than {TIME_LIMIT:?}")));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = out_thread.join().expect("reader").unwrap_or_default();
+    let stderr = err_thread.join().expect("reader").unwrap_or_default();
+    Ok(Output { stdout, stderr, exit_ok: status.success() })
+}

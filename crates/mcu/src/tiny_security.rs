@@ -1,0 +1,137 @@
+//! Study 003 ("Tiny Security", Söderquist 2019) at device level: each scheme
+//! frames a temperature-chain reading (1–25 thermometers, ~66–470 bytes of
+//! JSON) into a secured JSON message on the ATmega1284P at 8 MHz.
+//! Reports the study's three figures: time per byte (Fig. 9), cost per bit of
+//! security (Fig. 10) and program-size contribution (Fig. 12).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{McuError, McuResult, Request, Target, algorithms};
+
+/// The study's schemes that the firmware implements (its EtM group, AES-ECB
+/// followed by HMAC, is not built yet), plus the no-security baseline.
+pub const SCHEMES: &[(&str, &str)] = &[
+    ("message-aes-128-gcm", "AEAD"),
+    ("message-aes-256-gcm", "AEAD"),
+    ("message-aes-128-eax", "AEAD"),
+    ("message-aes-256-eax", "AEAD"),
+    ("message-acorn-128", "AEAD"),
+    ("message-hmac-sha256", "HMAC"),
+    ("message-hmac-sha512", "HMAC"),
+    ("message-hmac-sha3-256", "HMAC"),
+    ("message-hmac-sha3-512", "HMAC"),
+];
+pub const BASELINE: &str = "message-none";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TinySecurityRow {
+    pub target: Target,
+    /// The catalogue id of the security algorithm (e.g. `aes-256-gcm`).
+    pub algorithm: String,
+    /// AEAD or HMAC, the study's pattern groups; "none" for the baseline.
+    pub group: String,
+    pub security_bits: u32,
+    /// Mean over the chain lengths of µs per byte of reading (Fig. 9).
+    pub us_per_byte: Option<f64>,
+    /// Largest minus smallest µs/byte over the chain lengths (the error bars).
+    pub us_per_byte_spread: Option<f64>,
+    /// Same, minus the no-security baseline at each length: security's own cost.
+    pub security_us_per_byte: Option<f64>,
+    /// (µs/byte) per bit of security (Fig. 10).
+    pub cost_per_bit: Option<f64>,
+    /// Flash bytes over the no-security build (Fig. 12).
+    pub program_size_bytes: Option<i64>,
+    /// Flash bytes of the no-security build itself (the study's 9408 B).
+    pub baseline_program_bytes: Option<u64>,
+    pub kat_passed: bool,
+    pub error: Option<String>,
+    /// (reading bytes, µs) per chain length.
+    pub points: Vec<(usize, f64)>,
+}
+
+/// Runs study 003's comparison on `target` (the study used atmega1284p).
+pub fn reproduce(target: Target, progress: impl FnMut(&str)) -> Result<Vec<TinySecurityRow>, McuError> {
+    let mut ids: Vec<String> = vec![BASELINE.to_string()];
+    ids.extend(SCHEMES.iter().map(|(id, _)| id.to_string()));
+    let req = Request { target, algorithms: ids, sizes: vec![16] };
+    let results = crate::measure(&req, progress)?;
+    Ok(summarise(target, &results))
+}
+
+/// Turns `seal` rows into the study's figures (pure, for testing).
+pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> {
+    let seal = |id: &str| -> Vec<&McuResult> {
+        results.iter().filter(|r| r.algorithm == id && r.operation == "seal" && r.is_measurement()).collect()
+    };
+    let base = seal(BASELINE);
+    let base_flash = base.first().and_then(|r| r.flash_bytes);
+    let mut rows = Vec::new();
+    for (id, group) in std::iter::once(&(BASELINE, "none")).chain(SCHEMES.iter()) {
+        let bits = algorithms::find(id).map(|a| a.security_bits).unwrap_or(0);
+        let algorithm = id.trim_start_matches("message-").to_string();
+        let points: Vec<(usize, f64)> = seal(id).iter().map(|r| (r.size_bytes, r.time_us)).collect();
+        let error = results.iter().find(|r| r.algorithm == *id && r.error.is_some()).and_then(|r| r.error.clone());
+        let kat_passed = results.iter().any(|r| r.algorithm == *id) && results.iter().filter(|r| r.algorithm == *id).all(|r| r.kat_passed);
+        let per_byte: Vec<f64> = points.iter().map(|&(n, us)| us / n as f64).collect();
+        let own: Vec<f64> = points
+            .iter()
+            .filter_map(|&(n, us)| base.iter().find(|b| b.size_bytes == n).map(|b| (us - b.time_us) / n as f64))
+            .collect();
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        let us_per_byte = mean(&per_byte);
+        let spread = (!per_byte.is_empty()).then(|| {
+            per_byte.iter().cloned().fold(f64::MIN, f64::max) - per_byte.iter().cloned().fold(f64::MAX, f64::min)
+        });
+        let flash = seal(id).first().and_then(|r| r.flash_bytes);
+        rows.push(TinySecurityRow {
+            target,
+            algorithm,
+            group: group.to_string(),
+            security_bits: bits,
+            us_per_byte,
+            us_per_byte_spread: spread,
+            security_us_per_byte: if *id == BASELINE { None } else { mean(&own) },
+            cost_per_bit: us_per_byte.filter(|_| bits > 0).map(|u| u / bits as f64),
+            program_size_bytes: flash.zip(base_flash).map(|(f, b)| f as i64 - b as i64),
+            baseline_program_bytes: base_flash,
+            kat_passed,
+            error,
+            points,
+        });
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seal(alg: &str, size: usize, us: f64, flash: u64) -> McuResult {
+        let mut r = McuResult::failure(Target::Atmega1284p, alg, "seal", "");
+        r.error = None;
+        r.kat_passed = true;
+        r.size_bytes = size;
+        r.time_us = us;
+        r.flash_bytes = Some(flash);
+        r
+    }
+
+    #[test]
+    fn figures_follow_the_study_definitions() {
+        let results = vec![
+            seal("message-none", 100, 100.0, 9_000),
+            seal("message-none", 200, 200.0, 9_000),
+            seal("message-aes-256-gcm", 100, 1_100.0, 17_000),
+            seal("message-aes-256-gcm", 200, 2_200.0, 17_000),
+        ];
+        let rows = summarise(Target::Atmega1284p, &results);
+        let gcm = rows.iter().find(|r| r.algorithm == "aes-256-gcm").unwrap();
+        assert_eq!(gcm.us_per_byte, Some(11.0));
+        assert_eq!(gcm.security_us_per_byte, Some(10.0));
+        assert_eq!(gcm.cost_per_bit, Some(11.0 / 256.0));
+        assert_eq!(gcm.program_size_bytes, Some(8_000));
+        assert!(gcm.kat_passed);
+        let missing = rows.iter().find(|r| r.algorithm == "acorn-128").unwrap();
+        assert!(!missing.kat_passed && missing.us_per_byte.is_none());
+    }
+}

@@ -1,0 +1,94 @@
+//! Checks that the pieces a target needs are installed; says how to get them.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::{McuError, Target};
+
+/// One missing piece and the exact command that installs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    pub what: String,
+    pub install: String,
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false)
+}
+
+fn sysroot(toolchain: &str) -> Option<String> {
+    let out = Command::new("rustc").arg(format!("+{toolchain}")).args(["--print", "sysroot"]).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn apt(what: &str, packages: &str) -> Missing {
+    Missing { what: what.into(), install: format!("apt-get update && apt-get install -y {packages}") }
+}
+
+/// Everything `target` needs that is not installed.
+pub fn missing(target: Target) -> Vec<Missing> {
+    let mut out = Vec::new();
+    if !on_path("rustup") {
+        out.push(Missing { what: "rustup".into(), install: "see https://rustup.rs".into() });
+        return out;
+    }
+    let toolchain = target.toolchain();
+    match sysroot(toolchain) {
+        None => out.push(Missing {
+            what: format!("Rust {toolchain} toolchain"),
+            install: format!("rustup toolchain install {toolchain}"),
+        }),
+        Some(root) if target.is_avr() => {
+            if !Path::new(&root).join("lib/rustlib/src/rust/library/core").is_dir() {
+                out.push(Missing {
+                    what: "rust-src for nightly (AVR builds core from source)".into(),
+                    install: "rustup component add rust-src --toolchain nightly".into(),
+                });
+            }
+        }
+        Some(root) => {
+            if !Path::new(&root).join("lib/rustlib").join(target.rust_target()).is_dir() {
+                out.push(Missing {
+                    what: format!("Rust target {}", target.rust_target()),
+                    install: format!("rustup target add {}", target.rust_target()),
+                });
+            }
+        }
+    }
+    if target.is_avr() {
+        if !on_path("avr-gcc") {
+            out.push(apt("avr-gcc (the AVR linker)", "gcc-avr"));
+        }
+        if !Path::new("/usr/lib/avr/include/avr/io.h").is_file() {
+            out.push(apt("avr-libc", "avr-libc"));
+        }
+        if !Path::new("/usr/include/simavr/sim_avr.h").is_file() {
+            out.push(apt("libsimavr-dev (the harness links libsimavr)", "simavr libsimavr-dev"));
+        }
+        if !Path::new("/usr/include/libelf.h").is_file() && !Path::new("/usr/include/libelf/libelf.h").is_file() {
+            out.push(apt("libelf-dev", "libelf-dev"));
+        }
+        if !on_path("cc") {
+            out.push(apt("a C compiler (cc) for the simavr harness", "build-essential"));
+        }
+    } else if !on_path("qemu-system-arm") {
+        out.push(apt("qemu-system-arm", "qemu-system-arm"));
+    }
+    out
+}
+
+/// Fails with every missing piece and one combined install command.
+pub fn require(target: Target) -> Result<(), McuError> {
+    let missing = missing(target);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut msg = format!("the {target} toolchain is incomplete:\n");
+    for m in &missing {
+        msg.push_str(&format!("  missing {}: {}\n", m.what, m.install));
+    }
+    msg.push_str("or run scripts/setup, which installs all of them");
+    Err(McuError::Missing(msg))
+}
