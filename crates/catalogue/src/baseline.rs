@@ -10,12 +10,22 @@ use crate::ops::{Cipher, Params};
 struct Identity;
 
 impl Cipher for Identity {
-    fn encrypt(&mut self, _params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        _params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         out.extend_from_slice(input);
         Ok(())
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.encrypt(params, input, out)
     }
 }
@@ -25,7 +35,11 @@ pub fn identity() -> CipherCtor {
         if key.is_empty() {
             Ok(Box::new(Identity) as Box<dyn Cipher>)
         } else {
-            Err(Error::KeyLength { algorithm: "identity".into(), valid: "0".into(), got: key.len() })
+            Err(Error::KeyLength {
+                algorithm: "identity".into(),
+                valid: "0".into(),
+                got: key.len(),
+            })
         }
     })
 }

@@ -226,10 +226,13 @@ impl Entry {
     /// The implementation for `backend`, or the first (the portable default).
     pub fn implementation(&self, backend: Option<Backend>) -> Result<&Implementation, Error> {
         match backend {
-            None => self.implementations.first().ok_or_else(|| Error::Unsupported {
-                algorithm: self.id.clone(),
-                operation: "any (no backend)".into(),
-            }),
+            None => self
+                .implementations
+                .first()
+                .ok_or_else(|| Error::Unsupported {
+                    algorithm: self.id.clone(),
+                    operation: "any (no backend)".into(),
+                }),
             Some(b) => self
                 .implementations
                 .iter()
@@ -262,7 +265,9 @@ impl Entry {
 
     /// Checks an IV or nonce length against the entry's valid sizes.
     pub fn check_nonce(&self, nonce: &[u8]) -> Result<(), Error> {
-        if self.nonce_sizes.contains(&nonce.len()) || (self.nonce_sizes.is_empty() && nonce.is_empty()) {
+        if self.nonce_sizes.contains(&nonce.len())
+            || (self.nonce_sizes.is_empty() && nonce.is_empty())
+        {
             Ok(())
         } else {
             Err(Error::IvLength {

@@ -5,16 +5,26 @@ use crate::error::Error;
 use crate::ops::{AsymmetricScheme, Cipher, Hasher, Mac, Params};
 
 fn wrong_kind(entry: &Entry, wanted: &str) -> Error {
-    Error::Unsupported { algorithm: entry.id.clone(), operation: format!("{wanted} (it is a {})", entry.kind) }
+    Error::Unsupported {
+        algorithm: entry.id.clone(),
+        operation: format!("{wanted} (it is a {})", entry.kind),
+    }
 }
 
 impl Entry {
     /// Runs the key schedule of `backend` (default: the first) and returns a
     /// cipher that checks IV lengths before each message.
-    pub fn cipher(&'static self, backend: Option<Backend>, key: &[u8]) -> Result<Box<dyn Cipher>, Error> {
+    pub fn cipher(
+        &'static self,
+        backend: Option<Backend>,
+        key: &[u8],
+    ) -> Result<Box<dyn Cipher>, Error> {
         self.check_key(key)?;
         match &self.implementation(backend)?.ops {
-            Ops::Cipher(ctor) => Ok(Box::new(Checked { inner: ctor(key)?, entry: self })),
+            Ops::Cipher(ctor) => Ok(Box::new(Checked {
+                inner: ctor(key)?,
+                entry: self,
+            })),
             _ => Err(wrong_kind(self, "encrypt/decrypt")),
         }
     }
@@ -29,7 +39,11 @@ impl Entry {
     pub fn mac(&self, backend: Option<Backend>, key: &[u8]) -> Result<Box<dyn Mac>, Error> {
         self.check_key(key)?;
         if self.kind == Kind::Mac && self.key_sizes.is_empty() && key.is_empty() {
-            return Err(Error::KeyLength { algorithm: self.id.clone(), valid: "1 or more".into(), got: 0 });
+            return Err(Error::KeyLength {
+                algorithm: self.id.clone(),
+                valid: "1 or more".into(),
+                got: 0,
+            });
         }
         match &self.implementation(backend)?.ops {
             Ops::Mac(ctor) => ctor(key),
@@ -53,12 +67,22 @@ struct Checked {
 }
 
 impl Cipher for Checked {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.entry.check_nonce(params.iv)?;
         self.inner.encrypt(params, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.entry.check_nonce(params.iv)?;
         self.inner.decrypt(params, input, out)
     }

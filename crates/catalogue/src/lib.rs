@@ -46,7 +46,10 @@ impl Catalogue {
         for (i, e) in entries.iter().enumerate() {
             for name in std::iter::once(&e.id).chain(&e.aliases) {
                 let previous = by_name.insert(name.clone(), i);
-                assert!(previous.is_none(), "catalogue table: name '{name}' is used twice");
+                assert!(
+                    previous.is_none(),
+                    "catalogue table: name '{name}' is used twice"
+                );
             }
         }
         Catalogue { entries, by_name }

@@ -3,7 +3,11 @@
 use crate::error::Error;
 use crate::{Catalogue, Entry, mcrypt};
 
-pub fn resolve<'c>(cat: &'c Catalogue, name: &str, key_len: Option<usize>) -> Result<&'c Entry, Error> {
+pub fn resolve<'c>(
+    cat: &'c Catalogue,
+    name: &str,
+    key_len: Option<usize>,
+) -> Result<&'c Entry, Error> {
     let lower = name.trim().to_ascii_lowercase();
     if let Some(rest) = lower.strip_prefix("mcrypt:") {
         let id = mcrypt::canonical(rest, key_len)?;
@@ -13,7 +17,10 @@ pub fn resolve<'c>(cat: &'c Catalogue, name: &str, key_len: Option<usize>) -> Re
 }
 
 fn unknown(cat: &Catalogue, name: &str) -> Error {
-    Error::UnknownAlgorithm { name: name.to_string(), suggestions: suggest(cat, name) }
+    Error::UnknownAlgorithm {
+        name: name.to_string(),
+        suggestions: suggest(cat, name),
+    }
 }
 
 /// Up to three names closest to `name` by edit distance, nearest first.
@@ -35,5 +42,9 @@ pub fn suggest(cat: &Catalogue, name: &str) -> Vec<String> {
         .collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, n)| n.to_string()).collect()
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_string())
+        .collect()
 }

@@ -33,7 +33,10 @@ pub const CIPHERS: [(&str, &str); 9] = [
 
 /// `CIPHER:MODE` (without the `mcrypt:` prefix) → canonical id.
 pub fn canonical(name: &str, key_len: Option<usize>) -> Result<String, Error> {
-    let bad = |what: String| Error::InvalidInput { algorithm: format!("mcrypt:{name}"), what };
+    let bad = |what: String| Error::InvalidInput {
+        algorithm: format!("mcrypt:{name}"),
+        what,
+    };
     if name == "arcfour" || name == "arcfour:stream" {
         return Ok("rc4".into());
     }
@@ -44,16 +47,32 @@ pub fn canonical(name: &str, key_len: Option<usize>) -> Result<String, Error> {
         .iter()
         .find(|(m, _)| *m == cipher)
         .map(|(_, p)| *p)
-        .ok_or_else(|| bad(format!("unknown libmcrypt cipher '{cipher}'; known: {}", names(&CIPHERS))))?;
+        .ok_or_else(|| {
+            bad(format!(
+                "unknown libmcrypt cipher '{cipher}'; known: {}",
+                names(&CIPHERS)
+            ))
+        })?;
     let suffix = MODES
         .iter()
         .find(|(m, _)| *m == mode)
         .map(|(_, s)| *s)
-        .ok_or_else(|| bad(format!("unknown libmcrypt mode '{mode}'; known: {}", names(&MODES))))?;
+        .ok_or_else(|| {
+            bad(format!(
+                "unknown libmcrypt mode '{mode}'; known: {}",
+                names(&MODES)
+            ))
+        })?;
     let primitive = if pattern.contains("{k}") {
         let bits = match key_len {
             Some(n @ (16 | 24 | 32)) => n * 8,
-            Some(n) => return Err(Error::KeyLength { algorithm: format!("mcrypt:{name}"), valid: "16, 24 or 32".into(), got: n }),
+            Some(n) => {
+                return Err(Error::KeyLength {
+                    algorithm: format!("mcrypt:{name}"),
+                    valid: "16, 24 or 32".into(),
+                    got: n,
+                });
+            }
             None => 256,
         };
         pattern.replace("{k}", &bits.to_string())
@@ -73,11 +92,26 @@ mod tests {
 
     #[test]
     fn libmcrypt_feedback_names_swap_meaning() {
-        assert_eq!(canonical("rijndael-256:ofb", Some(32)).unwrap(), "rijndael-256-ofb8");
-        assert_eq!(canonical("rijndael-256:nofb", Some(32)).unwrap(), "rijndael-256-ofb");
-        assert_eq!(canonical("serpent:cfb", Some(16)).unwrap(), "serpent-128-cfb8");
-        assert_eq!(canonical("serpent:ncfb", Some(24)).unwrap(), "serpent-192-cfb");
-        assert_eq!(canonical("rijndael-128:ctr", Some(16)).unwrap(), "aes-128-ctr");
+        assert_eq!(
+            canonical("rijndael-256:ofb", Some(32)).unwrap(),
+            "rijndael-256-ofb8"
+        );
+        assert_eq!(
+            canonical("rijndael-256:nofb", Some(32)).unwrap(),
+            "rijndael-256-ofb"
+        );
+        assert_eq!(
+            canonical("serpent:cfb", Some(16)).unwrap(),
+            "serpent-128-cfb8"
+        );
+        assert_eq!(
+            canonical("serpent:ncfb", Some(24)).unwrap(),
+            "serpent-192-cfb"
+        );
+        assert_eq!(
+            canonical("rijndael-128:ctr", Some(16)).unwrap(),
+            "aes-128-ctr"
+        );
         assert_eq!(canonical("blowfish:ofb", Some(16)).unwrap(), "bf-ofb8");
     }
 

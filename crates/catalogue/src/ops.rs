@@ -67,14 +67,28 @@ pub struct Params<'a> {
 /// A keyed symmetric cipher: block mode, stream cipher, AEAD or the baseline.
 pub trait Cipher: Send {
     /// Appends the ciphertext (followed by the tag, for an AEAD) to `out`.
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error>;
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error>;
 
     /// Appends the plaintext to `out`. On any failure `out` is left as it was.
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error>;
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error>;
 
     /// A transform for inputs too large to hold twice, fed chunk by chunk.
     /// AEADs have none: they must see the whole message before releasing it.
-    fn streaming(&self, params: &Params<'_>, direction: Direction) -> Result<Box<dyn Streaming>, Error> {
+    fn streaming(
+        &self,
+        params: &Params<'_>,
+        direction: Direction,
+    ) -> Result<Box<dyn Streaming>, Error> {
         let _ = (params, direction);
         Err(Error::Unsupported {
             algorithm: "this algorithm".into(),

@@ -36,10 +36,18 @@ pub fn unpadded_len(buf: &[u8], block: usize, padding: Padding) -> Option<usize>
     let last = &buf[buf.len() - block..];
     let kept = match padding {
         Padding::None => last.len(),
-        Padding::Pkcs7 => <Pkcs7 as block_padding::Padding>::raw_unpad(last).ok()?.len(),
-        Padding::Zero => <ZeroPadding as block_padding::Padding>::raw_unpad(last).ok()?.len(),
-        Padding::Iso7816 => <Iso7816 as block_padding::Padding>::raw_unpad(last).ok()?.len(),
-        Padding::X923 => <AnsiX923 as block_padding::Padding>::raw_unpad(last).ok()?.len(),
+        Padding::Pkcs7 => <Pkcs7 as block_padding::Padding>::raw_unpad(last)
+            .ok()?
+            .len(),
+        Padding::Zero => <ZeroPadding as block_padding::Padding>::raw_unpad(last)
+            .ok()?
+            .len(),
+        Padding::Iso7816 => <Iso7816 as block_padding::Padding>::raw_unpad(last)
+            .ok()?
+            .len(),
+        Padding::X923 => <AnsiX923 as block_padding::Padding>::raw_unpad(last)
+            .ok()?
+            .len(),
     };
     Some(buf.len() - block + kept)
 }
@@ -64,7 +72,11 @@ mod tests {
                 let mut buf = vec![0x5A; len];
                 pad(&mut buf, 0, 8, padding);
                 assert_eq!(buf.len() % 8, 0);
-                assert_eq!(unpadded_len(&buf, 8, padding), Some(len), "{padding:?} {len}");
+                assert_eq!(
+                    unpadded_len(&buf, 8, padding),
+                    Some(len),
+                    "{padding:?} {len}"
+                );
             }
         }
     }

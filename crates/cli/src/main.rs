@@ -17,6 +17,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     // clap prints its own usage errors and exits with status 2.
     let cli = Cli::parse();
     match commands::run(cli.command) {
@@ -25,5 +26,15 @@ fn main() -> ExitCode {
             eprintln!("error: {err}");
             ExitCode::from(err.exit_code())
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so `ciphermeter list | head` would panic on the
+/// closed pipe; restoring the default makes it end quietly like other tools.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -17,11 +17,22 @@ struct Keyed<A> {
 }
 
 fn nonce_error(id: &str, valid: String, got: usize) -> Error {
-    Error::IvLength { algorithm: id.to_string(), valid, got }
+    Error::IvLength {
+        algorithm: id.to_string(),
+        valid,
+        got,
+    }
 }
 
-fn seal<A: AeadInOut>(a: &A, id: &str, p: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-    let nonce = Array::try_from(p.iv).map_err(|_| nonce_error(id, A::NonceSize::to_usize().to_string(), p.iv.len()))?;
+fn seal<A: AeadInOut>(
+    a: &A,
+    id: &str,
+    p: &Params<'_>,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let nonce = Array::try_from(p.iv)
+        .map_err(|_| nonce_error(id, A::NonceSize::to_usize().to_string(), p.iv.len()))?;
     let start = out.len();
     out.extend_from_slice(input);
     match a.encrypt_inout_detached(&nonce, p.aad, (&mut out[start..]).into()) {
@@ -31,41 +42,67 @@ fn seal<A: AeadInOut>(a: &A, id: &str, p: &Params<'_>, input: &[u8], out: &mut V
         }
         Err(_) => {
             out.truncate(start);
-            Err(Error::InvalidInput { algorithm: id.to_string(), what: "message or associated data too long".into() })
+            Err(Error::InvalidInput {
+                algorithm: id.to_string(),
+                what: "message or associated data too long".into(),
+            })
         }
     }
 }
 
-fn open<A: AeadInOut>(a: &A, id: &str, p: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+fn open<A: AeadInOut>(
+    a: &A,
+    id: &str,
+    p: &Params<'_>,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
     use cipher::typenum::Unsigned;
-    let nonce = Array::try_from(p.iv).map_err(|_| nonce_error(id, A::NonceSize::to_usize().to_string(), p.iv.len()))?;
+    let nonce = Array::try_from(p.iv)
+        .map_err(|_| nonce_error(id, A::NonceSize::to_usize().to_string(), p.iv.len()))?;
     let tag_len = A::TagSize::USIZE;
     if input.len() < tag_len {
         return Err(Error::InvalidInput {
             algorithm: id.to_string(),
-            what: format!("input of {} bytes is shorter than the {tag_len}-byte tag", input.len()),
+            what: format!(
+                "input of {} bytes is shorter than the {tag_len}-byte tag",
+                input.len()
+            ),
         });
     }
     let (ct, tag) = input.split_at(input.len() - tag_len);
     let tag = Array::try_from(tag).expect("tag length checked above");
     let start = out.len();
     out.extend_from_slice(ct);
-    a.decrypt_inout_detached(&nonce, p.aad, (&mut out[start..]).into(), &tag).map_err(|_| {
-        // Release nothing of an unauthenticated message.
-        zeroize::Zeroize::zeroize(&mut out[start..]);
-        out.truncate(start);
-        Error::AuthenticationFailed { algorithm: id.to_string() }
-    })
+    a.decrypt_inout_detached(&nonce, p.aad, (&mut out[start..]).into(), &tag)
+        .map_err(|_| {
+            // Release nothing of an unauthenticated message.
+            zeroize::Zeroize::zeroize(&mut out[start..]);
+            out.truncate(start);
+            Error::AuthenticationFailed {
+                algorithm: id.to_string(),
+            }
+        })
 }
 
 use cipher::typenum::Unsigned;
 
 impl<A: AeadInOut + Send> Cipher for Keyed<A> {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         seal(&self.aead, &self.id, params, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         open(&self.aead, &self.id, params, input, out)
     }
 }
@@ -79,7 +116,10 @@ pub fn keyed<A: AeadInOut + KeyInit + Send + 'static>(id: &str) -> CipherCtor {
             valid: A::key_size().to_string(),
             got: key.len(),
         })?;
-        Ok(Box::new(Keyed { aead, id: id.clone() }) as Box<dyn Cipher>)
+        Ok(Box::new(Keyed {
+            aead,
+            id: id.clone(),
+        }) as Box<dyn Cipher>)
     })
 }
 
@@ -93,13 +133,55 @@ macro_rules! with_ccm {
     ($self:ident, $p:ident, $f:ident, $input:ident, $out:ident) => {{
         let c = $self.cipher.clone();
         match $p.iv.len() {
-            7 => $f(&ccm::Ccm::<C, U16, U7>::from(c), &$self.id, $p, $input, $out),
-            8 => $f(&ccm::Ccm::<C, U16, U8>::from(c), &$self.id, $p, $input, $out),
-            9 => $f(&ccm::Ccm::<C, U16, U9>::from(c), &$self.id, $p, $input, $out),
-            10 => $f(&ccm::Ccm::<C, U16, U10>::from(c), &$self.id, $p, $input, $out),
-            11 => $f(&ccm::Ccm::<C, U16, U11>::from(c), &$self.id, $p, $input, $out),
-            12 => $f(&ccm::Ccm::<C, U16, U12>::from(c), &$self.id, $p, $input, $out),
-            13 => $f(&ccm::Ccm::<C, U16, U13>::from(c), &$self.id, $p, $input, $out),
+            7 => $f(
+                &ccm::Ccm::<C, U16, U7>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            8 => $f(
+                &ccm::Ccm::<C, U16, U8>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            9 => $f(
+                &ccm::Ccm::<C, U16, U9>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            10 => $f(
+                &ccm::Ccm::<C, U16, U10>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            11 => $f(
+                &ccm::Ccm::<C, U16, U11>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            12 => $f(
+                &ccm::Ccm::<C, U16, U12>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
+            13 => $f(
+                &ccm::Ccm::<C, U16, U13>::from(c),
+                &$self.id,
+                $p,
+                $input,
+                $out,
+            ),
             n => Err(nonce_error(&$self.id, "7 to 13".into(), n)),
         }
     }};
@@ -109,20 +191,39 @@ type Aes16 = cipher::consts::U16;
 
 impl<C> Cipher for Ccm<C>
 where
-    C: cipher::BlockCipherEncrypt + cipher::BlockSizeUser<BlockSize = Aes16> + Clone + Send + 'static,
+    C: cipher::BlockCipherEncrypt
+        + cipher::BlockSizeUser<BlockSize = Aes16>
+        + Clone
+        + Send
+        + 'static,
 {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         with_ccm!(self, params, seal, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         with_ccm!(self, params, open, input, out)
     }
 }
 
 pub fn ccm<C>(id: &str) -> CipherCtor
 where
-    C: cipher::BlockCipherEncrypt + cipher::BlockSizeUser<BlockSize = Aes16> + KeyInit + Clone + Send + 'static,
+    C: cipher::BlockCipherEncrypt
+        + cipher::BlockSizeUser<BlockSize = Aes16>
+        + KeyInit
+        + Clone
+        + Send
+        + 'static,
 {
     let id: Arc<str> = Arc::from(id);
     Arc::new(move |key: &[u8]| {
@@ -131,6 +232,9 @@ where
             valid: C::key_size().to_string(),
             got: key.len(),
         })?;
-        Ok(Box::new(Ccm { cipher, id: id.clone() }) as Box<dyn Cipher>)
+        Ok(Box::new(Ccm {
+            cipher,
+            id: id.clone(),
+        }) as Box<dyn Cipher>)
     })
 }

@@ -8,8 +8,7 @@ use block_buffer::BlockSizes;
 use cipher::array::Array;
 use cipher::{
     Block, BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt,
-    BlockSizeUser, InnerIvInit, KeyInit, StreamCipher, StreamCipherCore,
-    StreamCipherCoreWrapper,
+    BlockSizeUser, InnerIvInit, KeyInit, StreamCipher, StreamCipherCore, StreamCipherCoreWrapper,
 };
 
 use crate::entry::{CipherCtor, Mode};
@@ -19,11 +18,23 @@ use crate::padding;
 
 /// What a block cipher must offer to be run in every mode.
 pub trait BlockPrimitive:
-    BlockCipherEncrypt<BlockSize: BlockSizes> + BlockCipherDecrypt + KeyInit + Clone + Send + Sync + 'static
+    BlockCipherEncrypt<BlockSize: BlockSizes>
+    + BlockCipherDecrypt
+    + KeyInit
+    + Clone
+    + Send
+    + Sync
+    + 'static
 {
 }
 impl<T> BlockPrimitive for T where
-    T: BlockCipherEncrypt<BlockSize: BlockSizes> + BlockCipherDecrypt + KeyInit + Clone + Send + Sync + 'static
+    T: BlockCipherEncrypt<BlockSize: BlockSizes>
+        + BlockCipherDecrypt
+        + KeyInit
+        + Clone
+        + Send
+        + Sync
+        + 'static
 {
 }
 
@@ -53,22 +64,34 @@ impl<C: KeyInit> cipher::KeySizeUser for Rekeyed<C> {
 
 impl<C: KeyInit> KeyInit for Rekeyed<C> {
     fn new(key: &cipher::Key<Self>) -> Self {
-        Rekeyed { inner: C::new(key), key: zeroize::Zeroizing::new(key.to_vec()) }
+        Rekeyed {
+            inner: C::new(key),
+            key: zeroize::Zeroizing::new(key.to_vec()),
+        }
     }
 
     fn new_from_slice(key: &[u8]) -> Result<Self, cipher::InvalidLength> {
-        Ok(Rekeyed { inner: C::new_from_slice(key)?, key: zeroize::Zeroizing::new(key.to_vec()) })
+        Ok(Rekeyed {
+            inner: C::new_from_slice(key)?,
+            key: zeroize::Zeroizing::new(key.to_vec()),
+        })
     }
 }
 
 impl<C: BlockCipherEncrypt> BlockCipherEncrypt for Rekeyed<C> {
-    fn encrypt_with_backend(&self, f: impl cipher::BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+    fn encrypt_with_backend(
+        &self,
+        f: impl cipher::BlockCipherEncClosure<BlockSize = Self::BlockSize>,
+    ) {
         self.inner.encrypt_with_backend(f)
     }
 }
 
 impl<C: BlockCipherDecrypt> BlockCipherDecrypt for Rekeyed<C> {
-    fn decrypt_with_backend(&self, f: impl cipher::BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+    fn decrypt_with_backend(
+        &self,
+        f: impl cipher::BlockCipherDecClosure<BlockSize = Self::BlockSize>,
+    ) {
         self.inner.decrypt_with_backend(f)
     }
 }
@@ -102,6 +125,27 @@ where
     fn init(cipher: C, iv: &[u8]) -> Option<Self> {
         let core = Core::inner_iv_slice_init(cipher, iv).ok()?;
         Some(Keystream(StreamCipherCoreWrapper::from_core(core)))
+    }
+}
+
+/// Adapts a stream mode that implements `InnerIvInit` itself (the in-project
+/// OFB8 and whole-block CTR) to `ByteTransform`.
+pub struct Direct<S>(S);
+
+impl<S: StreamCipher + Send> ByteTransform for Direct<S> {
+    fn apply(&mut self, buf: &mut [u8]) -> Result<(), &'static str> {
+        self.0
+            .try_apply_keystream(buf)
+            .map_err(|_| "keystream exhausted: message too long for this IV")
+    }
+}
+
+impl<C, S> ModeInit<C> for Direct<S>
+where
+    S: InnerIvInit<Inner = C> + StreamCipher + Send + 'static,
+{
+    fn init(cipher: C, iv: &[u8]) -> Option<Self> {
+        S::inner_iv_slice_init(cipher, iv).ok().map(Direct)
     }
 }
 
@@ -142,11 +186,15 @@ where
         })?;
         let id = id.clone();
         let boxed: Box<dyn Cipher> = match mode {
-            Mode::Ecb | Mode::Cbc => Box::new(Padded { cipher, cbc: mode == Mode::Cbc, id }),
+            Mode::Ecb | Mode::Cbc => Box::new(Padded {
+                cipher,
+                cbc: mode == Mode::Cbc,
+                id,
+            }),
             Mode::Ctr => Box::new(Streamed::<C, K, K>::new(cipher, id)),
-            Mode::Ofb => Box::new(Streamed::<C, Keystream<ofb::Ofb<C>>, Keystream<ofb::Ofb<C>>>::new(
-                cipher, id,
-            )),
+            Mode::Ofb => Box::new(
+                Streamed::<C, Keystream<ofb::Ofb<C>>, Keystream<ofb::Ofb<C>>>::new(cipher, id),
+            ),
             Mode::Ofb8 => Box::new(Streamed::<C, O8, O8>::new(cipher, id)),
             Mode::Cfb => Box::new(Streamed::<
                 C,
@@ -166,7 +214,11 @@ fn blocks_mut<C: BlockSizeUser>(buf: &mut [u8]) -> &mut [Block<C>] {
 }
 
 fn iv_error(id: &str, valid: usize, got: usize) -> Error {
-    Error::IvLength { algorithm: id.to_string(), valid: valid.to_string(), got }
+    Error::IvLength {
+        algorithm: id.to_string(),
+        valid: valid.to_string(),
+        got,
+    }
 }
 
 /// ECB or CBC with a padding.
@@ -223,7 +275,11 @@ fn encrypt_padded<C: BlockPrimitive>(
 ) -> Result<(), Error> {
     let bs = C::block_size();
     if padding == Padding::None && input.len() % bs != 0 {
-        return Err(Error::NotBlockMultiple { algorithm: id.to_string(), block: bs, len: input.len() });
+        return Err(Error::NotBlockMultiple {
+            algorithm: id.to_string(),
+            block: bs,
+            len: input.len(),
+        });
     }
     let start = out.len();
     out.extend_from_slice(input);
@@ -243,7 +299,10 @@ fn decrypt_padded<C: BlockPrimitive>(
     if input.len() % bs != 0 {
         return Err(Error::InvalidInput {
             algorithm: id.to_string(),
-            what: format!("ciphertext of {} bytes is not a whole number of {bs}-byte blocks", input.len()),
+            what: format!(
+                "ciphertext of {} bytes is not a whole number of {bs}-byte blocks",
+                input.len()
+            ),
         });
     }
     let start = out.len();
@@ -256,23 +315,39 @@ fn decrypt_padded<C: BlockPrimitive>(
         }
         None => {
             out.truncate(start);
-            Err(Error::BadPadding { algorithm: id.to_string() })
+            Err(Error::BadPadding {
+                algorithm: id.to_string(),
+            })
         }
     }
 }
 
 impl<C: BlockPrimitive> Cipher for Padded<C> {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         let mut state = PaddedState::new(self, params.iv, Direction::Encrypt)?;
         encrypt_padded(&mut state, &self.id, params.padding, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         let mut state = PaddedState::new(self, params.iv, Direction::Decrypt)?;
         decrypt_padded(&mut state, &self.id, params.padding, input, out)
     }
 
-    fn streaming(&self, params: &Params<'_>, direction: Direction) -> Result<Box<dyn Streaming>, Error> {
+    fn streaming(
+        &self,
+        params: &Params<'_>,
+        direction: Direction,
+    ) -> Result<Box<dyn Streaming>, Error> {
         Ok(Box::new(PaddedStream {
             state: PaddedState::new(self, params.iv, direction)?,
             padding: params.padding,
@@ -308,8 +383,12 @@ impl<C: BlockPrimitive> Streaming for PaddedStream<C> {
 
     fn finish(mut self: Box<Self>, tail: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
         match self.direction {
-            Direction::Encrypt => encrypt_padded(&mut self.state, &self.id, self.padding, tail, out),
-            Direction::Decrypt => decrypt_padded(&mut self.state, &self.id, self.padding, tail, out),
+            Direction::Encrypt => {
+                encrypt_padded(&mut self.state, &self.id, self.padding, tail, out)
+            }
+            Direction::Decrypt => {
+                decrypt_padded(&mut self.state, &self.id, self.padding, tail, out)
+            }
         }
     }
 }
@@ -323,7 +402,11 @@ struct Streamed<C, E, D> {
 
 impl<C, E, D> Streamed<C, E, D> {
     fn new(cipher: C, id: Arc<str>) -> Self {
-        Streamed { cipher, id, _modes: PhantomData }
+        Streamed {
+            cipher,
+            id,
+            _modes: PhantomData,
+        }
     }
 }
 
@@ -342,13 +425,16 @@ where
     }
 
     fn run<T: ModeInit<C>>(&self, iv: &[u8], input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        let mut mode =
-            T::init(self.cipher.clone(), iv).ok_or_else(|| iv_error(&self.id, C::block_size(), iv.len()))?;
+        let mut mode = T::init(self.cipher.clone(), iv)
+            .ok_or_else(|| iv_error(&self.id, C::block_size(), iv.len()))?;
         let start = out.len();
         out.extend_from_slice(input);
         mode.apply(&mut out[start..]).map_err(|what| {
             out.truncate(start);
-            Error::InvalidInput { algorithm: self.id.to_string(), what: what.into() }
+            Error::InvalidInput {
+                algorithm: self.id.to_string(),
+                what: what.into(),
+            }
         })
     }
 }
@@ -359,16 +445,33 @@ where
     E: ModeInit<C>,
     D: ModeInit<C>,
 {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.run::<E>(params.iv, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.run::<D>(params.iv, input, out)
     }
 
-    fn streaming(&self, params: &Params<'_>, direction: Direction) -> Result<Box<dyn Streaming>, Error> {
-        Ok(Box::new(ByteStream { mode: self.start(params.iv, direction)?, id: self.id.clone() }))
+    fn streaming(
+        &self,
+        params: &Params<'_>,
+        direction: Direction,
+    ) -> Result<Box<dyn Streaming>, Error> {
+        Ok(Box::new(ByteStream {
+            mode: self.start(params.iv, direction)?,
+            id: self.id.clone(),
+        }))
     }
 }
 
@@ -384,9 +487,10 @@ impl Streaming for ByteStream {
     }
 
     fn update(&mut self, chunk: &mut [u8]) -> Result<(), Error> {
-        self.mode
-            .apply(chunk)
-            .map_err(|what| Error::InvalidInput { algorithm: self.id.to_string(), what: what.into() })
+        self.mode.apply(chunk).map_err(|what| Error::InvalidInput {
+            algorithm: self.id.to_string(),
+            what: what.into(),
+        })
     }
 
     fn finish(mut self: Box<Self>, tail: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {

@@ -40,12 +40,17 @@ impl<M: digest::Mac + Clone + Send> Mac for Keyed<M> {
             .clone()
             .chain_update(data)
             .verify_slice(tag)
-            .map_err(|_| Error::AuthenticationFailed { algorithm: self.id.to_string() })
+            .map_err(|_| Error::AuthenticationFailed {
+                algorithm: self.id.to_string(),
+            })
     }
 }
 
 /// HMAC and CMAC: any key length HMAC accepts, or the block cipher's key size.
-pub fn mac<M: digest::Mac + KeyInit + Clone + Send + 'static>(id: &str, valid: &'static str) -> MacCtor {
+pub fn mac<M: digest::Mac + KeyInit + Clone + Send + 'static>(
+    id: &str,
+    valid: &'static str,
+) -> MacCtor {
     let id: Arc<str> = Arc::from(id);
     Arc::new(move |key: &[u8]| {
         let mac = <M as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength {
@@ -53,7 +58,10 @@ pub fn mac<M: digest::Mac + KeyInit + Clone + Send + 'static>(id: &str, valid: &
             valid: valid.to_string(),
             got: key.len(),
         })?;
-        Ok(Box::new(Keyed { mac, id: id.clone() }) as Box<dyn Mac>)
+        Ok(Box::new(Keyed {
+            mac,
+            id: id.clone(),
+        }) as Box<dyn Mac>)
     })
 }
 
@@ -83,7 +91,9 @@ impl Mac for Poly1305Mac {
         if bool::from(expected.as_slice().ct_eq(tag)) {
             Ok(())
         } else {
-            Err(Error::AuthenticationFailed { algorithm: self.id.to_string() })
+            Err(Error::AuthenticationFailed {
+                algorithm: self.id.to_string(),
+            })
         }
     }
 }
@@ -96,6 +106,9 @@ pub fn poly1305(id: &str) -> MacCtor {
             valid: "32".into(),
             got: key.len(),
         })?;
-        Ok(Box::new(Poly1305Mac { key, id: id.clone() }) as Box<dyn Mac>)
+        Ok(Box::new(Poly1305Mac {
+            key,
+            id: id.clone(),
+        }) as Box<dyn Mac>)
     })
 }

@@ -22,7 +22,9 @@ struct Running<S>(S);
 
 impl<S: StreamCipher + Send> ByteTransform for Running<S> {
     fn apply(&mut self, buf: &mut [u8]) -> Result<(), &'static str> {
-        self.0.try_apply_keystream(buf).map_err(|_| "keystream exhausted: message too long")
+        self.0
+            .try_apply_keystream(buf)
+            .map_err(|_| "keystream exhausted: message too long")
     }
 }
 
@@ -36,26 +38,51 @@ impl<S: KeyIvInit + StreamCipher + Send + 'static> Keyed<S> {
     }
 }
 
-fn apply_to<T: ByteTransform>(mut t: T, id: &str, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+fn apply_to<T: ByteTransform>(
+    mut t: T,
+    id: &str,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
     let start = out.len();
     out.extend_from_slice(input);
     t.apply(&mut out[start..]).map_err(|what| {
         out.truncate(start);
-        Error::InvalidInput { algorithm: id.to_string(), what: what.into() }
+        Error::InvalidInput {
+            algorithm: id.to_string(),
+            what: what.into(),
+        }
     })
 }
 
 impl<S: KeyIvInit + StreamCipher + Send + 'static> Cipher for Keyed<S> {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         apply_to(Running(self.start(params.iv)?), &self.id, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.encrypt(params, input, out)
     }
 
-    fn streaming(&self, params: &Params<'_>, _direction: Direction) -> Result<Box<dyn Streaming>, Error> {
-        Ok(Box::new(ByteStream { mode: Box::new(Running(self.start(params.iv)?)), id: self.id.clone() }))
+    fn streaming(
+        &self,
+        params: &Params<'_>,
+        _direction: Direction,
+    ) -> Result<Box<dyn Streaming>, Error> {
+        Ok(Box::new(ByteStream {
+            mode: Box::new(Running(self.start(params.iv)?)),
+            id: self.id.clone(),
+        }))
     }
 }
 
@@ -64,9 +91,17 @@ pub fn keyed<S: KeyIvInit + StreamCipher + Send + 'static>(id: &str) -> CipherCt
     let id: Arc<str> = Arc::from(id);
     Arc::new(move |key: &[u8]| {
         if key.len() != S::key_size() {
-            return Err(Error::KeyLength { algorithm: id.to_string(), valid: S::key_size().to_string(), got: key.len() });
+            return Err(Error::KeyLength {
+                algorithm: id.to_string(),
+                valid: S::key_size().to_string(),
+                got: key.len(),
+            });
         }
-        Ok(Box::new(Keyed::<S> { key: Zeroizing::new(key.to_vec()), id: id.clone(), _s: PhantomData }) as Box<dyn Cipher>)
+        Ok(Box::new(Keyed::<S> {
+            key: Zeroizing::new(key.to_vec()),
+            id: id.clone(),
+            _s: PhantomData,
+        }) as Box<dyn Cipher>)
     })
 }
 
@@ -85,19 +120,40 @@ impl Rc4State {
 }
 
 impl Cipher for Rc4State {
-    fn encrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn encrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         if !params.iv.is_empty() {
-            return Err(Error::IvLength { algorithm: self.id.to_string(), valid: "0".into(), got: params.iv.len() });
+            return Err(Error::IvLength {
+                algorithm: self.id.to_string(),
+                valid: "0".into(),
+                got: params.iv.len(),
+            });
         }
         apply_to(Running(self.start()), &self.id, input, out)
     }
 
-    fn decrypt(&mut self, params: &Params<'_>, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    fn decrypt(
+        &mut self,
+        params: &Params<'_>,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         self.encrypt(params, input, out)
     }
 
-    fn streaming(&self, _params: &Params<'_>, _direction: Direction) -> Result<Box<dyn Streaming>, Error> {
-        Ok(Box::new(ByteStream { mode: Box::new(Running(self.start())), id: self.id.clone() }))
+    fn streaming(
+        &self,
+        _params: &Params<'_>,
+        _direction: Direction,
+    ) -> Result<Box<dyn Streaming>, Error> {
+        Ok(Box::new(ByteStream {
+            mode: Box::new(Running(self.start())),
+            id: self.id.clone(),
+        }))
     }
 }
 
@@ -106,8 +162,15 @@ pub fn rc4(id: &str) -> CipherCtor {
     let id: Arc<str> = Arc::from(id);
     Arc::new(move |key: &[u8]| {
         if key.len() != 16 {
-            return Err(Error::KeyLength { algorithm: id.to_string(), valid: "16".into(), got: key.len() });
+            return Err(Error::KeyLength {
+                algorithm: id.to_string(),
+                valid: "16".into(),
+                got: key.len(),
+            });
         }
-        Ok(Box::new(Rc4State { key: Zeroizing::new(key.to_vec()), id: id.clone() }) as Box<dyn Cipher>)
+        Ok(Box::new(Rc4State {
+            key: Zeroizing::new(key.to_vec()),
+            id: id.clone(),
+        }) as Box<dyn Cipher>)
     })
 }

@@ -1,6 +1,15 @@
 //! One file per command. Each exposes `Args` (clap) and `run`.
 
+pub mod airtime;
+pub mod crypt;
+pub mod digest;
+pub mod energy;
+pub mod link;
+pub mod linkdata;
+pub mod list;
+pub mod mcu;
 pub mod reproduce;
+pub mod signature;
 
 use clap::Subcommand;
 
@@ -8,6 +17,26 @@ use crate::error::CliError;
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// List every algorithm with its sizes, security level, status and backends.
+    List(list::Args),
+    /// Encrypt with one algorithm: hex in (or raw stdin), hex out.
+    Encrypt(crypt::Args),
+    /// Decrypt with one algorithm; a wrong tag prints nothing and fails.
+    Decrypt(crypt::Args),
+    /// Hash, or MAC with --key.
+    Digest(digest::Args),
+    /// Sign a message with a private key file from `keygen`.
+    Sign(signature::SignArgs),
+    /// Verify a signature with a public key file from `keygen`.
+    Verify(signature::VerifyArgs),
+    /// LoRa time on air (exact), or LoRaWAN uplinks with --region.
+    Airtime(airtime::Args),
+    /// What one message costs on a link: bytes on air, frames, time on air.
+    Link(link::Args),
+    /// Energy per message (CPU and radio) and battery life: a model estimate.
+    Energy(energy::Args),
+    /// Measure the algorithms as firmware on a microcontroller (simavr / QEMU).
+    Mcu(mcu::Args),
     /// Reproduce one of the five studies, our numbers beside the paper's.
     #[command(subcommand)]
     Reproduce(reproduce::Study),
@@ -15,6 +44,16 @@ pub enum Command {
 
 pub fn run(command: Command) -> Result<(), CliError> {
     match command {
+        Command::List(args) => list::run(args),
+        Command::Encrypt(args) => crypt::run(args, catalogue::Direction::Encrypt),
+        Command::Decrypt(args) => crypt::run(args, catalogue::Direction::Decrypt),
+        Command::Digest(args) => digest::run(args),
+        Command::Sign(args) => signature::sign(args),
+        Command::Verify(args) => signature::verify(args),
+        Command::Airtime(args) => airtime::run(args),
+        Command::Link(args) => link::run(args),
+        Command::Energy(args) => energy::run(args),
+        Command::Mcu(args) => mcu::run(args),
         Command::Reproduce(study) => reproduce::run(study),
     }
 }

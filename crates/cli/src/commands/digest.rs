@@ -1,0 +1,60 @@
+//! `digest`: a hash, or a MAC when the algorithm is one (then `--key` is needed).
+
+use catalogue::{Backend, Kind};
+use clap::Args as ClapArgs;
+
+use crate::commands::crypt::read_input;
+use crate::error::CliError;
+use crate::hexarg;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Hash or MAC id, e.g. sha256, sha3-256, hmac-sha256, cmac-aes-128, poly1305.
+    pub algorithm: String,
+    /// MAC key as hex (MACs only).
+    #[arg(long)]
+    pub key: Option<String>,
+    /// Backend: rustcrypto, ring or openssl (default: the entry's first).
+    #[arg(long)]
+    pub backend: Option<String>,
+    /// Input as hex; without it, the raw bytes of standard input.
+    #[arg(long)]
+    pub input: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let entry = catalogue::catalogue().resolve(&args.algorithm, None)?;
+    let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
+    let mut out = Vec::new();
+    match (entry.kind, &args.key) {
+        (Kind::Hash, None) => {
+            let input = read_input(args.input.as_deref())?;
+            entry.hasher(backend)?.digest(&input, &mut out);
+        }
+        (Kind::Hash, Some(_)) => {
+            return Err(CliError::usage(format!(
+                "{} is a hash and takes no --key; for a MAC use hmac-{}",
+                entry.id, entry.id
+            )));
+        }
+        (Kind::Mac, Some(key)) => {
+            let key = hexarg::decode("--key", key)?;
+            let input = read_input(args.input.as_deref())?;
+            entry.mac(backend, &key)?.compute(&input, &mut out)?;
+        }
+        (Kind::Mac, None) => {
+            return Err(CliError::usage(format!(
+                "{} is a MAC and needs --key HEX",
+                entry.id
+            )));
+        }
+        (kind, _) => {
+            return Err(CliError::usage(format!(
+                "{} is a {kind}, not a hash or MAC; use `ciphermeter encrypt`",
+                entry.id
+            )));
+        }
+    }
+    println!("{}", hex::encode(out));
+    Ok(())
+}
