@@ -3,6 +3,8 @@
 //! Written from RFC 6114 sections 2-3. The F-functions use four 1 KiB const
 //! tables each (S-box followed by one column of M0/M1), built at compile time
 //! from the RFC's S0/S1 tables and matrices, so the round is eight lookups.
+//! With the `compact-tables` feature (for AVR, where constant tables are
+//! copied to SRAM) only the 512 bytes of S-boxes are kept.
 
 use crate::block_plumbing::block_cipher;
 use cipher::consts::{U16, U24, U32};
@@ -68,6 +70,7 @@ const M0: [[u8; 4]; 4] = [[1, 2, 4, 6], [2, 1, 6, 4], [4, 6, 1, 2], [6, 4, 2, 1]
 const M1: [[u8; 4]; 4] = [[1, 8, 2, 10], [8, 1, 10, 2], [2, 10, 1, 8], [10, 2, 8, 1]];
 
 /// `table[j][x]` = column j of `m` times `sbox_j(x)`, packed big-endian.
+#[cfg(not(feature = "compact-tables"))]
 const fn f_tables(m: [[u8; 4]; 4], first: &[u8; 256], second: &[u8; 256]) -> [[u32; 256]; 4] {
     let mut t = [[0u32; 256]; 4];
     let mut j = 0;
@@ -90,9 +93,12 @@ const fn f_tables(m: [[u8; 4]; 4], first: &[u8; 256], second: &[u8; 256]) -> [[u
     t
 }
 
+#[cfg(not(feature = "compact-tables"))]
 static F0_T: [[u32; 256]; 4] = f_tables(M0, &S0, &S1);
+#[cfg(not(feature = "compact-tables"))]
 static F1_T: [[u32; 256]; 4] = f_tables(M1, &S1, &S0);
 
+#[cfg(not(feature = "compact-tables"))]
 #[inline(always)]
 fn lookup(t: &[[u32; 256]; 4], x: u32) -> u32 {
     t[0][(x >> 24) as usize]
@@ -101,14 +107,45 @@ fn lookup(t: &[[u32; 256]; 4], x: u32) -> u32 {
         ^ t[3][(x & 0xff) as usize]
 }
 
+#[cfg(not(feature = "compact-tables"))]
 #[inline(always)]
 fn f0(rk: u32, x: u32) -> u32 {
     lookup(&F0_T, rk ^ x)
 }
 
+#[cfg(not(feature = "compact-tables"))]
 #[inline(always)]
 fn f1(rk: u32, x: u32) -> u32 {
     lookup(&F1_T, rk ^ x)
+}
+
+/// Compact F-function for small-RAM targets (AVR copies tables to SRAM):
+/// only the two 256-byte S-boxes, the matrix product computed per call.
+#[cfg(feature = "compact-tables")]
+fn f_compact(m: &[[u8; 4]; 4], first: &[u8; 256], second: &[u8; 256], x: u32) -> u32 {
+    let b = x.to_be_bytes();
+    let s = [
+        first[b[0] as usize],
+        second[b[1] as usize],
+        first[b[2] as usize],
+        second[b[3] as usize],
+    ];
+    let mut y = 0u32;
+    for row in m {
+        let v = row.iter().zip(s).fold(0, |acc, (&c, v)| acc ^ gf_mul(c, v));
+        y = (y << 8) | v as u32;
+    }
+    y
+}
+
+#[cfg(feature = "compact-tables")]
+fn f0(rk: u32, x: u32) -> u32 {
+    f_compact(&M0, &S0, &S1, rk ^ x)
+}
+
+#[cfg(feature = "compact-tables")]
+fn f1(rk: u32, x: u32) -> u32 {
+    f_compact(&M1, &S1, &S0, rk ^ x)
 }
 
 /// GFN_{4,r}: the 4-branch generalised Feistel network, r = rk.len() / 2.

@@ -17,6 +17,12 @@
 //! | [`Ascon128V12`] | AEAD (Ascon-128 **v1.2**, not SP 800-232 Ascon-AEAD128) | 16 | - | 16 | 16 | `LWC_AEAD_KAT_128_128.txt` of the Ascon v1.2 submission (ascon-c, crypto_aead/ascon128v12) |
 //! | [`Ofb8<C>`](Ofb8) | stream mode over any block cipher (libmcrypt `ofb`) | cipher's | - | 1 block | - | none official: checked against FIPS-197 AES output and an independent formulation |
 //! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
+//!
+//! Feature `compact-tables`: CLEFIA and PRESENT without their large lookup
+//! tables (about 12 KiB), for AVR where constant data is copied to SRAM.
+//! Table-driven Twofish keeps 4 KiB of key-dependent tables per key by design.
+//!
+//! Vector files live in `tests/vectors/*.txt`, each citing its source.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -5,6 +5,8 @@
 //! byte 0; because pLayer maps bit i to i/4 + 16(i mod 4), byte k of the state
 //! lands in the same pattern shifted left by 2k, so one 2 KiB table serves all
 //! eight bytes. Decryption spreads each 16-bit lane back with a stride-4 table.
+//! The `compact-tables` feature (AVR) drops these 4.3 KiB of tables for a
+//! nibble S-box and a bit loop.
 
 use crate::block_plumbing::block_cipher;
 use cipher::consts::{U8, U10, U16};
@@ -30,6 +32,7 @@ const fn p_pos(i: u32) -> u32 {
 }
 
 /// S-box on both nibbles of byte 0, then pLayer; byte k is this shifted by 2k.
+#[cfg(not(feature = "compact-tables"))]
 const SP: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut b = 0;
@@ -50,6 +53,7 @@ const SP: [u64; 256] = {
 };
 
 /// Inverse pLayer for one byte of a 16-bit lane: bit t goes to 4t.
+#[cfg(not(feature = "compact-tables"))]
 const SPREAD4: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut b = 0;
@@ -69,6 +73,7 @@ const SPREAD4: [u64; 256] = {
 };
 
 /// Inverse S-box on both nibbles of a byte.
+#[cfg(not(feature = "compact-tables"))]
 const SBOX_INV_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -79,6 +84,7 @@ const SBOX_INV_BYTE: [u8; 256] = {
     t
 };
 
+#[cfg(not(feature = "compact-tables"))]
 #[inline(always)]
 fn sp_layer(x: u64) -> u64 {
     let mut out = 0;
@@ -88,6 +94,7 @@ fn sp_layer(x: u64) -> u64 {
     out
 }
 
+#[cfg(not(feature = "compact-tables"))]
 #[inline(always)]
 fn sp_layer_inv(x: u64) -> u64 {
     // Inverse pLayer: bit 8k + t goes to 4t + 32(k mod 2) + k/2.
@@ -98,6 +105,32 @@ fn sp_layer_inv(x: u64) -> u64 {
     let mut out = 0;
     for k in 0..8 {
         out |= (SBOX_INV_BYTE[((p >> (8 * k)) & 0xff) as usize] as u64) << (8 * k);
+    }
+    out
+}
+
+/// Compact S-box + pLayer for small-RAM targets: nibble S-box, bit loop.
+#[cfg(feature = "compact-tables")]
+fn sp_layer(x: u64) -> u64 {
+    let mut out = 0;
+    for i in 0..16 {
+        let s = SBOX[((x >> (4 * i)) & 0xf) as usize] as u64;
+        for b in 0..4 {
+            out |= ((s >> b) & 1) << p_pos(4 * i + b);
+        }
+    }
+    out
+}
+
+#[cfg(feature = "compact-tables")]
+fn sp_layer_inv(x: u64) -> u64 {
+    let mut p = 0u64;
+    for i in 0..64 {
+        p |= ((x >> p_pos(i)) & 1) << i;
+    }
+    let mut out = 0;
+    for i in 0..16 {
+        out |= (SBOX_INV[((p >> (4 * i)) & 0xf) as usize] as u64) << (4 * i);
     }
     out
 }
