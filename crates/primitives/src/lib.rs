@@ -3,7 +3,7 @@
 //! through the same RustCrypto traits as the crates (cipher 0.5, aead 0.6).
 //!
 //! `#![no_std]`, no allocation, no floating point; tables are `const`/`static`
-//! so they live in flash on microcontrollers. Round keys and AEAD keys are
+//! so they live in flash on Cortex-M (see `compact-tables` for AVR). Round and AEAD keys are
 //! zeroized on drop (`ZeroizeOnDrop`).
 //!
 //! | Type | Kind | Key | Block | Nonce/IV | Tag | Known answers from |
