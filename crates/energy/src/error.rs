@@ -1,7 +1,11 @@
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EnergyError {
     #[error("unknown {kind} '{name}' (known: {known})")]
-    Unknown { kind: &'static str, name: String, known: String },
+    Unknown {
+        kind: &'static str,
+        name: String,
+        known: String,
+    },
     #[error("{0}")]
     Invalid(String),
     #[error("{0}")]

@@ -46,7 +46,9 @@ pub fn estimate(
     interval_s: f64,
 ) -> Result<EnergyEstimate, EnergyError> {
     if !(load.cpu_time_s.is_finite() && load.cpu_time_s >= 0.0) {
-        return Err(EnergyError::Invalid("CPU time must be zero or positive".into()));
+        return Err(EnergyError::Invalid(
+            "CPU time must be zero or positive".into(),
+        ));
     }
     if !(interval_s.is_finite() && interval_s > 0.0) {
         return Err(EnergyError::Invalid("the interval must be positive".into()));
@@ -101,7 +103,11 @@ pub fn estimate(
 /// Parses an interval such as "90", "90s", "10m", "1h", "1.5h", "2d" into seconds.
 pub fn parse_interval(text: &str) -> Result<f64, EnergyError> {
     let t = text.trim();
-    let bad = || EnergyError::Invalid(format!("bad interval '{text}' (examples: 30s, 10m, 1h, 1d)"));
+    let bad = || {
+        EnergyError::Invalid(format!(
+            "bad interval '{text}' (examples: 30s, 10m, 1h, 1d)"
+        ))
+    };
     let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => t.split_at(i),
         None => (t, "s"),

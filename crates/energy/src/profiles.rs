@@ -8,10 +8,22 @@ use serde::{Deserialize, Serialize};
 use crate::error::EnergyError;
 
 const BUILTIN: [(&str, &str); 4] = [
-    ("devices/study-devices.toml", include_str!("../../../data/devices/study-devices.toml")),
-    ("devices/modern-boards.toml", include_str!("../../../data/devices/modern-boards.toml")),
-    ("radios/radios.toml", include_str!("../../../data/radios/radios.toml")),
-    ("batteries/batteries.toml", include_str!("../../../data/batteries/batteries.toml")),
+    (
+        "devices/study-devices.toml",
+        include_str!("../../../data/devices/study-devices.toml"),
+    ),
+    (
+        "devices/modern-boards.toml",
+        include_str!("../../../data/devices/modern-boards.toml"),
+    ),
+    (
+        "radios/radios.toml",
+        include_str!("../../../data/radios/radios.toml"),
+    ),
+    (
+        "batteries/batteries.toml",
+        include_str!("../../../data/batteries/batteries.toml"),
+    ),
 ];
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -70,14 +82,18 @@ pub struct Battery {
 impl Radio {
     /// TX current at exactly `dbm`.
     pub fn tx_ma(&self, dbm: i32) -> Result<&Figure<f64>, EnergyError> {
-        self.tx.iter().find(|t| t.dbm == dbm).map(|t| &t.ma).ok_or_else(|| {
-            let levels: Vec<String> = self.tx.iter().map(|t| format!("{:+}", t.dbm)).collect();
-            EnergyError::Invalid(format!(
-                "radio '{}' has no TX current for {dbm:+} dBm (profiled: {} dBm)",
-                self.name,
-                levels.join(", ")
-            ))
-        })
+        self.tx
+            .iter()
+            .find(|t| t.dbm == dbm)
+            .map(|t| &t.ma)
+            .ok_or_else(|| {
+                let levels: Vec<String> = self.tx.iter().map(|t| format!("{:+}", t.dbm)).collect();
+                EnergyError::Invalid(format!(
+                    "radio '{}' has no TX current for {dbm:+} dBm (profiled: {} dBm)",
+                    self.name,
+                    levels.join(", ")
+                ))
+            })
     }
 }
 
@@ -100,10 +116,17 @@ pub struct Profiles {
     pub batteries: Vec<Battery>,
 }
 
-fn positive(owner: &str, field: &str, f: &Figure<f64>, allow_zero: bool) -> Result<(), EnergyError> {
+fn positive(
+    owner: &str,
+    field: &str,
+    f: &Figure<f64>,
+    allow_zero: bool,
+) -> Result<(), EnergyError> {
     f.check(owner, field)?;
     if !f.value.is_finite() || f.value < 0.0 || (!allow_zero && f.value == 0.0) {
-        return Err(EnergyError::Data(format!("{owner}: '{field}' must be a positive number")));
+        return Err(EnergyError::Data(format!(
+            "{owner}: '{field}' must be a positive number"
+        )));
     }
     Ok(())
 }
@@ -159,7 +182,9 @@ impl Profiles {
             positive(&who, "voltage_v", &b.voltage_v, false).map_err(err)?;
             positive(&who, "usable_fraction", &b.usable_fraction, false).map_err(err)?;
             if b.usable_fraction.value > 1.0 {
-                return Err(err(EnergyError::Data(format!("{who}: usable_fraction above 1"))));
+                return Err(err(EnergyError::Data(format!(
+                    "{who}: usable_fraction above 1"
+                ))));
             }
             if let Some(m) = &b.max_pulse_ma {
                 positive(&who, "max_pulse_ma", m, false).map_err(err)?;
@@ -183,10 +208,22 @@ impl Profiles {
     }
 }
 
-fn find<'a, T>(items: &'a [T], name: &str, kind: &'static str, key: impl Fn(&T) -> &String) -> Result<&'a T, EnergyError> {
-    items.iter().find(|i| key(i).eq_ignore_ascii_case(name)).ok_or_else(|| EnergyError::Unknown {
-        kind,
-        name: name.into(),
-        known: items.iter().map(|i| key(i).as_str()).collect::<Vec<_>>().join(", "),
-    })
+fn find<'a, T>(
+    items: &'a [T],
+    name: &str,
+    kind: &'static str,
+    key: impl Fn(&T) -> &String,
+) -> Result<&'a T, EnergyError> {
+    items
+        .iter()
+        .find(|i| key(i).eq_ignore_ascii_case(name))
+        .ok_or_else(|| EnergyError::Unknown {
+            kind,
+            name: name.into(),
+            known: items
+                .iter()
+                .map(|i| key(i).as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }

@@ -7,7 +7,17 @@ use link::Micros;
 #[test]
 fn builtin_profiles_cover_the_studies_and_modern_boards() {
     let p = Profiles::builtin().unwrap();
-    for d in ["sodaq-mbili", "mkr-wan-1300", "rpi-3b", "rpi-zero-w", "beaglebone-black", "orange-pi-zero", "esp32", "nrf52840", "stm32l0"] {
+    for d in [
+        "sodaq-mbili",
+        "mkr-wan-1300",
+        "rpi-3b",
+        "rpi-zero-w",
+        "beaglebone-black",
+        "orange-pi-zero",
+        "esp32",
+        "nrf52840",
+        "stm32l0",
+    ] {
         p.device(d).unwrap();
     }
     let sx = p.radio("sx1276").unwrap();
@@ -17,7 +27,10 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
     for b in ["2xAA", "cr2032", "18650"] {
         p.battery(b).unwrap();
     }
-    assert!(matches!(p.device("pdp-11"), Err(EnergyError::Unknown { .. })));
+    assert!(matches!(
+        p.device("pdp-11"),
+        Err(EnergyError::Unknown { .. })
+    ));
     assert!(sx.tx_ma(30).is_err());
 }
 
@@ -28,8 +41,20 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
 #[test]
 fn hand_checked_estimate() {
     let p = Profiles::builtin().unwrap();
-    let load = MessageLoad { cpu_time_s: 0.001, airtime: Micros::from_ms(100), rx_time: Micros::ZERO, tx_power_dbm: 14 };
-    let e = estimate(p.device("sodaq-mbili").unwrap(), p.radio("sx1276").unwrap(), Some(p.battery("2xAA").unwrap()), &load, 600.0).unwrap();
+    let load = MessageLoad {
+        cpu_time_s: 0.001,
+        airtime: Micros::from_ms(100),
+        rx_time: Micros::ZERO,
+        tx_power_dbm: 14,
+    };
+    let e = estimate(
+        p.device("sodaq-mbili").unwrap(),
+        p.radio("sx1276").unwrap(),
+        Some(p.battery("2xAA").unwrap()),
+        &load,
+        600.0,
+    )
+    .unwrap();
     assert!((e.cpu_j - 11.55e-6).abs() < 1e-12);
     assert!((e.tx_j - 14.52e-3).abs() < 1e-9);
     assert!((e.sleep_j - 3.3 * 0.8e-6 * 599.899).abs() < 1e-9);
@@ -42,12 +67,45 @@ fn hand_checked_estimate() {
 #[test]
 fn coin_cell_warns_about_lora_pulses_and_bad_inputs_fail() {
     let p = Profiles::builtin().unwrap();
-    let load = MessageLoad { cpu_time_s: 0.0, airtime: Micros::from_ms(50), rx_time: Micros::ZERO, tx_power_dbm: 20 };
-    let e = estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), Some(p.battery("cr2032").unwrap()), &load, 60.0).unwrap();
+    let load = MessageLoad {
+        cpu_time_s: 0.0,
+        airtime: Micros::from_ms(50),
+        rx_time: Micros::ZERO,
+        tx_power_dbm: 20,
+    };
+    let e = estimate(
+        p.device("stm32l0").unwrap(),
+        p.radio("sx1276").unwrap(),
+        Some(p.battery("cr2032").unwrap()),
+        &load,
+        60.0,
+    )
+    .unwrap();
     assert_eq!(e.warnings.len(), 1);
-    assert!(estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), None, &load, 0.01).is_err());
-    let neg = MessageLoad { cpu_time_s: -1.0, ..load };
-    assert!(estimate(p.device("stm32l0").unwrap(), p.radio("sx1276").unwrap(), None, &neg, 60.0).is_err());
+    assert!(
+        estimate(
+            p.device("stm32l0").unwrap(),
+            p.radio("sx1276").unwrap(),
+            None,
+            &load,
+            0.01
+        )
+        .is_err()
+    );
+    let neg = MessageLoad {
+        cpu_time_s: -1.0,
+        ..load
+    };
+    assert!(
+        estimate(
+            p.device("stm32l0").unwrap(),
+            p.radio("sx1276").unwrap(),
+            None,
+            &neg,
+            60.0
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -65,18 +123,24 @@ fn intervals() {
 fn user_profiles_replace_builtins() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("batteries")).unwrap();
-    std::fs::write(dir.path().join("batteries/my.toml"), r#"
+    std::fs::write(
+        dir.path().join("batteries/my.toml"),
+        r#"
 [[battery]]
 name = "cr2032"
 title = "my bigger coin cell"
 capacity_mah = { value = 1000.0, source = "label" }
 voltage_v = { value = 3.0, source = "label" }
 usable_fraction = { value = 1.0, estimate = "all of it" }
-"#).unwrap();
+"#,
+    )
+    .unwrap();
     let p = Profiles::with_dir(Some(dir.path())).unwrap();
     assert_eq!(p.battery("cr2032").unwrap().capacity_mah.value, 1000.0);
     std::fs::write(dir.path().join("batteries/bad.toml"), "[[battery]]\nname = \"x\"\ntitle = \"t\"\ncapacity_mah = { value = 1.0 }\nvoltage_v = { value = 3.0, source = \"s\" }\nusable_fraction = { value = 1.0, source = \"s\" }\n").unwrap();
-    let err = Profiles::with_dir(Some(dir.path())).unwrap_err().to_string();
+    let err = Profiles::with_dir(Some(dir.path()))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("capacity_mah"), "{err}");
 }
 
@@ -84,7 +148,10 @@ usable_fraction = { value = 1.0, estimate = "all of it" }
 fn every_builtin_link_has_a_radio_profile_at_its_power() {
     let p = Profiles::builtin().unwrap();
     for l in link::Catalogue::builtin().unwrap().links() {
-        let r = p.radio(&l.radio).unwrap_or_else(|e| panic!("{}: {e}", l.name));
-        r.tx_ma(l.tx_power_dbm).unwrap_or_else(|e| panic!("{}: {e}", l.name));
+        let r = p
+            .radio(&l.radio)
+            .unwrap_or_else(|e| panic!("{}: {e}", l.name));
+        r.tx_ma(l.tx_power_dbm)
+            .unwrap_or_else(|e| panic!("{}: {e}", l.name));
     }
 }

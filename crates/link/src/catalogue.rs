@@ -15,13 +15,34 @@ use crate::time::Micros;
 
 /// The data files compiled into the binary (the same files as /data/links in the repository).
 const BUILTIN: [(&str, &str); 7] = [
-    ("links/lora.toml", include_str!("../../../data/links/lora.toml")),
-    ("links/lorawan.toml", include_str!("../../../data/links/lorawan.toml")),
-    ("links/ieee802154.toml", include_str!("../../../data/links/ieee802154.toml")),
-    ("links/ble.toml", include_str!("../../../data/links/ble.toml")),
-    ("links/sigfox.toml", include_str!("../../../data/links/sigfox.toml")),
-    ("links/cellular.toml", include_str!("../../../data/links/cellular.toml")),
-    ("links/serial.toml", include_str!("../../../data/links/serial.toml")),
+    (
+        "links/lora.toml",
+        include_str!("../../../data/links/lora.toml"),
+    ),
+    (
+        "links/lorawan.toml",
+        include_str!("../../../data/links/lorawan.toml"),
+    ),
+    (
+        "links/ieee802154.toml",
+        include_str!("../../../data/links/ieee802154.toml"),
+    ),
+    (
+        "links/ble.toml",
+        include_str!("../../../data/links/ble.toml"),
+    ),
+    (
+        "links/sigfox.toml",
+        include_str!("../../../data/links/sigfox.toml"),
+    ),
+    (
+        "links/cellular.toml",
+        include_str!("../../../data/links/cellular.toml"),
+    ),
+    (
+        "links/serial.toml",
+        include_str!("../../../data/links/serial.toml"),
+    ),
 ];
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -189,7 +210,9 @@ impl LinkSpec {
                 }
             }
             if f.bitrate_bps.value == 0 || f.max_payload.value == 0 {
-                return Err(LinkError::Data(format!("{who}: bitrate and max_payload must be positive")));
+                return Err(LinkError::Data(format!(
+                    "{who}: bitrate and max_payload must be positive"
+                )));
             }
         }
         if let Some(s) = &self.serial {
@@ -199,8 +222,11 @@ impl LinkSpec {
             s.packet_payload.check(&who, "packet_payload")?;
             s.timeout_ms.check(&who, "timeout_ms")?;
             s.overhead_bytes.check(&who, "overhead_bytes")?;
-            if s.serial_baud.value == 0 || s.air_rate_bps.value == 0 || s.packet_payload.value == 0 {
-                return Err(LinkError::Data(format!("{who}: baud, air rate and packet size must be positive")));
+            if s.serial_baud.value == 0 || s.air_rate_bps.value == 0 || s.packet_payload.value == 0
+            {
+                return Err(LinkError::Data(format!(
+                    "{who}: baud, air rate and packet size must be positive"
+                )));
             }
         }
         Ok(())
@@ -208,13 +234,20 @@ impl LinkSpec {
 
     /// Message bytes one frame or packet carries.
     pub fn frame_capacity(&self) -> Result<u32, LinkError> {
-        Ok(match (&self.lora, &self.lorawan, &self.framed, &self.serial) {
-            (Some(l), ..) => l.max_payload.min(255),
-            (_, Some(w), ..) => w.region.data_rate(w.dr)?.max_payload,
-            (_, _, Some(f), _) => f.max_payload.value,
-            (_, _, _, Some(s)) => s.packet_payload.value,
-            _ => return Err(LinkError::Data(format!("link '{}' has no model", self.name))),
-        })
+        Ok(
+            match (&self.lora, &self.lorawan, &self.framed, &self.serial) {
+                (Some(l), ..) => l.max_payload.min(255),
+                (_, Some(w), ..) => w.region.data_rate(w.dr)?.max_payload,
+                (_, _, Some(f), _) => f.max_payload.value,
+                (_, _, _, Some(s)) => s.packet_payload.value,
+                _ => {
+                    return Err(LinkError::Data(format!(
+                        "link '{}' has no model",
+                        self.name
+                    )));
+                }
+            },
+        )
     }
 
     /// The cost of sending `bytes`; with `pad_to_packet` the message is first padded
@@ -282,7 +315,10 @@ impl LinkSpec {
                 ));
             }
             if !msg.dwell_ok {
-                warnings.push(format!("a frame exceeds the {} 400 ms dwell time", w.region));
+                warnings.push(format!(
+                    "a frame exceeds the {} 400 ms dwell time",
+                    w.region
+                ));
             }
         } else if let Some(f) = &self.framed {
             let c = f.cost(sent);
@@ -340,7 +376,8 @@ impl Catalogue {
     pub fn add_file(&mut self, origin: &str, text: &str) -> Result<(), LinkError> {
         let file: LinkFile = parse_toml(origin, text)?;
         for link in file.link {
-            link.validate().map_err(|e| LinkError::Data(format!("{origin}: {e}")))?;
+            link.validate()
+                .map_err(|e| LinkError::Data(format!("{origin}: {e}")))?;
             self.links.retain(|l| l.name != link.name);
             self.links.push(link);
         }
@@ -357,7 +394,12 @@ impl Catalogue {
             .find(|l| l.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| LinkError::UnknownLink {
                 name: name.into(),
-                known: self.links.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", "),
+                known: self
+                    .links
+                    .iter()
+                    .map(|l| l.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
     }
 }

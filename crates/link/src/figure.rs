@@ -21,7 +21,11 @@ pub struct Figure<T> {
 
 impl<T> Figure<T> {
     pub fn sourced(value: T, source: &str) -> Self {
-        Figure { value, source: Some(source.into()), estimate: None }
+        Figure {
+            value,
+            source: Some(source.into()),
+            estimate: None,
+        }
     }
 
     pub fn is_estimate(&self) -> bool {
@@ -50,16 +54,25 @@ impl<T> Figure<T> {
 }
 
 /// Parses TOML text, naming the file in the error.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(origin: &str, text: &str) -> Result<T, LinkError> {
+pub fn parse_toml<T: serde::de::DeserializeOwned>(
+    origin: &str,
+    text: &str,
+) -> Result<T, LinkError> {
     toml::from_str(text).map_err(|e| LinkError::Data(format!("{origin}: {e}")))
 }
 
 /// The `*.toml` files of `dir/<category>`, sorted by name, as (path, text).
 /// A missing category folder is not an error: users may override only some categories.
-pub fn read_category(dir: &std::path::Path, category: &str) -> Result<Vec<(String, String)>, LinkError> {
+pub fn read_category(
+    dir: &std::path::Path,
+    category: &str,
+) -> Result<Vec<(String, String)>, LinkError> {
     let folder = dir.join(category);
     if !dir.is_dir() {
-        return Err(LinkError::Data(format!("data directory {} does not exist", dir.display())));
+        return Err(LinkError::Data(format!(
+            "data directory {} does not exist",
+            dir.display()
+        )));
     }
     if !folder.is_dir() {
         return Ok(Vec::new());

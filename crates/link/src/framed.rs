@@ -43,13 +43,22 @@ impl FramedLink {
             frames.push(bytes % size);
         }
         let reps = self.repetitions.value.max(1);
-        let on_air_bytes: u32 = frames.iter().map(|p| p + self.overhead_bytes.value).sum::<u32>() * reps;
+        let on_air_bytes: u32 = frames
+            .iter()
+            .map(|p| p + self.overhead_bytes.value)
+            .sum::<u32>()
+            * reps;
         let bits = u64::from(on_air_bytes) * 8;
         let fixed = self.fixed_tx_us.as_ref().map_or(0, |f| f.value);
         let airtime = Micros::for_bits(bits, self.bitrate_bps.value) + Micros::from_us(fixed);
         let per_frame = self.rx_per_frame_us.as_ref().map_or(0, |f| f.value);
         let per_msg = self.rx_per_message_us.as_ref().map_or(0, |f| f.value);
         let rx_time = Micros::from_us(per_frame * frames.len() as u64 * u64::from(reps) + per_msg);
-        FramedCost { frames, on_air_bytes, airtime, rx_time }
+        FramedCost {
+            frames,
+            on_air_bytes,
+            airtime,
+            rx_time,
+        }
     }
 }

@@ -210,11 +210,19 @@ impl FromStr for CodingRate {
     type Err = LinkError;
     /// Accepts "4/5" … "4/8", or the index "1" … "4".
     fn from_str(s: &str) -> Result<Self, LinkError> {
-        let bad = || LinkError::invalid(format!("bad coding rate '{s}' (expected 4/5, 4/6, 4/7 or 4/8)"));
+        let bad = || {
+            LinkError::invalid(format!(
+                "bad coding rate '{s}' (expected 4/5, 4/6, 4/7 or 4/8)"
+            ))
+        };
         match s.trim().split_once('/') {
             Some(("4", d)) => {
                 let d: u8 = d.trim().parse().map_err(|_| bad())?;
-                if (5..=8).contains(&d) { CodingRate::new(d - 4) } else { Err(bad()) }
+                if (5..=8).contains(&d) {
+                    CodingRate::new(d - 4)
+                } else {
+                    Err(bad())
+                }
             }
             Some(_) => Err(bad()),
             None => CodingRate::new(s.trim().parse().map_err(|_| bad())?),
@@ -281,7 +289,11 @@ impl LoraParams {
         let chip = self.chip.name();
         match self.chip {
             Chip::Sx127x if !(6..=12).contains(&self.sf) => {
-                let hint = if self.sf == 5 { " (SF5 exists on SX126x radios: use --chip sx126x)" } else { "" };
+                let hint = if self.sf == 5 {
+                    " (SF5 exists on SX126x radios: use --chip sx126x)"
+                } else {
+                    ""
+                };
                 return Err(LinkError::invalid(format!(
                     "SF{} is not available on {chip}: it supports SF6..SF12{hint}",
                     self.sf
@@ -333,7 +345,11 @@ impl LoraParams {
         } else {
             let ih = i64::from(self.header == Header::Implicit);
             let de = i64::from(ldro);
-            (8 * pl - 4 * sf + 28 + 16 * crc - 20 * ih, 4 * (sf - 2 * de), 17)
+            (
+                8 * pl - 4 * sf + 28 + 16 * crc - 20 * ih,
+                4 * (sf - 2 * de),
+                17,
+            )
         };
         let blocks = if numerator <= 0 {
             0

@@ -208,7 +208,10 @@ impl LorawanMessage {
 
     /// Whole messages per hour the duty cycle allows.
     pub fn max_per_hour(&self) -> Option<u64> {
-        self.min_interval()
-            .map(|iv| (Ratio::from_integer(3_600_000_000u64) / iv.ratio()).floor().to_integer())
+        self.min_interval().map(|iv| {
+            (Ratio::from_integer(3_600_000_000u64) / iv.ratio())
+                .floor()
+                .to_integer()
+        })
     }
 }

@@ -5,9 +5,17 @@ use ciphermeter_link::{Catalogue, LinkError};
 
 #[test]
 fn eu868_and_us915_tables() {
-    let eu: Vec<u32> = Region::Eu868.data_rates().iter().map(|d| d.max_payload).collect();
+    let eu: Vec<u32> = Region::Eu868
+        .data_rates()
+        .iter()
+        .map(|d| d.max_payload)
+        .collect();
     assert_eq!(eu, [51, 51, 51, 115, 222, 222, 222]);
-    let us: Vec<u32> = Region::Us915.data_rates().iter().map(|d| d.max_payload).collect();
+    let us: Vec<u32> = Region::Us915
+        .data_rates()
+        .iter()
+        .map(|d| d.max_payload)
+        .collect();
     assert_eq!(us, [11, 53, 125, 242, 242]);
     assert_eq!(MAC_OVERHEAD, 13);
     assert!(Region::Eu868.data_rate(7).is_err());
@@ -30,7 +38,10 @@ fn eu868_duty_cycle() {
 fn over_the_maximum_is_reported_and_split() {
     let dr0 = Region::Eu868.data_rate(0).unwrap();
     let err = dr0.frame_airtime(52).unwrap_err().to_string();
-    assert!(err.contains("maximum is 51 B") && err.contains("2 frames"), "{err}");
+    assert!(
+        err.contains("maximum is 51 B") && err.contains("2 frames"),
+        "{err}"
+    );
     let m = dr0.message(103).unwrap();
     assert_eq!(m.frame_payloads, [51, 51, 1]);
     assert_eq!(m.on_air_bytes(), 103 + 3 * 13);
@@ -52,7 +63,10 @@ fn us915_dwell() {
 fn builtin_catalogue_loads_and_every_link_costs() {
     let cat = Catalogue::builtin().unwrap();
     for kind in ["lora", "lorawan", "framed", "serial"] {
-        assert!(cat.links().iter().any(|l| l.kind() == kind), "no {kind} link");
+        assert!(
+            cat.links().iter().any(|l| l.kind() == kind),
+            "no {kind} link"
+        );
     }
     for link in cat.links() {
         let c = link.cost(100, false).unwrap();
@@ -60,10 +74,21 @@ fn builtin_catalogue_loads_and_every_link_costs() {
         assert!(c.frames >= 1);
         assert!(c.airtime > ciphermeter_link::Micros::ZERO);
     }
-    for name in ["ieee802154", "ble-1m-27", "ble-2m-251", "sigfox-rc1", "nbiot", "ltem", "slice-of-radio"] {
+    for name in [
+        "ieee802154",
+        "ble-1m-27",
+        "ble-2m-251",
+        "sigfox-rc1",
+        "nbiot",
+        "ltem",
+        "slice-of-radio",
+    ] {
         cat.get(name).unwrap();
     }
-    assert!(matches!(cat.get("carrier-pigeon"), Err(LinkError::UnknownLink { .. })));
+    assert!(matches!(
+        cat.get("carrier-pigeon"),
+        Err(LinkError::UnknownLink { .. })
+    ));
 }
 
 // Sigfox: 12 B payload + 14 B overhead = 26 B = 208 bits at 100 b/s = 2.08 s, sent 3 times.
@@ -73,7 +98,14 @@ fn sigfox_repetitions() {
     let c = cat.get("sigfox-rc1").unwrap().cost(12, false).unwrap();
     assert_eq!(c.on_air_bytes, 78);
     assert_eq!(c.airtime.to_string(), "6240.000 ms");
-    assert_eq!(cat.get("sigfox-rc1").unwrap().cost(13, false).unwrap().frames, 2);
+    assert_eq!(
+        cat.get("sigfox-rc1")
+            .unwrap()
+            .cost(13, false)
+            .unwrap()
+            .frames,
+        2
+    );
 }
 
 // BLE 1M, 27-byte PDUs: 20 message bytes per notification + 21 B overhead = 41 B = 328 us.
@@ -132,7 +164,13 @@ overhead_bytes = { value = 11, estimate = "guess" }
     let cat = Catalogue::with_dir(Some(dir.path())).unwrap();
     let srf = cat.get("slice-of-radio").unwrap();
     assert_eq!(srf.frame_capacity().unwrap(), 32);
-    assert_eq!(cat.links().iter().filter(|l| l.name == "slice-of-radio").count(), 1);
+    assert_eq!(
+        cat.links()
+            .iter()
+            .filter(|l| l.name == "slice-of-radio")
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -152,6 +190,9 @@ overhead_bytes = { value = 1, source = "x" }
 repetitions = { value = 1, source = "x" }
 "#;
     let err = cat.add_file("bad.toml", text).unwrap_err().to_string();
-    assert!(err.contains("bitrate_bps") && err.contains("neither a source"), "{err}");
+    assert!(
+        err.contains("bitrate_bps") && err.contains("neither a source"),
+        "{err}"
+    );
     assert!(Catalogue::with_dir(Some(std::path::Path::new("/nonexistent/dir"))).is_err());
 }

@@ -3,7 +3,15 @@
 
 use ciphermeter_link::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
 
-fn params(sf: u8, bw: &str, cr: u8, header: Header, crc: bool, ldro: Ldro, chip: Chip) -> LoraParams {
+fn params(
+    sf: u8,
+    bw: &str,
+    cr: u8,
+    header: Header,
+    crc: bool,
+    ldro: Ldro,
+    chip: Chip,
+) -> LoraParams {
     LoraParams {
         sf,
         bandwidth: bw.parse().unwrap(),
@@ -27,7 +35,15 @@ fn ms(p: &LoraParams, payload: u32) -> String {
 // total 164.864 ms.
 #[test]
 fn an1200_13_sf9_13_bytes() {
-    let p = params(9, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        9,
+        "125",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     let a = p.airtime(13).unwrap();
     assert_eq!(a.symbol_time.to_string(), "4.096 ms");
     assert_eq!(a.preamble_quarter_symbols, 49);
@@ -40,7 +56,15 @@ fn an1200_13_sf9_13_bytes() {
 // (12.25 + 103) * 1.024 ms = 118.016 ms.
 #[test]
 fn sf7_64_bytes() {
-    let p = params(7, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        7,
+        "125",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     assert_eq!(ms(&p, 64), "118.016 ms");
 }
 
@@ -48,7 +72,15 @@ fn sf7_64_bytes() {
 // n = 8 + ceil((512-48+28+16)/40)*5 = 8 + 13*5 = 73; (12.25+73)*32.768 = 2793.472 ms.
 #[test]
 fn sf12_ldro_auto_on() {
-    let p = params(12, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        12,
+        "125",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     let a = p.airtime(64).unwrap();
     assert!(a.ldro);
     assert_eq!(a.total.to_string(), "2793.472 ms");
@@ -59,14 +91,36 @@ fn sf12_ldro_auto_on() {
 // With LDRO wrongly on: ceil(160/36) = 5 -> 33 symbols -> 370.688 ms.
 #[test]
 fn sf11_250_khz_keeps_ldro_off() {
-    let p = params(11, "250", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        11,
+        "250",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     let a = p.airtime(20).unwrap();
     assert!(!a.ldro);
     assert_eq!(a.total.to_string(), "329.728 ms");
-    let forced = LoraParams { ldro: Ldro::On, ..p };
+    let forced = LoraParams {
+        ldro: Ldro::On,
+        ..p
+    };
     assert_eq!(ms(&forced, 20), "370.688 ms");
     // SF11 at 125 kHz: 16.384 ms symbols, so on.
-    assert!(params(11, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x).ldro_in_effect());
+    assert!(
+        params(
+            11,
+            "125",
+            1,
+            Header::Explicit,
+            true,
+            Ldro::Auto,
+            Chip::Sx127x
+        )
+        .ldro_in_effect()
+    );
 }
 
 // Implicit header subtracts 20 bits: SF7, 10 B, no CRC:
@@ -74,7 +128,15 @@ fn sf11_250_khz_keeps_ldro_off() {
 // With the sign flipped (+20) it would be 8 + 4*5 = 28 symbols.
 #[test]
 fn implicit_header_sign() {
-    let p = params(7, "125", 1, Header::Implicit, false, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        7,
+        "125",
+        1,
+        Header::Implicit,
+        false,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     let a = p.airtime(10).unwrap();
     assert_eq!(a.payload_symbols, 23);
     assert_eq!(a.total.to_string(), "36.096 ms");
@@ -85,7 +147,15 @@ fn implicit_header_sign() {
 // preamble 12 + 6.25 = 18.25; total 51.25 * 0.256 = 13.120 ms.
 #[test]
 fn sx126x_sf5() {
-    let p = params(5, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx126x);
+    let p = params(
+        5,
+        "125",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx126x,
+    );
     let a = p.airtime(10).unwrap();
     assert_eq!(a.preamble_quarter_symbols, 73);
     assert_eq!(a.payload_symbols, 33);
@@ -96,16 +166,40 @@ fn sx126x_sf5() {
 // (18.25 + 8) * 0.512 = 13.440 ms. SX127x SF6 implicit, 8 preamble: (12.25+8)*0.512 = 10.368 ms.
 #[test]
 fn sf6_both_chips() {
-    let p = params(6, "125", 1, Header::Implicit, false, Ldro::Auto, Chip::Sx126x);
+    let p = params(
+        6,
+        "125",
+        1,
+        Header::Implicit,
+        false,
+        Ldro::Auto,
+        Chip::Sx126x,
+    );
     assert_eq!(ms(&p, 0), "13.440 ms");
-    let q = params(6, "125", 1, Header::Implicit, false, Ldro::Auto, Chip::Sx127x);
+    let q = params(
+        6,
+        "125",
+        1,
+        Header::Implicit,
+        false,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     assert_eq!(ms(&q, 0), "10.368 ms");
 }
 
 // Lowest bandwidth: SF12 at 7.8 kHz, Ts = 4096 / 7812.5 Hz = 524.288 ms exactly.
 #[test]
 fn narrowest_bandwidth_symbol_is_exact() {
-    let p = params(12, "7.8", 4, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let p = params(
+        12,
+        "7.8",
+        4,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     let a = p.airtime(255).unwrap();
     assert_eq!(a.symbol_time.to_string(), "524.288 ms");
     assert!(a.total.is_whole_us());
@@ -113,14 +207,41 @@ fn narrowest_bandwidth_symbol_is_exact() {
 
 #[test]
 fn rejects_what_the_chips_cannot_do() {
-    let base = params(7, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
+    let base = params(
+        7,
+        "125",
+        1,
+        Header::Explicit,
+        true,
+        Ldro::Auto,
+        Chip::Sx127x,
+    );
     for sf in [4u8, 5, 13] {
-        assert!(LoraParams { sf, ..base }.airtime(10).is_err(), "SF{sf} on sx127x");
+        assert!(
+            LoraParams { sf, ..base }.airtime(10).is_err(),
+            "SF{sf} on sx127x"
+        );
     }
-    assert!(LoraParams { sf: 6, ..base }.airtime(10).is_err(), "SF6 explicit on sx127x");
-    assert!(LoraParams { sf: 13, chip: Chip::Sx126x, ..base }.airtime(10).is_err());
+    assert!(
+        LoraParams { sf: 6, ..base }.airtime(10).is_err(),
+        "SF6 explicit on sx127x"
+    );
+    assert!(
+        LoraParams {
+            sf: 13,
+            chip: Chip::Sx126x,
+            ..base
+        }
+        .airtime(10)
+        .is_err()
+    );
     assert!(base.airtime(256).is_err());
-    let short = LoraParams { sf: 5, chip: Chip::Sx126x, preamble: Some(8), ..base };
+    let short = LoraParams {
+        sf: 5,
+        chip: Chip::Sx126x,
+        preamble: Some(8),
+        ..base
+    };
     assert!(short.airtime(10).is_err(), "SF5 needs 12 preamble symbols");
     assert!("300".parse::<Bandwidth>().is_err());
     assert!("4/9".parse::<CodingRate>().is_err());
@@ -128,14 +249,33 @@ fn rejects_what_the_chips_cannot_do() {
 
 /// The datasheet formula evaluated a second, independent way: floating point exactly as
 /// printed, with the ceil found by counting whole 4(SF-2DE)-bit blocks one by one.
-fn reference_ms(sf: u32, bw_hz: f64, cr: u32, pl: u32, implicit: bool, crc: bool, ldro: Option<bool>, sx126x: bool, pre: u32) -> (f64, bool) {
+#[allow(clippy::too_many_arguments)]
+fn reference_ms(
+    sf: u32,
+    bw_hz: f64,
+    cr: u32,
+    pl: u32,
+    implicit: bool,
+    crc: bool,
+    ldro: Option<bool>,
+    sx126x: bool,
+    pre: u32,
+) -> (f64, bool) {
     let ts = 2f64.powi(sf as i32) / bw_hz;
     let de = ldro.unwrap_or(ts >= 0.016);
     let (bits, per_block, extra) = if sx126x && sf <= 6 {
-        (8 * pl as i64 + 16 * crc as i64 - 4 * sf as i64 + if implicit { 0 } else { 20 }, 4 * sf as i64, 6.25)
+        (
+            8 * pl as i64 + 16 * crc as i64 - 4 * sf as i64 + if implicit { 0 } else { 20 },
+            4 * sf as i64,
+            6.25,
+        )
     } else {
         let d = if de { 2 } else { 0 };
-        (8 * pl as i64 - 4 * sf as i64 + 28 + 16 * crc as i64 - 20 * implicit as i64, 4 * (sf as i64 - d), 4.25)
+        (
+            8 * pl as i64 - 4 * sf as i64 + 28 + 16 * crc as i64 - 20 * implicit as i64,
+            4 * (sf as i64 - d),
+            4.25,
+        )
     };
     let mut blocks = 0i64;
     while blocks * per_block < bits {
@@ -165,18 +305,47 @@ fn whole_grid_matches_independent_derivation() {
             for &(bw, hz) in &bws {
                 for cr in 1u8..=4 {
                     for header in [Header::Explicit, Header::Implicit] {
-                        if chip == Chip::Sx127x && (sf == 5 || (sf == 6 && header == Header::Explicit)) {
+                        if chip == Chip::Sx127x
+                            && (sf == 5 || (sf == 6 && header == Header::Explicit))
+                        {
                             continue;
                         }
                         for crc in [false, true] {
                             for ldro in [Ldro::Auto, Ldro::On, Ldro::Off] {
-                                let p = LoraParams { sf, bandwidth: bw.parse().unwrap(), coding_rate: CodingRate::new(cr).unwrap(), preamble: None, header, crc, ldro, chip };
-                                let forced = match ldro { Ldro::Auto => None, Ldro::On => Some(true), Ldro::Off => Some(false) };
+                                let p = LoraParams {
+                                    sf,
+                                    bandwidth: bw.parse().unwrap(),
+                                    coding_rate: CodingRate::new(cr).unwrap(),
+                                    preamble: None,
+                                    header,
+                                    crc,
+                                    ldro,
+                                    chip,
+                                };
+                                let forced = match ldro {
+                                    Ldro::Auto => None,
+                                    Ldro::On => Some(true),
+                                    Ldro::Off => Some(false),
+                                };
                                 let pre = p.preamble_symbols() as u32;
                                 for pl in 0u32..=255 {
                                     let got = p.airtime(pl).unwrap();
-                                    let (want, de) = reference_ms(sf as u32, hz, cr as u32, pl, header == Header::Implicit, crc, forced, chip == Chip::Sx126x, pre);
-                                    assert!((got.total.as_ms() - want).abs() < 1e-6 * want, "{chip:?} SF{sf} {bw} CR{cr} {header:?} crc={crc} {ldro:?} PL{pl}: {} vs {want}", got.total.as_ms());
+                                    let (want, de) = reference_ms(
+                                        sf as u32,
+                                        hz,
+                                        cr as u32,
+                                        pl,
+                                        header == Header::Implicit,
+                                        crc,
+                                        forced,
+                                        chip == Chip::Sx126x,
+                                        pre,
+                                    );
+                                    assert!(
+                                        (got.total.as_ms() - want).abs() < 1e-6 * want,
+                                        "{chip:?} SF{sf} {bw} CR{cr} {header:?} crc={crc} {ldro:?} PL{pl}: {} vs {want}",
+                                        got.total.as_ms()
+                                    );
                                     assert_eq!(got.ldro, de);
                                     assert!(got.total.is_whole_us());
                                     checked += 1;
@@ -195,8 +364,19 @@ fn whole_grid_matches_independent_derivation() {
 fn sx126x_equals_sx127x_from_sf7() {
     for sf in 7u8..=12 {
         for pl in [0u32, 1, 13, 51, 100, 222, 255] {
-            let a = params(sf, "125", 1, Header::Explicit, true, Ldro::Auto, Chip::Sx127x);
-            let b = LoraParams { chip: Chip::Sx126x, ..a };
+            let a = params(
+                sf,
+                "125",
+                1,
+                Header::Explicit,
+                true,
+                Ldro::Auto,
+                Chip::Sx127x,
+            );
+            let b = LoraParams {
+                chip: Chip::Sx126x,
+                ..a
+            };
             assert_eq!(a.airtime(pl).unwrap(), b.airtime(pl).unwrap());
         }
     }
@@ -204,7 +384,12 @@ fn sx126x_equals_sx127x_from_sf7() {
 
 #[test]
 fn bandwidth_parsing_accepts_datasheet_spellings() {
-    for (s, l) in [("7.81", "7.8"), ("125k", "125"), ("41.67", "41.7"), ("500 kHz", "500")] {
+    for (s, l) in [
+        ("7.81", "7.8"),
+        ("125k", "125"),
+        ("41.67", "41.7"),
+        ("500 kHz", "500"),
+    ] {
         assert_eq!(s.parse::<Bandwidth>().unwrap().label(), l);
     }
     assert_eq!(Bandwidth::all().count(), 10);

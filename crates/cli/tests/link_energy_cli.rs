@@ -1,0 +1,430 @@
+//! `airtime`, `link`, `energy`, `reproduce rf-transmission` and `reproduce lora`, run as a
+//! user runs them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn cm() -> Command {
+    let mut c = Command::cargo_bin("ciphermeter").unwrap();
+    c.env_remove("CIPHERMETER_DATA_DIR");
+    c
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = cm().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn airtime_single_case_json() {
+    // AN1200.13 setting, see crates/link/tests/lora_airtime.rs: 164.864 ms.
+    let v = json(&[
+        "airtime",
+        "--sf",
+        "9",
+        "--bw",
+        "125",
+        "--payload",
+        "13",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["airtime_ms"], 164.864);
+    assert_eq!(v["symbol_ms"], 4.096);
+    assert_eq!(v["preamble_symbols"], 12.25);
+    assert_eq!(v["payload_symbols"], 28);
+    assert_eq!(v["ldro"], false);
+}
+
+#[test]
+fn airtime_ldro_follows_the_16_ms_rule() {
+    let v = json(&[
+        "airtime",
+        "--sf",
+        "11",
+        "--bw",
+        "250",
+        "--payload",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["ldro"], false);
+    assert_eq!(v["airtime_ms"], 329.728);
+    let v = json(&[
+        "airtime",
+        "--sf",
+        "11",
+        "--bw",
+        "125",
+        "--payload",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["ldro"], true);
+}
+
+#[test]
+fn airtime_grid_prints_a_table_and_marks_impossible_cells() {
+    cm().args(["airtime", "--sf", "5..12", "--payload", "0..255"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "n/a: SF5 is not available on sx127x",
+        ))
+        .stdout(predicate::str::contains("2793.472 ms").or(predicate::str::contains("ms")));
+    let v = json(&[
+        "airtime",
+        "--chip",
+        "sx126x",
+        "--sf",
+        "5..12",
+        "--payload",
+        "0..255",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v.as_array().unwrap().len(), 8 * 256);
+    assert!(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["airtime_ms"].is_number())
+    );
+}
+
+#[test]
+fn airtime_lorawan_reports_frames_and_duty_cycle() {
+    let v = json(&[
+        "airtime",
+        "--region",
+        "eu868",
+        "--dr",
+        "0",
+        "--payload",
+        "51",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["airtime_ms"], 2793.472);
+    assert_eq!(v["max_messages_per_hour"], 12);
+    assert_eq!(v["fits_one_frame"], true);
+    // Over the DR0 maximum: refused with the frame count...
+    cm().args([
+        "airtime",
+        "--region",
+        "eu868",
+        "--dr",
+        "0",
+        "--payload",
+        "60",
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("maximum is 51 B").and(predicate::str::contains("2 frames")));
+    // ...or costed as frames when asked.
+    let v = json(&[
+        "airtime",
+        "--region",
+        "eu868",
+        "--dr",
+        "0",
+        "--payload",
+        "60",
+        "--split",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["frames"], 2);
+    assert_eq!(v["fits_one_frame"], false);
+    cm().args(["airtime", "--region", "us915", "--payload", "100"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("400 ms dwell").and(predicate::str::contains("(!)")));
+}
+
+#[test]
+fn airtime_bad_input_exits_2() {
+    for args in [
+        vec!["airtime", "--payload", "-5"],
+        vec!["airtime", "--sf", "13"],
+        vec!["airtime", "--sf", "5"],
+        vec!["airtime", "--payload", "256"],
+        vec!["airtime", "--sf", "12..7"],
+        vec!["airtime", "--sf", "7..x"],
+        vec!["airtime", "--bw", "300"],
+        vec!["airtime", "--cr", "4/9"],
+        vec!["airtime", "--region", "eu868", "--dr", "9"],
+        vec!["airtime", "--region", "mars"],
+        vec!["airtime", "--region", "eu868", "--sf", "7"],
+    ] {
+        cm().args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::is_empty().not());
+    }
+    cm().args(["airtime", "--payload", "-5"])
+        .assert()
+        .stderr(predicate::str::contains("negative"));
+    cm().args(["airtime", "--sf", "13"])
+        .assert()
+        .stderr(predicate::str::contains("SF13"));
+}
+
+#[test]
+fn link_serial_radio_timeout_and_padding() {
+    let v = json(&[
+        "link",
+        "--link",
+        "slice-of-radio",
+        "--bytes",
+        "14",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["frames"], 2);
+    assert_eq!(v["last_waits_timeout"], true);
+    let v = json(&[
+        "link",
+        "--link",
+        "slice-of-radio",
+        "--bytes",
+        "14",
+        "--pad-to-packet",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["padding_bytes"], 10);
+    assert_eq!(v["last_waits_timeout"], false);
+    assert_eq!(v["delivery_ms"], 3.861);
+    cm().args(["link", "--link", "lorawan-eu868-dr0", "--bytes", "100"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("does not fit one frame"));
+    cm().args(["link", "--list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ble-2m-251"));
+}
+
+#[test]
+fn link_bad_input_exits_2() {
+    cm().args(["link", "--link", "carrier-pigeon", "--bytes", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown link 'carrier-pigeon'"));
+    cm().args(["link", "--link", "ble-1m-27", "--bytes", "-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("negative"));
+    cm().args(["link", "--link", "ble-1m-27"]).assert().code(2);
+}
+
+#[test]
+fn user_data_dir_via_flag_and_env() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("links")).unwrap();
+    std::fs::write(
+        dir.path().join("links/x.toml"),
+        r#"
+[[link]]
+name = "my-radio"
+title = "a 64-byte serial radio"
+source = "my bench"
+radio = "srf-cc1110"
+tx_power_dbm = 10
+[link.serial]
+serial_baud = { value = 9600, source = "configured" }
+serial_bits_per_byte = { value = 10, source = "8N1" }
+air_rate_bps = { value = 50000, estimate = "guess" }
+packet_payload = { value = 64, source = "manual" }
+timeout_ms = { value = 20, source = "manual" }
+overhead_bytes = { value = 8, estimate = "guess" }
+"#,
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    cm().args([
+        "link",
+        "--link",
+        "my-radio",
+        "--bytes",
+        "64",
+        "--data-dir",
+        d,
+    ])
+    .assert()
+    .success();
+    cm().env("CIPHERMETER_DATA_DIR", d)
+        .args(["link", "--link", "my-radio", "--bytes", "64"])
+        .assert()
+        .success();
+    std::fs::write(dir.path().join("links/bad.toml"), "[[link]]\nname = 1\n").unwrap();
+    cm().args([
+        "link",
+        "--link",
+        "my-radio",
+        "--bytes",
+        "1",
+        "--data-dir",
+        d,
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("bad.toml"));
+}
+
+#[test]
+fn energy_splits_cpu_and_radio_and_labels_the_model() {
+    let v = json(&[
+        "energy",
+        "--device",
+        "sodaq-mbili",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--bytes",
+        "20",
+        "--overhead",
+        "28",
+        "--cpu-us",
+        "2000",
+        "--interval",
+        "10m",
+        "--battery",
+        "2xAA",
+        "--format",
+        "json",
+    ]);
+    assert!(v["label"].as_str().unwrap().contains("model estimate"));
+    assert_eq!(v["cpu_time_source"], "user-supplied (--cpu-us)");
+    let m = v["messages"].as_array().unwrap();
+    assert_eq!(m[0]["cpu_uj"], 0.0);
+    // 3.3 V x 3.5 mA x 2 ms = 23.1 uJ
+    assert!((m[1]["cpu_uj"].as_f64().unwrap() - 23.1).abs() < 1e-9);
+    assert!(m[1]["radio_share"].as_f64().unwrap() > 0.9);
+    assert!(m[1]["battery_days"].as_f64().unwrap() < m[0]["battery_days"].as_f64().unwrap());
+    cm().args([
+        "energy",
+        "--device",
+        "esp32",
+        "--link",
+        "ble-1m-27",
+        "--bytes",
+        "40",
+        "--cpu-us",
+        "30",
+        "--battery",
+        "cr2032",
+    ])
+    .assert()
+    .success()
+    .stdout(
+        predicate::str::contains("model estimate").and(predicate::str::contains("user-supplied")),
+    );
+    cm().args(["energy", "--list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("18650"));
+}
+
+#[test]
+fn energy_bad_input_exits_2() {
+    for (args, msg) in [
+        (
+            vec!["--device", "pdp-11", "--link", "ble-1m-27", "--bytes", "10"],
+            "unknown device",
+        ),
+        (
+            vec!["--device", "esp32", "--link", "nope", "--bytes", "10"],
+            "unknown link",
+        ),
+        (
+            vec![
+                "--device",
+                "esp32",
+                "--link",
+                "ble-1m-27",
+                "--bytes",
+                "10",
+                "--battery",
+                "potato",
+            ],
+            "unknown battery",
+        ),
+        (
+            vec![
+                "--device",
+                "esp32",
+                "--link",
+                "ble-1m-27",
+                "--bytes",
+                "10",
+                "--interval",
+                "10 parsecs",
+            ],
+            "bad interval",
+        ),
+        (
+            vec![
+                "--device",
+                "esp32",
+                "--link",
+                "ble-1m-27",
+                "--bytes",
+                "10",
+                "--cpu-us",
+                "-3",
+            ],
+            "--cpu-us",
+        ),
+        (
+            vec![
+                "--device",
+                "esp32",
+                "--link",
+                "sigfox-rc1",
+                "--bytes",
+                "10",
+                "--interval",
+                "1s",
+            ],
+            "shorter than",
+        ),
+    ] {
+        cm().arg("energy")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+    }
+}
+
+#[test]
+fn reproduce_rf_transmission_quick() {
+    cm().args(["reproduce", "rf-transmission", "--quick"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Table 5").and(predicate::str::contains("disagrees")))
+        // T1: 14 B -> 16 B AES-256-CBC -> 32 hex characters -> 36 padded.
+        .stdout(predicate::str::contains(
+            "   1        14     14        31     32        36     36",
+        ));
+}
+
+#[test]
+fn reproduce_lora_quick() {
+    cm().args(["reproduce", "lora", "--quick"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("XChaCha20")
+                .and(predicate::str::contains("RSA"))
+                .and(predicate::str::contains("SF12")),
+        );
+}
