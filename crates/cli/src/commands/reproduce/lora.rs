@@ -181,8 +181,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         "A {len}-byte message under each algorithm: bytes on air (LoRa PHY payload) and time on air"
     );
     println!(
-        "{:<19} {:<19} {:>6} {:>11} {:>12} {:>8}  {}",
-        "algorithm", "variant", "bytes", "SF7", "SF12", "DR0 fr.", "expansion"
+        "{:<19} {:<19} {:>6} {:>11} {:>12} {:>8}  expansion",
+        "algorithm", "variant", "bytes", "SF7", "SF12", "DR0 fr."
     );
     let mut fallbacks = Vec::new();
     for (label, id) in ALGORITHMS {
@@ -227,14 +227,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .unwrap_or_default()
     };
     println!(
-        "{:<19} {:<19} {:>6} {:>11} {:>12} {:>8}  {}",
+        "{:<19} {:<19} {:>6} {:>11} {:>12} {:>8}  none",
         "(plaintext)",
         "-",
         len,
         plain(7).trim_end_matches(" ms"),
         plain(12).trim_end_matches(" ms"),
         (len as u32).div_ceil(dr0.max_payload),
-        "none"
     );
     println!(
         "(ms; 'Nx:' = needs N LoRa packets of at most 255 B; 'DR0 fr.' = LoRaWAN EU868 DR0 frames of at most {} B, each + {MAC_OVERHEAD} B MAC)",
