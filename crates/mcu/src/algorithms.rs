@@ -25,7 +25,11 @@ pub struct Algorithm {
 }
 
 const fn a(id: &'static str, family: Family, security_bits: u32) -> Algorithm {
-    Algorithm { id, family, security_bits }
+    Algorithm {
+        id,
+        family,
+        security_bits,
+    }
 }
 
 use Family::*;
@@ -108,13 +112,23 @@ mod tests {
     fn ids_match_the_firmware_features() {
         let manifest = std::fs::read_to_string(crate::firmware_dir().join("Cargo.toml")).unwrap();
         for alg in ALL {
-            assert!(manifest.contains(&format!("\n{} = [", alg.id)), "{} is not a firmware feature", alg.id);
+            assert!(
+                manifest.contains(&format!("\n{} = [", alg.id)),
+                "{} is not a firmware feature",
+                alg.id
+            );
         }
     }
 
     #[test]
     fn unknown_ids_are_usage_errors() {
-        assert!(matches!(resolve(&["rot13".into()]), Err(McuError::Usage(_))));
-        assert_eq!(resolve(&["AES-128-ECB".into()]).unwrap()[0].id, "aes-128-ecb");
+        assert!(matches!(
+            resolve(&["rot13".into()]),
+            Err(McuError::Usage(_))
+        ));
+        assert_eq!(
+            resolve(&["AES-128-ECB".into()]).unwrap()[0].id,
+            "aes-128-ecb"
+        );
     }
 }

@@ -35,17 +35,41 @@ fn build_lock() -> Result<File, McuError> {
 /// The Cargo invocation for one algorithm on one target.
 pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
     let mut cmd = Command::new("cargo");
-    cmd.arg(format!("+{}", target.toolchain())).arg("build").arg("--release");
+    cmd.arg(format!("+{}", target.toolchain()))
+        .arg("build")
+        .arg("--release");
     if target.is_avr() {
         cmd.arg("-Zbuild-std=core");
     }
-    cmd.args(["--target", target.rust_target(), "--features", feature, "--quiet", "--color", "never"]);
+    cmd.args([
+        "--target",
+        target.rust_target(),
+        "--features",
+        feature,
+        "--quiet",
+        "--color",
+        "never",
+    ]);
     cmd.current_dir(firmware_dir())
         .env("CARGO_TARGET_DIR", target_dir())
-        .env("CIPHERMETER_SIZES", sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","));
+        .env(
+            "CIPHERMETER_SIZES",
+            sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
     // The firmware's own .cargo/config.toml sets target-cpu and link flags;
     // flags or a toolchain pin from the calling environment would override them.
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTUP_TOOLCHAIN", "CARGO_BUILD_TARGET", "RUSTC"] {
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTUP_TOOLCHAIN",
+        "CARGO_BUILD_TARGET",
+        "RUSTC",
+    ] {
         cmd.env_remove(var);
     }
     cmd
@@ -55,15 +79,20 @@ pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
 /// compiler's reason on failure.
 pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBuf, String> {
     let _lock = build_lock().map_err(|e| e.to_string())?;
-    let output = command(target, feature, sizes).output().map_err(|e| format!("cannot run cargo: {e}"))?;
+    let output = command(target, feature, sizes)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
         return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
     }
-    let built = target_dir().join(target.rust_target()).join("release").join(if target.is_avr() {
-        "ciphermeter-firmware.elf"
-    } else {
-        "ciphermeter-firmware"
-    });
+    let built = target_dir()
+        .join(target.rust_target())
+        .join("release")
+        .join(if target.is_avr() {
+            "ciphermeter-firmware.elf"
+        } else {
+            "ciphermeter-firmware"
+        });
     let dir = target_dir().join("elf").join(target.name());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let copy = dir.join(format!("{feature}.elf"));

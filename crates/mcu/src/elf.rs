@@ -10,7 +10,12 @@ const SHT_NOBITS: u32 = 8;
 
 pub fn flash_bytes(path: &Path) -> Result<u64, McuError> {
     let bytes = std::fs::read(path)?;
-    flash_bytes_of(&bytes).ok_or_else(|| McuError::Failed(format!("{} is not a 32-bit little-endian ELF", path.display())))
+    flash_bytes_of(&bytes).ok_or_else(|| {
+        McuError::Failed(format!(
+            "{} is not a 32-bit little-endian ELF",
+            path.display()
+        ))
+    })
 }
 
 fn u16_at(b: &[u8], at: usize) -> Option<u64> {

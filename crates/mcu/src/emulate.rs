@@ -22,17 +22,28 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
         None => {
             let harness = harness.ok_or_else(|| McuError::Failed("no simavr harness".into()))?;
             let mut cmd = Command::new(harness);
-            cmd.args(["--mcu", "atmega1284p", "--freq", &target.clock_hz().to_string()]).arg(elf);
+            cmd.args([
+                "--mcu",
+                "atmega1284p",
+                "--freq",
+                &target.clock_hz().to_string(),
+            ])
+            .arg(elf);
             cmd
         }
         Some(machine) => {
             let mut cmd = Command::new("qemu-system-arm");
-            cmd.args(["-M", machine, "-display", "none", "-monitor", "none", "-serial", "none"])
-                .args(["-chardev", "stdio,id=semihosting"])
-                .args(["-semihosting-config", "enable=on,target=native,chardev=semihosting"])
-                .args(["-icount", &format!("shift={ICOUNT_SHIFT}")])
-                .arg("-kernel")
-                .arg(elf);
+            cmd.args([
+                "-M", machine, "-display", "none", "-monitor", "none", "-serial", "none",
+            ])
+            .args(["-chardev", "stdio,id=semihosting"])
+            .args([
+                "-semihosting-config",
+                "enable=on,target=native,chardev=semihosting",
+            ])
+            .args(["-icount", &format!("shift={ICOUNT_SHIFT}")])
+            .arg("-kernel")
+            .arg(elf);
             cmd
         }
     })
@@ -64,11 +75,17 @@ pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output,
         if started.elapsed() > TIME_LIMIT {
             child.kill().ok();
             child.wait().ok();
-            return Err(McuError::Failed(format!("the simulation ran longer than {TIME_LIMIT:?}")));
+            return Err(McuError::Failed(format!(
+                "the simulation ran longer than {TIME_LIMIT:?}"
+            )));
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let stdout = out_thread.join().expect("reader").unwrap_or_default();
     let stderr = err_thread.join().expect("reader").unwrap_or_default();
-    Ok(Output { stdout, stderr, exit_ok: status.success() })
+    Ok(Output {
+        stdout,
+        stderr,
+        exit_ok: status.success(),
+    })
 }

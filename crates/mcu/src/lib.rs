@@ -63,8 +63,11 @@ pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuR
     let mut rows = Vec::new();
     // The identity build is the code-size reference (study 003 Fig. 12, FELICS).
     progress("identity (code-size baseline)");
-    let baseline = compile::firmware(req.target, "identity", &req.sizes)
-        .map_err(|e| McuError::Failed(format!("the identity baseline firmware does not build: {e}")))?;
+    let baseline = compile::firmware(req.target, "identity", &req.sizes).map_err(|e| {
+        McuError::Failed(format!(
+            "the identity baseline firmware does not build: {e}"
+        ))
+    })?;
     let baseline_flash = elf::flash_bytes(&baseline)?;
     for alg in algorithms {
         progress(alg.id);
@@ -73,14 +76,26 @@ pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuR
     Ok(rows)
 }
 
-fn measure_one(req: &Request, alg: &algorithms::Algorithm, harness: Option<&std::path::Path>, baseline_flash: u64) -> Vec<McuResult> {
+fn measure_one(
+    req: &Request,
+    alg: &algorithms::Algorithm,
+    harness: Option<&std::path::Path>,
+    baseline_flash: u64,
+) -> Vec<McuResult> {
     let elf = match compile::firmware(req.target, alg.id, &req.sizes) {
         Ok(elf) => elf,
         Err(reason) => return vec![McuResult::failure(req.target, alg.id, "build", reason)],
     };
     let flash = match elf::flash_bytes(&elf) {
         Ok(f) => f,
-        Err(e) => return vec![McuResult::failure(req.target, alg.id, "build", e.to_string())],
+        Err(e) => {
+            return vec![McuResult::failure(
+                req.target,
+                alg.id,
+                "build",
+                e.to_string(),
+            )];
+        }
     };
     let output = match emulate::run(req.target, &elf, harness) {
         Ok(out) => out,
@@ -88,7 +103,14 @@ fn measure_one(req: &Request, alg: &algorithms::Algorithm, harness: Option<&std:
     };
     match parse::parse(&output.stdout) {
         Ok(run) => {
-            let mut rows = results::rows(req.target, alg.id, &run, flash, baseline_flash, output.exit_ok);
+            let mut rows = results::rows(
+                req.target,
+                alg.id,
+                &run,
+                flash,
+                baseline_flash,
+                output.exit_ok,
+            );
             rows.extend(skipped_sizes(req, alg));
             rows
         }
@@ -104,7 +126,9 @@ fn measure_one(req: &Request, alg: &algorithms::Algorithm, harness: Option<&std:
 /// ECB and CBC take whole blocks only; the firmware skips other sizes and
 /// this says so in the results rather than leaving a silent gap.
 fn skipped_sizes(req: &Request, alg: &algorithms::Algorithm) -> Vec<McuResult> {
-    let algorithms::Family::BlockMode(block) = alg.family else { return Vec::new() };
+    let algorithms::Family::BlockMode(block) = alg.family else {
+        return Vec::new();
+    };
     req.sizes
         .iter()
         .filter(|&&n| n % block != 0)
@@ -113,7 +137,9 @@ fn skipped_sizes(req: &Request, alg: &algorithms::Algorithm) -> Vec<McuResult> {
                 req.target,
                 alg.id,
                 "encrypt",
-                format!("{n} bytes is not a whole number of {block}-byte blocks (ECB/CBC); size skipped"),
+                format!(
+                    "{n} bytes is not a whole number of {block}-byte blocks (ECB/CBC); size skipped"
+                ),
             );
             row.size_bytes = n;
             row

@@ -37,7 +37,9 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
     for line in stream.lines() {
         let mut words = line.split_whitespace();
         match words.next() {
-            Some("A") => run.algorithms.push(words.next().ok_or_else(|| bad(line))?.to_string()),
+            Some("A") => run
+                .algorithms
+                .push(words.next().ok_or_else(|| bad(line))?.to_string()),
             Some("K") => {
                 let algorithm = words.next().ok_or_else(|| bad(line))?.to_string();
                 let passed = match words.next() {
@@ -47,23 +49,43 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
                 };
                 let why: Vec<_> = words.collect();
                 let why = (!why.is_empty()).then(|| why.join(" "));
-                run.kats.push(Kat { algorithm, passed, why });
+                run.kats.push(Kat {
+                    algorithm,
+                    passed,
+                    why,
+                });
             }
             Some("M") => {
                 let op = words.next().ok_or_else(|| bad(line))?.to_string();
-                let size = words.next().and_then(|w| w.parse().ok()).ok_or_else(|| bad(line))?;
+                let size = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad(line))?;
                 if let Some((prev, _)) = pending.replace((op, size)) {
-                    return Err(McuError::Failed(format!("region '{prev}' was never measured")));
+                    return Err(McuError::Failed(format!(
+                        "region '{prev}' was never measured"
+                    )));
                 }
             }
             Some("C") => {
-                let raw: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(|| bad(line))?;
-                let stack: u32 = words.next().and_then(|w| w.parse().ok()).ok_or_else(|| bad(line))?;
+                let raw: u64 = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad(line))?;
+                let stack: u32 = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad(line))?;
                 let (operation, size) = pending.take().ok_or_else(|| bad(line))?;
                 match operation.as_str() {
                     "calibrate-empty" => run.calibrate_empty = Some(raw),
                     "calibrate-nop100" => run.calibrate_nop100 = Some(raw),
-                    _ => run.ops.push(RawOp { operation, size, raw, stack }),
+                    _ => run.ops.push(RawOp {
+                        operation,
+                        size,
+                        raw,
+                        stack,
+                    }),
                 }
             }
             Some("E") => run.finished = true,
@@ -73,10 +95,14 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
         }
     }
     if run.panicked {
-        return Err(McuError::Failed("the firmware panicked on the device".into()));
+        return Err(McuError::Failed(
+            "the firmware panicked on the device".into(),
+        ));
     }
     if !run.finished {
-        return Err(McuError::Failed("the firmware stopped before the end of its run".into()));
+        return Err(McuError::Failed(
+            "the firmware stopped before the end of its run".into(),
+        ));
     }
     Ok(run)
 }
@@ -91,9 +117,27 @@ mod tests {
     #[test]
     fn parses_a_run() {
         let run = parse(STREAM).unwrap();
-        assert_eq!((run.calibrate_empty, run.calibrate_nop100), (Some(2), Some(102)));
-        assert_eq!(run.kats, vec![Kat { algorithm: "aes-128-ecb".into(), passed: true, why: None }]);
-        assert_eq!(run.ops[1], RawOp { operation: "encrypt".into(), size: 16, raw: 16214, stack: 144 });
+        assert_eq!(
+            (run.calibrate_empty, run.calibrate_nop100),
+            (Some(2), Some(102))
+        );
+        assert_eq!(
+            run.kats,
+            vec![Kat {
+                algorithm: "aes-128-ecb".into(),
+                passed: true,
+                why: None
+            }]
+        );
+        assert_eq!(
+            run.ops[1],
+            RawOp {
+                operation: "encrypt".into(),
+                size: 16,
+                raw: 16214,
+                stack: 144
+            }
+        );
     }
 
     #[test]
@@ -101,7 +145,10 @@ mod tests {
         let failed = parse("A x\nK x FAIL tag\nE\n").unwrap();
         assert_eq!(failed.kats[0].why.as_deref(), Some("tag"));
         assert!(parse("A x\nPANIC\n").is_err());
-        assert!(parse("M encrypt 16\n").is_err(), "a run that never ends is an error");
+        assert!(
+            parse("M encrypt 16\n").is_err(),
+            "a run that never ends is an error"
+        );
         assert!(parse("M encrypt 16\nM decrypt 16\nC 1 1\nE\n").is_err());
     }
 }

@@ -36,7 +36,12 @@ pub struct McuResult {
 }
 
 impl McuResult {
-    pub fn failure(target: Target, algorithm: &str, operation: &str, why: impl Into<String>) -> McuResult {
+    pub fn failure(
+        target: Target,
+        algorithm: &str,
+        operation: &str,
+        why: impl Into<String>,
+    ) -> McuResult {
         McuResult {
             target,
             algorithm: algorithm.to_string(),
@@ -65,7 +70,9 @@ impl McuResult {
 /// region must cost exactly [`AVR_MARKER_CYCLES`].
 pub fn calibration(target: Target, run: &Run) -> Result<u64, McuError> {
     let (Some(empty), Some(nops)) = (run.calibrate_empty, run.calibrate_nop100) else {
-        return Err(McuError::Failed("the firmware did not report its calibration regions".into()));
+        return Err(McuError::Failed(
+            "the firmware did not report its calibration regions".into(),
+        ));
     };
     let (empty, nops) = (target.to_counter(empty), target.to_counter(nops));
     if nops.checked_sub(empty) != Some(100) {
@@ -83,7 +90,14 @@ pub fn calibration(target: Target, run: &Run) -> Result<u64, McuError> {
     Ok(empty)
 }
 
-pub fn rows(target: Target, algorithm: &str, run: &Run, flash: u64, baseline_flash: u64, exit_ok: bool) -> Vec<McuResult> {
+pub fn rows(
+    target: Target,
+    algorithm: &str,
+    run: &Run,
+    flash: u64,
+    baseline_flash: u64,
+    exit_ok: bool,
+) -> Vec<McuResult> {
     let marker = match calibration(target, run) {
         Ok(m) => m,
         Err(e) => return vec![McuResult::failure(target, algorithm, "run", e.to_string())],
@@ -95,7 +109,12 @@ pub fn rows(target: Target, algorithm: &str, run: &Run, flash: u64, baseline_fla
         .map(|k| format!("{}: {}", k.algorithm, k.why.as_deref().unwrap_or("failed")))
         .collect();
     let kat_passed = exit_ok && !run.kats.is_empty() && failures.is_empty();
-    let error = (!failures.is_empty()).then(|| format!("known-answer test FAILED on the device: {}", failures.join("; ")));
+    let error = (!failures.is_empty()).then(|| {
+        format!(
+            "known-answer test FAILED on the device: {}",
+            failures.join("; ")
+        )
+    });
     run.ops
         .iter()
         .map(|op| {

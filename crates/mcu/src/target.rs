@@ -25,7 +25,12 @@ pub enum Target {
 pub const ICOUNT_SHIFT: u32 = 10;
 
 impl Target {
-    pub const ALL: [Target; 4] = [Target::Atmega1284p, Target::CortexM0plus, Target::CortexM3, Target::CortexM4];
+    pub const ALL: [Target; 4] = [
+        Target::Atmega1284p,
+        Target::CortexM0plus,
+        Target::CortexM3,
+        Target::CortexM4,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -59,7 +64,11 @@ impl Target {
 
     /// "cycles" (simavr) or "instructions" (QEMU).
     pub fn counter(self) -> &'static str {
-        if self.is_avr() { "cycles" } else { "instructions" }
+        if self.is_avr() {
+            "cycles"
+        } else {
+            "instructions"
+        }
     }
 
     /// The clock used for `time_us`. For Cortex-M3/M4 (no study device) a
@@ -113,16 +122,24 @@ impl FromStr for Target {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.to_ascii_lowercase();
-        let found = Target::ALL.into_iter().find(|t| t.name() == s).or(match s.as_str() {
-            "avr" | "atmega1284" => Some(Target::Atmega1284p),
-            "samd21" | "cortex-m0" | "cortex-m0+" | "m0" | "m0plus" => Some(Target::CortexM0plus),
-            "m3" => Some(Target::CortexM3),
-            "m4" => Some(Target::CortexM4),
-            _ => None,
-        });
+        let found = Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .or(match s.as_str() {
+                "avr" | "atmega1284" => Some(Target::Atmega1284p),
+                "samd21" | "cortex-m0" | "cortex-m0+" | "m0" | "m0plus" => {
+                    Some(Target::CortexM0plus)
+                }
+                "m3" => Some(Target::CortexM3),
+                "m4" => Some(Target::CortexM4),
+                _ => None,
+            });
         found.ok_or_else(|| {
             let names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
-            McuError::Usage(format!("unknown target '{s}'; choose one of: {}", names.join(", ")))
+            McuError::Usage(format!(
+                "unknown target '{s}'; choose one of: {}",
+                names.join(", ")
+            ))
         })
     }
 }

@@ -50,10 +50,17 @@ pub struct TinySecurityRow {
 }
 
 /// Runs study 003's comparison on `target` (the study used atmega1284p).
-pub fn reproduce(target: Target, progress: impl FnMut(&str)) -> Result<Vec<TinySecurityRow>, McuError> {
+pub fn reproduce(
+    target: Target,
+    progress: impl FnMut(&str),
+) -> Result<Vec<TinySecurityRow>, McuError> {
     let mut ids: Vec<String> = vec![BASELINE.to_string()];
     ids.extend(SCHEMES.iter().map(|(id, _)| id.to_string()));
-    let req = Request { target, algorithms: ids, sizes: vec![16] };
+    let req = Request {
+        target,
+        algorithms: ids,
+        sizes: vec![16],
+    };
     let results = crate::measure(&req, progress)?;
     Ok(summarise(target, &results))
 }
@@ -61,7 +68,10 @@ pub fn reproduce(target: Target, progress: impl FnMut(&str)) -> Result<Vec<TinyS
 /// Turns `seal` rows into the study's figures (pure, for testing).
 pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> {
     let seal = |id: &str| -> Vec<&McuResult> {
-        results.iter().filter(|r| r.algorithm == id && r.operation == "seal" && r.is_measurement()).collect()
+        results
+            .iter()
+            .filter(|r| r.algorithm == id && r.operation == "seal" && r.is_measurement())
+            .collect()
     };
     let base = seal(BASELINE);
     let base_flash = base.first().and_then(|r| r.flash_bytes);
@@ -69,18 +79,31 @@ pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> 
     for (id, group) in std::iter::once(&(BASELINE, "none")).chain(SCHEMES.iter()) {
         let bits = algorithms::find(id).map(|a| a.security_bits).unwrap_or(0);
         let algorithm = id.trim_start_matches("message-").to_string();
-        let points: Vec<(usize, f64)> = seal(id).iter().map(|r| (r.size_bytes, r.time_us)).collect();
-        let error = results.iter().find(|r| r.algorithm == *id && r.error.is_some()).and_then(|r| r.error.clone());
-        let kat_passed = results.iter().any(|r| r.algorithm == *id) && results.iter().filter(|r| r.algorithm == *id).all(|r| r.kat_passed);
+        let points: Vec<(usize, f64)> =
+            seal(id).iter().map(|r| (r.size_bytes, r.time_us)).collect();
+        let error = results
+            .iter()
+            .find(|r| r.algorithm == *id && r.error.is_some())
+            .and_then(|r| r.error.clone());
+        let kat_passed = results.iter().any(|r| r.algorithm == *id)
+            && results
+                .iter()
+                .filter(|r| r.algorithm == *id)
+                .all(|r| r.kat_passed);
         let per_byte: Vec<f64> = points.iter().map(|&(n, us)| us / n as f64).collect();
         let own: Vec<f64> = points
             .iter()
-            .filter_map(|&(n, us)| base.iter().find(|b| b.size_bytes == n).map(|b| (us - b.time_us) / n as f64))
+            .filter_map(|&(n, us)| {
+                base.iter()
+                    .find(|b| b.size_bytes == n)
+                    .map(|b| (us - b.time_us) / n as f64)
+            })
             .collect();
         let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
         let us_per_byte = mean(&per_byte);
         let spread = (!per_byte.is_empty()).then(|| {
-            per_byte.iter().cloned().fold(f64::MIN, f64::max) - per_byte.iter().cloned().fold(f64::MAX, f64::min)
+            per_byte.iter().cloned().fold(f64::MIN, f64::max)
+                - per_byte.iter().cloned().fold(f64::MAX, f64::min)
         });
         let flash = seal(id).first().and_then(|r| r.flash_bytes);
         rows.push(TinySecurityRow {

@@ -19,19 +19,31 @@ fn on_path(program: &str) -> bool {
 }
 
 fn sysroot(toolchain: &str) -> Option<String> {
-    let out = Command::new("rustc").arg(format!("+{toolchain}")).args(["--print", "sysroot"]).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let out = Command::new("rustc")
+        .arg(format!("+{toolchain}"))
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn apt(what: &str, packages: &str) -> Missing {
-    Missing { what: what.into(), install: format!("apt-get update && apt-get install -y {packages}") }
+    Missing {
+        what: what.into(),
+        install: format!("apt-get update && apt-get install -y {packages}"),
+    }
 }
 
 /// Everything `target` needs that is not installed.
 pub fn missing(target: Target) -> Vec<Missing> {
     let mut out = Vec::new();
     if !on_path("rustup") {
-        out.push(Missing { what: "rustup".into(), install: "see https://rustup.rs".into() });
+        out.push(Missing {
+            what: "rustup".into(),
+            install: "see https://rustup.rs".into(),
+        });
         return out;
     }
     let toolchain = target.toolchain();
@@ -41,7 +53,10 @@ pub fn missing(target: Target) -> Vec<Missing> {
             install: format!("rustup toolchain install {toolchain}"),
         }),
         Some(root) if target.is_avr() => {
-            if !Path::new(&root).join("lib/rustlib/src/rust/library/core").is_dir() {
+            if !Path::new(&root)
+                .join("lib/rustlib/src/rust/library/core")
+                .is_dir()
+            {
                 out.push(Missing {
                     what: "rust-src for nightly (AVR builds core from source)".into(),
                     install: "rustup component add rust-src --toolchain nightly".into(),
@@ -49,7 +64,11 @@ pub fn missing(target: Target) -> Vec<Missing> {
             }
         }
         Some(root) => {
-            if !Path::new(&root).join("lib/rustlib").join(target.rust_target()).is_dir() {
+            if !Path::new(&root)
+                .join("lib/rustlib")
+                .join(target.rust_target())
+                .is_dir()
+            {
                 out.push(Missing {
                     what: format!("Rust target {}", target.rust_target()),
                     install: format!("rustup target add {}", target.rust_target()),
@@ -65,13 +84,21 @@ pub fn missing(target: Target) -> Vec<Missing> {
             out.push(apt("avr-libc", "avr-libc"));
         }
         if !Path::new("/usr/include/simavr/sim_avr.h").is_file() {
-            out.push(apt("libsimavr-dev (the harness links libsimavr)", "simavr libsimavr-dev"));
+            out.push(apt(
+                "libsimavr-dev (the harness links libsimavr)",
+                "simavr libsimavr-dev",
+            ));
         }
-        if !Path::new("/usr/include/libelf.h").is_file() && !Path::new("/usr/include/libelf/libelf.h").is_file() {
+        if !Path::new("/usr/include/libelf.h").is_file()
+            && !Path::new("/usr/include/libelf/libelf.h").is_file()
+        {
             out.push(apt("libelf-dev", "libelf-dev"));
         }
         if !on_path("cc") {
-            out.push(apt("a C compiler (cc) for the simavr harness", "build-essential"));
+            out.push(apt(
+                "a C compiler (cc) for the simavr harness",
+                "build-essential",
+            ));
         }
     } else if !on_path("qemu-system-arm") {
         out.push(apt("qemu-system-arm", "qemu-system-arm"));

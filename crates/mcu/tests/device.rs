@@ -1,0 +1,75 @@
+//! Runs real firmware in simavr and QEMU. These need the toolchain that
+//! scripts/setup installs; a missing piece fails the test with the install
+//! command (they are never skipped silently).
+
+use ciphermeter_mcu as mcu;
+use mcu::{McuResult, Request, Target, compile, emulate, parse, results, toolchain};
+
+fn require(target: Target) {
+    if let Err(e) = toolchain::require(target) {
+        panic!("device tests need the {target} toolchain (run scripts/setup): {e}");
+    }
+}
+
+fn measure(target: Target, algorithms: &[&str], sizes: &[usize]) -> Vec<McuResult> {
+    require(target);
+    let req = Request { target, algorithms: algorithms.iter().map(|s| s.to_string()).collect(), sizes: sizes.to_vec() };
+    mcu::measure(&req, |_| {}).expect("measure")
+}
+
+fn assert_all_pass(rows: &[McuResult], algorithms: &[&str]) {
+    for alg in algorithms {
+        let mine: Vec<_> = rows.iter().filter(|r| r.algorithm == *alg).collect();
+        assert!(!mine.is_empty(), "no rows for {alg}");
+        for r in mine {
+            assert!(r.kat_passed && r.error.is_none(), "{alg} {}: {:?}", r.operation, r.error);
+        }
+    }
+}
+
+/// The harness overhead is pinned: an empty marked region costs exactly the
+/// two marker instructions (stop's `ldi`, start's `out`), 100 nops add 100.
+#[test]
+fn avr_calibration_pins_the_marker_cost() {
+    require(Target::Atmega1284p);
+    let harness = compile::harness().unwrap();
+    let elf = compile::firmware(Target::Atmega1284p, "identity", &[16]).unwrap();
+    let out = emulate::run(Target::Atmega1284p, &elf, Some(&harness)).unwrap();
+    let run = parse::parse(&out.stdout).unwrap();
+    assert_eq!(run.calibrate_empty, Some(results::AVR_MARKER_CYCLES));
+    assert_eq!(run.calibrate_nop100, Some(results::AVR_MARKER_CYCLES + 100));
+    // The identity copy of 16 bytes: cycles grow with the size, stack is small.
+    let enc = run.ops.iter().find(|o| o.operation == "encrypt").unwrap();
+    assert!(enc.raw > 16 && enc.stack < 64, "{enc:?}");
+}
+
+/// simavr is cycle-exact: two runs give identical counts.
+#[test]
+fn avr_aes_128_ecb_is_deterministic_and_passes_its_kat() {
+    let a = measure(Target::Atmega1284p, &["aes-128-ecb"], &[16, 64]);
+    let b = measure(Target::Atmega1284p, &["aes-128-ecb"], &[16, 64]);
+    assert_all_pass(&a, &["aes-128-ecb"]);
+    let counts = |rows: &[McuResult]| rows.iter().map(|r| (r.operation.clone(), r.size_bytes, r.cycles)).collect::<Vec<_>>();
+    assert_eq!(counts(&a), counts(&b));
+    let enc = a.iter().find(|r| r.operation == "encrypt" && r.size_bytes == 64).unwrap();
+    assert!(enc.cycles > 1000 && enc.code_size_bytes.unwrap() > 0 && enc.stack_bytes.unwrap() > 0, "{enc:?}");
+}
+
+#[test]
+fn avr_small_set_passes_known_answers_on_the_device() {
+    let algs = ["aes-128-ccm", "sha256", "hmac-sha256", "speck64-128-ecb", "message-aes-128-eax"];
+    let rows = measure(Target::Atmega1284p, &algs, &[16]);
+    assert_all_pass(&rows, &algs);
+    let seal = rows.iter().filter(|r| r.operation == "seal").count();
+    assert_eq!(seal, 6, "one sealed message per chain length of study 003");
+}
+
+#[test]
+fn cortex_m3_counts_instructions_and_passes_known_answers() {
+    let algs = ["aes-128-ecb", "aes-128-gcm", "sha256"];
+    let rows = measure(Target::CortexM3, &algs, &[16, 64]);
+    assert_all_pass(&rows, &algs);
+    assert!(rows.iter().all(|r| r.counter == "instructions"));
+    let enc = rows.iter().find(|r| r.algorithm == "aes-128-ecb" && r.operation == "encrypt" && r.size_bytes == 64).unwrap();
+    assert!(enc.cycles > 1000, "{enc:?}");
+}
