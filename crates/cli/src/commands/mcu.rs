@@ -1,0 +1,145 @@
+//! `mcu`: the algorithms as firmware on a microcontroller, measured in
+//! simulation (simavr: exact cycles; QEMU: exact instruction counts).
+
+use clap::Args as ClapArgs;
+use mcu::{McuError, McuResult, Request, Target};
+
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// atmega1284p (simavr), cortex-m0plus (QEMU microbit), cortex-m3 (mps2-an385), cortex-m4 (mps2-an386).
+    #[arg(long, default_value = "atmega1284p")]
+    pub target: String,
+    /// Firmware algorithm ids (e.g. aes-128-ecb sha256); none means all.
+    pub algorithms: Vec<String>,
+    /// Message sizes in bytes, comma separated.
+    #[arg(long, value_delimiter = ',', default_values_t = mcu::DEFAULT_SIZES)]
+    pub sizes: Vec<usize>,
+    /// table or json.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+}
+
+impl From<McuError> for CliError {
+    fn from(err: McuError) -> Self {
+        match err {
+            // A missing toolchain piece is fixed by the user with the printed command.
+            McuError::Usage(m) | McuError::Missing(m) => CliError::Usage(m),
+            McuError::Failed(m) => CliError::Failed(m),
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let target: Target = args.target.parse()?;
+    if !matches!(args.format.as_str(), "table" | "json") {
+        return Err(CliError::usage(format!(
+            "unknown format '{}' (known: table, json)",
+            args.format
+        )));
+    }
+    let req = Request {
+        target,
+        algorithms: args.algorithms,
+        sizes: args.sizes,
+    };
+    let rows = mcu::measure(&req, |alg| {
+        eprintln!("building and running {alg} on {target}")
+    })?;
+    match args.format.as_str() {
+        "json" => println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).map_err(CliError::failed)?
+        ),
+        _ => print_table(&rows),
+    }
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| {
+            r.error
+                .as_deref()
+                .is_some_and(|e| e.contains("known-answer"))
+        })
+        .map(|r| r.algorithm.as_str())
+        .collect();
+    let mut failed_unique = failed.clone();
+    failed_unique.dedup();
+    for r in rows
+        .iter()
+        .filter(|r| r.operation == "build" || r.operation == "run")
+    {
+        eprintln!(
+            "note: {} on {}: {} failed: {}",
+            r.algorithm,
+            target,
+            r.operation,
+            r.error.as_deref().unwrap_or("")
+        );
+    }
+    if !failed_unique.is_empty() {
+        return Err(CliError::failed(format!(
+            "known-answer test FAILED on the device for: {}",
+            failed_unique.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+fn print_table(rows: &[McuResult]) {
+    let counter = rows.first().map(|r| r.counter.as_str()).unwrap_or("cycles");
+    println!(
+        "{:<22} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
+        "algorithm",
+        "operation",
+        "bytes",
+        counter,
+        "per byte",
+        "time (µs)",
+        "code (B)",
+        "stack",
+        "KAT"
+    );
+    for r in rows {
+        if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed) {
+            if r.cycles == 0 {
+                println!(
+                    "{:<22} {:<9} {:>6} {e}",
+                    r.algorithm, r.operation, r.size_bytes
+                );
+                continue;
+            }
+        }
+        println!(
+            "{:<22} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
+            r.algorithm,
+            r.operation,
+            r.size_bytes,
+            r.cycles,
+            r.cycles_per_byte
+                .map(|c| format!("{c:.1}"))
+                .unwrap_or_else(|| "-".into()),
+            r.time_us,
+            r.code_size_bytes
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "-".into()),
+            r.stack_bytes
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "-".into()),
+            if r.kat_passed { "pass" } else { "FAIL" },
+        );
+    }
+    if let Some(r) = rows.first() {
+        println!(
+            "\n{}: {} at {} MHz; code = flash over the identity firmware; stack = the operation's own peak.",
+            r.target,
+            r.counter,
+            r.clock_hz / 1_000_000
+        );
+        if r.counter == "instructions" {
+            println!(
+                "QEMU counts instructions, not cycles: time assumes one instruction per cycle (a lower bound)."
+            );
+        }
+    }
+}
