@@ -1,1 +1,132 @@
-//! ciphermeter-report
+//! ciphermeter-report: renders one stored run as a single self-contained HTML file.
+//!
+//! Everything is inline: CSS, a few lines of JavaScript for the kind filter, and the
+//! charts as SVG drawn by [`svg`]. Nothing is fetched, so the file reads offline and
+//! can be attached to an email. Legacy and broken algorithms carry a visible badge
+//! and are drawn dashed.
+//!
+//! Sections: [`environment`], [`host`] (throughput, ranking, cycles/byte, encrypt vs
+//! decrypt), [`framing`] (sealed messages, energy, battery, Pareto), [`device`]
+//! (microcontroller tier) and [`reproductions`].
+
+pub mod device;
+pub mod environment;
+pub mod framing;
+pub mod host;
+pub mod html;
+pub mod reproductions;
+pub mod svg;
+
+use std::fmt::Write;
+
+use store::{Artifact, ResultRow, RunSummary};
+
+/// What one report shows.
+pub struct ReportInput {
+    pub run: RunSummary,
+    pub results: Vec<ResultRow>,
+    pub artifacts: Vec<Artifact>,
+    /// Device-level results taken from an earlier run when this one has none
+    /// (the run id says where they came from).
+    pub device_results: Option<(i64, Vec<ResultRow>)>,
+}
+
+/// The section ids, in page order; tests and the e2e check look for them.
+pub const SECTIONS: [(&str, &str); 10] = [
+    ("environment", "Environment"),
+    ("throughput", "Throughput vs message size"),
+    ("ranking", "Ranking at 16, 64, 256 and 1024 bytes"),
+    ("cycles", "Cycles per byte"),
+    ("encrypt-decrypt", "Encrypt vs decrypt"),
+    ("framing", "Sealed-message path"),
+    ("energy", "Energy per message"),
+    ("battery", "Battery life"),
+    ("pareto", "Security vs energy (Pareto)"),
+    (
+        "reproductions",
+        "Reproductions: our numbers beside the papers'",
+    ),
+];
+
+pub fn render(input: &ReportInput) -> String {
+    let run = &input.run;
+    let mut page = String::with_capacity(256 * 1024);
+    let _ = write!(
+        page,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>ciphermeter report — run {}</title><style>{}</style></head><body>",
+        run.id,
+        html::STYLE
+    );
+    let _ = write!(
+        page,
+        "<h1>ciphermeter report</h1><p class=\"meta\">Run {} · <code>{}</code> · {} · started {}{} · status {} · {} stored results</p>",
+        run.id,
+        html::esc(&run.command),
+        html::esc(&run.host),
+        html::esc(&run.started_at),
+        run.finished_at
+            .as_deref()
+            .map(|f| format!(", finished {}", html::esc(f)))
+            .unwrap_or_default(),
+        html::esc(run.status.as_str()),
+        run.results
+    );
+    page.push_str("<nav>");
+    for (id, title) in SECTIONS {
+        let _ = write!(page, "<a href=\"#{id}\">{}</a>", html::esc(title));
+    }
+    page.push_str("</nav>");
+    let sections: [(&str, String); 10] = [
+        ("environment", environment::render(run)),
+        ("throughput", host::throughput(&input.results)),
+        ("ranking", host::ranking(&input.results)),
+        ("cycles", host::cycles(&input.results, device_rows(input))),
+        ("encrypt-decrypt", host::encrypt_decrypt(&input.results)),
+        ("framing", framing::sealing(&input.results)),
+        ("energy", framing::energy(&input.results)),
+        ("battery", framing::battery(&input.results)),
+        ("pareto", framing::pareto(&input.results)),
+        ("reproductions", reproductions::render(&input.artifacts)),
+    ];
+    for ((id, title), (_, body)) in SECTIONS.iter().zip(sections) {
+        let _ = write!(
+            page,
+            "<section id=\"{id}\"><h2>{}</h2>{body}</section>",
+            html::esc(title)
+        );
+    }
+    page.push_str(&device::render(input));
+    let _ = write!(
+        page,
+        "<p class=\"note\">Made by ciphermeter {}. Confidence intervals are 95 %. Energy figures are model estimates from the device, radio and battery profiles, not measurements.</p><script>{}</script></body></html>",
+        html::esc(env!("CARGO_PKG_VERSION")),
+        html::SCRIPT
+    );
+    page
+}
+
+fn device_rows(input: &ReportInput) -> Vec<&ResultRow> {
+    let own: Vec<&ResultRow> = input
+        .results
+        .iter()
+        .filter(|r| r.section == store::conventions::MCU)
+        .collect();
+    if !own.is_empty() {
+        return own;
+    }
+    input
+        .device_results
+        .as_ref()
+        .map(|(_, rows)| rows.iter().collect())
+        .unwrap_or_default()
+}
+
+/// Catalogue status of an id (legacy/broken get a badge); unknown ids count as recommended.
+pub(crate) fn status_of(id: &str) -> (String, Option<String>) {
+    match catalogue::catalogue().get(id) {
+        Some(e) => (e.status.as_str().to_string(), e.status_reason.clone()),
+        None => ("recommended".into(), None),
+    }
+}

@@ -1,0 +1,269 @@
+//! The sealed-message path (study 003's framing) and what it costs in energy:
+//! µs per message, overhead, cost per bit of security, CPU vs radio energy,
+//! battery life, and the security/energy Pareto front.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use store::ResultRow;
+use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE};
+
+use crate::html::{Table, esc, num, status_badge, with_ci};
+use crate::svg::{self, ScatterPoint, StackedBar};
+
+fn f(row: &ResultRow, key: &str) -> Option<f64> {
+    row.data.get(key).and_then(Value::as_f64)
+}
+
+fn s<'a>(row: &'a ResultRow, key: &str) -> &'a str {
+    row.data.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn insecure(row: &ResultRow) -> bool {
+    matches!(s(row, "status"), "legacy" | "broken")
+}
+
+fn scheme_html(row: &ResultRow) -> String {
+    esc(&row.subject)
+        + &status_badge(
+            s(row, "status"),
+            row.data.get("status_reason").and_then(Value::as_str),
+        )
+}
+
+fn frame_rows(rows: &[ResultRow]) -> Vec<&ResultRow> {
+    rows.iter()
+        .filter(|r| r.section == FRAME && r.metric == US_PER_MESSAGE)
+        .collect()
+}
+
+fn energy_rows(rows: &[ResultRow]) -> Vec<&ResultRow> {
+    rows.iter()
+        .filter(|r| r.section == ENERGY && r.metric == MESSAGE_UJ)
+        .collect()
+}
+
+pub fn sealing(rows: &[ResultRow]) -> String {
+    let frames = frame_rows(rows);
+    if frames.is_empty() {
+        return "<p>No sealed-message measurements in this run.</p>".into();
+    }
+    let mut t = Table::new(&[
+        "Scheme",
+        "reading",
+        "plaintext B",
+        "sealed B",
+        "overhead ratio",
+        "µs/message [95% CI]",
+        "security bits",
+        "ns per bit of security",
+        "µs/byte per bit (study 003 Fig. 10)",
+    ]);
+    let mut bars = Vec::new();
+    for r in &frames {
+        let bits = f(r, "security_bits").unwrap_or(0.0);
+        let plain = f(r, "plaintext_bytes").unwrap_or(0.0);
+        t.rows.push(vec![
+            scheme_html(r),
+            esc(&r.context),
+            num(plain),
+            f(r, "sealed_bytes").map(num).unwrap_or_default(),
+            f(r, "overhead_ratio").map(num).unwrap_or_default(),
+            esc(&with_ci(r.value, r.ci_low, r.ci_high)),
+            num(bits),
+            if bits > 0.0 {
+                num(r.value * 1000.0 / bits)
+            } else {
+                "-".into()
+            },
+            if bits > 0.0 && plain > 0.0 {
+                num(r.value / plain / bits)
+            } else {
+                "-".into()
+            },
+        ]);
+        bars.push(StackedBar {
+            label: format!("{} · {}", r.subject, r.context),
+            dashed: insecure(r),
+            segments: vec![r.value],
+        });
+    }
+    format!(
+        "{}{}<p class=\"note\">Host CPU time to seal one reading (nonce, encryption/MAC, container, transport encoding), key schedule done once beforehand as on a device. Overhead ratio = sealed bytes / plaintext bytes.</p>",
+        svg::stacked_bars("Sealing time per message (host)", "µs", &["seal"], &bars),
+        t.render()
+    )
+}
+
+pub fn energy(rows: &[ResultRow]) -> String {
+    let rows = energy_rows(rows);
+    if rows.is_empty() {
+        return "<p>No energy estimates in this run.</p>".into();
+    }
+    let mut bars = Vec::new();
+    let mut t = Table::new(&[
+        "Scheme",
+        "device / link",
+        "sealed B",
+        "time on air ms",
+        "CPU µJ",
+        "radio TX µJ",
+        "radio RX µJ",
+        "message µJ",
+        "CPU time source",
+    ]);
+    for r in &rows {
+        let (cpu, tx, rx) = (
+            f(r, "cpu_uj").unwrap_or(0.0),
+            f(r, "tx_uj").unwrap_or(0.0),
+            f(r, "rx_uj").unwrap_or(0.0),
+        );
+        bars.push(StackedBar {
+            label: format!("{} @ {}", r.subject, s(r, "link")),
+            dashed: insecure(r),
+            segments: vec![cpu, tx, rx],
+        });
+        t.rows.push(vec![
+            scheme_html(r),
+            esc(&format!("{} / {}", s(r, "device"), s(r, "link"))),
+            f(r, "sealed_bytes").map(num).unwrap_or_default(),
+            f(r, "airtime_ms").map(num).unwrap_or_default(),
+            num(cpu),
+            num(tx),
+            num(rx),
+            num(r.value),
+            esc(s(r, "cpu_time_source")),
+        ]);
+    }
+    format!(
+        "{}{}<p class=\"note\">A model estimate (energy profiles with their sources: <code>ciphermeter energy --list</code>), not a measurement.</p>",
+        svg::stacked_bars(
+            "Energy per message: CPU vs radio",
+            "µJ",
+            &["CPU", "radio TX", "radio RX"],
+            &bars
+        ),
+        t.render()
+    )
+}
+
+pub fn battery(rows: &[ResultRow]) -> String {
+    let rows: Vec<&ResultRow> = energy_rows(rows)
+        .into_iter()
+        .filter(|r| f(r, "battery_days").is_some())
+        .collect();
+    if rows.is_empty() {
+        return "<p>No battery estimate in this run.</p>".into();
+    }
+    let mut bars = Vec::new();
+    let mut t = Table::new(&[
+        "Scheme",
+        "link",
+        "battery",
+        "one message every",
+        "battery life (days)",
+        "mean current µA",
+    ]);
+    for r in &rows {
+        let days = f(r, "battery_days").unwrap_or(0.0);
+        bars.push(StackedBar {
+            label: format!("{} @ {}", r.subject, s(r, "link")),
+            dashed: insecure(r),
+            segments: vec![days],
+        });
+        t.rows.push(vec![
+            scheme_html(r),
+            esc(s(r, "link")),
+            esc(s(r, "battery")),
+            f(r, "interval_s")
+                .map(|v| format!("{} s", num(v)))
+                .unwrap_or_default(),
+            num(days),
+            f(r, "average_ua").map(num).unwrap_or_default(),
+        ]);
+    }
+    format!(
+        "{}{}",
+        svg::stacked_bars("Battery life", "days", &["battery life"], &bars),
+        t.render()
+    )
+}
+
+/// Points no other point beats on both axes (less energy and at least as many bits).
+pub fn frontier(points: &[(f64, f64)]) -> Vec<bool> {
+    points
+        .iter()
+        .map(|&(e, b)| {
+            !points
+                .iter()
+                .any(|&(e2, b2)| e2 <= e && b2 >= b && (e2 < e || b2 > b))
+        })
+        .collect()
+}
+
+pub fn pareto(rows: &[ResultRow]) -> String {
+    let energy = energy_rows(rows);
+    // One link: the first one the run costed (the user's --link).
+    let link = energy.first().map(|r| r.context.clone());
+    let mut best: BTreeMap<&str, &ResultRow> = BTreeMap::new();
+    for r in energy.iter().filter(|r| Some(&r.context) == link.as_ref()) {
+        let e = best.entry(r.subject.as_str()).or_insert(r);
+        if r.value < e.value {
+            *e = r;
+        }
+    }
+    let (chosen, unit): (Vec<&ResultRow>, &str) = if best.is_empty() {
+        (frame_rows(rows), "µs per message (host)")
+    } else {
+        (best.into_values().collect(), "energy per message (µJ, log)")
+    };
+    if chosen.is_empty() {
+        return "<p>No sealed-message data in this run.</p>".into();
+    }
+    let xy: Vec<(f64, f64)> = chosen
+        .iter()
+        .map(|r| (r.value, f(r, "security_bits").unwrap_or(0.0)))
+        .collect();
+    let front = frontier(&xy);
+    let points: Vec<ScatterPoint> = chosen
+        .iter()
+        .zip(&xy)
+        .zip(&front)
+        .map(|((r, &(x, y)), &on)| ScatterPoint {
+            label: r.subject.clone(),
+            x,
+            y,
+            on_frontier: on,
+            insecure: insecure(r),
+        })
+        .collect();
+    let on: Vec<String> = points
+        .iter()
+        .filter(|p| p.on_frontier)
+        .map(|p| esc(&p.label))
+        .collect();
+    format!(
+        "{}<p class=\"note\">{}Green: the Pareto front (no other scheme gives as many bits for less). Red: legacy or broken. Front: {}.</p>",
+        svg::pareto(
+            "Security bits vs energy per message",
+            unit,
+            "security (bits)",
+            &points
+        ),
+        link.map(|l| format!("Link: {}. ", esc(&l)))
+            .unwrap_or_default(),
+        on.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frontier;
+
+    #[test]
+    fn the_front_keeps_only_undominated_points() {
+        // (energy, bits): B dominates C (less energy, more bits); A and B trade off.
+        let pts = [(1.0, 128.0), (2.0, 256.0), (3.0, 128.0), (2.0, 256.0)];
+        assert_eq!(frontier(&pts), vec![true, true, false, true]);
+    }
+}

@@ -1,0 +1,378 @@
+//! Hand-written SVG charts: no plotting crate, no fonts to load (text uses the
+//! browser's generic sans-serif), nothing fetched. Every label is escaped.
+
+use std::fmt::Write;
+
+use crate::html::esc;
+
+/// A colour per series index; chosen to stay distinguishable when printed.
+const PALETTE: [&str; 12] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#7f7f7f", "#bcbd22", "#393b79", "#637939",
+];
+
+pub fn colour(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+pub struct Series {
+    pub name: String,
+    /// CSS classes on the series group (the kind filter toggles them).
+    pub class: String,
+    /// Legacy and broken algorithms are drawn dashed.
+    pub dashed: bool,
+    pub points: Vec<(f64, f64)>,
+}
+
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+}
+
+const W: f64 = 900.0;
+const PLOT_L: f64 = 70.0;
+const PLOT_T: f64 = 30.0;
+
+/// Log-log line chart with a legend to the right.
+pub fn log_log(chart: &LineChart) -> String {
+    let (pw, ph) = (560.0, 380.0);
+    let pts = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .filter(|(x, y)| *x > 0.0 && *y > 0.0);
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in pts {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    let legend_h = chart.series.len() as f64 * 16.0 + 40.0;
+    let h = (PLOT_T + ph + 60.0).max(legend_h);
+    let mut s = open_svg(W, h, &chart.title);
+    if x0 > x1 {
+        s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
+        return s;
+    }
+    let (lx0, lx1) = (
+        x0.log10().floor(),
+        x1.log10().ceil().max(x0.log10().floor() + 1.0),
+    );
+    let (ly0, ly1) = (
+        y0.log10().floor(),
+        y1.log10().ceil().max(y0.log10().floor() + 1.0),
+    );
+    let px = |x: f64| PLOT_L + (x.log10() - lx0) / (lx1 - lx0) * pw;
+    let py = |y: f64| PLOT_T + ph - (y.log10() - ly0) / (ly1 - ly0) * ph;
+    axes(&mut s, pw, ph, &chart.x_label, &chart.y_label);
+    for d in lx0 as i32..=lx1 as i32 {
+        let v = 10f64.powi(d);
+        let x = px(v);
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{PLOT_T}\" x2=\"{x:.1}\" y2=\"{:.1}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+            PLOT_T + ph,
+            PLOT_T + ph + 16.0,
+            esc(&crate::html::num(v))
+        );
+    }
+    for d in ly0 as i32..=ly1 as i32 {
+        let v = 10f64.powi(d);
+        let y = py(v);
+        let _ = write!(
+            s,
+            "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" class=\"grid\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" class=\"tick\">{}</text>",
+            PLOT_L + pw,
+            PLOT_L - 6.0,
+            y + 4.0,
+            esc(&crate::html::num(v))
+        );
+    }
+    for (i, series) in chart.series.iter().enumerate() {
+        let c = colour(i);
+        let dash = if series.dashed {
+            " stroke-dasharray=\"6 4\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            s,
+            "<g class=\"series {}\"><title>{}</title>",
+            esc(&series.class),
+            esc(&series.name)
+        );
+        let path: Vec<String> = series
+            .points
+            .iter()
+            .filter(|(x, y)| *x > 0.0 && *y > 0.0)
+            .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
+            .collect();
+        let _ = write!(
+            s,
+            "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"1.8\"{dash} points=\"{}\"/>",
+            path.join(" ")
+        );
+        for p in &path {
+            let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
+            let _ = write!(s, "<circle cx=\"{x}\" cy=\"{y}\" r=\"2.5\" fill=\"{c}\"/>");
+        }
+        let ly = PLOT_T + 10.0 + i as f64 * 16.0;
+        let lx = PLOT_L + pw + 20.0;
+        let _ = write!(
+            s,
+            "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{:.0}\" y2=\"{ly}\" stroke=\"{c}\" stroke-width=\"2\"{dash}/><text x=\"{:.0}\" y=\"{:.0}\" class=\"legend\">{}</text></g>",
+            lx + 22.0,
+            lx + 28.0,
+            ly + 4.0,
+            esc(&series.name)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// One bar made of stacked segments, e.g. CPU and radio energy.
+pub struct StackedBar {
+    pub label: String,
+    pub dashed: bool,
+    pub segments: Vec<f64>,
+}
+
+/// Horizontal stacked bars on a linear axis; `segment_names` give the legend.
+pub fn stacked_bars(
+    title: &str,
+    unit: &str,
+    segment_names: &[&str],
+    bars: &[StackedBar],
+) -> String {
+    let label_w = 300.0;
+    let pw = W - label_w - 40.0;
+    let row = 20.0;
+    let h = PLOT_T + 30.0 + bars.len() as f64 * row + 50.0;
+    let mut s = open_svg(W, h, title);
+    let max = bars
+        .iter()
+        .map(|b| b.segments.iter().sum::<f64>())
+        .fold(0.0, f64::max);
+    if max <= 0.0 {
+        s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
+        return s;
+    }
+    let scale = pw / nice_ceiling(max);
+    for (i, name) in segment_names.iter().enumerate() {
+        let x = label_w + i as f64 * 160.0;
+        let _ = write!(
+            s,
+            "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>",
+            PLOT_T - 22.0,
+            colour(i),
+            x + 16.0,
+            PLOT_T - 12.0,
+            esc(name)
+        );
+    }
+    for (i, bar) in bars.iter().enumerate() {
+        let y = PLOT_T + 10.0 + i as f64 * row;
+        let _ = write!(
+            s,
+            "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\" class=\"tick{}\">{}</text>",
+            label_w - 8.0,
+            y + 13.0,
+            if bar.dashed { " insecure" } else { "" },
+            esc(&bar.label)
+        );
+        let mut x = label_w;
+        for (j, v) in bar.segments.iter().enumerate() {
+            let w = v * scale;
+            let _ = write!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.0}\" fill=\"{}\"{}><title>{}: {} {}</title></rect>",
+                row - 5.0,
+                colour(j),
+                if bar.dashed {
+                    " fill-opacity=\"0.45\" stroke=\"#000\" stroke-dasharray=\"3 2\""
+                } else {
+                    ""
+                },
+                esc(segment_names.get(j).copied().unwrap_or("")),
+                esc(&crate::html::num(*v)),
+                esc(unit)
+            );
+            x += w;
+        }
+        let total: f64 = bar.segments.iter().sum();
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\">{}</text>",
+            x + 4.0,
+            y + 13.0,
+            esc(&crate::html::num(total))
+        );
+    }
+    let axis_y = PLOT_T + 10.0 + bars.len() as f64 * row + 14.0;
+    let _ = write!(
+        s,
+        "<text x=\"{:.0}\" y=\"{axis_y:.0}\" class=\"axis\">{} (0 to {})</text></svg>",
+        label_w,
+        esc(unit),
+        esc(&crate::html::num(nice_ceiling(max)))
+    );
+    s
+}
+
+pub struct ScatterPoint {
+    pub label: String,
+    pub x: f64,
+    pub y: f64,
+    pub on_frontier: bool,
+    pub insecure: bool,
+}
+
+/// Scatter with a log x axis and linear y axis; frontier points are joined.
+pub fn pareto(title: &str, x_label: &str, y_label: &str, points: &[ScatterPoint]) -> String {
+    let (pw, ph) = (700.0, 380.0);
+    let h = PLOT_T + ph + 60.0;
+    let mut s = open_svg(W, h, title);
+    let xs: Vec<f64> = points.iter().map(|p| p.x).filter(|x| *x > 0.0).collect();
+    if xs.is_empty() {
+        s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
+        return s;
+    }
+    let lx0 = xs.iter().cloned().fold(f64::MAX, f64::min).log10().floor();
+    let lx1 = xs
+        .iter()
+        .cloned()
+        .fold(f64::MIN, f64::max)
+        .log10()
+        .ceil()
+        .max(lx0 + 1.0);
+    let ymax = nice_ceiling(points.iter().map(|p| p.y).fold(0.0, f64::max).max(1.0));
+    let px = |x: f64| PLOT_L + (x.log10() - lx0) / (lx1 - lx0) * pw;
+    let py = |y: f64| PLOT_T + ph - y / ymax * ph;
+    axes(&mut s, pw, ph, x_label, y_label);
+    for d in lx0 as i32..=lx1 as i32 {
+        let x = px(10f64.powi(d));
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{PLOT_T}\" x2=\"{x:.1}\" y2=\"{:.1}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+            PLOT_T + ph,
+            PLOT_T + ph + 16.0,
+            esc(&crate::html::num(10f64.powi(d)))
+        );
+    }
+    for k in 0..=4 {
+        let v = ymax * k as f64 / 4.0;
+        let y = py(v);
+        let _ = write!(
+            s,
+            "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" class=\"grid\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" class=\"tick\">{}</text>",
+            PLOT_L + pw,
+            PLOT_L - 6.0,
+            y + 4.0,
+            esc(&crate::html::num(v))
+        );
+    }
+    let mut frontier: Vec<&ScatterPoint> = points
+        .iter()
+        .filter(|p| p.on_frontier && p.x > 0.0)
+        .collect();
+    frontier.sort_by(|a, b| a.x.total_cmp(&b.x));
+    let line: Vec<String> = frontier
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", px(p.x), py(p.y)))
+        .collect();
+    let _ = write!(
+        s,
+        "<polyline fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"2\" points=\"{}\"/>",
+        line.join(" ")
+    );
+    for p in points.iter().filter(|p| p.x > 0.0) {
+        let (x, y) = (px(p.x), py(p.y));
+        let fill = if p.insecure {
+            "#d62728"
+        } else if p.on_frontier {
+            "#2ca02c"
+        } else {
+            "#1f77b4"
+        };
+        let _ = write!(
+            s,
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{fill}\"><title>{}: {} bits, {}</title></circle><text x=\"{:.1}\" y=\"{:.1}\" class=\"point\">{}</text>",
+            esc(&p.label),
+            p.y,
+            esc(&crate::html::num(p.x)),
+            x + 6.0,
+            y - 5.0,
+            esc(&p.label)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn open_svg(w: f64, h: f64, title: &str) -> String {
+    format!(
+        "<svg class=\"chart\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{0}\"><title>{0}</title>",
+        esc(title)
+    )
+}
+
+fn axes(s: &mut String, pw: f64, ph: f64, x_label: &str, y_label: &str) {
+    let _ = write!(
+        s,
+        "<rect x=\"{PLOT_L}\" y=\"{PLOT_T}\" width=\"{pw}\" height=\"{ph}\" class=\"frame\"/>\
+         <text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"middle\" class=\"axis\">{}</text>\
+         <text transform=\"translate(16 {:.0}) rotate(-90)\" text-anchor=\"middle\" class=\"axis\">{}</text>",
+        PLOT_L + pw / 2.0,
+        PLOT_T + ph + 40.0,
+        esc(x_label),
+        PLOT_T + ph / 2.0,
+        esc(y_label)
+    );
+}
+
+/// 1, 2 or 5 times a power of ten, at or above `v`.
+pub fn nice_ceiling(v: f64) -> f64 {
+    if v <= 0.0 {
+        return 1.0;
+    }
+    let p = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|c| *c >= v * 0.999_999)
+        .unwrap_or(10.0 * p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_ceilings() {
+        assert_eq!(nice_ceiling(3.2), 5.0);
+        assert_eq!(nice_ceiling(0.011), 0.02);
+        assert_eq!(nice_ceiling(100.0), 100.0);
+    }
+
+    #[test]
+    fn labels_are_escaped() {
+        let svg = log_log(&LineChart {
+            title: "<t>".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![Series {
+                name: "a&b".into(),
+                class: "k".into(),
+                dashed: true,
+                points: vec![(16.0, 1.0), (1024.0, 50.0)],
+            }],
+        });
+        assert!(svg.contains("a&amp;b") && svg.contains("&lt;t&gt;"));
+        assert!(!svg.contains("<t>"));
+        assert!(svg.contains("stroke-dasharray"));
+    }
+}

@@ -1,0 +1,25 @@
+//! The section and metric names producers write and the report, `compare` and
+//! `recommend` read. One place, so a rename cannot split them.
+
+/// Host measurements of catalogue entries (`bench`, `run`): one row per
+/// algorithm, operation and size; `data` is the bench result record.
+pub const BENCH: &str = "bench";
+/// The sealed-message path on this host: µs per message for a scheme and sample.
+pub const FRAME: &str = "frame";
+/// Energy per message for a device and link (a model estimate).
+pub const ENERGY: &str = "energy";
+/// Device-level (simulated microcontroller) counts; `target` names the device.
+pub const MCU: &str = "mcu";
+
+pub const HOST: &str = "host";
+
+pub const NS_PER_OP: &str = "ns_per_op";
+pub const US_PER_MESSAGE: &str = "us_per_message";
+pub const MESSAGE_UJ: &str = "message_uj";
+
+pub const REPRODUCTION: &str = "reproduction";
+
+/// The `context` of an energy row.
+pub fn energy_context(device: &str, link: &str) -> String {
+    format!("device={device} link={link}")
+}
