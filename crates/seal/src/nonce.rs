@@ -1,0 +1,146 @@
+//! Where nonces come from. Both sources make reuse under one key impossible
+//! in practice: random nonces from the OS generator (the default; 96 bits or
+//! more, so 2^32 messages per key keep the collision chance below 2^-32, the
+//! NIST SP 800-38D bound for GCM), or a counter persisted beside the key file
+//! and reserved on disk (written and fsync'd) before it is used, so a crash
+//! can skip values but never repeat one.
+
+use std::fs::{self, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crate::error::SealError;
+use crate::keyfile::{SealKey, fill_random, write_private};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoncePolicy {
+    Random,
+    Counter,
+}
+
+impl NoncePolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoncePolicy::Random => "random",
+            NoncePolicy::Counter => "counter",
+        }
+    }
+}
+
+impl FromStr for NoncePolicy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<NoncePolicy, String> {
+        match text {
+            "random" => Ok(NoncePolicy::Random),
+            "counter" => Ok(NoncePolicy::Counter),
+            _ => Err(format!(
+                "unknown nonce policy '{text}'; expected random or counter"
+            )),
+        }
+    }
+}
+
+/// Hands out one fresh nonce per message.
+pub trait NonceSource {
+    fn next_nonce(&mut self, len: usize) -> Result<Vec<u8>, SealError>;
+}
+
+/// Random nonces from the operating system's generator.
+pub struct RandomNonces;
+
+impl NonceSource for RandomNonces {
+    fn next_nonce(&mut self, len: usize) -> Result<Vec<u8>, SealError> {
+        let mut nonce = vec![0u8; len];
+        fill_random(&mut nonce)?;
+        Ok(nonce)
+    }
+}
+
+/// The counter file of a key file: `KEYFILE.counter`.
+pub fn counter_path(key_path: &Path) -> PathBuf {
+    let mut name = key_path.as_os_str().to_owned();
+    name.push(".counter");
+    PathBuf::from(name)
+}
+
+pub(crate) fn create_counter(path: &Path, force: bool) -> Result<(), SealError> {
+    write_private(path, b"0\n", force)
+}
+
+/// A counter persisted in a file; each nonce is the counter, big-endian,
+/// right-aligned in the nonce. Concurrent sealers are serialized by a lock.
+pub struct CounterNonces {
+    path: PathBuf,
+}
+
+impl CounterNonces {
+    pub fn new(path: PathBuf) -> CounterNonces {
+        CounterNonces { path }
+    }
+}
+
+impl NonceSource for CounterNonces {
+    fn next_nonce(&mut self, len: usize) -> Result<Vec<u8>, SealError> {
+        let shown = self.path.display().to_string();
+        let io = |e: std::io::Error| SealError::Io(format!("{shown}: {e}"));
+        // A missing counter may mean a restored backup: starting again at 0 would repeat nonces.
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&self.path)
+            .map_err(|e| {
+                SealError::Nonce(format!(
+                    "cannot open the counter file {shown} ({e}); it must sit beside the key file. \
+                 Refusing to restart the counter, which could repeat nonces: generate a new key"
+                ))
+            })?;
+        file.lock().map_err(io)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io)?;
+        let current: u64 = text.trim().parse().map_err(|_| {
+            SealError::Nonce(format!(
+                "counter file {shown} is corrupt; generate a new key"
+            ))
+        })?;
+        let capacity_bits = (8 * len).min(64);
+        let exhausted = capacity_bits < 64 && current >> capacity_bits != 0;
+        if exhausted || current == u64::MAX {
+            return Err(SealError::Nonce(format!(
+                "counter file {shown}: nonces exhausted; generate a new key"
+            )));
+        }
+        // Reserve before use: the next value is on disk before this one leaves.
+        file.set_len(0).map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        writeln!(file, "{}", current + 1).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        file.unlock().map_err(io)?;
+        let mut nonce = vec![0u8; len];
+        let bytes = current.to_be_bytes();
+        let take = len.min(8);
+        nonce[len - take..].copy_from_slice(&bytes[8 - take..]);
+        Ok(nonce)
+    }
+}
+
+/// The nonce source a key file prescribes.
+pub fn source_for(key: &SealKey) -> Result<Box<dyn NonceSource>, SealError> {
+    match key.nonce {
+        NoncePolicy::Random => Ok(Box::new(RandomNonces)),
+        NoncePolicy::Counter => {
+            let path = key.path.as_deref().ok_or_else(|| {
+                SealError::Nonce("a counter policy needs the key to come from a file".into())
+            })?;
+            let counter = counter_path(path);
+            if !fs::exists(&counter).unwrap_or(false) {
+                return Err(SealError::Nonce(format!(
+                    "counter file {} is missing; refusing to restart the counter (it could repeat nonces): generate a new key",
+                    counter.display()
+                )));
+            }
+            Ok(Box::new(CounterNonces::new(counter)))
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Schemes: a sealing pattern plus the catalogue entries it uses, named as
+//! `hmac:MAC`, `etm:CIPHER+MAC`, `aead:AEAD` or `enc:CIPHER`.
+
+use std::fmt;
+
+use catalogue::{Entry, Kind, Mode, catalogue};
+
+use crate::error::SealError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    /// Plaintext plus a MAC tag: integrity and authenticity, no confidentiality.
+    Hmac,
+    /// Encrypt, then MAC the IV and ciphertext, with keys derived by HKDF.
+    Etm,
+    /// An AEAD: nonce, ciphertext and tag in one primitive.
+    Aead,
+    /// Encryption alone: unauthenticated, for measurement (needs --allow-insecure).
+    Enc,
+}
+
+impl Pattern {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pattern::Hmac => "hmac",
+            Pattern::Etm => "etm",
+            Pattern::Aead => "aead",
+            Pattern::Enc => "enc",
+        }
+    }
+}
+
+/// A resolved scheme. `name` is its one canonical spelling, which messages carry.
+#[derive(Clone)]
+pub struct Scheme {
+    pub pattern: Pattern,
+    /// The cipher or AEAD (none for `hmac`).
+    pub cipher: Option<&'static Entry>,
+    /// The MAC (for `hmac` and `etm`).
+    pub mac: Option<&'static Entry>,
+    name: String,
+}
+
+impl fmt::Debug for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl PartialEq for Scheme {
+    fn eq(&self, other: &Scheme) -> bool {
+        self.name == other.name
+    }
+}
+
+fn lookup(text: &str) -> Result<&'static Entry, SealError> {
+    Ok(catalogue().resolve(text, None)?)
+}
+
+impl Scheme {
+    /// Parses what a user typed: any case, catalogue aliases, and a bare AEAD
+    /// or MAC id standing for `aead:` or `hmac:` with it.
+    pub fn parse(text: &str) -> Result<Scheme, SealError> {
+        let unknown = || SealError::UnknownScheme(text.to_string());
+        let lower = text.trim().to_ascii_lowercase();
+        let Some((pattern, rest)) = lower.split_once(':') else {
+            let entry = lookup(&lower)?;
+            return match entry.kind {
+                Kind::Aead => Scheme::build(Pattern::Aead, Some(entry), None),
+                Kind::Mac => Scheme::build(Pattern::Hmac, None, Some(entry)),
+                _ => Err(unknown()),
+            };
+        };
+        match pattern {
+            "hmac" => Scheme::build(Pattern::Hmac, None, Some(lookup(rest)?)),
+            "aead" => Scheme::build(Pattern::Aead, Some(lookup(rest)?), None),
+            "enc" => Scheme::build(Pattern::Enc, Some(lookup(rest)?), None),
+            "etm" => {
+                let (cipher, mac) =
+                    rest.split_once('+')
+                        .ok_or_else(|| SealError::InvalidScheme {
+                            scheme: text.to_string(),
+                            why: "etm needs CIPHER+MAC, e.g. etm:aes-128-cbc+hmac-sha256".into(),
+                        })?;
+                Scheme::build(Pattern::Etm, Some(lookup(cipher)?), Some(lookup(mac)?))
+            }
+            _ => Err(unknown()),
+        }
+    }
+
+    /// Parses a scheme name read from a message: only the canonical spelling
+    /// is accepted, so one scheme has one encoding and no bit of it is free.
+    pub fn parse_canonical(text: &str) -> Result<Scheme, SealError> {
+        let scheme = Scheme::parse(text).map_err(|_| SealError::UnknownScheme(text.to_string()))?;
+        if scheme.name != text {
+            return Err(SealError::UnknownScheme(text.to_string()));
+        }
+        Ok(scheme)
+    }
+
+    fn build(
+        pattern: Pattern,
+        cipher: Option<&'static Entry>,
+        mac: Option<&'static Entry>,
+    ) -> Result<Scheme, SealError> {
+        let name = match (cipher, mac) {
+            (Some(c), Some(m)) => format!("{}:{}+{}", pattern.as_str(), c.id, m.id),
+            (Some(c), None) => format!("{}:{}", pattern.as_str(), c.id),
+            (None, Some(m)) => format!("{}:{}", pattern.as_str(), m.id),
+            (None, None) => unreachable!("every pattern names an algorithm"),
+        };
+        let invalid = |why: String| {
+            Err(SealError::InvalidScheme {
+                scheme: name.clone(),
+                why,
+            })
+        };
+        if let Some(c) = cipher {
+            let ok = match pattern {
+                Pattern::Aead => c.kind == Kind::Aead,
+                Pattern::Etm => matches!(c.kind, Kind::BlockMode | Kind::Stream),
+                Pattern::Enc => matches!(c.kind, Kind::BlockMode | Kind::Stream | Kind::Baseline),
+                Pattern::Hmac => false,
+            };
+            if !ok {
+                let hint = match (pattern, c.kind) {
+                    (Pattern::Aead, Kind::BlockMode | Kind::Stream) => {
+                        format!("; it is not authenticated: use etm:{}+hmac-sha256", c.id)
+                    }
+                    (Pattern::Etm, Kind::Aead) => {
+                        format!("; it authenticates by itself: use aead:{}", c.id)
+                    }
+                    _ => String::new(),
+                };
+                return invalid(format!(
+                    "{} is a {} and cannot serve as the {} cipher{hint}",
+                    c.id,
+                    c.kind,
+                    pattern.as_str()
+                ));
+            }
+        }
+        if let Some(m) = mac
+            && m.kind != Kind::Mac
+        {
+            return invalid(format!(
+                "{} is a {}, not a MAC (try hmac-{})",
+                m.id, m.kind, m.id
+            ));
+        }
+        Ok(Scheme {
+            pattern,
+            cipher,
+            mac,
+            name,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Bytes of key material the key file holds: the AEAD's or cipher's key,
+    /// the MAC key (at least the MAC's output, as RFC 2104 advises), or a
+    /// 32-byte master key from which `etm` derives both.
+    pub fn key_len(&self) -> usize {
+        match self.pattern {
+            Pattern::Etm => 32,
+            Pattern::Hmac => mac_key_len(self.mac.expect("hmac has a MAC")),
+            Pattern::Aead | Pattern::Enc => cipher_key_len(self.cipher.expect("has a cipher")),
+        }
+    }
+
+    /// Nonce or IV bytes per message (0 for `hmac`, ECB and nonce-less streams).
+    pub fn nonce_len(&self) -> usize {
+        match self.cipher {
+            None => 0,
+            // The largest the entry allows: 12 for GCM, 13 for CCM (COSE's AES-CCM-16-*), a block for CBC.
+            Some(c) => c.nonce_sizes.iter().copied().max().unwrap_or(0),
+        }
+    }
+
+    /// Tag bytes per message.
+    pub fn tag_len(&self) -> usize {
+        match self.pattern {
+            Pattern::Hmac | Pattern::Etm => self.mac.and_then(|m| m.output_size).unwrap_or(0),
+            Pattern::Aead => self.cipher.and_then(|c| c.tag_size).unwrap_or(0),
+            Pattern::Enc => 0,
+        }
+    }
+
+    /// Ciphertext (or, for `hmac`, body) bytes for a plaintext of `len` bytes.
+    pub fn body_len(&self, len: usize) -> usize {
+        match (self.pattern, self.cipher) {
+            (Pattern::Hmac, _) | (_, None) => len,
+            (Pattern::Aead, Some(_)) => len,
+            (_, Some(c)) => c.ciphertext_len(len, catalogue::Padding::Pkcs7),
+        }
+    }
+
+    /// Why sealing with this scheme is unsafe; empty when it is fine.
+    pub fn insecurity(&self) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if self.pattern == Pattern::Enc {
+            reasons.push(
+                "'enc' is unauthenticated: a flipped ciphertext bit goes undetected".to_string(),
+            );
+        }
+        for entry in [self.cipher, self.mac].into_iter().flatten() {
+            if entry.status.is_insecure() {
+                let why = entry
+                    .status_reason
+                    .clone()
+                    .unwrap_or_else(|| "not recommended".into());
+                reasons.push(format!("{} is {}: {why}", entry.id, entry.status.as_str()));
+            }
+        }
+        if let Some(c) = self.cipher
+            && self.pattern != Pattern::Aead
+            && c.kind == Kind::Stream
+            && c.nonce_sizes.is_empty()
+        {
+            reasons.push(format!(
+                "{} takes no nonce: every message under one key reuses its keystream",
+                c.id
+            ));
+        }
+        if let Some(m) = self.mac
+            && m.id == "poly1305"
+        {
+            reasons.push(
+                "poly1305 is a one-time authenticator: a long-term key lets tags be forged".into(),
+            );
+        }
+        reasons
+    }
+
+    /// Fails with the reasons unless the scheme is safe or `allow_insecure` is set.
+    pub fn check_allowed(&self, allow_insecure: bool) -> Result<(), SealError> {
+        let reasons = self.insecurity();
+        if reasons.is_empty() || allow_insecure {
+            Ok(())
+        } else {
+            Err(SealError::Insecure {
+                scheme: self.name.clone(),
+                reasons,
+            })
+        }
+    }
+
+    /// Whether a persistent counter may supply nonces: only AEADs, whose nonces
+    /// need only be unique (CBC IVs must be unpredictable; CTR IVs from a
+    /// counter would overlap keystreams).
+    pub fn allows_counter_nonces(&self) -> bool {
+        self.pattern == Pattern::Aead
+    }
+
+    /// Bits of security as study 003 scores them (section 3.5): key length for
+    /// ciphers, digest length for MACs, the larger of the two for EtM.
+    pub fn study003_bits(&self) -> u32 {
+        let cipher_bits = self
+            .cipher
+            .map(|c| 8 * cipher_key_len(c) as u32)
+            .unwrap_or(0);
+        let mac_bits = self
+            .mac
+            .and_then(|m| m.output_size)
+            .map(|o| 8 * o as u32)
+            .unwrap_or(0);
+        cipher_bits.max(mac_bits)
+    }
+
+    /// The weakest catalogue security level among the parts: what an attacker faces.
+    pub fn security_bits(&self) -> u32 {
+        [self.cipher, self.mac]
+            .into_iter()
+            .flatten()
+            .map(|e| e.security_bits)
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// True for ECB-mode ciphers, which the study-003 reproduction flags.
+    pub fn uses_ecb(&self) -> bool {
+        self.cipher.and_then(|c| c.mode) == Some(Mode::Ecb)
+    }
+}
+
+/// The largest key the cipher takes (Blowfish: 56 bytes; Rijndael-256: 32).
+pub(crate) fn cipher_key_len(entry: &Entry) -> usize {
+    entry.key_sizes.iter().copied().max().unwrap_or(0)
+}
+
+pub(crate) fn mac_key_len(entry: &Entry) -> usize {
+    match entry.key_sizes.iter().copied().max() {
+        Some(fixed) => fixed,
+        None => entry.output_size.unwrap_or(32).max(32),
+    }
+}
