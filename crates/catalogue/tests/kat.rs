@@ -38,14 +38,24 @@ fn padding_of(v: &Vector) -> Padding {
 fn check_cipher(entry: &'static Entry, backend: Option<Backend>, v: &Vector) -> Result<(), String> {
     let (key, iv, aad) = (v.bytes("key"), v.bytes("iv"), v.bytes("aad"));
     let (pt, ct) = (v.bytes("pt"), v.bytes("ct"));
-    let offset: usize = v.get("offset").map_or(0, |o| o.parse().expect("offset is a number"));
-    let params = Params { iv: &iv, aad: &aad, padding: padding_of(v) };
-    let mut cipher = entry.cipher(backend, &key).map_err(|e| format!("key setup: {e}"))?;
+    let offset: usize = v
+        .get("offset")
+        .map_or(0, |o| o.parse().expect("offset is a number"));
+    let params = Params {
+        iv: &iv,
+        aad: &aad,
+        padding: padding_of(v),
+    };
+    let mut cipher = entry
+        .cipher(backend, &key)
+        .map_err(|e| format!("key setup: {e}"))?;
 
     let mut input = vec![0u8; offset];
     input.extend_from_slice(&pt);
     let mut out = Vec::new();
-    cipher.encrypt(&params, &input, &mut out).map_err(|e| format!("encrypt: {e}"))?;
+    cipher
+        .encrypt(&params, &input, &mut out)
+        .map_err(|e| format!("encrypt: {e}"))?;
     if let Some(m) = first_mismatch(out.get(offset..).unwrap_or_default(), &ct) {
         return Err(format!("encrypt: {m}"));
     }
@@ -53,22 +63,28 @@ fn check_cipher(entry: &'static Entry, backend: Option<Backend>, v: &Vector) -> 
     let mut input = vec![0u8; offset];
     input.extend_from_slice(&ct);
     let mut back = Vec::new();
-    cipher.decrypt(&params, &input, &mut back).map_err(|e| format!("decrypt: {e}"))?;
+    cipher
+        .decrypt(&params, &input, &mut back)
+        .map_err(|e| format!("decrypt: {e}"))?;
     if let Some(m) = first_mismatch(back.get(offset..).unwrap_or_default(), &pt) {
         return Err(format!("decrypt: {m}"));
     }
 
     if matches!(entry.kind, Kind::BlockMode | Kind::Stream) {
-        let mut s = cipher.streaming(&params, Direction::Encrypt).map_err(|e| format!("streaming: {e}"))?;
+        let mut s = cipher
+            .streaming(&params, Direction::Encrypt)
+            .map_err(|e| format!("streaming: {e}"))?;
         let mut data = vec![0u8; offset];
         data.extend_from_slice(&pt);
         // All whole granules but the last go through update, the rest to finish.
         let g = s.granule();
         let split = (data.len().saturating_sub(1) / g) * g;
         let (head, tail) = data.split_at_mut(split);
-        s.update(head).map_err(|e| format!("streaming update: {e}"))?;
+        s.update(head)
+            .map_err(|e| format!("streaming update: {e}"))?;
         let mut out = head.to_vec();
-        s.finish(tail, &mut out).map_err(|e| format!("streaming finish: {e}"))?;
+        s.finish(tail, &mut out)
+            .map_err(|e| format!("streaming finish: {e}"))?;
         if let Some(m) = first_mismatch(out.get(offset..).unwrap_or_default(), &ct) {
             return Err(format!("streaming encrypt: {m}"));
         }
@@ -80,11 +96,18 @@ fn check_digest(entry: &Entry, backend: Option<Backend>, v: &Vector) -> Result<(
     let (msg, want) = (v.bytes("msg"), v.bytes("out"));
     let mut out = Vec::new();
     match entry.kind {
-        Kind::Hash => entry.hasher(backend).map_err(|e| e.to_string())?.digest(&msg, &mut out),
+        Kind::Hash => entry
+            .hasher(backend)
+            .map_err(|e| e.to_string())?
+            .digest(&msg, &mut out),
         Kind::Mac => {
-            let mut mac = entry.mac(backend, &v.bytes("key")).map_err(|e| format!("key setup: {e}"))?;
-            mac.compute(&msg, &mut out).map_err(|e| format!("compute: {e}"))?;
-            mac.verify(&msg, &want).map_err(|e| format!("verify rejects the official tag: {e}"))?;
+            let mut mac = entry
+                .mac(backend, &v.bytes("key"))
+                .map_err(|e| format!("key setup: {e}"))?;
+            mac.compute(&msg, &mut out)
+                .map_err(|e| format!("compute: {e}"))?;
+            mac.verify(&msg, &want)
+                .map_err(|e| format!("verify rejects the official tag: {e}"))?;
             let mut bad = want.clone();
             bad[0] ^= 1;
             if mac.verify(&msg, &bad).is_ok() {
@@ -97,7 +120,11 @@ fn check_digest(entry: &Entry, backend: Option<Backend>, v: &Vector) -> Result<(
 }
 
 /// RFC 7253 Appendix A: the iterated OCB procedure, TAGLEN 128.
-fn check_ocb_iterated(entry: &'static Entry, backend: Option<Backend>, v: &Vector) -> Result<(), String> {
+fn check_ocb_iterated(
+    entry: &'static Entry,
+    backend: Option<Backend>,
+    v: &Vector,
+) -> Result<(), String> {
     let key_len = entry.key_sizes[0];
     let mut key = vec![0u8; key_len];
     key[key_len - 1] = 128; // num2str(TAGLEN, 8)
@@ -109,7 +136,16 @@ fn check_ocb_iterated(entry: &'static Entry, backend: Option<Backend>, v: &Vecto
     };
     let mut seal = |n: u32, aad: &[u8], pt: &[u8], out: &mut Vec<u8>| {
         let iv = nonce(n);
-        ocb.encrypt(&Params { iv: &iv, aad, padding: Padding::None }, pt, out).map_err(|e| e.to_string())
+        ocb.encrypt(
+            &Params {
+                iv: &iv,
+                aad,
+                padding: Padding::None,
+            },
+            pt,
+            out,
+        )
+        .map_err(|e| e.to_string())
     };
     let mut c = Vec::new();
     for i in 0..128u32 {
@@ -138,11 +174,19 @@ fn official_vectors_pass_on_every_backend() {
     let mut failures = Vec::new();
     let mut run = 0;
     for v in all_vectors() {
-        let Some(entry) = cat.get(&v.id) else { continue }; // see every_vector_names_a_registered_entry
+        let Some(entry) = cat.get(&v.id) else {
+            continue;
+        }; // see every_vector_names_a_registered_entry
         for backend in backends_of(entry) {
             run += 1;
             if let Err(e) = check_vector(entry, backend, &v) {
-                failures.push(format!("{} [{}] ({}; {}): {e}", v.id, backend_name(backend), v.origin, v.source));
+                failures.push(format!(
+                    "{} [{}] ({}; {}): {e}",
+                    v.id,
+                    backend_name(backend),
+                    v.origin,
+                    v.source
+                ));
             }
         }
     }
@@ -153,8 +197,11 @@ fn official_vectors_pass_on_every_backend() {
 #[test]
 fn every_vector_names_a_registered_entry() {
     let cat = catalogue();
-    let missing: BTreeSet<String> =
-        all_vectors().into_iter().filter(|v| cat.get(&v.id).is_none()).map(|v| format!("{} ({})", v.id, v.origin)).collect();
+    let missing: BTreeSet<String> = all_vectors()
+        .into_iter()
+        .filter(|v| cat.get(&v.id).is_none())
+        .map(|v| format!("{} ({})", v.id, v.origin))
+        .collect();
     report(
         "vectors name entries that are not in the catalogue (not registered yet, or misnamed)",
         &missing.into_iter().collect::<Vec<_>>(),
@@ -167,26 +214,55 @@ fn every_vector_names_a_registered_entry() {
 fn in_project_entries_are_registered() {
     let cat = catalogue();
     let mut expected: Vec<String> = vec!["acorn-128".into(), "ascon-128-v1.2".into()];
-    for p in ["rijndael-256", "twofish-128", "twofish-192", "twofish-256", "present-80", "present-128", "piccolo-80", "piccolo-128", "clefia-128"] {
+    for p in [
+        "rijndael-256",
+        "twofish-128",
+        "twofish-192",
+        "twofish-256",
+        "present-80",
+        "present-128",
+        "piccolo-80",
+        "piccolo-128",
+        "clefia-128",
+    ] {
         expected.extend(Mode::ALL.iter().map(|m| format!("{p}-{}", m.as_str())));
     }
-    let missing: Vec<String> = expected.into_iter().filter(|id| cat.get(id).is_none()).collect();
+    let missing: Vec<String> = expected
+        .into_iter()
+        .filter(|id| cat.get(id).is_none())
+        .collect();
     report("required in-project entries are not registered", &missing);
 }
 
 /// The ECB-vector check of a mode entry: with IV = the ECB plaintext and an
 /// all-zero plaintext, the first output block (CBC, CFB, OFB, CTR) or byte
 /// (CFB8, OFB8) is the official ECB ciphertext.
-fn check_mode_from_ecb(entry: &'static Entry, backend: Option<Backend>, ecb: &Vector) -> Result<(), String> {
+fn check_mode_from_ecb(
+    entry: &'static Entry,
+    backend: Option<Backend>,
+    ecb: &Vector,
+) -> Result<(), String> {
     let bs = entry.block_size.expect("block-mode entry has a block size");
     let (key, ecb_pt, ecb_ct) = (ecb.bytes("key"), ecb.bytes("pt"), ecb.bytes("ct"));
     let mode = entry.mode.expect("block-mode entry has a mode");
     let zeros = vec![0u8; bs];
-    let params = Params { iv: &ecb_pt[..bs], aad: &[], padding: Padding::None };
-    let mut cipher = entry.cipher(backend, &key).map_err(|e| format!("key setup: {e}"))?;
+    let params = Params {
+        iv: &ecb_pt[..bs],
+        aad: &[],
+        padding: Padding::None,
+    };
+    let mut cipher = entry
+        .cipher(backend, &key)
+        .map_err(|e| format!("key setup: {e}"))?;
     let mut out = Vec::new();
-    cipher.encrypt(&params, &zeros, &mut out).map_err(|e| format!("encrypt: {e}"))?;
-    let n = if matches!(mode, Mode::Cfb8 | Mode::Ofb8) { 1 } else { bs };
+    cipher
+        .encrypt(&params, &zeros, &mut out)
+        .map_err(|e| format!("encrypt: {e}"))?;
+    let n = if matches!(mode, Mode::Cfb8 | Mode::Ofb8) {
+        1
+    } else {
+        bs
+    };
     first_mismatch(&out[..n.min(out.len())], &ecb_ct[..n]).map_or(Ok(()), Err)
 }
 
@@ -201,27 +277,49 @@ fn mode_entries_reproduce_their_ciphers_ecb_vectors() {
     }
     let mut failures = Vec::new();
     let mut checked = 0;
-    for entry in cat.entries().iter().filter(|e| e.kind == Kind::BlockMode && e.mode != Some(Mode::Ecb)) {
-        for ecb in by_primitive.get(&entry.primitive).into_iter().flatten().take(2) {
+    for entry in cat
+        .entries()
+        .iter()
+        .filter(|e| e.kind == Kind::BlockMode && e.mode != Some(Mode::Ecb))
+    {
+        for ecb in by_primitive
+            .get(&entry.primitive)
+            .into_iter()
+            .flatten()
+            .take(2)
+        {
             if !entry.key_sizes.contains(&ecb.bytes("key").len()) {
                 continue;
             }
             for backend in backends_of(entry) {
                 checked += 1;
                 if let Err(e) = check_mode_from_ecb(entry, backend, ecb) {
-                    failures.push(format!("{} [{}] with ECB vector {}: {e}", entry.id, backend_name(backend), ecb.origin));
+                    failures.push(format!(
+                        "{} [{}] with ECB vector {}: {e}",
+                        entry.id,
+                        backend_name(backend),
+                        ecb.origin
+                    ));
                 }
             }
         }
     }
     assert!(checked > 50, "only {checked} mode checks ran");
-    report("mode entries disagree with their cipher's official ECB vector", &failures);
+    report(
+        "mode entries disagree with their cipher's official ECB vector",
+        &failures,
+    );
 }
 
 /// Reference implementations of the mode definitions (SP 800-38A; for the
 /// 8-bit variants the s-bit CFB/OFB shift register with s = 8, as in FIPS 81)
 /// over the entry's own ECB primitive, itself checked against official vectors.
-fn reference_mode(ecb: &mut dyn FnMut(&[u8]) -> Vec<u8>, mode: Mode, iv: &[u8], pt: &[u8]) -> Vec<u8> {
+fn reference_mode(
+    ecb: &mut dyn FnMut(&[u8]) -> Vec<u8>,
+    mode: Mode,
+    iv: &[u8],
+    pt: &[u8],
+) -> Vec<u8> {
     let bs = iv.len();
     let mut reg = iv.to_vec();
     let mut out = Vec::with_capacity(pt.len());
@@ -280,15 +378,24 @@ fn reference_mode(ecb: &mut dyn FnMut(&[u8]) -> Vec<u8>, mode: Mode, iv: &[u8], 
 fn mode_entries_follow_the_mode_definitions() {
     let cat = catalogue();
     let mut failures = Vec::new();
-    for entry in cat.entries().iter().filter(|e| e.kind == Kind::BlockMode && e.mode != Some(Mode::Ecb)) {
+    for entry in cat
+        .entries()
+        .iter()
+        .filter(|e| e.kind == Kind::BlockMode && e.mode != Some(Mode::Ecb))
+    {
         let mode = entry.mode.unwrap();
         let bs = entry.block_size.unwrap();
         let ecb_id = format!("{}-ecb", entry.primitive);
         let Some(ecb_entry) = cat.get(&ecb_id) else {
-            failures.push(format!("{}: no {ecb_id} entry to build the reference from", entry.id));
+            failures.push(format!(
+                "{}: no {ecb_id} entry to build the reference from",
+                entry.id
+            ));
             continue;
         };
-        let key: Vec<u8> = (0..entry.key_sizes[entry.key_sizes.len() / 2]).map(|i| (i * 7 + 3) as u8).collect();
+        let key: Vec<u8> = (0..entry.key_sizes[entry.key_sizes.len() / 2])
+            .map(|i| (i * 7 + 3) as u8)
+            .collect();
         let iv: Vec<u8> = (0..bs).map(|i| (0xf0 + i) as u8).collect();
         // Three whole blocks, plus half a block for the modes that take any length.
         let len = 3 * bs + if mode.is_padded() { 0 } else { bs / 2 };
@@ -296,25 +403,45 @@ fn mode_entries_follow_the_mode_definitions() {
         let mut ecb_cipher = ecb_entry.cipher(None, &key).expect("ecb key setup");
         let mut ecb = |block: &[u8]| {
             let mut o = Vec::new();
-            ecb_cipher.encrypt(&Params { padding: Padding::None, ..Default::default() }, block, &mut o).expect("ecb");
+            ecb_cipher
+                .encrypt(
+                    &Params {
+                        padding: Padding::None,
+                        ..Default::default()
+                    },
+                    block,
+                    &mut o,
+                )
+                .expect("ecb");
             o
         };
         let want = reference_mode(&mut ecb, mode, &iv, &pt);
         for backend in backends_of(entry) {
             let mut c = entry.cipher(backend, &key).expect("key setup");
             let mut got = Vec::new();
-            let params = Params { iv: &iv, aad: &[], padding: Padding::None };
+            let params = Params {
+                iv: &iv,
+                aad: &[],
+                padding: Padding::None,
+            };
             match c.encrypt(&params, &pt, &mut got) {
                 Ok(()) => {
                     if let Some(m) = first_mismatch(&got, &want) {
                         failures.push(format!("{} [{}]: {m}", entry.id, backend_name(backend)));
                     }
                 }
-                Err(e) => failures.push(format!("{} [{}]: encrypt: {e}", entry.id, backend_name(backend))),
+                Err(e) => failures.push(format!(
+                    "{} [{}]: encrypt: {e}",
+                    entry.id,
+                    backend_name(backend)
+                )),
             }
         }
     }
-    report("mode entries differ from the mode's definition over their ECB primitive", &failures);
+    report(
+        "mode entries differ from the mode's definition over their ECB primitive",
+        &failures,
+    );
 }
 
 /// How an entry is covered by official vectors.
@@ -332,18 +459,28 @@ fn coverage(entry: &Entry, own: &BTreeSet<String>) -> Option<String> {
                 .iter()
                 .filter_map(|id| cat.get(id))
                 .find(|e| e.kind == Kind::BlockMode && e.mode == Some(mode))?;
-            has_ecb.then(|| format!("{primitive_ecb} vector + {} mode vector (same generic mode code)", sibling.id))
+            has_ecb.then(|| {
+                format!(
+                    "{primitive_ecb} vector + {} mode vector (same generic mode code)",
+                    sibling.id
+                )
+            })
         }
         Kind::Aead => {
             // e.g. aes-256-eax: the primitive's vector + the same AEAD mode's vector.
             let suffix = entry.id.strip_prefix(&entry.primitive)?;
-            let sibling = own.iter().find(|id| id.ends_with(suffix) && id.as_str() != entry.id)?;
-            has_ecb.then(|| format!("{primitive_ecb} vector + {sibling} vector (same generic AEAD code)"))
+            let sibling = own
+                .iter()
+                .find(|id| id.ends_with(suffix) && id.as_str() != entry.id)?;
+            has_ecb.then(|| {
+                format!("{primitive_ecb} vector + {sibling} vector (same generic AEAD code)")
+            })
         }
         Kind::Mac => {
             let hash = entry.id.strip_prefix("hmac-")?;
             let hmac = own.iter().find(|id| id.starts_with("hmac-"))?;
-            own.contains(hash).then(|| format!("{hash} vector + {hmac} vector (same generic HMAC code)"))
+            own.contains(hash)
+                .then(|| format!("{hash} vector + {hmac} vector (same generic HMAC code)"))
         }
         _ => None,
     }
@@ -352,7 +489,11 @@ fn coverage(entry: &Entry, own: &BTreeSet<String>) -> Option<String> {
 #[test]
 fn every_entry_has_official_coverage() {
     let cat = catalogue();
-    let own: BTreeSet<String> = all_vectors().into_iter().map(|v| v.id).filter(|id| cat.get(id).is_some()).collect();
+    let own: BTreeSet<String> = all_vectors()
+        .into_iter()
+        .map(|v| v.id)
+        .filter(|id| cat.get(id).is_some())
+        .collect();
     let mut missing = Vec::new();
     let mut table = Vec::new();
     for entry in cat.entries().iter().filter(|e| e.kind != Kind::Asymmetric) {
@@ -361,11 +502,21 @@ fn every_entry_has_official_coverage() {
             None => missing.push(entry.id.clone()),
         }
     }
-    println!("coverage of {} entries:\n{}", table.len() + missing.len(), table.join("\n"));
+    println!(
+        "coverage of {} entries:\n{}",
+        table.len() + missing.len(),
+        table.join("\n")
+    );
     if !sources::missing_files().is_empty() {
-        println!("primitives vector files not present yet: {}", sources::missing_files().join(", "));
+        println!(
+            "primitives vector files not present yet: {}",
+            sources::missing_files().join(", ")
+        );
     }
-    report("entries have no official vector and no (ECB vector + same-mode vector) coverage", &missing);
+    report(
+        "entries have no official vector and no (ECB vector + same-mode vector) coverage",
+        &missing,
+    );
 }
 
 #[test]

@@ -10,7 +10,9 @@ use ciphermeter_catalogue::{Backend, Entry};
 
 /// Every backend to run: `None` (the default) then each one the entry lists.
 pub fn backends_of(entry: &Entry) -> Vec<Option<Backend>> {
-    std::iter::once(None).chain(entry.backends().into_iter().map(Some)).collect()
+    std::iter::once(None)
+        .chain(entry.backends().into_iter().map(Some))
+        .collect()
 }
 
 pub fn backend_name(backend: Option<Backend>) -> String {
@@ -22,7 +24,11 @@ pub fn first_mismatch(got: &[u8], want: &[u8]) -> Option<String> {
     if got == want {
         return None;
     }
-    let at = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+    let at = got
+        .iter()
+        .zip(want)
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
     let show = |s: &[u8]| hex::encode(&s[at.min(s.len())..(at + 8).min(s.len())]);
     Some(format!(
         "first mismatch at byte {at}: got {}.. want {}.. (lengths got {} want {})",

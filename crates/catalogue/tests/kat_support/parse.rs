@@ -70,9 +70,20 @@ pub fn load_file(path: &Path) -> Vec<Vector> {
         }
         let origin = format!("{name}:{}", n + 1);
         let fields = split_fields(line).unwrap_or_else(|e| panic!("{origin}: {e}"));
-        let id = fields.get("id").unwrap_or_else(|| panic!("{origin}: no id= field")).clone();
-        assert!(!source.is_empty(), "{origin}: vector without a preceding `# source:` line");
-        out.push(Vector { id, fields, origin, source: source.clone() });
+        let id = fields
+            .get("id")
+            .unwrap_or_else(|| panic!("{origin}: no id= field"))
+            .clone();
+        assert!(
+            !source.is_empty(),
+            "{origin}: vector without a preceding `# source:` line"
+        );
+        out.push(Vector {
+            id,
+            fields,
+            origin,
+            source: source.clone(),
+        });
     }
     out
 }
@@ -82,16 +93,18 @@ fn split_fields(line: &str) -> Result<BTreeMap<String, String>, String> {
     let mut fields = BTreeMap::new();
     let mut rest = line;
     while !rest.is_empty() {
-        let eq = rest.find('=').ok_or_else(|| format!("expected name=value at '{rest}'"))?;
+        let eq = rest
+            .find('=')
+            .ok_or_else(|| format!("expected name=value at '{rest}'"))?;
         let name = rest[..eq].trim().to_string();
         if name.is_empty() || name.contains(char::is_whitespace) {
             return Err(format!("bad field name '{name}'"));
         }
         let mut value = String::new();
-        let mut chars = rest[eq + 1..].char_indices().peekable();
+        let chars = rest[eq + 1..].char_indices();
         let mut end = rest.len() - eq - 1;
         let mut quoted = false;
-        while let Some((i, c)) = chars.next() {
+        for (i, c) in chars {
             if c == '"' {
                 quoted = !quoted;
             } else if c == ' ' && !quoted {
@@ -119,13 +132,17 @@ pub fn decode_value(value: &str) -> Result<Vec<u8>, String> {
         let piece;
         if let Some(quoted) = rest.strip_prefix('"') {
             let close = quoted.find('"').ok_or("unterminated quote")?;
-            out.extend_from_slice(quoted[..close].as_bytes());
+            out.extend_from_slice(&quoted.as_bytes()[..close]);
             piece = &quoted[close + 1..];
         } else {
             let end = rest.find('+').unwrap_or(rest.len());
             let hexpart = &rest[..end];
             let (hex_text, count) = match hexpart.split_once('*') {
-                Some((h, n)) => (h, n.parse::<usize>().map_err(|e| format!("repeat count '{n}': {e}"))?),
+                Some((h, n)) => (
+                    h,
+                    n.parse::<usize>()
+                        .map_err(|e| format!("repeat count '{n}': {e}"))?,
+                ),
                 None => (hexpart, 1),
             };
             let bytes = hex::decode(hex_text).map_err(|e| format!("hex '{hex_text}': {e}"))?;
@@ -141,4 +158,3 @@ pub fn decode_value(value: &str) -> Result<Vec<u8>, String> {
     }
     Ok(out)
 }
-

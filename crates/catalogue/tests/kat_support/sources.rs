@@ -15,7 +15,10 @@ struct Mapping {
 }
 
 const MAPPINGS: &[Mapping] = &[
-    Mapping { file: "clefia.txt", entry_for_key_len: |n| (n == 16).then_some("clefia-128-ecb") },
+    Mapping {
+        file: "clefia.txt",
+        entry_for_key_len: |n| (n == 16).then_some("clefia-128-ecb"),
+    },
     Mapping {
         file: "present.txt",
         entry_for_key_len: |n| match n {
@@ -33,7 +36,10 @@ const MAPPINGS: &[Mapping] = &[
         },
     },
     // libmcrypt's rijndael-256: one entry, key size follows the key.
-    Mapping { file: "rijndael256.txt", entry_for_key_len: |_| Some("rijndael-256-ecb") },
+    Mapping {
+        file: "rijndael256.txt",
+        entry_for_key_len: |_| Some("rijndael-256-ecb"),
+    },
     Mapping {
         file: "twofish.txt",
         entry_for_key_len: |n| match n {
@@ -44,8 +50,14 @@ const MAPPINGS: &[Mapping] = &[
         },
     },
     // AEADs the primitives crate implements; files appear as it lands them.
-    Mapping { file: "acorn.txt", entry_for_key_len: |n| (n == 16).then_some("acorn-128") },
-    Mapping { file: "acorn128.txt", entry_for_key_len: |n| (n == 16).then_some("acorn-128") },
+    Mapping {
+        file: "acorn.txt",
+        entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
+    },
+    Mapping {
+        file: "acorn128.txt",
+        entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
+    },
 ];
 
 pub fn primitives_vectors_dir() -> PathBuf {
@@ -66,7 +78,9 @@ pub fn load() -> Vec<Vector> {
     let mut out = Vec::new();
     for m in MAPPINGS {
         let path = primitives_vectors_dir().join(m.file);
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         for (block, first_line, source) in blocks(&text) {
             let origin = format!("primitives/tests/vectors/{}:{first_line}", m.file);
             let mut fields = BTreeMap::new();
@@ -88,17 +102,27 @@ pub fn load() -> Vec<Vector> {
                 ct.push_str(&tag);
             }
             let key_len = fields.get("key").map_or(0, |k| k.len() / 2);
-            let Some(id) = (m.entry_for_key_len)(key_len) else { continue };
+            let Some(id) = (m.entry_for_key_len)(key_len) else {
+                continue;
+            };
             fields.insert("id".into(), id.into());
-            out.push(Vector { id: id.into(), fields, origin, source: source.clone() });
+            out.push(Vector {
+                id: id.into(),
+                fields,
+                origin,
+                source: source.clone(),
+            });
         }
     }
     out
 }
 
+/// `name = value` pairs, first line number, source comment.
+type Block = (Vec<(String, String)>, usize, String);
+
 /// Splits a file into blocks of (name, value) pairs, with the first line number
 /// of each block and the comment paragraph that precedes it (its source).
-fn blocks(text: &str) -> Vec<(Vec<(String, String)>, usize, String)> {
+fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut current = Vec::new();
     let mut start = 0;
@@ -124,7 +148,9 @@ fn blocks(text: &str) -> Vec<(Vec<(String, String)>, usize, String)> {
             }
             continue;
         }
-        let Some((name, value)) = line.split_once('=') else { continue };
+        let Some((name, value)) = line.split_once('=') else {
+            continue;
+        };
         if current.is_empty() {
             start = n + 1;
         }
