@@ -35,7 +35,10 @@ pub(crate) fn rng(algorithm: &str) -> Result<UnwrapErr<SysRng>, Error> {
 }
 
 pub(crate) fn invalid(algorithm: &str, what: impl Into<String>) -> Error {
-    Error::InvalidInput { algorithm: algorithm.to_string(), what: what.into() }
+    Error::InvalidInput {
+        algorithm: algorithm.to_string(),
+        what: what.into(),
+    }
 }
 
 pub(crate) fn unsupported(algorithm: &str, op: AsymOp) -> Error {
@@ -46,12 +49,17 @@ pub(crate) fn unsupported(algorithm: &str, op: AsymOp) -> Error {
         AsymOp::Decrypt => "decrypt",
         AsymOp::Agree => "agree",
     };
-    Error::Unsupported { algorithm: algorithm.to_string(), operation: operation.to_string() }
+    Error::Unsupported {
+        algorithm: algorithm.to_string(),
+        operation: operation.to_string(),
+    }
 }
 
 /// A signature that does not verify.
 pub(crate) fn bad_signature(algorithm: &str) -> Error {
-    Error::AuthenticationFailed { algorithm: algorithm.to_string() }
+    Error::AuthenticationFailed {
+        algorithm: algorithm.to_string(),
+    }
 }
 
 pub(crate) fn bad_private_key(algorithm: &str, format: &str) -> Error {
@@ -109,7 +117,10 @@ pub(crate) fn register(b: &mut Builder) {
     use crate::entry::Status;
     for (bits, security_bits) in RSA_SIZES {
         let verdict = if bits < 2048 {
-            Verdict(Status::Legacy, Some("RSA-1024: 80-bit strength, below the 112-bit minimum of NIST SP 800-131A"))
+            Verdict(
+                Status::Legacy,
+                Some("RSA-1024: 80-bit strength, below the 112-bit minimum of NIST SP 800-131A"),
+            )
         } else {
             Verdict(Status::Recommended, None)
         };
@@ -130,17 +141,28 @@ pub(crate) fn register(b: &mut Builder) {
     }
 
     let ok = Verdict(Status::Recommended, None);
-    let curve = |id: &str, aliases: &'static [&'static str], primitive: &str, output_size| AsymSpec {
-        id: id.to_string(),
-        aliases,
-        primitive: primitive.to_string(),
-        key_size: 32,
-        output_size,
-        security_bits: 128,
-        verdict: ok,
-    };
-    push(b, curve("x25519", &[], "curve25519", 32), "x25519-dalek 3", Arc::new(curves::X25519));
-    push(b, curve("ed25519", &[], "ed25519", 64), "ed25519-dalek 3", Arc::new(curves::Ed25519));
+    let curve =
+        |id: &str, aliases: &'static [&'static str], primitive: &str, output_size| AsymSpec {
+            id: id.to_string(),
+            aliases,
+            primitive: primitive.to_string(),
+            key_size: 32,
+            output_size,
+            security_bits: 128,
+            verdict: ok,
+        };
+    push(
+        b,
+        curve("x25519", &[], "curve25519", 32),
+        "x25519-dalek 3",
+        Arc::new(curves::X25519),
+    );
+    push(
+        b,
+        curve("ed25519", &[], "ed25519", 64),
+        "ed25519-dalek 3",
+        Arc::new(curves::Ed25519),
+    );
     push(
         b,
         curve("ecdsa-p256-sha256", &["ecdsa-p256", "es256"], "p256", 64),

@@ -22,14 +22,20 @@ fn blocks(text: &str) -> Vec<Vec<(String, String)>> {
             continue;
         }
         let (name, value) = line.split_once('=').expect("vector line without '='");
-        out.last_mut().unwrap().push((name.trim().to_string(), value.trim().to_string()));
+        out.last_mut()
+            .unwrap()
+            .push((name.trim().to_string(), value.trim().to_string()));
     }
     out.retain(|b| !b.is_empty());
     out
 }
 
 fn field<'a>(block: &'a [(String, String)], name: &str) -> &'a str {
-    block.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).unwrap_or_else(|| panic!("no '{name}'"))
+    block
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no '{name}'"))
 }
 
 fn hex(text: &str) -> Vec<u8> {
@@ -37,7 +43,9 @@ fn hex(text: &str) -> Vec<u8> {
 }
 
 fn entry(id: &str) -> &'static Entry {
-    catalogue().get(id).unwrap_or_else(|| panic!("no entry {id}"))
+    catalogue()
+        .get(id)
+        .unwrap_or_else(|| panic!("no entry {id}"))
 }
 
 fn backends(e: &Entry) -> Vec<Backend> {
@@ -57,7 +65,13 @@ fn ed25519_spki(public: &[u8]) -> Vec<u8> {
 
 /// SPKI for an uncompressed P-256 point (RFC 5480): id-ecPublicKey, prime256v1.
 fn p256_spki(ux: &[u8], uy: &[u8]) -> Vec<u8> {
-    [hex("3059301306072a8648ce3d020106082a8648ce3d030107034200"), vec![4], ux.to_vec(), uy.to_vec()].concat()
+    [
+        hex("3059301306072a8648ce3d020106082a8648ce3d030107034200"),
+        vec![4],
+        ux.to_vec(),
+        uy.to_vec(),
+    ]
+    .concat()
 }
 
 fn flip_last(bytes: &[u8]) -> Vec<u8> {
@@ -75,13 +89,27 @@ fn ed25519_rfc8032_signatures_on_every_backend() {
         for block in blocks(text) {
             let message = hex(field(&block, "message"));
             let expected = hex(field(&block, "signature"));
-            let private = scheme.load_private(&ed25519_pkcs8(&hex(field(&block, "secret")))).unwrap();
-            assert_eq!(private.sign(&message).unwrap(), expected, "{backend}: RFC 8032 signature");
-            let public = scheme.load_public(&ed25519_spki(&hex(field(&block, "public")))).unwrap();
+            let private = scheme
+                .load_private(&ed25519_pkcs8(&hex(field(&block, "secret"))))
+                .unwrap();
+            assert_eq!(
+                private.sign(&message).unwrap(),
+                expected,
+                "{backend}: RFC 8032 signature"
+            );
+            let public = scheme
+                .load_public(&ed25519_spki(&hex(field(&block, "public"))))
+                .unwrap();
             public.verify(&message, &expected).unwrap();
             let altered = [message.as_slice(), b"!"].concat();
-            assert!(matches!(public.verify(&altered, &expected), Err(Error::AuthenticationFailed { .. })));
-            assert!(matches!(public.verify(&message, &flip_last(&expected)), Err(Error::AuthenticationFailed { .. })));
+            assert!(matches!(
+                public.verify(&altered, &expected),
+                Err(Error::AuthenticationFailed { .. })
+            ));
+            assert!(matches!(
+                public.verify(&message, &flip_last(&expected)),
+                Err(Error::AuthenticationFailed { .. })
+            ));
         }
     }
 }
@@ -93,14 +121,32 @@ fn x25519_rfc7748_shared_secret_on_every_backend() {
     let e = entry("x25519");
     for backend in backends(e) {
         let scheme = e.asymmetric(Some(backend)).unwrap();
-        let alice = scheme.load_private(&hex(field(block, "alice_private"))).unwrap();
-        let bob = scheme.load_private(&hex(field(block, "bob_private"))).unwrap();
+        let alice = scheme
+            .load_private(&hex(field(block, "alice_private")))
+            .unwrap();
+        let bob = scheme
+            .load_private(&hex(field(block, "bob_private")))
+            .unwrap();
         let shared = hex(field(block, "shared"));
-        assert_eq!(*alice.agree(&hex(field(block, "bob_public"))).unwrap(), shared, "{backend}: Alice's side");
-        assert_eq!(*bob.agree(&hex(field(block, "alice_public"))).unwrap(), shared, "{backend}: Bob's side");
+        assert_eq!(
+            *alice.agree(&hex(field(block, "bob_public"))).unwrap(),
+            shared,
+            "{backend}: Alice's side"
+        );
+        assert_eq!(
+            *bob.agree(&hex(field(block, "alice_public"))).unwrap(),
+            shared,
+            "{backend}: Bob's side"
+        );
         // A low-order point (here 0) gives no shared secret.
-        assert!(matches!(alice.agree(&[0u8; 32]), Err(Error::InvalidInput { .. })));
-        assert!(matches!(alice.agree(&[9u8; 31]), Err(Error::InvalidInput { .. })));
+        assert!(matches!(
+            alice.agree(&[0u8; 32]),
+            Err(Error::InvalidInput { .. })
+        ));
+        assert!(matches!(
+            alice.agree(&[9u8; 31]),
+            Err(Error::InvalidInput { .. })
+        ));
     }
 }
 
@@ -110,7 +156,10 @@ fn ecdsa_p256_rfc6979_verifies_everywhere_and_rustcrypto_reproduces_it() {
     let all = blocks(text);
     let key = &all[0];
     let x = hex(field(key, "x"));
-    let pkcs8 = p256::SecretKey::from_slice(&x).unwrap().to_pkcs8_der().unwrap();
+    let pkcs8 = p256::SecretKey::from_slice(&x)
+        .unwrap()
+        .to_pkcs8_der()
+        .unwrap();
     let spki = p256_spki(&hex(field(key, "ux")), &hex(field(key, "uy")));
     let e = entry("ecdsa-p256-sha256");
     for backend in backends(e) {
@@ -121,12 +170,23 @@ fn ecdsa_p256_rfc6979_verifies_everywhere_and_rustcrypto_reproduces_it() {
             let message = field(block, "message_ascii").as_bytes();
             let expected = hex(field(block, "signature"));
             public.verify(message, &expected).unwrap();
-            assert!(matches!(public.verify(message, &flip_last(&expected)), Err(Error::AuthenticationFailed { .. })));
-            assert!(matches!(public.verify(b"other", &expected), Err(Error::AuthenticationFailed { .. })));
+            assert!(matches!(
+                public.verify(message, &flip_last(&expected)),
+                Err(Error::AuthenticationFailed { .. })
+            ));
+            assert!(matches!(
+                public.verify(b"other", &expected),
+                Err(Error::AuthenticationFailed { .. })
+            ));
             let signature = private.sign(message).unwrap();
             if backend == Backend::RustCrypto {
                 // RFC 6979 nonces are deterministic: the exact published signature.
-                assert_eq!(signature, expected, "RFC 6979 signature of {:?}", field(block, "message_ascii"));
+                assert_eq!(
+                    signature,
+                    expected,
+                    "RFC 6979 signature of {:?}",
+                    field(block, "message_ascii")
+                );
             } else {
                 public.verify(message, &signature).unwrap();
             }
@@ -143,7 +203,9 @@ fn rsa_pkcs1v15_cavp_signature_on_every_backend() {
         let bytes = hex(field(block, name));
         BoxedUint::from_be_slice(&bytes, (bytes.len() * 8) as u32).unwrap()
     };
-    let key = RsaPrivateKey::from_components(int("n"), int("e"), int("d"), vec![int("p"), int("q")]).unwrap();
+    let key =
+        RsaPrivateKey::from_components(int("n"), int("e"), int("d"), vec![int("p"), int("q")])
+            .unwrap();
     key.validate().expect("CAVP key components are consistent");
     let pkcs8 = key.to_pkcs8_der().unwrap();
     let spki = key.to_public_key().to_public_key_der().unwrap();
@@ -154,13 +216,29 @@ fn rsa_pkcs1v15_cavp_signature_on_every_backend() {
         let scheme = e.asymmetric(Some(backend)).unwrap();
         let public = scheme.load_public(spki.as_bytes()).unwrap();
         public.verify(&msg, &expected).unwrap();
-        assert!(matches!(public.verify(&msg, &flip_last(&expected)), Err(Error::AuthenticationFailed { .. })));
-        assert!(matches!(public.verify(&msg[1..], &expected), Err(Error::AuthenticationFailed { .. })));
+        assert!(matches!(
+            public.verify(&msg, &flip_last(&expected)),
+            Err(Error::AuthenticationFailed { .. })
+        ));
+        assert!(matches!(
+            public.verify(&msg[1..], &expected),
+            Err(Error::AuthenticationFailed { .. })
+        ));
         let private = scheme.load_private(pkcs8.as_bytes()).unwrap();
-        assert_eq!(private.sign(&msg).unwrap(), expected, "{backend}: CAVP SigGen15 signature");
+        assert_eq!(
+            private.sign(&msg).unwrap(),
+            expected,
+            "{backend}: CAVP SigGen15 signature"
+        );
     }
     // The same key is refused by an entry of another size, not measured under a wrong name.
     let other = entry("rsa-3072-pkcs1v15-sha256").asymmetric(None).unwrap();
-    assert!(matches!(other.load_public(spki.as_bytes()), Err(Error::InvalidInput { .. })));
-    assert!(matches!(other.load_private(pkcs8.as_bytes()), Err(Error::InvalidInput { .. })));
+    assert!(matches!(
+        other.load_public(spki.as_bytes()),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        other.load_private(pkcs8.as_bytes()),
+        Err(Error::InvalidInput { .. })
+    ));
 }

@@ -5,8 +5,16 @@
 use ciphermeter_catalogue::{AsymOp, Backend, Entry, Error, KeyPair, Kind, catalogue};
 
 fn asymmetric_entries() -> Vec<&'static Entry> {
-    let list: Vec<_> = catalogue().entries().iter().filter(|e| e.kind == Kind::Asymmetric).collect();
-    assert_eq!(list.len(), 12, "9 RSA entries + x25519 + ed25519 + ecdsa-p256-sha256");
+    let list: Vec<_> = catalogue()
+        .entries()
+        .iter()
+        .filter(|e| e.kind == Kind::Asymmetric)
+        .collect();
+    assert_eq!(
+        list.len(),
+        12,
+        "9 RSA entries + x25519 + ed25519 + ecdsa-p256-sha256"
+    );
     list
 }
 
@@ -27,12 +35,23 @@ fn is_unsupported<T>(r: Result<T, Error>) -> bool {
 #[test]
 fn catalogue_lists_the_asymmetric_entries_with_their_strength() {
     let entries = asymmetric_entries();
-    let get = |id: &str| *entries.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("no {id}"));
+    let get = |id: &str| {
+        *entries
+            .iter()
+            .find(|e| e.id == id)
+            .unwrap_or_else(|| panic!("no {id}"))
+    };
     for pad in ["oaep-sha256", "pkcs1v15-sha256", "pss-sha256"] {
         let rsa1024 = get(&format!("rsa-1024-{pad}"));
         assert_eq!(rsa1024.security_bits, 80);
         assert!(rsa1024.status.is_insecure());
-        assert!(rsa1024.status_reason.as_deref().unwrap().contains("SP 800-131A"));
+        assert!(
+            rsa1024
+                .status_reason
+                .as_deref()
+                .unwrap()
+                .contains("SP 800-131A")
+        );
         assert_eq!(get(&format!("rsa-2048-{pad}")).security_bits, 112);
         assert_eq!(get(&format!("rsa-3072-{pad}")).security_bits, 128);
         assert_eq!(get(&format!("rsa-3072-{pad}")).output_size, Some(384));
@@ -41,8 +60,17 @@ fn catalogue_lists_the_asymmetric_entries_with_their_strength() {
         assert_eq!(get(id).security_bits, 128);
         assert!(!get(id).status.is_insecure());
     }
-    assert_eq!(get("rsa-2048-oaep-sha256").asymmetric(None).unwrap().operations(), [AsymOp::Encrypt, AsymOp::Decrypt]);
-    assert_eq!(get("x25519").asymmetric(None).unwrap().operations(), [AsymOp::Agree]);
+    assert_eq!(
+        get("rsa-2048-oaep-sha256")
+            .asymmetric(None)
+            .unwrap()
+            .operations(),
+        [AsymOp::Encrypt, AsymOp::Decrypt]
+    );
+    assert_eq!(
+        get("x25519").asymmetric(None).unwrap().operations(),
+        [AsymOp::Agree]
+    );
 }
 
 #[test]
@@ -58,12 +86,25 @@ fn every_entry_round_trips_on_every_backend() {
             if ops.contains(&AsymOp::Sign) {
                 for message in [&b""[..], b"a", &[0x5A; 300]] {
                     let signature = private.sign(message).unwrap();
-                    assert_eq!(Some(signature.len()), e.output_size, "{what}: signature size");
+                    assert_eq!(
+                        Some(signature.len()),
+                        e.output_size,
+                        "{what}: signature size"
+                    );
                     public.verify(message, &signature).unwrap();
                     let mut altered = signature.clone();
                     altered[0] ^= 0x80;
-                    assert!(matches!(public.verify(message, &altered), Err(Error::AuthenticationFailed { .. })), "{what}");
-                    assert!(public.verify(b"another message", &signature).is_err(), "{what}");
+                    assert!(
+                        matches!(
+                            public.verify(message, &altered),
+                            Err(Error::AuthenticationFailed { .. })
+                        ),
+                        "{what}"
+                    );
+                    assert!(
+                        public.verify(b"another message", &signature).is_err(),
+                        "{what}"
+                    );
                 }
                 assert!(is_unsupported(public.encrypt(b"x")), "{what}");
                 assert!(is_unsupported(private.decrypt(&[0; 8])), "{what}");
@@ -79,9 +120,18 @@ fn every_entry_round_trips_on_every_backend() {
                     assert_eq!(*private.decrypt(&ciphertext).unwrap(), message, "{what}");
                     let mut altered = ciphertext.clone();
                     altered[10] ^= 1;
-                    assert!(matches!(private.decrypt(&altered), Err(Error::InvalidInput { .. })), "{what}");
+                    assert!(
+                        matches!(private.decrypt(&altered), Err(Error::InvalidInput { .. })),
+                        "{what}"
+                    );
                 }
-                assert!(matches!(public.encrypt(&vec![0; max + 1]), Err(Error::InvalidInput { .. })), "{what}");
+                assert!(
+                    matches!(
+                        public.encrypt(&vec![0; max + 1]),
+                        Err(Error::InvalidInput { .. })
+                    ),
+                    "{what}"
+                );
                 assert!(is_unsupported(private.sign(b"x")), "{what}");
                 assert!(is_unsupported(public.verify(b"x", &[0; 8])), "{what}");
             }
@@ -90,7 +140,11 @@ fn every_entry_round_trips_on_every_backend() {
                 let peer_private = scheme.load_private(&peer.private).unwrap();
                 let ours = private.agree(&peer.public).unwrap();
                 assert_eq!(ours.len(), 32);
-                assert_eq!(ours, peer_private.agree(&pair.public).unwrap(), "{what}: both sides agree");
+                assert_eq!(
+                    ours,
+                    peer_private.agree(&pair.public).unwrap(),
+                    "{what}: both sides agree"
+                );
                 assert!(is_unsupported(private.sign(b"x")), "{what}");
                 assert!(is_unsupported(public.verify(b"x", &[0; 64])), "{what}");
             }
@@ -104,8 +158,16 @@ fn malformed_keys_are_refused_with_a_clear_error() {
         for backend in e.backends() {
             let scheme = e.asymmetric(Some(backend)).unwrap();
             for junk in [&b""[..], &[0x30, 0x03, 0x02, 0x01, 0x00], &[0xFF; 40]] {
-                assert!(matches!(scheme.load_private(junk), Err(Error::InvalidInput { .. })), "{} {backend}", e.id);
-                assert!(matches!(scheme.load_public(junk), Err(Error::InvalidInput { .. })), "{} {backend}", e.id);
+                assert!(
+                    matches!(scheme.load_private(junk), Err(Error::InvalidInput { .. })),
+                    "{} {backend}",
+                    e.id
+                );
+                assert!(
+                    matches!(scheme.load_public(junk), Err(Error::InvalidInput { .. })),
+                    "{} {backend}",
+                    e.id
+                );
             }
         }
     }
@@ -113,11 +175,29 @@ fn malformed_keys_are_refused_with_a_clear_error() {
 
 #[test]
 fn keys_of_another_scheme_are_refused() {
-    let ed = catalogue().get("ed25519").unwrap().asymmetric(None).unwrap().keygen().unwrap();
+    let ed = catalogue()
+        .get("ed25519")
+        .unwrap()
+        .asymmetric(None)
+        .unwrap()
+        .keygen()
+        .unwrap();
     let ecdsa = catalogue().get("ecdsa-p256-sha256").unwrap();
     for backend in ecdsa.backends() {
         let scheme = ecdsa.asymmetric(Some(backend)).unwrap();
-        assert!(matches!(scheme.load_private(&ed.private), Err(Error::InvalidInput { .. })), "{backend}");
-        assert!(matches!(scheme.load_public(&ed.public), Err(Error::InvalidInput { .. })), "{backend}");
+        assert!(
+            matches!(
+                scheme.load_private(&ed.private),
+                Err(Error::InvalidInput { .. })
+            ),
+            "{backend}"
+        );
+        assert!(
+            matches!(
+                scheme.load_public(&ed.public),
+                Err(Error::InvalidInput { .. })
+            ),
+            "{backend}"
+        );
     }
 }

@@ -7,18 +7,29 @@ use ed25519_dalek::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, 
 use p256::ecdsa::signature::{Signer, Verifier};
 use zeroize::Zeroizing;
 
-use super::{AGREEING, SIGNING, bad_private_key, bad_public_key, bad_signature, invalid, rng, unsupported};
+use super::{
+    AGREEING, SIGNING, bad_private_key, bad_public_key, bad_signature, invalid, rng, unsupported,
+};
 use crate::error::Error;
 use crate::ops::{AsymOp, AsymmetricScheme, KeyPair, PrivateKey, PublicKey};
 
 fn encode_failed(algorithm: &str, e: impl std::fmt::Display) -> Error {
-    Error::Backend { algorithm: algorithm.to_string(), detail: format!("cannot encode the key: {e}") }
+    Error::Backend {
+        algorithm: algorithm.to_string(),
+        detail: format!("cannot encode the key: {e}"),
+    }
 }
 
 fn raw32(algorithm: &str, bytes: &[u8], what: &str) -> Result<[u8; 32], Error> {
-    bytes
-        .try_into()
-        .map_err(|_| invalid(algorithm, format!("{what} must be 32 raw bytes (RFC 7748), got {}", bytes.len())))
+    bytes.try_into().map_err(|_| {
+        invalid(
+            algorithm,
+            format!(
+                "{what} must be 32 raw bytes (RFC 7748), got {}",
+                bytes.len()
+            ),
+        )
+    })
 }
 
 // ---------------------------------------------------------------- X25519
@@ -35,12 +46,17 @@ impl AsymmetricScheme for X25519 {
     fn keygen(&self) -> Result<KeyPair, Error> {
         let secret = x25519_dalek::StaticSecret::random_from_rng(&mut rng(X25519_ID)?);
         let public = x25519_dalek::PublicKey::from(&secret);
-        Ok(KeyPair { private: Zeroizing::new(secret.to_bytes().to_vec()), public: public.as_bytes().to_vec() })
+        Ok(KeyPair {
+            private: Zeroizing::new(secret.to_bytes().to_vec()),
+            public: public.as_bytes().to_vec(),
+        })
     }
 
     fn load_private(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>, Error> {
         let bytes = Zeroizing::new(raw32(X25519_ID, der, "an X25519 private key")?);
-        Ok(Box::new(X25519Private(x25519_dalek::StaticSecret::from(*bytes))))
+        Ok(Box::new(X25519Private(x25519_dalek::StaticSecret::from(
+            *bytes,
+        ))))
     }
 
     fn load_public(&self, der: &[u8]) -> Result<Box<dyn PublicKey>, Error> {
@@ -62,11 +78,15 @@ impl PrivateKey for X25519Private {
     }
 
     fn agree(&self, peer_public: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let peer = x25519_dalek::PublicKey::from(raw32(X25519_ID, peer_public, "the peer's public key")?);
+        let peer =
+            x25519_dalek::PublicKey::from(raw32(X25519_ID, peer_public, "the peer's public key")?);
         let shared = self.0.diffie_hellman(&peer);
         // A low-order peer key forces an all-zero secret (RFC 7748 §6.1 check).
         if !shared.was_contributory() {
-            return Err(invalid(X25519_ID, "the peer's public key is a low-order point: no shared secret"));
+            return Err(invalid(
+                X25519_ID,
+                "the peer's public key is a low-order point: no shared secret",
+            ));
         }
         Ok(Zeroizing::new(shared.as_bytes().to_vec()))
     }
@@ -94,8 +114,12 @@ const ED25519_ID: &str = "ed25519";
 /// The SPKI DER document of a raw Ed25519 public key (RFC 8410 §4).
 pub(crate) fn ed25519_spki(raw: &[u8]) -> Result<Vec<u8>, Error> {
     let raw = raw32(ED25519_ID, raw, "an Ed25519 public key")?;
-    let key = ed25519_dalek::VerifyingKey::from_bytes(&raw).map_err(|_| bad_public_key(ED25519_ID, "Ed25519"))?;
-    Ok(key.to_public_key_der().map_err(|e| encode_failed(ED25519_ID, e))?.into_vec())
+    let key = ed25519_dalek::VerifyingKey::from_bytes(&raw)
+        .map_err(|_| bad_public_key(ED25519_ID, "Ed25519"))?;
+    Ok(key
+        .to_public_key_der()
+        .map_err(|e| encode_failed(ED25519_ID, e))?
+        .into_vec())
 }
 
 /// The raw 32-byte key inside an Ed25519 SPKI document.
@@ -112,9 +136,17 @@ impl AsymmetricScheme for Ed25519 {
 
     fn keygen(&self) -> Result<KeyPair, Error> {
         let key = ed25519_dalek::SigningKey::generate(&mut rng(ED25519_ID)?);
-        let private = key.to_pkcs8_der().map_err(|e| encode_failed(ED25519_ID, e))?;
-        let public = key.verifying_key().to_public_key_der().map_err(|e| encode_failed(ED25519_ID, e))?;
-        Ok(KeyPair { private: Zeroizing::new(private.as_bytes().to_vec()), public: public.into_vec() })
+        let private = key
+            .to_pkcs8_der()
+            .map_err(|e| encode_failed(ED25519_ID, e))?;
+        let public = key
+            .verifying_key()
+            .to_public_key_der()
+            .map_err(|e| encode_failed(ED25519_ID, e))?;
+        Ok(KeyPair {
+            private: Zeroizing::new(private.as_bytes().to_vec()),
+            public: public.into_vec(),
+        })
     }
 
     fn load_private(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>, Error> {
@@ -151,9 +183,12 @@ struct Ed25519Public(ed25519_dalek::VerifyingKey);
 
 impl PublicKey for Ed25519Public {
     fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Error> {
-        let signature = ed25519_dalek::Signature::from_slice(signature).map_err(|_| bad_signature(ED25519_ID))?;
+        let signature = ed25519_dalek::Signature::from_slice(signature)
+            .map_err(|_| bad_signature(ED25519_ID))?;
         // Strict: refuses small-order keys and non-canonical encodings.
-        self.0.verify_strict(message, &signature).map_err(|_| bad_signature(ED25519_ID))
+        self.0
+            .verify_strict(message, &signature)
+            .map_err(|_| bad_signature(ED25519_ID))
     }
 
     fn encrypt(&self, _message: &[u8]) -> Result<Vec<u8>, Error> {
@@ -169,13 +204,18 @@ const ECDSA_ID: &str = "ecdsa-p256-sha256";
 
 /// The SPKI DER document of an uncompressed SEC1 P-256 point.
 pub(crate) fn p256_spki(sec1: &[u8]) -> Result<Vec<u8>, Error> {
-    let key = p256::PublicKey::from_sec1_bytes(sec1).map_err(|_| bad_public_key(ECDSA_ID, "SEC1 P-256"))?;
-    Ok(key.to_public_key_der().map_err(|e| encode_failed(ECDSA_ID, e))?.into_vec())
+    let key = p256::PublicKey::from_sec1_bytes(sec1)
+        .map_err(|_| bad_public_key(ECDSA_ID, "SEC1 P-256"))?;
+    Ok(key
+        .to_public_key_der()
+        .map_err(|e| encode_failed(ECDSA_ID, e))?
+        .into_vec())
 }
 
 /// The uncompressed SEC1 point (65 bytes) inside a P-256 SPKI document.
 pub(crate) fn p256_public_sec1(spki: &[u8]) -> Result<Vec<u8>, Error> {
-    let key = p256::PublicKey::from_public_key_der(spki).map_err(|_| bad_public_key(ECDSA_ID, "SPKI DER P-256"))?;
+    let key = p256::PublicKey::from_public_key_der(spki)
+        .map_err(|_| bad_public_key(ECDSA_ID, "SPKI DER P-256"))?;
     Ok(key.to_sec1_bytes().into_vec())
 }
 
@@ -186,16 +226,26 @@ impl AsymmetricScheme for EcdsaP256 {
 
     fn keygen(&self) -> Result<KeyPair, Error> {
         use p256::elliptic_curve::Generate;
-        let key = p256::ecdsa::SigningKey::try_generate_from_rng(&mut getrandom::SysRng)
-            .map_err(|e| Error::Backend { algorithm: ECDSA_ID.into(), detail: format!("random generator: {e}") })?;
+        let key = p256::ecdsa::SigningKey::try_generate_from_rng(&mut getrandom::SysRng).map_err(
+            |e| Error::Backend {
+                algorithm: ECDSA_ID.into(),
+                detail: format!("random generator: {e}"),
+            },
+        )?;
         let private = key.to_pkcs8_der().map_err(|e| encode_failed(ECDSA_ID, e))?;
-        let public = key.verifying_key().to_public_key_der().map_err(|e| encode_failed(ECDSA_ID, e))?;
-        Ok(KeyPair { private: Zeroizing::new(private.as_bytes().to_vec()), public: public.into_vec() })
+        let public = key
+            .verifying_key()
+            .to_public_key_der()
+            .map_err(|e| encode_failed(ECDSA_ID, e))?;
+        Ok(KeyPair {
+            private: Zeroizing::new(private.as_bytes().to_vec()),
+            public: public.into_vec(),
+        })
     }
 
     fn load_private(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>, Error> {
-        let key =
-            p256::ecdsa::SigningKey::from_pkcs8_der(der).map_err(|_| bad_private_key(ECDSA_ID, "PKCS#8 DER P-256"))?;
+        let key = p256::ecdsa::SigningKey::from_pkcs8_der(der)
+            .map_err(|_| bad_private_key(ECDSA_ID, "PKCS#8 DER P-256"))?;
         Ok(Box::new(EcdsaPrivate(key)))
     }
 
@@ -210,10 +260,11 @@ struct EcdsaPrivate(p256::ecdsa::SigningKey);
 
 impl PrivateKey for EcdsaPrivate {
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
-        let signature: p256::ecdsa::Signature = self
-            .0
-            .try_sign(message)
-            .map_err(|e| Error::Backend { algorithm: ECDSA_ID.into(), detail: e.to_string() })?;
+        let signature: p256::ecdsa::Signature =
+            self.0.try_sign(message).map_err(|e| Error::Backend {
+                algorithm: ECDSA_ID.into(),
+                detail: e.to_string(),
+            })?;
         Ok(signature.to_bytes().to_vec())
     }
 
@@ -230,8 +281,11 @@ struct EcdsaPublic(p256::ecdsa::VerifyingKey);
 
 impl PublicKey for EcdsaPublic {
     fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Error> {
-        let signature = p256::ecdsa::Signature::from_slice(signature).map_err(|_| bad_signature(ECDSA_ID))?;
-        self.0.verify(message, &signature).map_err(|_| bad_signature(ECDSA_ID))
+        let signature =
+            p256::ecdsa::Signature::from_slice(signature).map_err(|_| bad_signature(ECDSA_ID))?;
+        self.0
+            .verify(message, &signature)
+            .map_err(|_| bad_signature(ECDSA_ID))
     }
 
     fn encrypt(&self, _message: &[u8]) -> Result<Vec<u8>, Error> {

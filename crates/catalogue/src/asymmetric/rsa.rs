@@ -10,7 +10,9 @@ use rsa::traits::{Decryptor, PublicKeyParts, RandomizedEncryptor};
 use rsa::{RsaPrivateKey, RsaPublicKey, oaep, pkcs1v15, pss};
 use zeroize::Zeroizing;
 
-use super::{ENCRYPTING, SIGNING, bad_private_key, bad_public_key, bad_signature, invalid, rng, unsupported};
+use super::{
+    ENCRYPTING, SIGNING, bad_private_key, bad_public_key, bad_signature, invalid, rng, unsupported,
+};
 use crate::error::Error;
 use crate::ops::{AsymOp, AsymmetricScheme, KeyPair, PrivateKey, PublicKey};
 
@@ -52,7 +54,11 @@ pub(crate) struct RsaScheme {
 
 impl RsaScheme {
     pub(crate) fn new(id: &str, bits: usize, pad: RsaPad) -> RsaScheme {
-        RsaScheme { id: id.to_string(), bits, pad }
+        RsaScheme {
+            id: id.to_string(),
+            bits,
+            pad,
+        }
     }
 
     fn check_size(&self, modulus_bytes: usize) -> Result<(), Error> {
@@ -61,7 +67,11 @@ impl RsaScheme {
         } else {
             Err(invalid(
                 &self.id,
-                format!("key has a {}-bit modulus; this entry takes {}-bit keys", modulus_bytes * 8, self.bits),
+                format!(
+                    "key has a {}-bit modulus; this entry takes {}-bit keys",
+                    modulus_bytes * 8,
+                    self.bits
+                ),
             ))
         }
     }
@@ -70,9 +80,12 @@ impl RsaScheme {
 /// The PKCS#1 RSAPublicKey inside an SPKI document, as ring wants it, after
 /// checking the modulus size.
 pub(crate) fn rsa_public_to_pkcs1(id: &str, bits: usize, spki: &[u8]) -> Result<Vec<u8>, Error> {
-    let key = RsaPublicKey::from_public_key_der(spki).map_err(|_| bad_public_key(id, "SPKI DER RSA"))?;
+    let key =
+        RsaPublicKey::from_public_key_der(spki).map_err(|_| bad_public_key(id, "SPKI DER RSA"))?;
     RsaScheme::new(id, bits, RsaPad::Pkcs1v15).check_size(key.size())?;
-    let der = key.to_pkcs1_der().map_err(|e| invalid(id, format!("cannot re-encode the key: {e}")))?;
+    let der = key
+        .to_pkcs1_der()
+        .map_err(|e| invalid(id, format!("cannot re-encode the key: {e}")))?;
     Ok(der.as_bytes().to_vec())
 }
 
@@ -82,27 +95,46 @@ impl AsymmetricScheme for RsaScheme {
     }
 
     fn keygen(&self) -> Result<KeyPair, Error> {
-        let key = RsaPrivateKey::new(&mut rng(&self.id)?, self.bits)
-            .map_err(|e| Error::Backend { algorithm: self.id.clone(), detail: e.to_string() })?;
-        let encode_failed = |e: String| Error::Backend { algorithm: self.id.clone(), detail: e };
-        let private = key.to_pkcs8_der().map_err(|e| encode_failed(e.to_string()))?;
-        let public = key.to_public_key().to_public_key_der().map_err(|e| encode_failed(e.to_string()))?;
-        Ok(KeyPair { private: Zeroizing::new(private.as_bytes().to_vec()), public: public.into_vec() })
+        let key =
+            RsaPrivateKey::new(&mut rng(&self.id)?, self.bits).map_err(|e| Error::Backend {
+                algorithm: self.id.clone(),
+                detail: e.to_string(),
+            })?;
+        let encode_failed = |e: String| Error::Backend {
+            algorithm: self.id.clone(),
+            detail: e,
+        };
+        let private = key
+            .to_pkcs8_der()
+            .map_err(|e| encode_failed(e.to_string()))?;
+        let public = key
+            .to_public_key()
+            .to_public_key_der()
+            .map_err(|e| encode_failed(e.to_string()))?;
+        Ok(KeyPair {
+            private: Zeroizing::new(private.as_bytes().to_vec()),
+            public: public.into_vec(),
+        })
     }
 
     fn load_private(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>, Error> {
-        let key = RsaPrivateKey::from_pkcs8_der(der).map_err(|_| bad_private_key(&self.id, "PKCS#8 DER RSA"))?;
+        let key = RsaPrivateKey::from_pkcs8_der(der)
+            .map_err(|_| bad_private_key(&self.id, "PKCS#8 DER RSA"))?;
         self.check_size(key.size())?;
         let key = match self.pad {
             RsaPad::Oaep => RsaPrivate::Oaep(oaep::DecryptingKey::new(key)),
             RsaPad::Pkcs1v15 => RsaPrivate::Pkcs1v15(pkcs1v15::SigningKey::new(key)),
             RsaPad::Pss => RsaPrivate::Pss(pss::SigningKey::new(key)),
         };
-        Ok(Box::new(Private { key, id: self.id.clone() }))
+        Ok(Box::new(Private {
+            key,
+            id: self.id.clone(),
+        }))
     }
 
     fn load_public(&self, der: &[u8]) -> Result<Box<dyn PublicKey>, Error> {
-        let key = RsaPublicKey::from_public_key_der(der).map_err(|_| bad_public_key(&self.id, "SPKI DER RSA"))?;
+        let key = RsaPublicKey::from_public_key_der(der)
+            .map_err(|_| bad_public_key(&self.id, "SPKI DER RSA"))?;
         self.check_size(key.size())?;
         let modulus_bytes = key.size();
         let key = match self.pad {
@@ -110,7 +142,11 @@ impl AsymmetricScheme for RsaScheme {
             RsaPad::Pkcs1v15 => RsaPublic::Pkcs1v15(pkcs1v15::VerifyingKey::new(key)),
             RsaPad::Pss => RsaPublic::Pss(pss::VerifyingKey::new(key)),
         };
-        Ok(Box::new(Public { key, modulus_bytes, id: self.id.clone() }))
+        Ok(Box::new(Public {
+            key,
+            modulus_bytes,
+            id: self.id.clone(),
+        }))
     }
 }
 
@@ -134,15 +170,20 @@ impl PrivateKey for Private {
             RsaPrivate::Pss(k) => k.try_sign_with_rng(&mut rng, message).map(|s| s.to_vec()),
             RsaPrivate::Oaep(_) => return Err(unsupported(&self.id, AsymOp::Sign)),
         };
-        signature.map_err(|e| Error::Backend { algorithm: self.id.clone(), detail: e.to_string() })
+        signature.map_err(|e| Error::Backend {
+            algorithm: self.id.clone(),
+            detail: e.to_string(),
+        })
     }
 
     fn decrypt(&self, ciphertext: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
         match &self.key {
-            RsaPrivate::Oaep(k) => k
-                .decrypt(ciphertext)
-                .map(Zeroizing::new)
-                .map_err(|_| invalid(&self.id, "decryption failed: wrong key or corrupted ciphertext")),
+            RsaPrivate::Oaep(k) => k.decrypt(ciphertext).map(Zeroizing::new).map_err(|_| {
+                invalid(
+                    &self.id,
+                    "decryption failed: wrong key or corrupted ciphertext",
+                )
+            }),
             _ => Err(unsupported(&self.id, AsymOp::Decrypt)),
         }
     }
@@ -170,12 +211,16 @@ impl PublicKey for Public {
             RsaPublic::Pkcs1v15(k) => pkcs1v15::Signature::try_from(signature)
                 .map(|s| k.verify(message, &s).is_ok())
                 .unwrap_or(false),
-            RsaPublic::Pss(k) => {
-                pss::Signature::try_from(signature).map(|s| k.verify(message, &s).is_ok()).unwrap_or(false)
-            }
+            RsaPublic::Pss(k) => pss::Signature::try_from(signature)
+                .map(|s| k.verify(message, &s).is_ok())
+                .unwrap_or(false),
             RsaPublic::Oaep(_) => return Err(unsupported(&self.id, AsymOp::Verify)),
         };
-        if ok { Ok(()) } else { Err(bad_signature(&self.id)) }
+        if ok {
+            Ok(())
+        } else {
+            Err(bad_signature(&self.id))
+        }
     }
 
     fn encrypt(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
@@ -187,10 +232,16 @@ impl PublicKey for Public {
         if message.len() > max {
             return Err(invalid(
                 &self.id,
-                format!("message of {} bytes is too long; OAEP-SHA256 takes at most {max} bytes", message.len()),
+                format!(
+                    "message of {} bytes is too long; OAEP-SHA256 takes at most {max} bytes",
+                    message.len()
+                ),
             ));
         }
         k.encrypt_with_rng(&mut rng(&self.id)?, message)
-            .map_err(|e| Error::Backend { algorithm: self.id.clone(), detail: e.to_string() })
+            .map_err(|e| Error::Backend {
+                algorithm: self.id.clone(),
+                detail: e.to_string(),
+            })
     }
 }

@@ -1,5 +1,15 @@
-//! Backends beyond RustCrypto, added to the entries they cover.
+//! Backends beyond RustCrypto, added to the entries they cover so that users
+//! can see how much the implementation matters: ring always, OpenSSL (the
+//! system libssl) with the `openssl` cargo feature.
+
+#[cfg(feature = "openssl")]
+mod openssl;
+mod ring;
 
 use crate::registry::Builder;
 
-pub(crate) fn register(_b: &mut Builder) {}
+pub(crate) fn register(b: &mut Builder) {
+    ring::register(b);
+    #[cfg(feature = "openssl")]
+    openssl::register(b);
+}
