@@ -1,0 +1,421 @@
+//! What is measured for each catalogue entry: the operations its kind offers,
+//! the key, nonce and message it is fed, and one monomorphic closure per
+//! operation so the timed loop pays one virtual call into the catalogue and
+//! nothing else.
+
+use std::fmt;
+
+use catalogue::{AsymOp, Backend, Entry, Kind, Padding, Params};
+use serde::{Deserialize, Serialize};
+
+use crate::interrupt::Interrupted;
+use crate::sampler::{Measurement, Sampler};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    /// The key schedule: constructing a keyed cipher or MAC.
+    Keysetup,
+    Keygen,
+    Encrypt,
+    Decrypt,
+    Digest,
+    /// A signature, or a MAC tag.
+    Sign,
+    /// Checking a signature or a MAC tag.
+    Verify,
+    /// Key agreement (X25519, ECDH).
+    Agree,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 8] = [
+        Operation::Keysetup,
+        Operation::Keygen,
+        Operation::Encrypt,
+        Operation::Decrypt,
+        Operation::Digest,
+        Operation::Sign,
+        Operation::Verify,
+        Operation::Agree,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Keysetup => "keysetup",
+            Operation::Keygen => "keygen",
+            Operation::Encrypt => "encrypt",
+            Operation::Decrypt => "decrypt",
+            Operation::Digest => "digest",
+            Operation::Sign => "sign",
+            Operation::Verify => "verify",
+            Operation::Agree => "agree",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Operation> {
+        let text = text.trim().to_ascii_lowercase();
+        let text = match text.as_str() {
+            "compute" | "mac" | "tag" => "sign",
+            "hash" => "digest",
+            "key-setup" | "setup" => "keysetup",
+            other => other,
+        };
+        Operation::ALL.into_iter().find(|o| o.as_str() == text)
+    }
+
+    /// Operations whose cost does not depend on the message size: measured
+    /// once per algorithm, not once per size.
+    pub fn is_size_free(self) -> bool {
+        matches!(
+            self,
+            Operation::Keysetup | Operation::Keygen | Operation::Agree
+        )
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The operations an entry offers, in measuring order.
+pub fn operations_of(entry: &Entry, backend: Backend) -> Vec<Operation> {
+    use Operation::*;
+    match entry.kind {
+        Kind::BlockMode | Kind::Stream | Kind::Aead | Kind::Baseline => {
+            vec![Keysetup, Encrypt, Decrypt]
+        }
+        Kind::Hash => vec![Digest],
+        Kind::Mac => vec![Keysetup, Sign, Verify],
+        Kind::Asymmetric => {
+            let mut ops = vec![Keygen];
+            if let Ok(scheme) = entry.asymmetric(Some(backend)) {
+                for op in scheme.operations() {
+                    ops.push(match op {
+                        AsymOp::Sign => Sign,
+                        AsymOp::Verify => Verify,
+                        AsymOp::Encrypt => Encrypt,
+                        AsymOp::Decrypt => Decrypt,
+                        AsymOp::Agree => Agree,
+                    });
+                }
+            }
+            ops
+        }
+    }
+}
+
+/// One thing to measure.
+#[derive(Clone, Copy)]
+pub struct Case {
+    pub entry: &'static Entry,
+    pub backend: Backend,
+    pub operation: Operation,
+    /// Message size in bytes (ignored by size-free operations).
+    pub size: usize,
+}
+
+impl Case {
+    /// The size recorded in the result: the key length for key setup, 0 for
+    /// other size-free operations, else the message size.
+    pub fn recorded_size(&self) -> usize {
+        match self.operation {
+            Operation::Keysetup => key_len(self.entry),
+            Operation::Keygen | Operation::Agree => 0,
+            _ => self.size,
+        }
+    }
+}
+
+/// What a case produced besides its timings.
+#[derive(Clone, Debug)]
+pub struct CaseOutput {
+    pub measurement: Measurement,
+    /// Bytes the operation produced (ciphertext, digest, tag, signature...).
+    pub output_bytes: Option<usize>,
+    /// Ciphertext minus plaintext length (padding, tag), or the tag or
+    /// signature length for sign/verify.
+    pub expansion_bytes: Option<i64>,
+    pub key_bytes: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    #[error("interrupted")]
+    Interrupted,
+    /// The case cannot run as asked (e.g. a message too long for RSA-OAEP).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl From<Interrupted> for CaseError {
+    fn from(_: Interrupted) -> Self {
+        CaseError::Interrupted
+    }
+}
+
+impl From<catalogue::Error> for CaseError {
+    fn from(e: catalogue::Error) -> Self {
+        CaseError::Unsupported(e.to_string())
+    }
+}
+
+/// The key length used: the only one, else 16 bytes when allowed (the
+/// studies' 128-bit keys), else the longest; for MACs taking any length, a
+/// key as long as the tag (RFC 2104's advice).
+pub fn key_len(entry: &Entry) -> usize {
+    match entry.key_sizes.as_slice() {
+        [] if entry.kind == Kind::Mac => entry.output_size.unwrap_or(32),
+        [] => 0,
+        [one] => *one,
+        many if many.contains(&16) => 16,
+        many => *many.iter().max().unwrap(),
+    }
+}
+
+fn nonce_len(entry: &Entry) -> usize {
+    let sizes = &entry.nonce_sizes;
+    if sizes.contains(&12) {
+        12
+    } else {
+        sizes.last().copied().unwrap_or(0)
+    }
+}
+
+/// Deterministic filler: benchmarks need no secrecy, only repeatability.
+pub fn pattern(len: usize, salt: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(131).wrapping_add(salt))
+        .collect()
+}
+
+/// A fresh nonce per encryption: a counter in the nonce's first 8 bytes,
+/// so no nonce repeats under one key even in a benchmark.
+struct NonceCounter {
+    bytes: Vec<u8>,
+    count: u64,
+}
+
+impl NonceCounter {
+    fn new(len: usize) -> NonceCounter {
+        NonceCounter {
+            bytes: pattern(len, 0x5a),
+            count: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> &[u8] {
+        if self.bytes.len() >= 8 {
+            self.count += 1;
+            self.bytes[..8].copy_from_slice(&self.count.to_le_bytes());
+        }
+        &self.bytes
+    }
+}
+
+/// Runs a case through the sampler.
+pub fn measure_case(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    match case.entry.kind {
+        Kind::BlockMode | Kind::Stream | Kind::Aead | Kind::Baseline => {
+            measure_cipher(sampler, case)
+        }
+        Kind::Hash => measure_hash(sampler, case),
+        Kind::Mac => measure_mac(sampler, case),
+        Kind::Asymmetric => measure_asymmetric(sampler, case),
+    }
+}
+
+fn unsupported(case: &Case) -> CaseError {
+    CaseError::Unsupported(format!(
+        "{} ({}) has no '{}' operation",
+        case.entry.id, case.entry.kind, case.operation
+    ))
+}
+
+fn measure_cipher(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    let entry = case.entry;
+    let key = pattern(key_len(entry), 0x11);
+    let backend = Some(case.backend);
+    let padding = if entry.mode.is_some_and(|m| m.is_padded()) {
+        Padding::Pkcs7
+    } else {
+        Padding::None
+    };
+    let done = |measurement, output: Option<usize>, expansion: Option<i64>| CaseOutput {
+        measurement,
+        output_bytes: output,
+        expansion_bytes: expansion,
+        key_bytes: key.len(),
+    };
+    if case.operation == Operation::Keysetup {
+        entry.cipher(backend, &key)?;
+        let m = sampler.measure(|| entry.cipher(backend, &key))?;
+        return Ok(done(m, None, None));
+    }
+
+    let mut cipher = entry.cipher(backend, &key)?;
+    let message = pattern(case.size, 0x33);
+    let fixed_nonce = pattern(nonce_len(entry), 0x77);
+    let fixed = Params {
+        iv: &fixed_nonce,
+        aad: &[],
+        padding,
+    };
+    let mut ciphertext = Vec::new();
+    cipher.encrypt(&fixed, &message, &mut ciphertext)?;
+    let expansion = ciphertext.len() as i64 - message.len() as i64;
+    let mut out = Vec::with_capacity(ciphertext.len().max(message.len()) + 64);
+
+    match case.operation {
+        Operation::Encrypt => {
+            let mut nonces = NonceCounter::new(fixed_nonce.len());
+            let m = sampler.measure(|| {
+                out.clear();
+                let params = Params {
+                    iv: nonces.next(),
+                    aad: &[],
+                    padding,
+                };
+                cipher.encrypt(&params, &message, &mut out)
+            })?;
+            Ok(done(m, Some(ciphertext.len()), Some(expansion)))
+        }
+        Operation::Decrypt => {
+            out.clear();
+            cipher.decrypt(&fixed, &ciphertext, &mut out)?;
+            if out != message {
+                return Err(CaseError::Unsupported(format!(
+                    "{}: decryption does not round-trip",
+                    entry.id
+                )));
+            }
+            let m = sampler.measure(|| {
+                out.clear();
+                cipher.decrypt(&fixed, &ciphertext, &mut out)
+            })?;
+            Ok(done(m, Some(message.len()), Some(expansion)))
+        }
+        _ => Err(unsupported(&case)),
+    }
+}
+
+fn measure_hash(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    if case.operation != Operation::Digest {
+        return Err(unsupported(&case));
+    }
+    let mut hasher = case.entry.hasher(Some(case.backend))?;
+    let message = pattern(case.size, 0x33);
+    let mut out = Vec::with_capacity(128);
+    hasher.digest(&message, &mut out);
+    let len = out.len();
+    let m = sampler.measure(|| {
+        out.clear();
+        hasher.digest(&message, &mut out)
+    })?;
+    Ok(CaseOutput {
+        measurement: m,
+        output_bytes: Some(len),
+        expansion_bytes: None,
+        key_bytes: 0,
+    })
+}
+
+fn measure_mac(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    let entry = case.entry;
+    let backend = Some(case.backend);
+    let key = pattern(key_len(entry), 0x11);
+    let mut mac = entry.mac(backend, &key)?;
+    let message = pattern(case.size, 0x33);
+    let mut tag = Vec::with_capacity(128);
+    mac.compute(&message, &mut tag)?;
+    let done = |measurement, output| CaseOutput {
+        measurement,
+        output_bytes: output,
+        expansion_bytes: Some(tag.len() as i64),
+        key_bytes: key.len(),
+    };
+    match case.operation {
+        Operation::Keysetup => {
+            let m = sampler.measure(|| entry.mac(backend, &key))?;
+            Ok(done(m, None))
+        }
+        Operation::Sign => {
+            let mut out = Vec::with_capacity(128);
+            let m = sampler.measure(|| {
+                out.clear();
+                mac.compute(&message, &mut out)
+            })?;
+            Ok(done(m, Some(tag.len())))
+        }
+        Operation::Verify => {
+            mac.verify(&message, &tag)?;
+            let m = sampler.measure(|| mac.verify(&message, &tag))?;
+            Ok(done(m, Some(0)))
+        }
+        _ => Err(unsupported(&case)),
+    }
+}
+
+fn measure_asymmetric(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    let scheme = case.entry.asymmetric(Some(case.backend))?;
+    let pair = scheme.keygen()?;
+    let message = pattern(case.size, 0x33);
+    let done = |measurement, output: Option<usize>, expansion| CaseOutput {
+        measurement,
+        output_bytes: output,
+        expansion_bytes: expansion,
+        key_bytes: pair.public.len(),
+    };
+    match case.operation {
+        Operation::Keygen => {
+            let m = sampler.measure(|| scheme.keygen())?;
+            Ok(done(m, Some(pair.public.len()), None))
+        }
+        Operation::Sign => {
+            let private = scheme.load_private(&pair.private)?;
+            let sig = private.sign(&message)?;
+            let m = sampler.measure(|| private.sign(&message))?;
+            Ok(done(m, Some(sig.len()), Some(sig.len() as i64)))
+        }
+        Operation::Verify => {
+            let private = scheme.load_private(&pair.private)?;
+            let public = scheme.load_public(&pair.public)?;
+            let sig = private.sign(&message)?;
+            public.verify(&message, &sig)?;
+            let m = sampler.measure(|| public.verify(&message, &sig))?;
+            Ok(done(m, Some(0), Some(sig.len() as i64)))
+        }
+        Operation::Encrypt => {
+            let public = scheme.load_public(&pair.public)?;
+            let ct = public.encrypt(&message)?;
+            let m = sampler.measure(|| public.encrypt(&message))?;
+            Ok(done(
+                m,
+                Some(ct.len()),
+                Some(ct.len() as i64 - message.len() as i64),
+            ))
+        }
+        Operation::Decrypt => {
+            let public = scheme.load_public(&pair.public)?;
+            let private = scheme.load_private(&pair.private)?;
+            let ct = public.encrypt(&message)?;
+            let m = sampler.measure(|| private.decrypt(&ct))?;
+            Ok(done(
+                m,
+                Some(message.len()),
+                Some(ct.len() as i64 - message.len() as i64),
+            ))
+        }
+        Operation::Agree => {
+            let private = scheme.load_private(&pair.private)?;
+            let peer = scheme.keygen()?;
+            let secret = private.agree(&peer.public)?;
+            let m = sampler.measure(|| private.agree(&peer.public))?;
+            Ok(done(m, Some(secret.len()), None))
+        }
+        _ => Err(unsupported(&case)),
+    }
+}
