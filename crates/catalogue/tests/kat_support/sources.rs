@@ -51,9 +51,6 @@ const MAPPINGS: &[Mapping] = &[
     },
     // AEADs the primitives crate implements; files appear as it lands them.
     Mapping {
-        entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
-    },
-    Mapping {
         file: "acorn128.txt",
         entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
     },
