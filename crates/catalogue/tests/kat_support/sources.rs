@@ -54,6 +54,10 @@ const MAPPINGS: &[Mapping] = &[
         file: "acorn128.txt",
         entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
     },
+    Mapping {
+        file: "ascon128v12.txt",
+        entry_for_key_len: |n| (n == 16).then_some("ascon-128-v1.2"),
+    },
 ];
 
 pub fn primitives_vectors_dir() -> PathBuf {
