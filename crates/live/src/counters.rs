@@ -1,0 +1,152 @@
+//! What the gateway has seen: every received frame ends as stored or as exactly one
+//! rejection reason, so `received == stored + rejected` once the queue is drained.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::LiveError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The tag did not verify: a bit changed, or the right key id with other material.
+    Tampered,
+    /// A key id (or scheme) none of the gateway's key files holds.
+    WrongKey,
+    /// A message cut short: a partial frame, or a container that ends early.
+    Truncated,
+    /// Bytes that are no message at all.
+    Garbage,
+    /// A nonce this device has used before (checked against the database, so across restarts).
+    Replay,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 5] = [
+        Reason::Tampered,
+        Reason::WrongKey,
+        Reason::Truncated,
+        Reason::Garbage,
+        Reason::Replay,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Tampered => "tampered",
+            Reason::WrongKey => "wrong_key",
+            Reason::Truncated => "truncated",
+            Reason::Garbage => "garbage",
+            Reason::Replay => "replay",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Default)]
+pub struct Counters {
+    received: AtomicU64,
+    stored: AtomicU64,
+    rejected: [AtomicU64; 5],
+}
+
+/// A copy of the counters at one moment, as written to the stats file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub received: u64,
+    pub stored: u64,
+    pub rejected: Rejected,
+    /// Received but not yet stored or rejected (waiting for the next commit).
+    pub pending: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejected {
+    pub tampered: u64,
+    pub wrong_key: u64,
+    pub truncated: u64,
+    pub garbage: u64,
+    pub replay: u64,
+}
+
+impl Rejected {
+    pub fn total(&self) -> u64 {
+        self.tampered + self.wrong_key + self.truncated + self.garbage + self.replay
+    }
+}
+
+impl Counters {
+    pub fn received(&self) {
+        self.received.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn stored(&self, n: u64) {
+        self.stored.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn rejected(&self, reason: Reason) {
+        self.rejected[reason.index()].fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        let r = |x: Reason| self.rejected[x.index()].load(Ordering::Relaxed);
+        let rejected = Rejected {
+            tampered: r(Reason::Tampered),
+            wrong_key: r(Reason::WrongKey),
+            truncated: r(Reason::Truncated),
+            garbage: r(Reason::Garbage),
+            replay: r(Reason::Replay),
+        };
+        let stored = self.stored.load(Ordering::Relaxed);
+        let received = self.received.load(Ordering::Relaxed);
+        Snapshot {
+            pending: received.saturating_sub(stored + rejected.total()),
+            received,
+            stored,
+            rejected,
+        }
+    }
+}
+
+impl Snapshot {
+    /// Replaces `path` atomically (write beside it, then rename), so readers never see half a file.
+    pub fn write_to(&self, path: &Path) -> Result<(), LiveError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let text = serde_json::to_string_pretty(self).expect("counters serialize");
+        std::fs::write(&tmp, text + "\n").map_err(|e| LiveError::io(path.display(), e))?;
+        std::fs::rename(&tmp, path).map_err(|e| LiveError::io(path.display(), e))
+    }
+
+    pub fn read_from(path: &Path) -> Result<Snapshot, LiveError> {
+        let text = std::fs::read_to_string(path).map_err(|e| LiveError::io(path.display(), e))?;
+        serde_json::from_str(&text).map_err(|e| LiveError::io(path.display(), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_add_up_and_round_trip_through_the_file() {
+        let c = Counters::default();
+        for _ in 0..5 {
+            c.received();
+        }
+        c.stored(2);
+        c.rejected(Reason::Replay);
+        c.rejected(Reason::Tampered);
+        let s = c.snapshot();
+        assert_eq!(s.received, 5);
+        assert_eq!(s.rejected.total(), 2);
+        assert_eq!(s.pending, 1);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stats.json");
+        s.write_to(&path).unwrap();
+        assert_eq!(Snapshot::read_from(&path).unwrap(), s);
+    }
+}

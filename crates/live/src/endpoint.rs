@@ -1,0 +1,160 @@
+//! Where the gateway listens and where `send` sends: parsed from one string.
+//!
+//! - `serial:/dev/ttyUSB0@115200`: a serial device, set to raw 8N1 at the given baud.
+//! - `pty:/dev/pts/7`: a pseudo-terminal (or any tty) left at its baud; the radio
+//!   emulator prints such paths.
+//! - `udp://127.0.0.1:9000`: one datagram is one message, no framing.
+//! - `tcp://127.0.0.1:9000`: a byte stream; the gateway listens, `send` connects.
+
+use std::fmt;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use crate::error::LiveError;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    Serial { path: PathBuf, baud: Option<u32> },
+    Udp(SocketAddr),
+    Tcp(SocketAddr),
+}
+
+impl Endpoint {
+    /// True when bytes arrive as a stream and messages need framing.
+    pub fn is_stream(&self) -> bool {
+        !matches!(self, Endpoint::Udp(_))
+    }
+}
+
+fn socket(text: &str, rest: &str) -> Result<SocketAddr, LiveError> {
+    let bad = |why: &str| LiveError::Usage(format!("endpoint '{text}': {why}"));
+    let rest = rest.trim_end_matches('/');
+    if rest.is_empty() {
+        return Err(bad("expected HOST:PORT"));
+    }
+    let mut addrs = rest
+        .to_socket_addrs()
+        .map_err(|e| bad(&format!("not a HOST:PORT ({e})")))?;
+    addrs.next().ok_or_else(|| bad("host has no address"))
+}
+
+impl FromStr for Endpoint {
+    type Err = LiveError;
+
+    fn from_str(text: &str) -> Result<Self, LiveError> {
+        let bad = |why: &str| LiveError::Usage(format!("endpoint '{text}': {why}"));
+        if let Some(rest) = text.strip_prefix("udp://") {
+            return Ok(Endpoint::Udp(socket(text, rest)?));
+        }
+        if let Some(rest) = text.strip_prefix("tcp://") {
+            return Ok(Endpoint::Tcp(socket(text, rest)?));
+        }
+        if let Some(rest) = text.strip_prefix("pty:") {
+            if rest.is_empty() {
+                return Err(bad("expected pty:/dev/pts/N"));
+            }
+            return Ok(Endpoint::Serial {
+                path: rest.into(),
+                baud: None,
+            });
+        }
+        if let Some(rest) = text.strip_prefix("serial:") {
+            let (path, baud) = match rest.rsplit_once('@') {
+                Some((path, baud)) => {
+                    let baud = baud
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|b| *b > 0)
+                        .ok_or_else(|| bad("baud after '@' must be a positive number"))?;
+                    (path, Some(baud))
+                }
+                None => (rest, Some(115_200)),
+            };
+            if path.is_empty() {
+                return Err(bad("expected serial:/dev/ttyUSB0@115200"));
+            }
+            return Ok(Endpoint::Serial {
+                path: path.into(),
+                baud,
+            });
+        }
+        Err(bad(
+            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT or tcp://HOST:PORT",
+        ))
+    }
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Endpoint::Serial { path, baud: None } => write!(f, "pty:{}", path.display()),
+            Endpoint::Serial {
+                path,
+                baud: Some(b),
+            } => write!(f, "serial:{}@{b}", path.display()),
+            Endpoint::Udp(a) => write!(f, "udp://{a}"),
+            Endpoint::Tcp(a) => write!(f, "tcp://{a}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_transport() {
+        assert_eq!(
+            "serial:/dev/ttyUSB0@115200".parse::<Endpoint>().unwrap(),
+            Endpoint::Serial {
+                path: "/dev/ttyUSB0".into(),
+                baud: Some(115_200)
+            }
+        );
+        assert_eq!(
+            "serial:/dev/ttyAMA0".parse::<Endpoint>().unwrap(),
+            Endpoint::Serial {
+                path: "/dev/ttyAMA0".into(),
+                baud: Some(115_200)
+            }
+        );
+        assert_eq!(
+            "pty:/dev/pts/4".parse::<Endpoint>().unwrap(),
+            Endpoint::Serial {
+                path: "/dev/pts/4".into(),
+                baud: None
+            }
+        );
+        assert_eq!(
+            "udp://127.0.0.1:9000".parse::<Endpoint>().unwrap(),
+            Endpoint::Udp("127.0.0.1:9000".parse().unwrap())
+        );
+        assert_eq!(
+            "tcp://[::1]:9001".parse::<Endpoint>().unwrap(),
+            Endpoint::Tcp("[::1]:9001".parse().unwrap())
+        );
+        assert_eq!(
+            "tcp://[::1]:9001".parse::<Endpoint>().unwrap().to_string(),
+            "tcp://[::1]:9001"
+        );
+    }
+
+    #[test]
+    fn rejects_malformed_endpoints() {
+        for bad in [
+            "",
+            "/dev/ttyUSB0",
+            "serial:",
+            "serial:/dev/x@fast",
+            "serial:/dev/x@0",
+            "pty:",
+            "udp://",
+            "udp://127.0.0.1",
+            "tcp://127.0.0.1:notaport",
+            "http://127.0.0.1:80",
+        ] {
+            assert!(bad.parse::<Endpoint>().is_err(), "{bad} should be rejected");
+        }
+    }
+}

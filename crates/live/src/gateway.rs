@@ -1,0 +1,497 @@
+//! The gateway: listens on one transport, opens each message with the key files,
+//! stores verified readings in batches, and counts (and logs, one line each) everything
+//! it refuses. Nothing it refuses is stored, and no input makes it stop.
+//!
+//! Threads: one per listening socket or device (and per TCP connection) turns bytes into
+//! messages; one worker opens them and writes SQLite, so a slow disk never stalls reads.
+//! On TCP the worker writes `ack N\n` after each commit: the first N messages of that
+//! connection are on disk (stored, or refused for good), so an acknowledged message is
+//! never lost.
+
+use std::collections::HashMap;
+use std::io::{BufWriter, Read, Write};
+use std::net::{TcpListener, TcpStream, UdpSocket};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::counters::{Counters, Reason, Snapshot};
+use crate::endpoint::Endpoint;
+use crate::error::LiveError;
+use crate::framing::{Deframer, Event, Framing};
+use crate::store::{Pending, ReadingStore};
+use crate::tty::{open_serial, wait_readable};
+use crate::verify::Keyring;
+
+pub struct GatewayConfig {
+    pub listen: Endpoint,
+    pub framing: Framing,
+    pub db: PathBuf,
+    /// Commit when this many messages wait…
+    pub batch_max: usize,
+    /// …or when the oldest has waited this long.
+    pub batch_wait: Duration,
+    /// A partial frame older than this is dropped as truncated.
+    pub idle: Duration,
+    pub max_message: usize,
+    pub stats_file: Option<PathBuf>,
+    pub stats_interval: Duration,
+    /// Stop once this many messages have been received and settled.
+    pub exit_after: Option<u64>,
+}
+
+impl GatewayConfig {
+    pub fn new(listen: Endpoint, framing: Framing, db: PathBuf) -> Self {
+        GatewayConfig {
+            listen,
+            framing,
+            db,
+            batch_max: 4096,
+            batch_wait: Duration::from_millis(20),
+            idle: Duration::from_millis(500),
+            max_message: 16 * 1024,
+            stats_file: None,
+            stats_interval: Duration::from_secs(1),
+            exit_after: None,
+        }
+    }
+}
+
+pub fn now_us() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
+}
+
+/// Where to acknowledge a TCP connection's messages.
+struct Acker {
+    stream: Mutex<TcpStream>,
+    done: AtomicU64,
+    dead: AtomicBool,
+}
+
+impl Acker {
+    fn ack(&self, n: u64) {
+        let total = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if self.dead.load(Ordering::Relaxed) {
+            return;
+        }
+        let line = format!("ack {total}\n");
+        if self.stream.lock().expect("ack lock").write_all(line.as_bytes()).is_err() {
+            self.dead.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+enum Input {
+    Message {
+        bytes: Vec<u8>,
+        arrived_us: i64,
+        source: Arc<str>,
+        ack: Option<Arc<Acker>>,
+    },
+    Broken {
+        reason: Reason,
+        detail: String,
+        source: Arc<str>,
+        ack: Option<Arc<Acker>>,
+    },
+}
+
+/// Runs until `stop` is set (or `exit_after` is reached); returns the final counters.
+pub fn run(
+    config: GatewayConfig,
+    mut keyring: Keyring,
+    stop: Arc<AtomicBool>,
+) -> Result<Snapshot, LiveError> {
+    let mut store = ReadingStore::open(&config.db)?;
+    let counters = Arc::new(Counters::default());
+    let (tx, rx) = mpsc::sync_channel::<Input>(65_536);
+    let inputs_stop = Arc::new(AtomicBool::new(false));
+    let (bound, threads) = listen(&config, tx, inputs_stop.clone())?;
+    eprintln!("gateway: listening on {bound}, storing in {}", config.db.display());
+
+    let mut worker = Worker {
+        config: &config,
+        counters: &counters,
+        log: BufWriter::new(std::io::stderr()),
+        pending: Vec::new(),
+        unacked: HashMap::new(),
+        dirty_since: None,
+    };
+    let result = worker.serve(&rx, &mut keyring, &mut store, &stop);
+    inputs_stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    for t in threads {
+        let _ = t.join();
+    }
+    result?;
+    let snap = counters.snapshot();
+    if let Some(path) = &config.stats_file {
+        snap.write_to(path)?;
+    }
+    Ok(snap)
+}
+
+struct Worker<'a> {
+    config: &'a GatewayConfig,
+    counters: &'a Counters,
+    log: BufWriter<std::io::Stderr>,
+    pending: Vec<Pending>,
+    unacked: HashMap<*const Acker, (Arc<Acker>, u64)>,
+    dirty_since: Option<Instant>,
+}
+
+impl Worker<'_> {
+    fn serve(
+        &mut self,
+        rx: &Receiver<Input>,
+        keyring: &mut Keyring,
+        store: &mut ReadingStore,
+        stop: &AtomicBool,
+    ) -> Result<(), LiveError> {
+        let mut next_stats = Instant::now() + self.config.stats_interval;
+        loop {
+            let wait = match self.dirty_since {
+                Some(t) => (t + self.config.batch_wait).saturating_duration_since(Instant::now()),
+                None => Duration::from_millis(100),
+            };
+            match rx.recv_timeout(wait) {
+                Ok(input) => {
+                    self.take(input, keyring);
+                    // Drain what is already queued without waiting, up to a batch.
+                    while self.pending.len() < self.config.batch_max {
+                        match rx.try_recv() {
+                            Ok(input) => self.take(input, keyring),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.flush(store)?;
+                    return Ok(());
+                }
+            }
+            let due = self
+                .dirty_since
+                .is_some_and(|t| t.elapsed() >= self.config.batch_wait);
+            if due || self.pending.len() >= self.config.batch_max {
+                self.flush(store)?;
+            }
+            if Instant::now() >= next_stats {
+                next_stats = Instant::now() + self.config.stats_interval;
+                if let Some(path) = &self.config.stats_file {
+                    self.counters.snapshot().write_to(path)?;
+                }
+            }
+            let snap = self.counters.snapshot();
+            let finished = self
+                .config
+                .exit_after
+                .is_some_and(|n| snap.received >= n && self.dirty_since.is_none());
+            if finished || stop.load(Ordering::Relaxed) {
+                // Take what already arrived, then commit it before leaving.
+                while let Ok(input) = rx.try_recv() {
+                    self.take(input, keyring);
+                    if self.pending.len() >= self.config.batch_max {
+                        self.flush(store)?;
+                    }
+                }
+                self.flush(store)?;
+                return Ok(());
+            }
+        }
+    }
+
+    fn take(&mut self, input: Input, keyring: &mut Keyring) {
+        self.counters.received();
+        self.dirty_since.get_or_insert_with(Instant::now);
+        match input {
+            Input::Message {
+                bytes,
+                arrived_us,
+                source,
+                ack,
+            } => {
+                self.note_ack(ack);
+                match keyring.open(&bytes) {
+                    Ok(verified) => self.pending.push(Pending {
+                        verified,
+                        arrived_us,
+                        source: source.to_string(),
+                    }),
+                    Err((reason, detail)) => self.reject(reason, &source, &detail),
+                }
+            }
+            Input::Broken {
+                reason,
+                detail,
+                source,
+                ack,
+            } => {
+                self.note_ack(ack);
+                self.reject(reason, &source, &detail);
+            }
+        }
+    }
+
+    fn note_ack(&mut self, ack: Option<Arc<Acker>>) {
+        if let Some(a) = ack {
+            self.unacked
+                .entry(Arc::as_ptr(&a))
+                .or_insert_with(|| (a.clone(), 0))
+                .1 += 1;
+        }
+    }
+
+    fn reject(&mut self, reason: Reason, source: &str, detail: &str) {
+        self.counters.rejected(reason);
+        let _ = writeln!(self.log, "gateway: rejected {} from {source}: {detail}", reason.as_str());
+    }
+
+    fn flush(&mut self, store: &mut ReadingStore) -> Result<(), LiveError> {
+        if !self.pending.is_empty() {
+            let outcome = store.commit_batch(&self.pending)?;
+            let batch = std::mem::take(&mut self.pending);
+            let mut stored = 0;
+            for (p, fresh) in batch.iter().zip(outcome) {
+                if fresh {
+                    stored += 1;
+                } else {
+                    let detail = format!(
+                        "device {} already used nonce {}",
+                        p.verified.device,
+                        hex::encode(&p.verified.replay_id)
+                    );
+                    self.reject(Reason::Replay, &p.source, &detail);
+                }
+            }
+            self.counters.stored(stored);
+        }
+        for (_, (acker, n)) in self.unacked.drain() {
+            acker.ack(n);
+        }
+        let _ = self.log.flush();
+        self.dirty_since = None;
+        Ok(())
+    }
+}
+
+/// Opens the transport; returns the bound endpoint (the real port for `:0`).
+fn listen(
+    config: &GatewayConfig,
+    tx: SyncSender<Input>,
+    stop: Arc<AtomicBool>,
+) -> Result<(Endpoint, Vec<JoinHandle<()>>), LiveError> {
+    let framing = config.framing;
+    let idle = config.idle;
+    let max = config.max_message;
+    match &config.listen {
+        Endpoint::Udp(addr) => {
+            let socket = UdpSocket::bind(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
+            enlarge_receive_buffer(&socket);
+            socket
+                .set_read_timeout(Some(Duration::from_millis(100)))
+                .map_err(|e| LiveError::io("udp", e))?;
+            let bound = Endpoint::Udp(socket.local_addr().map_err(|e| LiveError::io("udp", e))?);
+            let t = std::thread::spawn(move || udp_loop(socket, tx, &stop));
+            Ok((bound, vec![t]))
+        }
+        Endpoint::Tcp(addr) => {
+            let listener = TcpListener::bind(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
+            listener.set_nonblocking(true).map_err(|e| LiveError::io("tcp", e))?;
+            let bound = Endpoint::Tcp(listener.local_addr().map_err(|e| LiveError::io("tcp", e))?);
+            let t = std::thread::spawn(move || {
+                let mut conns = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    match listener.accept() {
+                        Ok((stream, peer)) => {
+                            let (tx, stop) = (tx.clone(), stop.clone());
+                            conns.push(std::thread::spawn(move || {
+                                tcp_conn(stream, peer.to_string(), framing, max, idle, tx, &stop)
+                            }));
+                        }
+                        Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                    }
+                }
+                for c in conns {
+                    let _ = c.join();
+                }
+            });
+            Ok((bound, vec![t]))
+        }
+        Endpoint::Serial { path, baud } => {
+            let file = open_serial(path, *baud)?;
+            let source: Arc<str> = Arc::from(config.listen.to_string());
+            let bound = config.listen.clone();
+            let t = std::thread::spawn(move || {
+                let mut file = file;
+                let mut deframer = Deframer::new(framing, max, idle);
+                let mut buf = vec![0u8; 4096];
+                while !stop.load(Ordering::Relaxed) {
+                    let wait = deframer.deadline().map_or(Duration::from_millis(100), |d| {
+                        d.saturating_duration_since(Instant::now()).min(Duration::from_millis(100))
+                    });
+                    let n = match wait_readable(&file, wait) {
+                        Ok(true) => file.read(&mut buf).unwrap_or(0),
+                        _ => 0,
+                    };
+                    let mut events = Vec::new();
+                    let now = Instant::now();
+                    deframer.push(&buf[..n], now, &mut events);
+                    deframer.expire(now, &mut events);
+                    if n == 0 && events.is_empty() {
+                        // A device that went away (EOF/EIO) must not spin the CPU.
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    if forward(events, &source, None, &tx).is_err() {
+                        return;
+                    }
+                }
+            });
+            Ok((bound, vec![t]))
+        }
+    }
+}
+
+fn forward(
+    events: Vec<Event>,
+    source: &Arc<str>,
+    ack: Option<&Arc<Acker>>,
+    tx: &SyncSender<Input>,
+) -> Result<(), ()> {
+    for e in events {
+        let ack = ack.cloned();
+        let source = source.clone();
+        let input = match e {
+            Event::Message(bytes) => Input::Message {
+                bytes,
+                arrived_us: now_us(),
+                source,
+                ack,
+            },
+            Event::Garbage(n) => Input::Broken {
+                reason: Reason::Garbage,
+                detail: format!("{n} bytes that start no frame"),
+                source,
+                ack,
+            },
+            Event::Truncated(n) => Input::Broken {
+                reason: Reason::Truncated,
+                detail: format!("partial frame of {n} bytes stopped arriving"),
+                source,
+                ack,
+            },
+        };
+        tx.send(input).map_err(|_| ())?;
+    }
+    Ok(())
+}
+
+fn udp_loop(socket: UdpSocket, tx: SyncSender<Input>, stop: &AtomicBool) {
+    let mut buf = vec![0u8; 65_536];
+    let mut sources: HashMap<std::net::SocketAddr, Arc<str>> = HashMap::new();
+    while !stop.load(Ordering::Relaxed) {
+        let Ok((n, peer)) = socket.recv_from(&mut buf) else {
+            continue;
+        };
+        let arrived_us = now_us();
+        if sources.len() > 10_000 {
+            sources.clear();
+        }
+        let source = sources
+            .entry(peer)
+            .or_insert_with(|| Arc::from(format!("udp {peer}")))
+            .clone();
+        let input = if n == 0 {
+            Input::Broken {
+                reason: Reason::Truncated,
+                detail: "empty datagram".into(),
+                source,
+                ack: None,
+            }
+        } else {
+            Input::Message {
+                bytes: buf[..n].to_vec(),
+                arrived_us,
+                source,
+                ack: None,
+            }
+        };
+        if tx.send(input).is_err() {
+            return;
+        }
+    }
+}
+
+fn tcp_conn(
+    mut stream: TcpStream,
+    peer: String,
+    framing: Framing,
+    max: usize,
+    idle: Duration,
+    tx: SyncSender<Input>,
+    stop: &AtomicBool,
+) {
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    let Ok(writer) = stream.try_clone() else {
+        return;
+    };
+    // A client that never reads its acks must not stall the worker for long.
+    let _ = writer.set_write_timeout(Some(Duration::from_millis(200)));
+    let acker = Arc::new(Acker {
+        stream: Mutex::new(writer),
+        done: AtomicU64::new(0),
+        dead: AtomicBool::new(false),
+    });
+    let source: Arc<str> = Arc::from(format!("tcp {peer}"));
+    let mut deframer = Deframer::new(framing, max, idle);
+    let mut buf = vec![0u8; 64 * 1024];
+    while !stop.load(Ordering::Relaxed) {
+        let (n, closed) = match stream.read(&mut buf) {
+            Ok(0) => (0, true),
+            Ok(n) => (n, false),
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => (0, false),
+            Err(_) => (0, true),
+        };
+        let now = Instant::now();
+        let mut events = Vec::new();
+        deframer.push(&buf[..n], now, &mut events);
+        if closed {
+            // Whatever partial frame is left will never be completed.
+            deframer.expire(now + idle * 2, &mut events);
+        } else {
+            deframer.expire(now, &mut events);
+        }
+        if forward(events, &source, Some(&acker), &tx).is_err() || closed {
+            return;
+        }
+    }
+}
+
+/// Bursts at tens of thousands of datagrams per second overflow Linux's default
+/// 208 KiB socket buffer; ask for 16 MiB (forced when privileged, else up to rmem_max).
+fn enlarge_receive_buffer(socket: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 16 << 20;
+    for opt in [libc::SO_RCVBUFFORCE, libc::SO_RCVBUF] {
+        // SAFETY: a valid socket fd and a pointer to a c_int of the stated size.
+        let rc = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                opt,
+                (&size as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if rc == 0 {
+            return;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! ciphermeter-live: study 000's bench as software, and a gateway worth running.
+//!
+//! - [`radio`]: a serial packet radio pair between two pseudo-terminals, timed by the
+//!   link model's parameters (`link::serial::SerialRadio`).
+//! - [`endpoint`], [`tty`], [`framing`]: transports (serial, pty, UDP, TCP) and how
+//!   messages are delimited on byte streams.
+//! - [`gateway`]: opens sealed messages ([`verify`]), stores verified readings and
+//!   the replay state in SQLite ([`store`]), counts every refusal ([`counters`]).
+//! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
+
+pub mod counters;
+pub mod endpoint;
+pub mod error;
+pub mod framing;
+pub mod gateway;
+pub mod inject;
+pub mod radio;
+pub mod sender;
+pub mod store;
+pub mod tty;
+pub mod verify;
+
+pub use counters::{Reason, Snapshot};
+pub use endpoint::Endpoint;
+pub use error::LiveError;
+pub use framing::Framing;
+pub use gateway::{GatewayConfig, run as run_gateway};
+pub use radio::{Impairments, RadioEmulator};
+pub use sender::{PayloadType, Readings, SendConfig, SendReport, send};
+pub use verify::Keyring;

@@ -1,0 +1,312 @@
+//! `send`: seals readings and writes them to a transport, at a rate or as fast as
+//! possible, in one of study 000's three payload types.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpStream, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use seal::{Container, SealKey, Sealer};
+use serde::Serialize;
+
+use crate::endpoint::Endpoint;
+use crate::error::LiveError;
+use crate::framing::{Framing, encode};
+use crate::gateway::now_us;
+use crate::inject::{Injector, Kind, Mix, tamper, truncate};
+use crate::tty::open_serial;
+
+/// Study 000's three payload types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadType {
+    /// The reading as it is: no protection (a gateway refuses it).
+    Plaintext,
+    /// The sealed message.
+    Ciphertext,
+    /// The sealed message, framed and filled up to whole radio packets so the radio
+    /// never waits for its partial-packet timeout.
+    Padded,
+}
+
+impl std::str::FromStr for PayloadType {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "plaintext" => Ok(PayloadType::Plaintext),
+            "ciphertext" => Ok(PayloadType::Ciphertext),
+            "padded" => Ok(PayloadType::Padded),
+            _ => Err(format!("unknown payload type '{s}': use plaintext, ciphertext or padded")),
+        }
+    }
+}
+
+/// Where readings come from.
+pub enum Readings {
+    /// `count` generated readings (`--sample`), reading `i` from seed `seed + i`.
+    Sample {
+        sample: payload::Sample,
+        format: payload::Format,
+        count: u64,
+        seed: u64,
+    },
+    /// One reading per line of a file or standard input.
+    Lines(Box<dyn BufRead + Send>),
+}
+
+impl Readings {
+    fn next(&mut self, i: u64) -> Result<Option<Vec<u8>>, LiveError> {
+        match self {
+            Readings::Sample {
+                sample,
+                format,
+                count,
+                seed,
+            } => {
+                if i >= *count {
+                    return Ok(None);
+                }
+                sample
+                    .bytes(*format, seed.wrapping_add(i))
+                    .map(Some)
+                    .map_err(|e| LiveError::Usage(e.to_string()))
+            }
+            Readings::Lines(input) => {
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    let n = input
+                        .read_until(b'\n', &mut line)
+                        .map_err(|e| LiveError::io("reading input", e))?;
+                    if n == 0 {
+                        return Ok(None);
+                    }
+                    while line.last().is_some_and(|b| b.is_ascii_whitespace()) {
+                        line.pop();
+                    }
+                    if !line.is_empty() {
+                        return Ok(Some(line));
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub struct SendConfig {
+    pub to: Endpoint,
+    pub framing: Framing,
+    pub container: Container,
+    pub payload: PayloadType,
+    /// Radio packet size for `padded`.
+    pub packet: u32,
+    /// Messages per second; `None` as fast as possible.
+    pub rate: Option<f64>,
+    pub inject: Mix,
+    pub seed: u64,
+    /// Add `"sent_us"` (Unix µs) to JSON object readings so the gateway can store latency.
+    pub timestamp: bool,
+    /// TCP: wait this long at the end for the gateway's acknowledgements.
+    pub ack_wait: Duration,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SendReport {
+    pub sent: u64,
+    pub good: u64,
+    pub tampered: u64,
+    pub replayed: u64,
+    pub truncated: u64,
+    pub bytes: u64,
+    /// TCP only: messages the gateway acknowledged as committed.
+    pub acked: Option<u64>,
+    pub micros: u64,
+}
+
+/// A connected transport to write framed messages to.
+enum Link {
+    Udp(UdpSocket),
+    Stream(Box<dyn Write + Send>),
+}
+
+fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
+    Ok(match to {
+        Endpoint::Udp(addr) => {
+            let local = if addr.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" };
+            let s = UdpSocket::bind(local).map_err(|e| LiveError::io("udp", e))?;
+            s.connect(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
+            (Link::Udp(s), None)
+        }
+        Endpoint::Tcp(addr) => {
+            let s = TcpStream::connect(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
+            let _ = s.set_nodelay(true);
+            let reader = s.try_clone().map_err(|e| LiveError::io("tcp", e))?;
+            (Link::Stream(Box::new(std::io::BufWriter::new(s))), Some(reader))
+        }
+        Endpoint::Serial { path, baud } => (Link::Stream(Box::new(open_serial(path, *baud)?)), None),
+    })
+}
+
+/// Sends every reading; `stop` ends early (Ctrl-C). With TCP, counts the gateway's acks.
+pub fn send(
+    config: &SendConfig,
+    key: Option<&SealKey>,
+    mut readings: Readings,
+    stop: &AtomicBool,
+) -> Result<SendReport, LiveError> {
+    if config.payload == PayloadType::Padded && !config.to.is_stream() {
+        return Err(LiveError::Usage(
+            "--payload padded fills radio packets; it needs a stream transport (serial, pty or tcp), not udp".into(),
+        ));
+    }
+    let mut sealer = match (config.payload, key) {
+        (PayloadType::Plaintext, _) => None,
+        (_, Some(k)) => Some((
+            Sealer::new(k, false).map_err(|e| LiveError::Usage(e.to_string()))?,
+            seal::source_for(k).map_err(|e| LiveError::Usage(e.to_string()))?,
+            k.scheme.nonce_len(),
+        )),
+        (_, None) => return Err(LiveError::Usage("sealing needs --key-file".into())),
+    };
+    let (mut link, ack_stream) = connect(&config.to)?;
+    let acked = Arc::new(AtomicU64::new(0));
+    let ack_reader = ack_stream.map(|s| {
+        let acked = acked.clone();
+        std::thread::spawn(move || read_acks(s, &acked))
+    });
+
+    let pad_to = (config.payload == PayloadType::Padded).then_some(config.packet);
+    let mut injector = Injector::new(config.inject, config.seed);
+    let mut history: Vec<Vec<u8>> = Vec::new();
+    let mut report = SendReport::default();
+    let start = Instant::now();
+    let mut i = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let Some(mut reading) = readings.next(i)? else {
+            break;
+        };
+        if config.timestamp {
+            reading = with_timestamp(reading, now_us());
+        }
+        let message = match &mut sealer {
+            None => reading,
+            Some((sealer, nonces, nonce_len)) => {
+                let nonce = nonces
+                    .next_nonce(*nonce_len)
+                    .map_err(|e| LiveError::Io(e.to_string()))?;
+                sealer
+                    .seal(config.container, &nonce, &reading, b"")
+                    .map_err(|e| LiveError::Usage(e.to_string()))?
+            }
+        };
+        let kind = injector.next_kind(!history.is_empty());
+        let wire = match kind {
+            Kind::Good => {
+                if history.len() < 4096 {
+                    history.push(message.clone());
+                } else {
+                    let at = injector.pick(history.len());
+                    history[at] = message.clone();
+                }
+                message
+            }
+            Kind::Tampered => tamper(&message, config.container, i)?,
+            Kind::Replayed => history[injector.pick(history.len())].clone(),
+            Kind::Truncated => {
+                let keep = injector.pick(message.len());
+                truncate(&message, keep)
+            }
+        };
+        if let Some(rate) = config.rate {
+            let due = start + Duration::from_secs_f64(i as f64 / rate);
+            let now = Instant::now();
+            if due > now {
+                std::thread::sleep(due - now);
+            }
+        }
+        let bytes = match &mut link {
+            Link::Udp(s) => {
+                s.send(&wire).map_err(|e| LiveError::io("udp send", e))?;
+                wire.len()
+            }
+            Link::Stream(w) => {
+                let framed = encode(&wire, config.framing, pad_to)
+                    .map_err(|e| LiveError::Usage(e.to_string()))?;
+                if let Err(e) = w.write_all(&framed) {
+                    report.acked = ack_reader.as_ref().map(|_| acked.load(Ordering::Relaxed));
+                    return Err(LiveError::Io(format!(
+                        "connection lost after {} messages ({} acknowledged): {e}",
+                        report.sent,
+                        report.acked.unwrap_or(0)
+                    )));
+                }
+                // Rate-limited senders must not sit on bytes in a buffer.
+                if config.rate.is_some() {
+                    let _ = w.flush();
+                }
+                framed.len()
+            }
+        };
+        report.sent += 1;
+        report.bytes += bytes as u64;
+        match kind {
+            Kind::Good => report.good += 1,
+            Kind::Tampered => report.tampered += 1,
+            Kind::Replayed => report.replayed += 1,
+            Kind::Truncated => report.truncated += 1,
+        }
+        i += 1;
+    }
+    if let Link::Stream(w) = &mut link {
+        w.flush().map_err(|e| LiveError::io("flush", e))?;
+    }
+    if ack_reader.is_some() {
+        let deadline = Instant::now() + config.ack_wait;
+        while acked.load(Ordering::Relaxed) < report.sent && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        report.acked = Some(acked.load(Ordering::Relaxed));
+    }
+    report.micros = start.elapsed().as_micros() as u64;
+    Ok(report)
+}
+
+fn read_acks(stream: TcpStream, acked: &AtomicU64) {
+    for line in BufReader::new(stream).lines() {
+        let Ok(line) = line else { return };
+        if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.trim().parse::<u64>().ok()) {
+            acked.fetch_max(n, Ordering::Relaxed);
+        }
+    }
+}
+
+/// `{"sent_us":N,…}`: the send time leads a JSON object reading; others pass unchanged.
+pub fn with_timestamp(reading: Vec<u8>, sent_us: i64) -> Vec<u8> {
+    if reading.first() != Some(&b'{') || reading.len() < 2 {
+        return reading;
+    }
+    let mut out = format!("{{\"sent_us\":{sent_us}").into_bytes();
+    if reading[1..].first() != Some(&b'}') {
+        out.push(b',');
+    }
+    out.extend_from_slice(&reading[1..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamp_joins_json_objects_only() {
+        assert_eq!(with_timestamp(b"{\"a\":1}".to_vec(), 5), b"{\"sent_us\":5,\"a\":1}");
+        assert_eq!(with_timestamp(b"{}".to_vec(), 5), b"{\"sent_us\":5}");
+        assert_eq!(with_timestamp(b"23.5".to_vec(), 5), b"23.5");
+    }
+
+    #[test]
+    fn payload_types_parse() {
+        assert_eq!("padded".parse::<PayloadType>().unwrap(), PayloadType::Padded);
+        assert!("hex".parse::<PayloadType>().is_err());
+    }
+}
