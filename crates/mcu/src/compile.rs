@@ -116,6 +116,27 @@ pub fn compiler_reason(stderr: &str) -> String {
             break;
         }
     }
+    // A failed link says why only in the linker's notes (e.g. flash overflow).
+    for line in stderr.lines() {
+        let line = line.trim().trim_start_matches("= note:").trim();
+        if [
+            "overflowed by",
+            "will not fit",
+            "undefined reference",
+            "relocation truncated",
+        ]
+        .iter()
+        .any(|k| line.contains(k))
+        {
+            let text = line.rsplit(": ").next().unwrap_or(line).to_string();
+            if !keep.contains(&text) {
+                keep.push(text);
+            }
+        }
+        if keep.len() == 5 {
+            break;
+        }
+    }
     if keep.is_empty() {
         let tail: Vec<_> = stderr.lines().rev().take(3).collect();
         return tail.into_iter().rev().collect::<Vec<_>>().join(" | ");
@@ -163,6 +184,13 @@ mod tests {
         assert_eq!(
             compiler_reason(stderr),
             "error[E0599]: no method named `permute_12` (src/asconcore.rs:128:20)"
+        );
+        let link = "error: linking with `avr-gcc` failed: exit status: 1\n  = note: /usr/bin/ld: x.elf section `.text' will \
+                    not fit in region `text'\n          /usr/bin/ld: region `text' overflowed by 114694 bytes\n";
+        assert_eq!(
+            compiler_reason(link),
+            "error: linking with `avr-gcc` failed: exit status: 1; x.elf section `.text' will not fit in region `text'; \
+             region `text' overflowed by 114694 bytes"
         );
     }
 }

@@ -13,7 +13,11 @@ fn require(target: Target) {
 
 fn measure(target: Target, algorithms: &[&str], sizes: &[usize]) -> Vec<McuResult> {
     require(target);
-    let req = Request { target, algorithms: algorithms.iter().map(|s| s.to_string()).collect(), sizes: sizes.to_vec() };
+    let req = Request {
+        target,
+        algorithms: algorithms.iter().map(|s| s.to_string()).collect(),
+        sizes: sizes.to_vec(),
+    };
     mcu::measure(&req, |_| {}).expect("measure")
 }
 
@@ -22,7 +26,12 @@ fn assert_all_pass(rows: &[McuResult], algorithms: &[&str]) {
         let mine: Vec<_> = rows.iter().filter(|r| r.algorithm == *alg).collect();
         assert!(!mine.is_empty(), "no rows for {alg}");
         for r in mine {
-            assert!(r.kat_passed && r.error.is_none(), "{alg} {}: {:?}", r.operation, r.error);
+            assert!(
+                r.kat_passed && r.error.is_none(),
+                "{alg} {}: {:?}",
+                r.operation,
+                r.error
+            );
         }
     }
 }
@@ -49,15 +58,31 @@ fn avr_aes_128_ecb_is_deterministic_and_passes_its_kat() {
     let a = measure(Target::Atmega1284p, &["aes-128-ecb"], &[16, 64]);
     let b = measure(Target::Atmega1284p, &["aes-128-ecb"], &[16, 64]);
     assert_all_pass(&a, &["aes-128-ecb"]);
-    let counts = |rows: &[McuResult]| rows.iter().map(|r| (r.operation.clone(), r.size_bytes, r.cycles)).collect::<Vec<_>>();
+    let counts = |rows: &[McuResult]| {
+        rows.iter()
+            .map(|r| (r.operation.clone(), r.size_bytes, r.cycles))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(counts(&a), counts(&b));
-    let enc = a.iter().find(|r| r.operation == "encrypt" && r.size_bytes == 64).unwrap();
-    assert!(enc.cycles > 1000 && enc.code_size_bytes.unwrap() > 0 && enc.stack_bytes.unwrap() > 0, "{enc:?}");
+    let enc = a
+        .iter()
+        .find(|r| r.operation == "encrypt" && r.size_bytes == 64)
+        .unwrap();
+    assert!(
+        enc.cycles > 1000 && enc.code_size_bytes.unwrap() > 0 && enc.stack_bytes.unwrap() > 0,
+        "{enc:?}"
+    );
 }
 
 #[test]
 fn avr_small_set_passes_known_answers_on_the_device() {
-    let algs = ["aes-128-ccm", "sha256", "hmac-sha256", "speck64-128-ecb", "message-aes-128-eax"];
+    let algs = [
+        "aes-128-ccm",
+        "sha256",
+        "hmac-sha256",
+        "speck64-128-ecb",
+        "message-aes-128-eax",
+    ];
     let rows = measure(Target::Atmega1284p, &algs, &[16]);
     assert_all_pass(&rows, &algs);
     let seal = rows.iter().filter(|r| r.operation == "seal").count();
@@ -70,6 +95,9 @@ fn cortex_m3_counts_instructions_and_passes_known_answers() {
     let rows = measure(Target::CortexM3, &algs, &[16, 64]);
     assert_all_pass(&rows, &algs);
     assert!(rows.iter().all(|r| r.counter == "instructions"));
-    let enc = rows.iter().find(|r| r.algorithm == "aes-128-ecb" && r.operation == "encrypt" && r.size_bytes == 64).unwrap();
+    let enc = rows
+        .iter()
+        .find(|r| r.algorithm == "aes-128-ecb" && r.operation == "encrypt" && r.size_bytes == 64)
+        .unwrap();
     assert!(enc.cycles > 1000, "{enc:?}");
 }
