@@ -155,6 +155,7 @@ impl Builder {
         });
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn hash(
         &mut self,
         id: &str,
