@@ -8,6 +8,7 @@
 //! Results are appended one batch per transaction in WAL mode with `synchronous=FULL`,
 //! so whatever a run committed survives a crash or a Ctrl-C of the next step.
 
+pub mod compare;
 pub mod conventions;
 pub mod error;
 pub mod location;

@@ -1,15 +1,25 @@
 //! One file per command. Each exposes `Args` (clap) and `run`.
 
 pub mod airtime;
+pub mod campaign;
+pub mod compare;
+pub mod costing;
 pub mod crypt;
 pub mod digest;
 pub mod energy;
+pub mod import;
 pub mod link;
 pub mod linkdata;
 pub mod list;
 pub mod mcu;
+pub mod recommend;
+pub mod report;
 pub mod reproduce;
+pub mod run;
+pub mod runs;
+pub mod sealed_message;
 pub mod signature;
+pub mod stored;
 
 use clap::Subcommand;
 
@@ -40,6 +50,18 @@ pub enum Command {
     /// Reproduce one of the five studies, our numbers beside the paper's.
     #[command(subcommand)]
     Reproduce(reproduce::Study),
+    /// The main job: sweep, sealed messages, energy, reproductions; stores all and writes the HTML report.
+    Run(run::Args),
+    /// List the runs in the results store.
+    Runs(runs::Args),
+    /// Compare two stored runs: ratios with intervals, marking differences outside the noise.
+    Compare(compare::Args),
+    /// Load `bench --format json` output from another machine into the store.
+    Import(import::Args),
+    /// Write the HTML report of a stored run.
+    Report(report::Args),
+    /// Rank sealing schemes for a device and link by energy per message.
+    Recommend(recommend::Args),
 }
 
 pub fn run(command: Command) -> Result<(), CliError> {
@@ -55,5 +77,11 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Energy(args) => energy::run(args),
         Command::Mcu(args) => mcu::run(args),
         Command::Reproduce(study) => reproduce::run(study),
+        Command::Run(args) => run::run(args),
+        Command::Runs(args) => runs::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Import(args) => import::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Recommend(args) => recommend::run(args),
     }
 }

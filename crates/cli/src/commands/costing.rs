@@ -1,0 +1,352 @@
+//! What one sealing scheme costs a device on a link, shared by `run` and
+//! `recommend`: the real sealed message (crates/payload + crates/seal), its CPU
+//! time (device-level from the store when the device was simulated, else measured
+//! on this host and labelled so), its cost on the link and its energy.
+
+use std::collections::BTreeMap;
+
+use catalogue::{Entry, Status};
+use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
+use link::{LinkCost, LinkSpec};
+use seal::Scheme;
+use serde_json::{Value, json};
+use store::conventions::{ENERGY, FRAME, MCU, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
+use store::{ResultRow, Store};
+
+use super::sealed_message::{Message, MessageArgs};
+use super::stored::store_err;
+use crate::error::CliError;
+
+/// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
+/// choices and two legacy ones the report must mark.
+pub const SCHEMES: [&str; 16] = [
+    "aead:aes-128-gcm",
+    "aead:aes-256-gcm",
+    "aead:aes-128-eax",
+    "aead:aes-256-eax",
+    "aead:acorn-128",
+    "hmac:hmac-sha256",
+    "hmac:hmac-sha512",
+    "hmac:hmac-sha3-256",
+    "hmac:hmac-sha3-512",
+    "etm:aes-128-ecb+hmac-sha256",
+    "etm:aes-256-ecb+hmac-sha256",
+    "aead:chacha20-poly1305",
+    "aead:ascon-aead128",
+    "aead:aes-128-ccm",
+    "hmac:hmac-sha1",
+    "etm:des-cbc+hmac-md5",
+];
+
+/// The microcontroller target simulating a device profile's CPU, if any.
+pub fn device_target(device: &Device) -> Option<mcu::Target> {
+    let cpu = device.cpu.to_ascii_lowercase();
+    if cpu.contains("atmega1284p") {
+        Some(mcu::Target::Atmega1284p)
+    } else if cpu.contains("cortex-m0") || cpu.contains("samd21") {
+        Some(mcu::Target::CortexM0plus)
+    } else if cpu.contains("cortex-m3") {
+        Some(mcu::Target::CortexM3)
+    } else if cpu.contains("cortex-m4") {
+        Some(mcu::Target::CortexM4)
+    } else {
+        None
+    }
+}
+
+/// Worst catalogue status among a scheme's algorithms, with the reason.
+pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
+    let entries: Vec<&Entry> = scheme.cipher.into_iter().chain(scheme.mac).collect();
+    let rank = |s: Status| match s {
+        Status::Recommended => 0,
+        Status::Legacy => 1,
+        Status::Broken => 2,
+    };
+    let worst = entries.iter().max_by_key(|e| rank(e.status));
+    match worst {
+        Some(e) => (e.status, e.status_reason.clone()),
+        None => (Status::Recommended, None),
+    }
+}
+
+/// Device-level seal times (µs by reading size) and code size per firmware id,
+/// from the newest stored simulation of `target`.
+pub struct DeviceTimes {
+    pub run: i64,
+    pub target: mcu::Target,
+    seal: BTreeMap<String, Vec<(f64, f64)>>,
+    code: BTreeMap<String, i64>,
+}
+
+impl DeviceTimes {
+    pub fn load(store: &Store, target: mcu::Target) -> Result<Option<DeviceTimes>, CliError> {
+        let Some((run, rows)) = store
+            .latest_section(MCU, target.name())
+            .map_err(store_err)?
+        else {
+            return Ok(None);
+        };
+        let mut seal: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut code = BTreeMap::new();
+        for r in &rows {
+            if let Some(c) = r.data.get("code_size_bytes").and_then(Value::as_i64) {
+                code.insert(r.subject.clone(), c);
+            }
+            let us = r.data.get("time_us").and_then(Value::as_f64);
+            if r.operation == "seal"
+                && let (Some(us), Some(n)) = (us, r.size_bytes)
+            {
+                seal.entry(r.subject.clone())
+                    .or_default()
+                    .push((n as f64, us));
+            }
+        }
+        Ok(Some(DeviceTimes {
+            run,
+            target,
+            seal,
+            code,
+        }))
+    }
+
+    /// The firmware id of a scheme's sealed-message build (study 003's set).
+    fn firmware_id(scheme: &Scheme) -> String {
+        format!(
+            "message-{}",
+            scheme
+                .name()
+                .split_once(':')
+                .map_or(scheme.name(), |(_, rest)| rest)
+        )
+    }
+
+    /// Seal time for a reading of `bytes`, by the straight line through the
+    /// smallest and largest measured readings (the cost is linear in length).
+    pub fn seal_us(&self, scheme: &Scheme, bytes: usize) -> Option<f64> {
+        let mut pts = self.seal.get(&Self::firmware_id(scheme))?.clone();
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (first, last) = (*pts.first()?, *pts.last()?);
+        if pts.len() == 1 || last.0 == first.0 {
+            return Some(first.1 / first.0 * bytes as f64);
+        }
+        let slope = (last.1 - first.1) / (last.0 - first.0);
+        Some((first.1 + slope * (bytes as f64 - first.0)).max(0.0))
+    }
+
+    pub fn code_size(&self, scheme: &Scheme) -> Option<i64> {
+        self.code.get(&Self::firmware_id(scheme)).copied()
+    }
+}
+
+/// Where a CPU time came from.
+#[derive(Clone, Debug)]
+pub enum CpuSource {
+    Device { target: mcu::Target, run: i64 },
+    Host,
+}
+
+impl CpuSource {
+    pub fn describe(&self) -> String {
+        match self {
+            CpuSource::Device { target, run } => {
+                format!("device-level: {} simulated (run {run})", target.name())
+            }
+            CpuSource::Host => {
+                "this host (not the device: run `ciphermeter run --mcu` to simulate it)".into()
+            }
+        }
+    }
+}
+
+pub struct SchemeCost {
+    pub scheme: Scheme,
+    pub status: Status,
+    pub status_reason: Option<String>,
+    pub sample: String,
+    pub plaintext_bytes: usize,
+    pub sealed_bytes: usize,
+    /// Host seal time: median, 95 % CI, samples (µs).
+    pub host_us: (f64, f64, f64, u64),
+    pub cpu_us: f64,
+    pub cpu_source: CpuSource,
+    pub code_size: Option<i64>,
+    pub energy: Option<EnergyEstimate>,
+    /// Why there is no energy figure (message too long for the link...).
+    pub energy_gap: Option<String>,
+}
+
+pub struct Setting<'a> {
+    pub device: &'a Device,
+    pub radio: &'a Radio,
+    pub link: &'a LinkSpec,
+    pub battery: Option<&'a Battery>,
+    pub interval_s: f64,
+}
+
+/// Seals `sample` with `scheme_text` under a throw-away key and costs it.
+pub fn cost_scheme(
+    scheme_text: &str,
+    sample: &str,
+    quick: bool,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<SchemeCost, CliError> {
+    let message = Message::build(&MessageArgs {
+        scheme: Some(scheme_text.to_string()),
+        sample: Some(sample.to_string()),
+        seed: 1,
+        // Measuring legacy schemes is allowed; they are marked, never recommended by default.
+        allow_insecure: true,
+        ..MessageArgs::default()
+    })?;
+    let sealed = message
+        .sealed
+        .as_ref()
+        .ok_or_else(|| CliError::failed("no sealed message"))?;
+    let host = sealed.measure_seal(&message.plaintext, quick)?;
+    let ns = &host.measurement.ns;
+    let host_us = (
+        ns.median / 1e3,
+        ns.ci95_low / 1e3,
+        ns.ci95_high / 1e3,
+        ns.samples as u64,
+    );
+    let (status, status_reason) = scheme_status(&sealed.scheme);
+    let device_us = device.and_then(|d| {
+        d.seal_us(&sealed.scheme, message.plaintext.len())
+            .map(|us| (us, d))
+    });
+    let (cpu_us, cpu_source) = match device_us {
+        Some((us, d)) => (
+            us,
+            CpuSource::Device {
+                target: d.target,
+                run: d.run,
+            },
+        ),
+        None => (host_us.0, CpuSource::Host),
+    };
+    let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
+    let sealed_bytes = sealed.bytes.len();
+    let (energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
+        Ok((_, e)) => (Some(e), None),
+        Err(why) => (None, Some(why)),
+    };
+    Ok(SchemeCost {
+        scheme: sealed.scheme.clone(),
+        status,
+        status_reason,
+        sample: message.describe_plaintext(),
+        plaintext_bytes: message.plaintext.len(),
+        sealed_bytes,
+        host_us,
+        cpu_us,
+        cpu_source,
+        code_size,
+        energy,
+        energy_gap,
+    })
+}
+
+fn energy_of(s: &Setting, bytes: usize, cpu_us: f64) -> Result<(LinkCost, EnergyEstimate), String> {
+    let bytes = u32::try_from(bytes).map_err(|_| "message too large".to_string())?;
+    let cost = s.link.cost(bytes, false).map_err(|e| e.to_string())?;
+    let load = MessageLoad {
+        cpu_time_s: cpu_us * 1e-6,
+        airtime: cost.airtime,
+        rx_time: cost.rx_time,
+        tx_power_dbm: s.link.tx_power_dbm,
+    };
+    let est = energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s)
+        .map_err(|e| e.to_string())?;
+    Ok((cost, est))
+}
+
+impl SchemeCost {
+    pub fn name(&self) -> &str {
+        self.scheme.name()
+    }
+
+    fn common(&self) -> Value {
+        json!({
+            "scheme": self.name(),
+            "pattern": self.scheme.pattern.as_str(),
+            "security_bits": self.scheme.security_bits(),
+            "status": self.status.as_str(),
+            "status_reason": self.status_reason,
+            "sample": self.sample,
+            "plaintext_bytes": self.plaintext_bytes,
+            "sealed_bytes": self.sealed_bytes,
+            "overhead_ratio": self.sealed_bytes as f64 / self.plaintext_bytes.max(1) as f64,
+        })
+    }
+
+    /// The host sealing time, as a stored row.
+    pub fn frame_row(&self) -> ResultRow {
+        let (median, lo, hi, n) = self.host_us;
+        ResultRow {
+            section: FRAME.into(),
+            target: store::conventions::HOST.into(),
+            subject: self.name().to_string(),
+            operation: "seal".into(),
+            size_bytes: Some(self.plaintext_bytes as i64),
+            context: self.sample.clone(),
+            metric: US_PER_MESSAGE.into(),
+            unit: "µs".into(),
+            value: median,
+            ci_low: Some(lo),
+            ci_high: Some(hi),
+            samples: Some(n as i64),
+            data: self.common(),
+        }
+    }
+
+    /// The energy estimate, as a stored row (none when the link cannot carry it).
+    /// Recomputed for `s`, so one host measurement serves several links.
+    pub fn energy_row(&self, s: &Setting) -> Option<ResultRow> {
+        let (cost, e) = energy_of(s, self.sealed_bytes, self.cpu_us).ok()?;
+        let (cost, e) = (&cost, &e);
+        let interval_s = s.interval_s;
+        let mut data = self.common();
+        let extra = json!({
+            "device": s.device.name,
+            "link": s.link.name,
+            "radio": s.radio.name,
+            "battery": s.battery.map(|b| b.name.clone()),
+            "interval_s": interval_s,
+            "cpu_time_us": self.cpu_us,
+            "cpu_time_source": self.cpu_source.describe(),
+            "code_size_bytes": self.code_size,
+            "on_air_bytes": cost.on_air_bytes,
+            "frames": cost.frames,
+            "airtime_ms": cost.airtime.as_ms(),
+            "cpu_uj": e.cpu_j * 1e6,
+            "tx_uj": e.tx_j * 1e6,
+            "rx_uj": e.rx_j * 1e6,
+            "sleep_uj": e.sleep_j * 1e6,
+            "interval_uj": e.interval_j * 1e6,
+            "battery_days": e.battery_days,
+            "average_ua": e.average_ua,
+            "label": energy::MODEL_LABEL,
+        });
+        if let (Some(d), Some(x)) = (data.as_object_mut(), extra.as_object()) {
+            d.extend(x.clone());
+        }
+        Some(ResultRow {
+            section: ENERGY.into(),
+            target: store::conventions::HOST.into(),
+            subject: self.name().to_string(),
+            operation: "message".into(),
+            size_bytes: Some(self.plaintext_bytes as i64),
+            context: energy_context(&s.device.name, &s.link.name),
+            metric: MESSAGE_UJ.into(),
+            unit: "µJ".into(),
+            value: e.message_j * 1e6,
+            // A model of a measured time: no sampling interval of its own.
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data,
+        })
+    }
+}

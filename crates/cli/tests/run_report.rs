@@ -1,0 +1,227 @@
+//! End to end: `ciphermeter run --quick` on a fresh store, the report it writes,
+//! and that report opened in headless Chromium as a person would.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+struct QuickRun {
+    _dir: tempfile::TempDir,
+    db: PathBuf,
+    html: PathBuf,
+    stdout: String,
+}
+
+/// One quick run shared by the tests of this file (it takes a while).
+fn quick_run() -> &'static QuickRun {
+    static RUN: OnceLock<QuickRun> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("fresh/results.sqlite");
+        let html = dir.path().join("out/report.html");
+        let out = Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .args(["run", "--quick", "--db"])
+            .arg(&db)
+            .arg("--output")
+            .arg(&html)
+            .env("XDG_DATA_HOME", dir.path().join("xdg"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "run --quick failed: {}\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        QuickRun {
+            _dir: dir,
+            db,
+            html,
+            stdout,
+        }
+    })
+}
+
+#[test]
+fn run_quick_fills_a_fresh_store_and_writes_the_report() {
+    let run = quick_run();
+    assert!(run.stdout.contains("report: "), "{}", run.stdout);
+    assert!(run.stdout.contains(&run.html.display().to_string()));
+
+    let store = store::Store::open(&run.db).unwrap();
+    let runs = store.runs().unwrap();
+    assert_eq!(runs.len(), 1, "a fresh store holds exactly this run");
+    assert_eq!(runs[0].status, store::RunStatus::Complete);
+    let rows = store.results(runs[0].id).unwrap();
+    for section in ["bench", "frame", "energy"] {
+        assert!(
+            rows.iter().any(|r| r.section == section),
+            "no {section} results stored"
+        );
+    }
+    // The sweep measured AES-128-GCM at 1024 B with a real interval around the median.
+    let gcm = rows
+        .iter()
+        .find(|r| {
+            r.section == "bench"
+                && r.subject == "aes-128-gcm"
+                && r.operation == "encrypt"
+                && r.size_bytes == Some(1024)
+        })
+        .expect("aes-128-gcm encrypt 1024 B");
+    assert!(
+        gcm.value > 0.0 && gcm.ci_low.unwrap() <= gcm.value && gcm.value <= gcm.ci_high.unwrap()
+    );
+    assert_eq!(
+        gcm.data["algorithm"], "aes-128-gcm",
+        "the bench record is kept verbatim"
+    );
+    assert!(runs[0].environment.get("cpu_model").is_some());
+    // Every reproduction left an entry (its output, or why it could not run).
+    assert_eq!(store.artifacts(runs[0].id).unwrap().len(), 5);
+
+    let html = std::fs::read_to_string(&run.html).unwrap();
+    for (id, _) in report::SECTIONS {
+        assert!(
+            html.contains(&format!("<section id=\"{id}\">")),
+            "section {id} missing"
+        );
+    }
+    assert!(html.matches("<svg").count() >= 5, "expected the SVG plots");
+    assert!(html.contains("<polyline"), "the throughput chart has lines");
+    assert!(
+        html.contains("badge broken"),
+        "broken algorithms (md5, rc4) are visibly marked"
+    );
+    assert!(
+        html.contains("badge legacy"),
+        "legacy algorithms (des) are visibly marked"
+    );
+    assert_no_external_resources(&html);
+}
+
+/// No URL is loaded by the page: no src/href to another origin, no CSS url() or @import.
+fn assert_no_external_resources(html: &str) {
+    let lower = html.to_ascii_lowercase();
+    for bad in [
+        "src=\"http",
+        "src='http",
+        "href=\"http",
+        "href='http",
+        "url(",
+        "@import",
+        "<link",
+        "<iframe",
+        "<img",
+        "src=\"//",
+        "href=\"//",
+    ] {
+        assert!(
+            !lower.contains(bad),
+            "external resource pattern {bad:?} in the report"
+        );
+    }
+    assert!(!lower.contains("<script src"), "scripts must be inline");
+}
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser"].iter().find_map(|name| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+fn headless(browser: &Path, profile: &Path) -> Command {
+    let mut cmd = Command::new(browser);
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--window-size=1200,4000",
+    ])
+    .arg(format!("--user-data-dir={}", profile.display()));
+    cmd
+}
+
+#[test]
+fn the_report_renders_in_headless_chromium_without_script_errors() {
+    let Some(browser) = chromium() else {
+        panic!("chromium is not installed: run scripts/setup (Debian package `chromium`)");
+    };
+    let run = quick_run();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", run.html.canonicalize().unwrap().display());
+
+    // The DOM after scripts ran: the page's last script marks the body.
+    let dom = headless(&browser, &dir.path().join("profile-dom"))
+        .arg("--dump-dom")
+        .arg(&url)
+        .output()
+        .unwrap();
+    let dom_text = String::from_utf8_lossy(&dom.stdout);
+    let log = String::from_utf8_lossy(&dom.stderr);
+    assert!(dom.status.success(), "chromium failed: {log}");
+    assert!(
+        dom_text.contains("data-rendered=\"yes\""),
+        "the inline script did not run to its end; log:\n{log}"
+    );
+    assert!(
+        !log.contains("Uncaught"),
+        "script error in the page:\n{log}"
+    );
+    assert!(
+        dom_text.contains("<svg"),
+        "the SVG plots are in the rendered DOM"
+    );
+
+    // A screenshot that is not blank: many pixels differ from the white background.
+    let shot = dir.path().join("report.png");
+    let out = headless(&browser, &dir.path().join("profile-shot"))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (width, height, ink) = ink_pixels(&shot);
+    assert!(width >= 1000 && height >= 1000, "{width}x{height}");
+    let share = ink as f64 / (width as f64 * height as f64);
+    assert!(
+        share > 0.01,
+        "the screenshot is nearly blank: {:.4} % non-white pixels",
+        share * 100.0
+    );
+    if let Ok(keep) = std::env::var("CIPHERMETER_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+}
+
+/// Width, height and the number of pixels that are not near-white.
+fn ink_pixels(path: &Path) -> (u32, u32, u64) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let ink = buf[..info.buffer_size()]
+        .chunks(channels)
+        .filter(|px| px.iter().take(3).any(|&c| c < 200))
+        .count() as u64;
+    (info.width, info.height, ink)
+}
