@@ -7,16 +7,21 @@ pub mod costing;
 pub mod crypt;
 pub mod digest;
 pub mod energy;
+pub mod frame_bench;
 pub mod import;
+pub mod keygen;
 pub mod link;
 pub mod linkdata;
 pub mod list;
 pub mod mcu;
+pub mod open;
 pub mod recommend;
 pub mod report;
 pub mod reproduce;
 pub mod run;
 pub mod runs;
+pub mod seal_cmd;
+pub mod seal_io;
 pub mod sealed_message;
 pub mod signature;
 pub mod stored;
@@ -35,6 +40,14 @@ pub enum Command {
     Decrypt(crypt::Args),
     /// Hash, or MAC with --key.
     Digest(digest::Args),
+    /// Make a sealing key file (--scheme S) or an asymmetric key pair (ALGORITHM).
+    Keygen(keygen::Args),
+    /// Seal a reading (stdin or --sample) with a key file: serialize, seal, frame, encode.
+    Seal(seal_cmd::Args),
+    /// Open a sealed message from stdin and print the reading; any tampering exits 2.
+    Open(open::Args),
+    /// Time the whole path per message: µs/message, µs/byte, overhead, expansion, cost per bit.
+    FrameBench(frame_bench::Args),
     /// Sign a message with a private key file from `keygen`.
     Sign(signature::SignArgs),
     /// Verify a signature with a public key file from `keygen`.
@@ -70,6 +83,10 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Encrypt(args) => crypt::run(args, catalogue::Direction::Encrypt),
         Command::Decrypt(args) => crypt::run(args, catalogue::Direction::Decrypt),
         Command::Digest(args) => digest::run(args),
+        Command::Keygen(args) => keygen::run(args),
+        Command::Seal(args) => seal_cmd::run(args),
+        Command::Open(args) => open::run(args),
+        Command::FrameBench(args) => frame_bench::run(args),
         Command::Sign(args) => signature::sign(args),
         Command::Verify(args) => signature::verify(args),
         Command::Airtime(args) => airtime::run(args),

@@ -2,6 +2,8 @@
 
 pub mod lora;
 pub mod rf_transmission;
+pub mod serialization;
+pub mod tiny_security;
 
 use clap::Subcommand;
 
@@ -11,12 +13,18 @@ use crate::error::CliError;
 pub enum Study {
     /// Study 000: AES-256-CBC over a serial packet radio (link model), Tables 1-5.
     RfTransmission(rf_transmission::Args),
+    /// Study 001: serialization × cipher × mode, Tables IV and V beside the paper's.
+    Serialization(serialization::Args),
+    /// Study 003: HMAC / EtM / AEAD message framing, Figures 9-11 beside the paper's findings.
+    TinySecurity(tiny_security::Args),
     /// Study 004: LoRa time on air by SF and data size, and per algorithm.
     Lora(lora::Args),
 }
 
 pub fn run(study: Study) -> Result<(), CliError> {
     match study {
+        Study::Serialization(args) => serialization::run(args),
+        Study::TinySecurity(args) => tiny_security::run(args),
         Study::RfTransmission(args) => rf_transmission::run(args),
         Study::Lora(args) => lora::run(args),
     }

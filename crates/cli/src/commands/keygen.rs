@@ -1,0 +1,143 @@
+//! `ciphermeter keygen`: a sealing key file (`--scheme S --output FILE`) or an
+//! asymmetric key pair (`ALGORITHM --output FILE`: PKCS#8 DER hex in FILE,
+//! SPKI DER hex in FILE.pub; X25519 keys are the raw 32 bytes, hex).
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use catalogue::Backend;
+use clap::Args as ClapArgs;
+use seal::{NoncePolicy, Scheme, SealKey, counter_path};
+use zeroize::Zeroizing;
+
+use super::seal_io::seal_err;
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Asymmetric algorithm for a key pair: ed25519, x25519, ecdsa-p256-sha256, rsa-2048-pss-sha256…
+    #[arg(required_unless_present = "scheme", conflicts_with = "scheme")]
+    algorithm: Option<String>,
+    /// Sealing scheme for a key file used by `seal` and `open`: aead:AEAD, etm:CIPHER+MAC, hmac:MAC.
+    #[arg(long)]
+    scheme: Option<String>,
+    /// Where to write the key (a key pair also writes FILE.pub).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Nonces of a sealing key: random (96 bits or more from the OS) or counter
+    /// (aead only; kept in FILE.counter and reserved on disk before each use).
+    #[arg(long, default_value = "random", requires = "scheme")]
+    nonce: String,
+    /// Replace existing files.
+    #[arg(long)]
+    force: bool,
+    /// Make a key for a legacy, broken or unauthenticated scheme anyway.
+    #[arg(long, requires = "scheme")]
+    allow_insecure: bool,
+    /// Backend for a key pair (default: the first that implements it).
+    #[arg(long, requires = "algorithm")]
+    backend: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    match (&args.scheme, &args.algorithm) {
+        (Some(scheme), _) => sealing_key(&args, scheme),
+        (None, Some(algorithm)) => key_pair(&args, algorithm),
+        (None, None) => Err(CliError::usage(
+            "give --scheme S for a sealing key or an ALGORITHM for a key pair",
+        )),
+    }
+}
+
+fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
+    let scheme = Scheme::parse(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
+    scheme
+        .check_allowed(args.allow_insecure)
+        .map_err(seal_err)?;
+    let nonce: NoncePolicy = args
+        .nonce
+        .parse()
+        .map_err(|e| CliError::usage(format!("--nonce: {e}")))?;
+    let mut key = SealKey::generate(scheme, nonce).map_err(seal_err)?;
+    key.save(&args.output, args.force).map_err(seal_err)?;
+    eprintln!(
+        "wrote {} (scheme {}, key id {}, {} nonces{})",
+        args.output.display(),
+        key.scheme,
+        key.key_id_hex(),
+        nonce.as_str(),
+        match nonce {
+            NoncePolicy::Counter =>
+                format!(", counter in {}", counter_path(&args.output).display()),
+            NoncePolicy::Random => String::new(),
+        }
+    );
+    Ok(())
+}
+
+fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
+    let entry = catalogue::catalogue().resolve(algorithm, None)?;
+    let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
+    let scheme = entry.asymmetric(backend).map_err(|e| {
+        CliError::usage(format!(
+            "{e}; keygen ALGORITHM makes asymmetric key pairs, use --scheme for sealing keys"
+        ))
+    })?;
+    let pair = scheme.keygen()?;
+    let public_path = public_path(&args.output);
+    if !args.force {
+        for path in [&args.output, &public_path] {
+            if path.exists() {
+                return Err(CliError::usage(format!(
+                    "{} already exists; pass --force to replace it",
+                    path.display()
+                )));
+            }
+        }
+    }
+    let private_hex = Zeroizing::new(format!("{}\n", hex::encode(pair.private.as_slice())));
+    write_file(&args.output, private_hex.as_bytes(), 0o600, args.force)?;
+    write_file(
+        &public_path,
+        format!("{}\n", hex::encode(&pair.public)).as_bytes(),
+        0o644,
+        args.force,
+    )?;
+    eprintln!(
+        "wrote {} (private) and {} (public), {}",
+        args.output.display(),
+        public_path.display(),
+        entry.id
+    );
+    Ok(())
+}
+
+fn public_path(private: &Path) -> PathBuf {
+    let mut name = private.as_os_str().to_owned();
+    name.push(".pub");
+    PathBuf::from(name)
+}
+
+fn write_file(path: &Path, bytes: &[u8], mode: u32, force: bool) -> Result<(), CliError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut options = OpenOptions::new();
+    options.write(true).mode(mode);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => CliError::usage(format!(
+            "{} already exists; pass --force to replace it",
+            path.display()
+        )),
+        _ => CliError::failed(format!("{}: {e}", path.display())),
+    })?;
+    file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    Ok(())
+}

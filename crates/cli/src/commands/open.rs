@@ -1,0 +1,69 @@
+//! `ciphermeter open`: the inverse of `seal`. Reads one message on standard
+//! input, checks it, and prints the reading. Any failure prints no plaintext
+//! and exits with status 2.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+use payload::{Encoding, Format};
+use seal::{SealKey, Sealer, limits};
+
+use super::seal_io::{container, encoding, format, is_text, read_stdin, seal_err, strip_line_end};
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Key file from `ciphermeter keygen --scheme S`.
+    #[arg(long)]
+    key_file: PathBuf,
+    /// Container: json, binary or cose (as given to `seal`).
+    #[arg(long, default_value = "json")]
+    container: String,
+    /// Transport encoding: raw, hex, base64, base64url (as given to `seal`).
+    #[arg(long, default_value = "raw")]
+    encoding: String,
+    /// Serialization of the reading; cbor and msgpack readings are printed as JSON.
+    /// Default: print the plaintext byte for byte.
+    #[arg(long, alias = "serialization")]
+    format: Option<String>,
+    /// Open a message sealed with a legacy, broken or unauthenticated scheme.
+    #[arg(long)]
+    allow_insecure: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let container = container(&args.container)?;
+    let encoding = encoding(&args.encoding)?;
+    let format = args.format.as_deref().map(format).transpose()?.flatten();
+    let key = SealKey::load(&args.key_file).map_err(seal_err)?;
+    let mut sealer = Sealer::new(&key, args.allow_insecure).map_err(seal_err)?;
+
+    let max = Encoding::Hex.encoded_len(limits::MESSAGE) + 2;
+    let mut input = read_stdin(max, "the message")?;
+    if is_text(container, encoding) {
+        input = strip_line_end(input);
+    }
+    let message = encoding
+        .decode(&input)
+        .map_err(|e| CliError::usage(format!("cannot read the message: {e}")))?;
+    let opened = sealer.open(container, &message).map_err(seal_err)?;
+    if !opened.aad.is_empty() {
+        eprintln!("associated data: {}", String::from_utf8_lossy(&opened.aad));
+    }
+    let shown = match format {
+        Some(f) if !f.is_text() => {
+            let node = f.deserialize(&opened.plaintext).map_err(CliError::usage)?;
+            let mut json = Format::JsonMin.serialize(&node).map_err(CliError::usage)?;
+            json.push(b'\n');
+            json
+        }
+        Some(f) => {
+            f.deserialize(&opened.plaintext).map_err(CliError::usage)?;
+            opened.plaintext.to_vec()
+        }
+        None => opened.plaintext.to_vec(),
+    };
+    std::io::stdout().lock().write_all(&shown)?;
+    Ok(())
+}

@@ -1,0 +1,422 @@
+//! keygen / seal / open / frame-bench as a user runs them, including bad input (exit 2).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn cm() -> Command {
+    Command::cargo_bin("ciphermeter").unwrap()
+}
+
+fn keygen(dir: &Path, scheme: &str, extra: &[&str]) -> PathBuf {
+    let path = dir.join(format!("{}.key", scheme.replace([':', '+'], "_")));
+    cm().args(["keygen", "--scheme", scheme, "--output"])
+        .arg(&path)
+        .args(extra)
+        .assert()
+        .success();
+    path
+}
+
+fn seal(key: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = cm()
+        .arg("seal")
+        .arg("--key-file")
+        .arg(key)
+        .args(args)
+        .write_stdin(stdin)
+        .assert()
+        .success();
+    out.get_output().stdout.clone()
+}
+
+const READING: &str =
+    r#"{"t":1555666777,"id":"Logger1","s_t":"tc","s_d":[{"d":0,"t":12.5},{"d":1,"t":12.3}]}"#;
+
+#[test]
+fn seal_then_open_every_container_and_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    for scheme in [
+        "aead:aes-256-gcm",
+        "etm:aes-128-cbc+hmac-sha256",
+        "hmac:hmac-sha256",
+    ] {
+        let key = keygen(dir.path(), scheme, &[]);
+        for container in ["json", "binary", "cose"] {
+            for encoding in ["raw", "hex", "base64", "base64url"] {
+                let message = seal(
+                    &key,
+                    &["--container", container, "--encoding", encoding],
+                    READING.as_bytes(),
+                );
+                cm().arg("open")
+                    .arg("--key-file")
+                    .arg(&key)
+                    .args(["--container", container, "--encoding", encoding])
+                    .write_stdin(message)
+                    .assert()
+                    .success()
+                    .stdout(READING);
+            }
+        }
+    }
+}
+
+#[test]
+fn keygen_writes_a_private_file_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-128-gcm", &[]);
+    assert_eq!(
+        std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    cm().args(["keygen", "--scheme", "aead:aes-128-gcm", "--output"])
+        .arg(&key)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    cm().args([
+        "keygen",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--force",
+        "--output",
+    ])
+    .arg(&key)
+    .assert()
+    .success();
+}
+
+#[test]
+fn samples_formats_and_aad() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:chacha20-poly1305", &[]);
+    let message = seal(
+        &key,
+        &[
+            "--sample",
+            "chain:3",
+            "--format",
+            "cbor",
+            "--aad",
+            "Logger1",
+            "--container",
+            "cose",
+        ],
+        b"",
+    );
+    cm().arg("open")
+        .arg("--key-file")
+        .arg(&key)
+        .args(["--container", "cose", "--format", "cbor"])
+        .write_stdin(message)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("{\"t\":"))
+        .stderr(predicate::str::contains("associated data: Logger1"));
+    // YAML minified from a JSON reading on stdin.
+    let message = seal(&key, &["--format", "yaml-min"], READING.as_bytes());
+    cm().arg("open")
+        .arg("--key-file")
+        .arg(&key)
+        .write_stdin(message)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("{t: 1555666777,id: Logger1,"));
+}
+
+#[test]
+fn counter_nonces_advance_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-256-gcm", &["--nonce", "counter"]);
+    let counter = PathBuf::from(format!("{}.counter", key.display()));
+    let a = seal(&key, &[], READING.as_bytes());
+    let b = seal(&key, &[], READING.as_bytes());
+    assert_eq!(std::fs::read_to_string(&counter).unwrap(), "2\n");
+    let iv = |m: &[u8]| serde_json::from_slice::<serde_json::Value>(m).unwrap()["iv"].clone();
+    assert_ne!(iv(&a), iv(&b));
+    std::fs::remove_file(&counter).unwrap();
+    cm().arg("seal")
+        .arg("--key-file")
+        .arg(&key)
+        .write_stdin(READING)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("counter file"));
+}
+
+#[test]
+fn tampered_messages_exit_2_without_plaintext() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-256-gcm", &[]);
+    let message = seal(
+        &key,
+        &["--container", "binary", "--encoding", "hex"],
+        READING.as_bytes(),
+    );
+    let text = String::from_utf8(message).unwrap();
+    let body = text.trim_end();
+    // A flipped bit in every byte position (one hex digit changed per run).
+    for i in (0..body.len()).step_by(7) {
+        let mut bad: Vec<u8> = body.bytes().collect();
+        bad[i] = if bad[i] == b'0' { b'1' } else { b'0' };
+        cm().arg("open")
+            .arg("--key-file")
+            .arg(&key)
+            .args(["--container", "binary", "--encoding", "hex"])
+            .write_stdin(bad)
+            .assert()
+            .code(2)
+            .stdout("");
+    }
+    // Truncated.
+    cm().arg("open")
+        .arg("--key-file")
+        .arg(&key)
+        .args(["--container", "binary", "--encoding", "hex"])
+        .write_stdin(&body[..body.len() - 2])
+        .assert()
+        .code(2)
+        .stdout("");
+    // Wrong key.
+    let other = dir.path().join("other.key");
+    cm().args(["keygen", "--scheme", "aead:aes-256-gcm", "--output"])
+        .arg(&other)
+        .assert()
+        .success();
+    cm().arg("open")
+        .arg("--key-file")
+        .arg(&other)
+        .args(["--container", "binary", "--encoding", "hex"])
+        .write_stdin(text.clone())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("wrong key"));
+}
+
+#[test]
+fn insecure_schemes_are_refused_with_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    for (scheme, why) in [
+        ("etm:aes-128-ecb+hmac-sha256", "ECB"),
+        ("etm:des-cbc+hmac-sha256", "DES"),
+        ("etm:rc4+hmac-sha256", "RC4"),
+        ("hmac:hmac-md5", "MD5"),
+        ("enc:aes-128-cbc", "unauthenticated"),
+    ] {
+        cm().args(["keygen", "--scheme", scheme, "--output"])
+            .arg(dir.path().join("k"))
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(why).and(predicate::str::contains("--allow-insecure")),
+            );
+    }
+    let key = keygen(
+        dir.path(),
+        "etm:aes-128-ecb+hmac-sha256",
+        &["--allow-insecure"],
+    );
+    cm().arg("seal")
+        .arg("--key-file")
+        .arg(&key)
+        .write_stdin(READING)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("ECB"));
+    let message = seal(&key, &["--allow-insecure"], READING.as_bytes());
+    cm().arg("open")
+        .arg("--key-file")
+        .arg(&key)
+        .arg("--allow-insecure")
+        .write_stdin(message)
+        .assert()
+        .success()
+        .stdout(READING);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-128-gcm", &[]);
+    let open = |stdin: &str, extra: &[&str]| {
+        cm().arg("open")
+            .arg("--key-file")
+            .arg(&key)
+            .args(extra)
+            .write_stdin(stdin.to_string())
+            .assert()
+            .code(2)
+            .stdout("")
+    };
+    open("", &[]);
+    open("not a message", &[]);
+    open(
+        r#"{"v":1,"scheme":"aead:nope","kid":"00","tag":"","data":""}"#,
+        &[],
+    )
+    .stderr(predicate::str::contains("unknown scheme"));
+    open("zz", &["--encoding", "hex"]);
+    open("{}", &["--container", "pdf"]);
+    cm().args(["seal", "--key-file"])
+        .arg(&key)
+        .write_stdin("not json")
+        .assert()
+        .code(2);
+    cm().args(["seal", "--format", "toml", "--key-file"])
+        .arg(&key)
+        .write_stdin(READING)
+        .assert()
+        .code(2);
+    cm().args(["seal", "--sample", "chain:0", "--key-file"])
+        .arg(&key)
+        .assert()
+        .code(2);
+    cm().args(["seal", "--scheme", "aead:aes-256-gcm", "--key-file"])
+        .arg(&key)
+        .write_stdin(READING)
+        .assert()
+        .code(2);
+    cm().args(["seal", "--key-file"])
+        .arg(dir.path().join("missing"))
+        .write_stdin(READING)
+        .assert()
+        .code(2);
+    cm().args(["keygen", "--scheme", "aead:aes-128-cbc", "--output"])
+        .arg(dir.path().join("x"))
+        .assert()
+        .code(2);
+    cm().args([
+        "keygen",
+        "--scheme",
+        "etm:aes-128-cbc+hmac-sha256",
+        "--nonce",
+        "counter",
+        "--output",
+    ])
+    .arg(dir.path().join("y"))
+    .assert()
+    .code(2);
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    cm().args(["seal", "--key-file"])
+        .arg(&key)
+        .write_stdin(READING)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("chmod 600"));
+}
+
+#[test]
+fn keygen_writes_key_pairs_for_sign_and_verify() {
+    if catalogue::catalogue().get("ed25519").is_none() {
+        eprintln!("ed25519 is not in the catalogue yet");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("ed.key");
+    cm().args(["keygen", "ed25519", "--output"])
+        .arg(&key)
+        .assert()
+        .success();
+    let private = std::fs::read_to_string(&key).unwrap();
+    let public = std::fs::read_to_string(dir.path().join("ed.key.pub")).unwrap();
+    assert!(private.ends_with('\n') && hex::decode(private.trim()).is_ok());
+    assert_eq!(
+        hex::decode(public.trim()).unwrap().len(),
+        44,
+        "Ed25519 SPKI DER is 44 bytes"
+    );
+    assert_eq!(
+        std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let out = cm()
+        .args(["sign", "ed25519", "--input", "6869", "--key-file"])
+        .arg(&key)
+        .assert()
+        .success();
+    let signature = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    cm().args([
+        "verify",
+        "ed25519",
+        "--input",
+        "6869",
+        "--signature",
+        signature.trim(),
+        "--key-file",
+    ])
+    .arg(dir.path().join("ed.key.pub"))
+    .assert()
+    .success();
+    let x = dir.path().join("x.key");
+    cm().args(["keygen", "x25519", "--output"])
+        .arg(&x)
+        .assert()
+        .success();
+    assert_eq!(
+        hex::decode(
+            std::fs::read_to_string(dir.path().join("x.key.pub"))
+                .unwrap()
+                .trim()
+        )
+        .unwrap()
+        .len(),
+        32
+    );
+    cm().args(["keygen", "aes-128-gcm", "--output"])
+        .arg(dir.path().join("z"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn frame_bench_reports_every_column() {
+    let out = cm()
+        .args([
+            "frame-bench",
+            "--quick",
+            "--scheme",
+            "aead:aes-128-gcm,hmac:hmac-sha256",
+            "--sample",
+            "chain:5",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let cases = doc["frame_bench"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        for field in [
+            "us_per_message",
+            "us_per_byte",
+            "overhead_ratio",
+            "expansion_factor",
+            "cost_per_bit",
+        ] {
+            assert!(case[field].as_f64().unwrap() > 0.0, "{field}");
+        }
+    }
+    // base64 of a 12-byte nonce, 16-byte tag and the ciphertext inside JSON: well over 1×.
+    assert!(cases[0]["overhead_ratio"].as_f64().unwrap() > 1.3);
+    cm().args(["frame-bench", "--quick", "--scheme", "aead:nope"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn reproductions_run_quick() {
+    cm().args(["reproduce", "serialization", "--quick"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Table IV").and(predicate::str::contains("1253844")));
+    cm().args(["reproduce", "tiny-security", "--quick"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("aead:acorn-128").and(predicate::str::contains("ECB")));
+}
