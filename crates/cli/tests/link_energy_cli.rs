@@ -302,7 +302,10 @@ fn energy_splits_cpu_and_radio_and_labels_the_model() {
         "json",
     ]);
     assert!(v["label"].as_str().unwrap().contains("model estimate"));
-    assert_eq!(v["cpu_time_source"], "user-supplied (--cpu-us)");
+    assert_eq!(
+        v["cpu_time_source"],
+        "device-level, user-supplied (--cpu-us)"
+    );
     let m = v["messages"].as_array().unwrap();
     assert_eq!(m[0]["cpu_uj"], 0.0);
     // 3.3 V x 3.5 mA x 2 ms = 23.1 uJ

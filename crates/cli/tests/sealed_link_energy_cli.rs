@@ -1,0 +1,394 @@
+//! `link` and `energy` with a real message (`--scheme`, `--sample`, `--container`), run
+//! as a user runs them. No assertion depends on how fast this machine is.
+
+use assert_cmd::Command;
+use payload::{Format, chain_reading};
+use predicates::prelude::*;
+use seal::{Container, KEY_ID_LEN, NoncePolicy, Scheme, SealKey, seal_with_key};
+
+fn cm() -> Command {
+    let mut c = Command::cargo_bin("ciphermeter").unwrap();
+    c.env_remove("CIPHERMETER_DATA_DIR");
+    c
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = cm().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The reading the CLI builds for `--sample chain:10` (default seed 1, compact JSON).
+fn chain10() -> Vec<u8> {
+    Format::JsonMin.serialize(&chain_reading(10, 1)).unwrap()
+}
+
+/// Size of the same reading sealed by the library under another random key.
+fn sealed_len(scheme: &str, container: Container) -> usize {
+    let key = SealKey::generate(Scheme::parse(scheme).unwrap(), NoncePolicy::Random).unwrap();
+    seal_with_key(&key, false, container, &chain10(), b"")
+        .unwrap()
+        .len()
+}
+
+fn link_bytes(link: &str, bytes: u64) -> serde_json::Value {
+    json(&[
+        "link",
+        "--link",
+        link,
+        "--bytes",
+        &bytes.to_string(),
+        "--format",
+        "json",
+    ])
+}
+
+#[test]
+fn link_sealed_chain_agrees_with_bytes_of_the_same_size() {
+    for link in [
+        "lorawan-eu868-dr5",
+        "lora-sf7-125",
+        "lora-sf12-125",
+        "slice-of-radio",
+    ] {
+        for container in ["json", "binary", "cose"] {
+            let v = json(&[
+                "link",
+                "--link",
+                link,
+                "--scheme",
+                "aead:aes-128-gcm",
+                "--sample",
+                "chain:10",
+                "--container",
+                container,
+                "--format",
+                "json",
+            ]);
+            let plain = v["plaintext"]["message_bytes"].as_u64().unwrap();
+            let sealed = v["sealed"]["message_bytes"].as_u64().unwrap();
+            assert_eq!(plain as usize, chain10().len());
+            assert_eq!(
+                sealed as usize,
+                sealed_len("aead:aes-128-gcm", container.parse().unwrap()),
+                "{link} {container}"
+            );
+            assert_eq!(v["sealed"]["scheme"], "aead:aes-128-gcm");
+            assert_eq!(v["added_bytes"].as_i64().unwrap(), (sealed - plain) as i64);
+            // The same numbers as costing a byte count of that size.
+            for (row, n) in [("plaintext", plain), ("sealed", sealed)] {
+                let b = link_bytes(link, n);
+                for field in [
+                    "on_air_bytes",
+                    "frames",
+                    "airtime_ms",
+                    "rx_ms",
+                    "delivery_ms",
+                ] {
+                    assert_eq!(v[row][field], b[field], "{link} {container} {row} {field}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn binary_container_adds_its_documented_header() {
+    // docs of the binary container: version 1 + scheme id 4 + K 1 + key id + N 1 +
+    // nonce 12 + A 2 + T 1, then ciphertext (same length as the plaintext) and a 16-byte tag.
+    let v = json(&[
+        "link",
+        "--link",
+        "lora-sf7-125",
+        "--scheme",
+        "aes-128-gcm",
+        "--container",
+        "binary",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["sample"], "chain:10", "chain:10 is the default sample");
+    let added = v["added_bytes"].as_u64().unwrap() as usize;
+    assert_eq!(added, 1 + 4 + 1 + KEY_ID_LEN + 1 + 12 + 2 + 1 + 16);
+    // Hex transport doubles the sealed message.
+    let hex = json(&[
+        "link",
+        "--link",
+        "lora-sf7-125",
+        "--scheme",
+        "aes-128-gcm",
+        "--container",
+        "binary",
+        "--encoding",
+        "hex",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        hex["sealed"]["message_bytes"].as_u64().unwrap(),
+        2 * v["sealed"]["message_bytes"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn link_table_reports_lorawan_frames_for_both_messages() {
+    // chain:10 as JSON fits one DR5 frame (222 B); in the JSON container it needs two.
+    let plain = chain10().len();
+    let sealed = sealed_len("aead:aes-128-gcm", Container::Json);
+    assert!(plain <= 222 && sealed > 222, "{plain} {sealed}");
+    cm().args([
+        "link",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--sample",
+        "chain:10",
+    ])
+    .assert()
+    .success()
+    .stdout(
+        predicate::str::contains(format!("{plain} B"))
+            .and(predicate::str::contains(format!("{sealed} B")))
+            .and(predicate::str::contains("fits one (<= 222 B)"))
+            .and(predicate::str::contains("2 frames (<= 222 B each)"))
+            .and(predicate::str::contains("does not fit one frame"))
+            .and(predicate::str::contains("duty cycle")),
+    );
+    // Other patterns seal too: EtM and HMAC.
+    for scheme in ["etm:aes-128-cbc+hmac-sha256", "hmac:hmac-sha256"] {
+        let v = json(&[
+            "link",
+            "--link",
+            "ble-1m-251",
+            "--scheme",
+            scheme,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            v["sealed"]["message_bytes"].as_u64().unwrap() as usize,
+            sealed_len(scheme, Container::Json)
+        );
+    }
+}
+
+#[test]
+fn legacy_schemes_need_allow_insecure_and_are_marked() {
+    let args = [
+        "link",
+        "--link",
+        "lora-sf7-125",
+        "--scheme",
+        "etm:des-cbc+hmac-sha256",
+    ];
+    cm().args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--allow-insecure"));
+    cm().args(args)
+        .arg("--allow-insecure")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("INSECURE"));
+}
+
+#[test]
+fn energy_with_a_scheme_measures_the_seal_and_compares_with_plaintext() {
+    let v = json(&[
+        "energy",
+        "--device",
+        "sodaq-mbili",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--sample",
+        "chain:10",
+        "--container",
+        "binary",
+        "--interval",
+        "10m",
+        "--battery",
+        "2xAA",
+        "--quick",
+        "--format",
+        "json",
+    ]);
+    assert!(v["label"].as_str().unwrap().contains("model estimate"));
+    assert!(
+        v["cpu_time_source"]
+            .as_str()
+            .unwrap()
+            .contains("host-measured on this machine, scaled by nothing")
+    );
+    assert!(v["cpu_time_us"].as_f64().unwrap() > 0.0);
+    assert!(v["cpu_time_measurement"]["samples"].as_u64().unwrap() >= 3);
+    let m = v["messages"].as_array().unwrap();
+    assert_eq!(m[0]["message"], "plaintext");
+    assert_eq!(m[0]["bytes"].as_u64().unwrap() as usize, chain10().len());
+    assert_eq!(
+        m[1]["bytes"].as_u64().unwrap() as usize,
+        sealed_len("aead:aes-128-gcm", Container::Binary)
+    );
+    assert_eq!(m[0]["cpu_uj"], 0.0);
+    assert!(m[1]["cpu_uj"].as_f64().unwrap() > 0.0);
+    for row in m {
+        let (cpu, radio) = (
+            row["cpu_share"].as_f64().unwrap(),
+            row["radio_share"].as_f64().unwrap(),
+        );
+        assert!((cpu + radio - 1.0).abs() < 1e-9, "{row}");
+    }
+    let d = &v["sealing_adds"];
+    assert!(d["cpu_uj"].as_f64().unwrap() > 0.0);
+    assert!(d["radio_uj"].as_f64().unwrap() > 0.0);
+    assert!(d["battery_days"].as_f64().unwrap() < 0.0);
+}
+
+#[test]
+fn energy_with_a_device_level_time_uses_it() {
+    let v = json(&[
+        "energy",
+        "--device",
+        "sodaq-mbili",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--cpu-us",
+        "1500",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        v["cpu_time_source"],
+        "device-level, user-supplied (--cpu-us)"
+    );
+    assert!(v["cpu_time_measurement"].is_null());
+    // 3.3 V x 3.5 mA x 1.5 ms = 17.325 uJ (SODAQ Mbili profile).
+    let cpu = v["messages"][1]["cpu_uj"].as_f64().unwrap();
+    assert!((cpu - 17.325).abs() < 1e-9, "{cpu}");
+    cm().args([
+        "energy",
+        "--device",
+        "esp32",
+        "--link",
+        "ble-1m-251",
+        "--scheme",
+        "chacha20-poly1305",
+        "--battery",
+        "cr2032",
+        "--quick",
+    ])
+    .assert()
+    .success()
+    .stdout(
+        predicate::str::contains("CPU%")
+            .and(predicate::str::contains("radio%"))
+            .and(predicate::str::contains("plaintext"))
+            .and(predicate::str::contains("host-measured"))
+            .and(predicate::str::contains("sealing adds"))
+            .and(predicate::str::contains("battery life"))
+            .and(predicate::str::contains("model estimate")),
+    );
+}
+
+#[test]
+fn bad_message_input_exits_2() {
+    let link = ["link", "--link", "lora-sf7-125"];
+    let energy = [
+        "energy",
+        "--device",
+        "esp32",
+        "--link",
+        "ble-1m-251",
+        "--quick",
+    ];
+    let cases: [(&[&str], &[&str], &str); 11] = [
+        (&link, &["--scheme", "aead:rot13"], "rot13"),
+        (
+            &link,
+            &["--scheme", "aead:aes-128-cbc"],
+            "not authenticated",
+        ),
+        (
+            &link,
+            &["--scheme", "aes-128-gcm", "--sample", "chain:0"],
+            "--sample",
+        ),
+        (
+            &link,
+            &["--scheme", "aes-128-gcm", "--sample", "banana"],
+            "--sample",
+        ),
+        (
+            &link,
+            &["--sample", "chain:10", "--container", "binary"],
+            "add --scheme",
+        ),
+        (
+            &link,
+            &["--scheme", "aes-128-gcm", "--container", "xml"],
+            "--container",
+        ),
+        (
+            &link,
+            &["--scheme", "aes-128-gcm", "--encoding", "hex"],
+            "text already",
+        ),
+        (
+            &link,
+            &[
+                "--scheme",
+                "aes-128-gcm",
+                "--sample",
+                "random:9",
+                "--serialization",
+                "cbor",
+            ],
+            "does not apply",
+        ),
+        (&energy, &["--scheme", "aead:rot13"], "rot13"),
+        (&energy, &["--sample", "chain:10"], "add --scheme"),
+        (
+            &energy,
+            &["--scheme", "aes-128-gcm", "--sample", "chain:x"],
+            "--sample",
+        ),
+    ];
+    for (cmd, extra, msg) in cases {
+        cm().args(cmd)
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+    }
+    // A byte count and a scheme cannot both say what is sent (clap: exit 2).
+    cm().args(link)
+        .args(["--bytes", "10", "--scheme", "aes-128-gcm"])
+        .assert()
+        .code(2);
+    cm().args(energy)
+        .args(["--overhead", "28", "--scheme", "aes-128-gcm"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn reproduce_lora_takes_every_study_004_algorithm_from_the_catalogue() {
+    cm().args(["reproduce", "lora", "--quick"])
+        .assert()
+        .success()
+        // 100 B under a 64-bit block cipher in CBC: PKCS#7 to 104 B + 8 B IV = 112 B.
+        .stdout(predicate::str::is_match(r"PRESENT\s+present-80-cbc\s+112 ").unwrap())
+        .stdout(predicate::str::is_match(r"PICCOLO\s+piccolo-80-cbc\s+112 ").unwrap())
+        // RSA-2048 OAEP-SHA-256 carries at most 256 - 66 = 190 B per block (RFC 8017 §7.1.1).
+        .stdout(predicate::str::is_match(r"RSA\s+rsa-2048-oaep-sha256\s+256 ").unwrap())
+        .stdout(predicate::str::contains("at most 190 B each"))
+        .stdout(predicate::str::contains("left out").not());
+}
