@@ -8,6 +8,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Counts allocations so `bench` can report heap use per operation.
+#[global_allocator]
+static ALLOCATOR: measure::CountingAllocator = measure::CountingAllocator;
+
 /// What each cryptographic choice costs on your device and your radio link.
 #[derive(Parser)]
 #[command(name = "ciphermeter", version, about, propagate_version = true)]

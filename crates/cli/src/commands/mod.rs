@@ -1,6 +1,7 @@
 //! One file per command. Each exposes `Args` (clap) and `run`.
 
 pub mod airtime;
+pub mod bench;
 pub mod campaign;
 pub mod compare;
 pub mod costing;
@@ -60,6 +61,8 @@ pub enum Command {
     Energy(energy::Args),
     /// Measure the algorithms as firmware on a microcontroller (simavr / QEMU).
     Mcu(mcu::Args),
+    /// Time algorithms: median, 95% CI, MB/s, cycles/byte, heap, with the machine's details.
+    Bench(bench::Args),
     /// Reproduce one of the five studies, our numbers beside the paper's.
     #[command(subcommand)]
     Reproduce(reproduce::Study),
@@ -93,6 +96,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Link(args) => link::run(args),
         Command::Energy(args) => energy::run(args),
         Command::Mcu(args) => mcu::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Reproduce(study) => reproduce::run(study),
         Command::Run(args) => run::run(args),
         Command::Runs(args) => runs::run(args),

@@ -1,5 +1,6 @@
 //! `ciphermeter reproduce <study>`: one file per study, our numbers beside the paper's.
 
+pub mod file_sizes;
 pub mod lora;
 pub mod rf_transmission;
 pub mod serialization;
@@ -17,6 +18,8 @@ pub enum Study {
     Serialization(serialization::Args),
     /// Study 003: HMAC / EtM / AEAD message framing, Figures 9-11 beside the paper's findings.
     TinySecurity(tiny_security::Args),
+    /// Study 002: eight ciphers on 1-128 MiB files: time, CPU, memory beside the Raspberry Pi 3.
+    FileSizes(file_sizes::Args),
     /// Study 004: LoRa time on air by SF and data size, and per algorithm.
     Lora(lora::Args),
 }
@@ -26,6 +29,7 @@ pub fn run(study: Study) -> Result<(), CliError> {
         Study::Serialization(args) => serialization::run(args),
         Study::TinySecurity(args) => tiny_security::run(args),
         Study::RfTransmission(args) => rf_transmission::run(args),
+        Study::FileSizes(args) => file_sizes::run(args),
         Study::Lora(args) => lora::run(args),
     }
 }
