@@ -2,7 +2,7 @@
 //! rejection reason, so `received == stored + rejected` once the queue is drained.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,8 @@ pub struct Counters {
     received: AtomicU64,
     stored: AtomicU64,
     rejected: [AtomicU64; 5],
+    first_us: AtomicI64,
+    last_us: AtomicI64,
 }
 
 /// A copy of the counters at one moment, as written to the stats file.
@@ -61,6 +63,10 @@ pub struct Snapshot {
     pub rejected: Rejected,
     /// Received but not yet stored or rejected (waiting for the next commit).
     pub pending: u64,
+    /// Unix µs of the first message received, and of the last commit that settled any:
+    /// throughput is (stored + rejected) / (last - first).
+    pub first_us: Option<i64>,
+    pub last_us: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,8 +85,15 @@ impl Rejected {
 }
 
 impl Counters {
-    pub fn received(&self) {
-        self.received.fetch_add(1, Ordering::Relaxed);
+    pub fn received(&self, now_us: i64) {
+        if self.received.fetch_add(1, Ordering::Relaxed) == 0 {
+            self.first_us.store(now_us, Ordering::Relaxed);
+        }
+    }
+
+    /// Marks the moment a commit settled messages.
+    pub fn settled(&self, now_us: i64) {
+        self.last_us.store(now_us, Ordering::Relaxed);
     }
 
     pub fn stored(&self, n: u64) {
@@ -102,7 +115,10 @@ impl Counters {
         };
         let stored = self.stored.load(Ordering::Relaxed);
         let received = self.received.load(Ordering::Relaxed);
+        let time = |a: &AtomicI64| Some(a.load(Ordering::Relaxed)).filter(|t| *t != 0);
         Snapshot {
+            first_us: time(&self.first_us),
+            last_us: time(&self.last_us),
             pending: received.saturating_sub(stored + rejected.total()),
             received,
             stored,
@@ -134,9 +150,10 @@ mod tests {
     #[test]
     fn counts_add_up_and_round_trip_through_the_file() {
         let c = Counters::default();
-        for _ in 0..5 {
-            c.received();
+        for t in 1..=5 {
+            c.received(t);
         }
+        c.settled(9);
         c.stored(2);
         c.rejected(Reason::Replay);
         c.rejected(Reason::Tampered);
@@ -144,6 +161,7 @@ mod tests {
         assert_eq!(s.received, 5);
         assert_eq!(s.rejected.total(), 2);
         assert_eq!(s.pending, 1);
+        assert_eq!((s.first_us, s.last_us), (Some(1), Some(9)));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("stats.json");
         s.write_to(&path).unwrap();

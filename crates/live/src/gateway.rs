@@ -208,7 +208,7 @@ impl Worker<'_> {
     }
 
     fn take(&mut self, input: Input, keyring: &mut Keyring) {
-        self.counters.received();
+        self.counters.received(now_us());
         self.dirty_since.get_or_insert_with(Instant::now);
         match input {
             Input::Message {
@@ -271,6 +271,9 @@ impl Worker<'_> {
                 }
             }
             self.counters.stored(stored);
+        }
+        if self.dirty_since.is_some() {
+            self.counters.settled(now_us());
         }
         for (_, (acker, n)) in self.unacked.drain() {
             acker.ack(n);

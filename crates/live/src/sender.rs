@@ -108,6 +108,11 @@ pub struct SendConfig {
     pub timestamp: bool,
     /// TCP: wait this long at the end for the gateway's acknowledgements.
     pub ack_wait: Duration,
+    /// The readings are sealed messages already (e.g. a file from `save`): send them as they are.
+    pub presealed: bool,
+    /// Append every message sent (one per line; hex unless the container is text) to this file,
+    /// before it goes out, so it can be sent again verbatim with `presealed`.
+    pub save: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -159,8 +164,10 @@ pub fn send(
             "--payload padded fills radio packets; it needs a stream transport (serial, pty or tcp), not udp".into(),
         ));
     }
+    let text = config.container.is_text();
     let mut sealer = match (config.payload, key) {
         (PayloadType::Plaintext, _) => None,
+        _ if config.presealed => None,
         (_, Some(k)) => Some((
             Sealer::new(k, false).map_err(|e| LiveError::Usage(e.to_string()))?,
             seal::source_for(k).map_err(|e| LiveError::Usage(e.to_string()))?,
@@ -175,6 +182,16 @@ pub fn send(
         std::thread::spawn(move || read_acks(s, &acked))
     });
 
+    let mut save = match &config.save {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| LiveError::io(path.display(), e))?,
+        ),
+        None => None,
+    };
     let pad_to = (config.payload == PayloadType::Padded).then_some(config.packet);
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
@@ -185,7 +202,11 @@ pub fn send(
         let Some(mut reading) = readings.next(i)? else {
             break;
         };
-        if config.timestamp {
+        if config.presealed && !text {
+            reading = hex::decode(&reading).map_err(|e| {
+                LiveError::Usage(format!("line {}: presealed binary messages must be hex: {e}", i + 1))
+            })?;
+        } else if config.timestamp && !config.presealed {
             reading = with_timestamp(reading, now_us());
         }
         let message = match &mut sealer {
@@ -223,6 +244,11 @@ pub fn send(
             if due > now {
                 std::thread::sleep(due - now);
             }
+        }
+        if let Some(file) = &mut save {
+            let mut line = if text { wire.clone() } else { hex::encode(&wire).into_bytes() };
+            line.push(b'\n');
+            file.write_all(&line).map_err(|e| LiveError::io("--save", e))?;
         }
         let bytes = match &mut link {
             Link::Udp(s) => {

@@ -14,6 +14,9 @@ use crate::error::LiveError;
 /// Opens a serial device or pty slave for reading and writing, in raw mode.
 /// `baud` is set when given (a pty ignores it; a real UART needs it).
 pub fn open_serial(path: &Path, baud: Option<u32>) -> Result<File, LiveError> {
+    if let Some(b) = baud {
+        baud_rate(b)?;
+    }
     let file = OpenOptions::new()
         .read(true)
         .write(true)

@@ -9,13 +9,16 @@ pub mod crypt;
 pub mod digest;
 pub mod energy;
 pub mod frame_bench;
+pub mod gateway;
 pub mod import;
 pub mod keygen;
 pub mod link;
 pub mod linkdata;
+pub mod liveio;
 pub mod list;
 pub mod mcu;
 pub mod open;
+pub mod radio_emulator;
 pub mod recommend;
 pub mod report;
 pub mod reproduce;
@@ -23,6 +26,7 @@ pub mod run;
 pub mod runs;
 pub mod seal_cmd;
 pub mod seal_io;
+pub mod send;
 pub mod sealed_message;
 pub mod signature;
 pub mod stored;
@@ -78,6 +82,12 @@ pub enum Command {
     Report(report::Args),
     /// Rank sealing schemes for a device and link by energy per message.
     Recommend(recommend::Args),
+    /// Receive sealed readings (serial, pty, UDP, TCP), verify them and store them in SQLite.
+    Gateway(gateway::Args),
+    /// Seal readings and send them to a gateway, at a rate or as fast as possible.
+    Send(send::Args),
+    /// Two pseudo-terminals joined by an emulated serial packet radio (study 000's bench).
+    RadioEmulator(radio_emulator::Args),
 }
 
 pub fn run(command: Command) -> Result<(), CliError> {
@@ -104,5 +114,8 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Import(args) => import::run(args),
         Command::Report(args) => report::run(args),
         Command::Recommend(args) => recommend::run(args),
+        Command::Gateway(args) => gateway::run(args),
+        Command::Send(args) => send::run(args),
+        Command::RadioEmulator(args) => radio_emulator::run(args),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod file_sizes;
 pub mod lora;
+pub mod rf_live;
 pub mod rf_transmission;
 pub mod serialization;
 pub mod tiny_security;

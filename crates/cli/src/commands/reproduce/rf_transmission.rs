@@ -41,6 +41,9 @@ pub struct Args {
     /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// Send the messages through the radio emulator and time them (rf_live.rs).
+    #[arg(long)]
+    live: bool,
 }
 
 /// One of the ten messages: sizes in bytes (1 character = 1 byte) and model times.
@@ -55,7 +58,7 @@ struct Row {
 }
 
 /// A sensor-style reading of exactly `len` characters (the paper does not print its texts).
-fn plaintext(i: usize, len: usize) -> Vec<u8> {
+pub(super) fn plaintext(i: usize, len: usize) -> Vec<u8> {
     let text = format!(
         "T{}:temp=23.{i};hum=4{i}%;press=1013.{i}hPa;light=5{i}0lx;soil=3{i}%;batt=3.{i}V;",
         i + 1
@@ -64,6 +67,9 @@ fn plaintext(i: usize, len: usize) -> Vec<u8> {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if args.live {
+        return super::rf_live::run(&args.link, &args.data_dir);
+    }
     let paper: Paper = serde_json::from_str(PAPER).map_err(CliError::failed)?;
     let cat = links(&args.data_dir)?;
     let spec = cat.get(&args.link).map_err(usage)?;

@@ -1,0 +1,87 @@
+//! `ciphermeter gateway`: receives sealed readings, verifies them, stores them in SQLite.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args as ClapArgs;
+
+use crate::commands::liveio::{live_error, stop_flag};
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT.
+    #[arg(long)]
+    listen: String,
+    /// Key file(s) from `keygen`; each message's key id picks the key.
+    #[arg(long = "key-file", required = true)]
+    key_files: Vec<PathBuf>,
+    /// Message container: json, binary or cose.
+    #[arg(long, default_value = "json")]
+    container: String,
+    /// Framing on byte streams: line (text containers) or len (default: line for json, len otherwise).
+    #[arg(long)]
+    framing: Option<live::Framing>,
+    /// SQLite file for verified readings and the replay state.
+    #[arg(long, default_value = "gateway.sqlite")]
+    db: PathBuf,
+    /// Rewrite this JSON file with the counters every --stats-interval and on exit.
+    #[arg(long)]
+    stats_file: Option<PathBuf>,
+    /// Seconds between stats-file updates.
+    #[arg(long, default_value_t = 1.0)]
+    stats_interval: f64,
+    /// Commit after this many messages…
+    #[arg(long, default_value_t = 4096)]
+    batch: usize,
+    /// …or after the oldest has waited this many milliseconds.
+    #[arg(long, default_value_t = 20)]
+    batch_ms: u64,
+    /// Drop a partial frame after this many milliseconds without a new byte.
+    #[arg(long, default_value_t = 500)]
+    idle_ms: u64,
+    /// Exit after this many messages have been received and settled.
+    #[arg(long)]
+    exit_after: Option<u64>,
+}
+
+pub fn container(text: &str) -> Result<seal::Container, CliError> {
+    text.parse().map_err(CliError::usage)
+}
+
+pub fn default_framing(container: seal::Container) -> live::Framing {
+    if container.is_text() {
+        live::Framing::Line
+    } else {
+        live::Framing::Len
+    }
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let listen: live::Endpoint = args.listen.parse().map_err(live_error)?;
+    let container = container(&args.container)?;
+    let framing = args.framing.unwrap_or(default_framing(container));
+    if framing == live::Framing::Line && !container.is_text() {
+        return Err(CliError::usage(format!(
+            "--framing line needs a text container; {container} messages may contain newlines: use --framing len"
+        )));
+    }
+    if args.batch == 0 || !(args.stats_interval > 0.0) {
+        return Err(CliError::usage("--batch and --stats-interval must be positive"));
+    }
+    let keyring = live::Keyring::load(&args.key_files, container).map_err(live_error)?;
+    let mut config = live::GatewayConfig::new(listen, framing, args.db);
+    config.batch_max = args.batch;
+    config.batch_wait = Duration::from_millis(args.batch_ms);
+    config.idle = Duration::from_millis(args.idle_ms.max(1));
+    config.stats_file = args.stats_file;
+    config.stats_interval = Duration::from_secs_f64(args.stats_interval);
+    config.exit_after = args.exit_after;
+    let stop = stop_flag()?;
+    let snap = live::run_gateway(config, keyring, stop).map_err(live_error)?;
+    println!(
+        "{}",
+        serde_json::to_string(&snap).map_err(CliError::failed)?
+    );
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! `ciphermeter radio-emulator`: two pseudo-terminals joined by an emulated serial
+//! packet radio (study 000's Slice of Radio by default), timed by the link model.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::Args as ClapArgs;
+
+use crate::commands::linkdata::{links, usage};
+use crate::commands::liveio::{live_error, stop_flag};
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Serial packet-radio link whose parameters to use (from the link catalogue).
+    #[arg(long, default_value = "slice-of-radio")]
+    pub link: String,
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Override the UART rate (baud).
+    #[arg(long)]
+    pub baud: Option<u64>,
+    /// Override the packet payload size (bytes).
+    #[arg(long)]
+    pub packet_size: Option<u32>,
+    /// Override the partial-packet timeout (ms).
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Override the over-the-air rate (bit/s).
+    #[arg(long)]
+    pub air_rate: Option<u64>,
+    /// Override the per-packet overhead on air (bytes).
+    #[arg(long)]
+    pub overhead: Option<u32>,
+    /// Probability that a packet is lost (0..1).
+    #[arg(long, default_value_t = 0.0)]
+    pub loss: f64,
+    /// Probability that each delivered bit is flipped (0..1).
+    #[arg(long, default_value_t = 0.0)]
+    pub ber: f64,
+    /// Seed for loss and bit errors.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the two paths, one per line, to this file (for scripts).
+    #[arg(long)]
+    pub paths_file: Option<PathBuf>,
+    /// Stop after this many seconds (default: until Ctrl-C / SIGTERM).
+    #[arg(long)]
+    pub duration: Option<f64>,
+}
+
+/// The link model's serial radio with the command-line overrides applied.
+pub fn radio(args: &Args) -> Result<link::serial::SerialRadio, CliError> {
+    let cat = links(&args.data_dir)?;
+    let spec = cat.get(&args.link).map_err(usage)?;
+    let mut radio = spec.serial.clone().ok_or_else(|| {
+        CliError::usage(format!(
+            "--link {}: not a serial packet-radio link",
+            spec.name
+        ))
+    })?;
+    let note = |what: &str| Some(format!("set on the command line ({what})"));
+    if let Some(v) = args.baud {
+        radio.serial_baud.value = v;
+        radio.serial_baud.source = note("--baud");
+    }
+    if let Some(v) = args.packet_size {
+        radio.packet_payload.value = v;
+        radio.packet_payload.source = note("--packet-size");
+    }
+    if let Some(v) = args.timeout_ms {
+        radio.timeout_ms.value = v;
+        radio.timeout_ms.source = note("--timeout-ms");
+    }
+    if let Some(v) = args.air_rate {
+        radio.air_rate_bps.value = v;
+        radio.air_rate_bps.source = note("--air-rate");
+    }
+    if let Some(v) = args.overhead {
+        radio.overhead_bytes.value = v;
+        radio.overhead_bytes.source = note("--overhead");
+    }
+    Ok(radio)
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let radio = radio(&args)?;
+    let impair = live::Impairments {
+        loss: args.loss,
+        bit_error_rate: args.ber,
+        seed: args.seed,
+    };
+    let emu = live::RadioEmulator::start(&radio, impair).map_err(live_error)?;
+    let (a, b) = emu.paths();
+    println!("{}", a.display());
+    println!("{}", b.display());
+    std::io::stdout().flush()?;
+    eprintln!(
+        "radio-emulator: {} <-> {} ({} baud, {} B packets, {} ms timeout, {} b/s on air, {} B overhead, loss {}, BER {}, seed {})",
+        a.display(),
+        b.display(),
+        radio.serial_baud.value,
+        radio.packet_payload.value,
+        radio.timeout_ms.value,
+        radio.air_rate_bps.value,
+        radio.overhead_bytes.value,
+        args.loss,
+        args.ber,
+        args.seed
+    );
+    if let Some(path) = &args.paths_file {
+        std::fs::write(path, format!("{}\n{}\n", a.display(), b.display()))?;
+    }
+    let stop = stop_flag()?;
+    let until = args.duration.map(|s| std::time::Instant::now() + Duration::from_secs_f64(s));
+    while !stop.load(Ordering::Relaxed) && until.is_none_or(|t| std::time::Instant::now() < t) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stats = |i: usize| {
+        let s = &emu.stats[i];
+        format!(
+            "{} bytes in, {} packets, {} lost, {} bits flipped",
+            s.bytes_in.load(Ordering::Relaxed),
+            s.packets.load(Ordering::Relaxed),
+            s.lost.load(Ordering::Relaxed),
+            s.bits_flipped.load(Ordering::Relaxed)
+        )
+    };
+    eprintln!("radio-emulator: a->b {}; b->a {}", stats(0), stats(1));
+    emu.stop();
+    Ok(())
+}
