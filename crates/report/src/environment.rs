@@ -64,6 +64,12 @@ fn show(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(", "),
         Value::Null => "-".into(),
+        Value::Object(map) => map
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| format!("{k}: {}", show(v)))
+            .collect::<Vec<_>>()
+            .join("; "),
         other => other.to_string(),
     }
 }

@@ -59,7 +59,6 @@ pub fn sealing(rows: &[ResultRow]) -> String {
         "ns per bit of security",
         "µs/byte per bit (study 003 Fig. 10)",
     ]);
-    let mut bars = Vec::new();
     for r in &frames {
         let bits = f(r, "security_bits").unwrap_or(0.0);
         let plain = f(r, "plaintext_bytes").unwrap_or(0.0);
@@ -82,15 +81,34 @@ pub fn sealing(rows: &[ResultRow]) -> String {
                 "-".into()
             },
         ]);
-        bars.push(StackedBar {
-            label: format!("{} · {}", r.subject, r.context),
+    }
+    // The chart shows the middle reading size; the table has them all.
+    let mut sizes: Vec<f64> = frames
+        .iter()
+        .filter_map(|r| f(r, "plaintext_bytes"))
+        .collect();
+    sizes.sort_by(f64::total_cmp);
+    let middle = sizes.get(sizes.len() / 2).copied();
+    let bars: Vec<StackedBar> = frames
+        .iter()
+        .filter(|r| f(r, "plaintext_bytes") == middle)
+        .map(|r| StackedBar {
+            label: r.subject.clone(),
             dashed: insecure(r),
             segments: vec![r.value],
-        });
-    }
+        })
+        .collect();
+    let title = format!(
+        "Sealing time per message on this host, {} ({} B reading)",
+        frames
+            .iter()
+            .find(|r| f(r, "plaintext_bytes") == middle)
+            .map_or("", |r| r.context.as_str()),
+        middle.map(num).unwrap_or_default()
+    );
     format!(
         "{}{}<p class=\"note\">Host CPU time to seal one reading (nonce, encryption/MAC, container, transport encoding), key schedule done once beforehand as on a device. Overhead ratio = sealed bytes / plaintext bytes.</p>",
-        svg::stacked_bars("Sealing time per message (host)", "µs", &["seal"], &bars),
+        svg::stacked_bars(&title, "µs", &["seal"], &bars),
         t.render()
     )
 }
@@ -100,7 +118,40 @@ pub fn energy(rows: &[ResultRow]) -> String {
     if rows.is_empty() {
         return "<p>No energy estimates in this run.</p>".into();
     }
-    let mut bars = Vec::new();
+    let mut out = String::new();
+    // One chart per link: a BLE message and a LoRa one differ by orders of magnitude.
+    let mut contexts: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !contexts.contains(&r.context.as_str()) {
+            contexts.push(&r.context);
+        }
+    }
+    for ctx in &contexts {
+        let here: Vec<&&ResultRow> = rows.iter().filter(|r| r.context == *ctx).collect();
+        let bars: Vec<StackedBar> = here
+            .iter()
+            .map(|r| StackedBar {
+                label: r.subject.clone(),
+                dashed: insecure(r),
+                segments: vec![
+                    f(r, "cpu_uj").unwrap_or(0.0),
+                    f(r, "tx_uj").unwrap_or(0.0),
+                    f(r, "rx_uj").unwrap_or(0.0),
+                ],
+            })
+            .collect();
+        let first = here[0];
+        out.push_str(&svg::stacked_bars(
+            &format!(
+                "Energy per message on {} ({}): CPU vs radio",
+                s(first, "link"),
+                s(first, "device")
+            ),
+            "µJ",
+            &["CPU", "radio TX", "radio RX"],
+            &bars,
+        ));
+    }
     let mut t = Table::new(&[
         "Scheme",
         "device / link",
@@ -110,41 +161,37 @@ pub fn energy(rows: &[ResultRow]) -> String {
         "radio TX µJ",
         "radio RX µJ",
         "message µJ",
-        "CPU time source",
+        "CPU share",
+        "CPU time",
     ]);
     for r in &rows {
-        let (cpu, tx, rx) = (
-            f(r, "cpu_uj").unwrap_or(0.0),
-            f(r, "tx_uj").unwrap_or(0.0),
-            f(r, "rx_uj").unwrap_or(0.0),
-        );
-        bars.push(StackedBar {
-            label: format!("{} @ {}", r.subject, s(r, "link")),
-            dashed: insecure(r),
-            segments: vec![cpu, tx, rx],
-        });
         t.rows.push(vec![
             scheme_html(r),
             esc(&format!("{} / {}", s(r, "device"), s(r, "link"))),
             f(r, "sealed_bytes").map(num).unwrap_or_default(),
             f(r, "airtime_ms").map(num).unwrap_or_default(),
-            num(cpu),
-            num(tx),
-            num(rx),
+            f(r, "cpu_uj").map(num).unwrap_or_default(),
+            f(r, "tx_uj").map(num).unwrap_or_default(),
+            f(r, "rx_uj").map(num).unwrap_or_default(),
             num(r.value),
-            esc(s(r, "cpu_time_source")),
+            f(r, "cpu_uj")
+                .map(|c| format!("{} %", num(c / r.value * 100.0)))
+                .unwrap_or_default(),
+            esc(if s(r, "cpu_time_source").starts_with("device") {
+                "device (simulated)"
+            } else {
+                "this host"
+            }),
         ]);
     }
-    format!(
-        "{}{}<p class=\"note\">A model estimate (energy profiles with their sources: <code>ciphermeter energy --list</code>), not a measurement.</p>",
-        svg::stacked_bars(
-            "Energy per message: CPU vs radio",
-            "µJ",
-            &["CPU", "radio TX", "radio RX"],
-            &bars
-        ),
-        t.render()
-    )
+    out.push_str(&t.render());
+    let mut sources: Vec<&str> = rows.iter().map(|r| s(r, "cpu_time_source")).collect();
+    sources.dedup();
+    for src in sources {
+        out.push_str(&format!("<p class=\"note\">CPU time: {}.</p>", esc(src)));
+    }
+    out.push_str("<p class=\"note\">A model estimate (energy profiles with their sources: <code>ciphermeter energy --list</code>), not a measurement. The reading is the middle study-003 chain.</p>");
+    out
 }
 
 pub fn battery(rows: &[ResultRow]) -> String {
@@ -155,7 +202,13 @@ pub fn battery(rows: &[ResultRow]) -> String {
     if rows.is_empty() {
         return "<p>No battery estimate in this run.</p>".into();
     }
-    let mut bars = Vec::new();
+    let mut out = String::new();
+    let mut links: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !links.contains(&s(r, "link")) {
+            links.push(s(r, "link"));
+        }
+    }
     let mut t = Table::new(&[
         "Scheme",
         "link",
@@ -164,29 +217,48 @@ pub fn battery(rows: &[ResultRow]) -> String {
         "battery life (days)",
         "mean current µA",
     ]);
-    for r in &rows {
-        let days = f(r, "battery_days").unwrap_or(0.0);
-        bars.push(StackedBar {
-            label: format!("{} @ {}", r.subject, s(r, "link")),
-            dashed: insecure(r),
-            segments: vec![days],
-        });
-        t.rows.push(vec![
-            scheme_html(r),
-            esc(s(r, "link")),
-            esc(s(r, "battery")),
-            f(r, "interval_s")
-                .map(|v| format!("{} s", num(v)))
-                .unwrap_or_default(),
-            num(days),
-            f(r, "average_ua").map(num).unwrap_or_default(),
-        ]);
+    for l in &links {
+        let here: Vec<&&ResultRow> = rows.iter().filter(|r| s(r, "link") == *l).collect();
+        let bars: Vec<StackedBar> = here
+            .iter()
+            .map(|r| StackedBar {
+                label: r.subject.clone(),
+                dashed: insecure(r),
+                segments: vec![f(r, "battery_days").unwrap_or(0.0)],
+            })
+            .collect();
+        out.push_str(&svg::stacked_bars(
+            &format!(
+                "Battery life on {} ({}, {})",
+                l,
+                s(here[0], "battery"),
+                s(here[0], "device")
+            ),
+            "days",
+            &["battery life"],
+            &bars,
+        ));
+        for r in here {
+            t.rows.push(vec![
+                scheme_html(r),
+                esc(s(r, "link")),
+                esc(s(r, "battery")),
+                f(r, "interval_s")
+                    .map(|v| format!("{} s", num(v)))
+                    .unwrap_or_default(),
+                f(r, "battery_days").map(num).unwrap_or_default(),
+                f(r, "average_ua").map(num).unwrap_or_default(),
+            ]);
+        }
     }
-    format!(
-        "{}{}",
-        svg::stacked_bars("Battery life", "days", &["battery life"], &bars),
-        t.render()
-    )
+    out.push_str(&t.render());
+    if rows
+        .iter()
+        .any(|r| f(r, "battery_days").unwrap_or(0.0) > 3650.0)
+    {
+        out.push_str("<p class=\"warn\">Beyond about ten years a battery's self-discharge and shelf life, which the model leaves out, limit it before the messages do.</p>");
+    }
+    out
 }
 
 /// Points no other point beats on both axes (less energy and at least as many bits).
@@ -215,7 +287,7 @@ pub fn pareto(rows: &[ResultRow]) -> String {
     let (chosen, unit): (Vec<&ResultRow>, &str) = if best.is_empty() {
         (frame_rows(rows), "µs per message (host)")
     } else {
-        (best.into_values().collect(), "energy per message (µJ, log)")
+        (best.into_values().collect(), "energy per message (µJ)")
     };
     if chosen.is_empty() {
         return "<p>No sealed-message data in this run.</p>".into();
@@ -237,13 +309,24 @@ pub fn pareto(rows: &[ResultRow]) -> String {
             insecure: insecure(r),
         })
         .collect();
-    let on: Vec<String> = points
-        .iter()
-        .filter(|p| p.on_frontier)
-        .map(|p| esc(&p.label))
-        .collect();
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| points[a].x.total_cmp(&points[b].x));
+    let mut t = Table::new(&["Scheme", "security bits", unit, "on the front"]);
+    for i in order {
+        let p = &points[i];
+        t.rows.push(vec![
+            scheme_html(chosen[i]),
+            num(p.y),
+            num(p.x),
+            if p.on_frontier {
+                "yes".into()
+            } else {
+                String::new()
+            },
+        ]);
+    }
     format!(
-        "{}<p class=\"note\">{}Green: the Pareto front (no other scheme gives as many bits for less). Red: legacy or broken. Front: {}.</p>",
+        "{}<p class=\"note\">{}Green: the Pareto front (no other scheme gives as many bits for less energy). Red: legacy or broken. Hover a point for its name.</p>{}",
         svg::pareto(
             "Security bits vs energy per message",
             unit,
@@ -252,7 +335,7 @@ pub fn pareto(rows: &[ResultRow]) -> String {
         ),
         link.map(|l| format!("Link: {}. ", esc(&l)))
             .unwrap_or_default(),
-        on.join(", ")
+        t.render()
     )
 }
 

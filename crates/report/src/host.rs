@@ -294,6 +294,9 @@ pub fn encrypt_decrypt(rows: &[ResultRow]) -> String {
             esc(&with_ci(dp.0, dp.1, dp.2)),
             num(dp.0 / ep.0),
         ]);
+        if e.kind == "baseline" {
+            continue; // the no-op baseline would flatten every other bar
+        }
         bars.push(svg::StackedBar {
             label: format!("{} encrypt", e.label()),
             dashed: e.status != "recommended",

@@ -182,7 +182,7 @@ pub fn stacked_bars(
             label_w - 8.0,
             y + 13.0,
             if bar.dashed { " insecure" } else { "" },
-            esc(&bar.label)
+            esc(&short(&bar.label, 44))
         );
         let mut x = label_w;
         for (j, v) in bar.segments.iter().enumerate() {
@@ -231,39 +231,39 @@ pub struct ScatterPoint {
     pub insecure: bool,
 }
 
-/// Scatter with a log x axis and linear y axis; frontier points are joined.
+/// Scatter on linear axes fitted to the data (energies of schemes on one link
+/// differ by a few percent, which a log axis would hide); frontier points are
+/// joined and labelled, the others carry their name as a tooltip.
 pub fn pareto(title: &str, x_label: &str, y_label: &str, points: &[ScatterPoint]) -> String {
     let (pw, ph) = (700.0, 380.0);
     let h = PLOT_T + ph + 60.0;
     let mut s = open_svg(W, h, title);
-    let xs: Vec<f64> = points.iter().map(|p| p.x).filter(|x| *x > 0.0).collect();
-    if xs.is_empty() {
+    if points.is_empty() {
         s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
         return s;
     }
-    let lx0 = xs.iter().cloned().fold(f64::MAX, f64::min).log10().floor();
-    let lx1 = xs
-        .iter()
-        .cloned()
-        .fold(f64::MIN, f64::max)
-        .log10()
-        .ceil()
-        .max(lx0 + 1.0);
+    let lo = points.iter().map(|p| p.x).fold(f64::MAX, f64::min);
+    let hi = points.iter().map(|p| p.x).fold(f64::MIN, f64::max);
+    let pad = if hi > lo {
+        (hi - lo) * 0.08
+    } else {
+        lo.abs().max(1.0) * 0.01
+    };
+    let (x0, x1) = ((lo - pad).max(0.0), hi + pad);
     let ymax = nice_ceiling(points.iter().map(|p| p.y).fold(0.0, f64::max).max(1.0));
-    let px = |x: f64| PLOT_L + (x.log10() - lx0) / (lx1 - lx0) * pw;
+    let px = |x: f64| PLOT_L + (x - x0) / (x1 - x0) * pw;
     let py = |y: f64| PLOT_T + ph - y / ymax * ph;
     axes(&mut s, pw, ph, x_label, y_label);
-    for d in lx0 as i32..=lx1 as i32 {
-        let x = px(10f64.powi(d));
+    for k in 0..=4 {
+        let v = x0 + (x1 - x0) * k as f64 / 4.0;
+        let x = px(v);
         let _ = write!(
             s,
             "<line x1=\"{x:.1}\" y1=\"{PLOT_T}\" x2=\"{x:.1}\" y2=\"{:.1}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
             PLOT_T + ph,
             PLOT_T + ph + 16.0,
-            esc(&crate::html::num(10f64.powi(d)))
+            esc(&crate::html::num(v))
         );
-    }
-    for k in 0..=4 {
         let v = ymax * k as f64 / 4.0;
         let y = py(v);
         let _ = write!(
@@ -275,10 +275,7 @@ pub fn pareto(title: &str, x_label: &str, y_label: &str, points: &[ScatterPoint]
             esc(&crate::html::num(v))
         );
     }
-    let mut frontier: Vec<&ScatterPoint> = points
-        .iter()
-        .filter(|p| p.on_frontier && p.x > 0.0)
-        .collect();
+    let mut frontier: Vec<&ScatterPoint> = points.iter().filter(|p| p.on_frontier).collect();
     frontier.sort_by(|a, b| a.x.total_cmp(&b.x));
     let line: Vec<String> = frontier
         .iter()
@@ -289,7 +286,7 @@ pub fn pareto(title: &str, x_label: &str, y_label: &str, points: &[ScatterPoint]
         "<polyline fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"2\" points=\"{}\"/>",
         line.join(" ")
     );
-    for p in points.iter().filter(|p| p.x > 0.0) {
+    for p in points {
         let (x, y) = (px(p.x), py(p.y));
         let fill = if p.insecure {
             "#d62728"
@@ -300,17 +297,32 @@ pub fn pareto(title: &str, x_label: &str, y_label: &str, points: &[ScatterPoint]
         };
         let _ = write!(
             s,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{fill}\"><title>{}: {} bits, {}</title></circle><text x=\"{:.1}\" y=\"{:.1}\" class=\"point\">{}</text>",
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{fill}\"><title>{}: {} bits, {}</title></circle>",
             esc(&p.label),
             p.y,
             esc(&crate::html::num(p.x)),
-            x + 6.0,
-            y - 5.0,
+        );
+    }
+    for (i, p) in frontier.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" class=\"point\">{}</text>",
+            px(p.x) + 6.0,
+            py(p.y) - 6.0 - (i % 2) as f64 * 11.0,
             esc(&p.label)
         );
     }
     s.push_str("</svg>");
     s
+}
+
+/// Keeps chart labels inside their column; the full text is in the tables.
+fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        text.chars().take(max - 1).collect::<String>() + "…"
+    }
 }
 
 fn open_svg(w: f64, h: f64, title: &str) -> String {

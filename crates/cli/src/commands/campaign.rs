@@ -38,8 +38,8 @@ pub const QUICK_ALGORITHMS: [&str; 18] = [
     "cmac-aes-128",
 ];
 
-pub const QUICK_SIZES: [usize; 5] = [16, 64, 256, 1024, 4096];
-pub const FULL_SIZES: [usize; 7] = [16, 64, 256, 1024, 4096, 16384, 65536];
+/// `bench`'s default sizes: the four study sizes plus typical packet and file sizes.
+pub const DEFAULT_SIZES: [usize; 8] = [16, 64, 100, 256, 1024, 1536, 4096, 16384];
 
 pub struct SweepOutcome {
     pub results: usize,
@@ -68,7 +68,7 @@ pub fn sweep(
         let Some(&backend) = entry.backends().first() else {
             continue;
         };
-        eprint!("\r\x1b[2K[sweep {}/{}] {}", i + 1, ids.len(), entry.id);
+        crate::progress!("\r\x1b[2K[sweep {}/{}] {}", i + 1, ids.len(), entry.id);
         let mut batch: Vec<BenchResult> = Vec::new();
         'ops: for op in operations_of(entry, backend) {
             let op_sizes: &[usize] = if op.is_size_free() { &[0] } else { sizes };
@@ -100,7 +100,7 @@ pub fn sweep(
             break;
         }
     }
-    eprint!("\r\x1b[2K");
+    crate::progress!("\r\x1b[2K");
     Ok(out)
 }
 
@@ -144,9 +144,9 @@ pub fn device_tier(
         sizes: vec![16],
     };
     let results = mcu::measure(&req, |what| {
-        eprint!("\r\x1b[2K[device {}] {what}", target.name())
+        crate::progress!("\r\x1b[2K[device {}] {what}", target.name())
     });
-    eprint!("\r\x1b[2K");
+    crate::progress!("\r\x1b[2K");
     let results = match results {
         Ok(r) => r,
         Err(e) => return Ok(Err(format!("device tier failed: {e}"))),

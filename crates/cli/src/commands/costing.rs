@@ -162,7 +162,9 @@ pub struct SchemeCost {
     pub scheme: Scheme,
     pub status: Status,
     pub status_reason: Option<String>,
+    /// The sample as given (`chain:10`), and in words.
     pub sample: String,
+    pub sample_description: String,
     pub plaintext_bytes: usize,
     pub sealed_bytes: usize,
     /// Host seal time: median, 95 % CI, samples (µs).
@@ -236,7 +238,8 @@ pub fn cost_scheme(
         scheme: sealed.scheme.clone(),
         status,
         status_reason,
-        sample: message.describe_plaintext(),
+        sample: sample.to_string(),
+        sample_description: message.describe_plaintext(),
         plaintext_bytes: message.plaintext.len(),
         sealed_bytes,
         host_us,
@@ -275,6 +278,7 @@ impl SchemeCost {
             "status": self.status.as_str(),
             "status_reason": self.status_reason,
             "sample": self.sample,
+            "sample_description": self.sample_description,
             "plaintext_bytes": self.plaintext_bytes,
             "sealed_bytes": self.sealed_bytes,
             "overhead_ratio": self.sealed_bytes as f64 / self.plaintext_bytes.max(1) as f64,

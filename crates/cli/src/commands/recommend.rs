@@ -2,6 +2,7 @@
 //! the constraints by energy per message (then code size, where the device tier
 //! measured it), explains the winner, and checks study 003's AES-256-GCM advice.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use catalogue::{Kind, Status};
@@ -47,6 +48,9 @@ pub struct Args {
     /// One message every: 30s, 10m, 1h.
     #[arg(long, default_value = "10m")]
     pub interval: String,
+    /// How many ranked schemes to print.
+    #[arg(long, default_value_t = 15)]
+    pub top: usize,
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -60,7 +64,11 @@ fn candidates(need: Need) -> Vec<String> {
     for e in catalogue::catalogue().entries() {
         match e.kind {
             Kind::Aead => out.push(format!("aead:{}", e.id)),
-            Kind::Mac if need == Need::Integrity => out.push(format!("hmac:{}", e.id)),
+            // Poly1305 is a one-time authenticator: one fixed key for every
+            // message would let anyone forge tags, so it is no MAC scheme here.
+            Kind::Mac if need == Need::Integrity && e.id != "poly1305" => {
+                out.push(format!("hmac:{}", e.id))
+            }
             Kind::BlockMode | Kind::Stream => {
                 // ECB leaks patterns; CFB8/OFB8 are the same ciphers, slower.
                 if !e.id.ends_with("-ecb") && !e.id.ends_with("8") {
@@ -177,7 +185,7 @@ pub fn rank(args: &Args, quick: bool, progress: bool) -> Result<Ranking, CliErro
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let r = rank(&args, true, true)?;
+    let r = rank(&args, true, std::io::stderr().is_terminal())?;
     if r.ranked.is_empty() {
         return Err(CliError::usage(format!(
             "no scheme meets the constraints ({} excluded); lower --min-security or add --allow-legacy",
@@ -192,7 +200,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>9} {:>9}",
         "#", "scheme", "bits", "bytes", "CPU uJ", "radio uJ", "total uJ", "code B", "battery d"
     );
-    for (i, c) in r.ranked.iter().enumerate().take(15) {
+    for (i, c) in r.ranked.iter().enumerate().take(args.top) {
         let e = c.energy.as_ref().expect("ranked schemes have energy");
         println!(
             "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>9} {:>9}",
@@ -215,8 +223,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             e.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
         );
     }
-    if r.ranked.len() > 15 {
-        println!("     ... {} more", r.ranked.len() - 15);
+    if r.ranked.len() > args.top {
+        println!("     ... {} more (--top N)", r.ranked.len() - args.top);
     }
     println!();
     for line in explain(&r) {
@@ -265,6 +273,35 @@ pub fn explain(r: &Ranking) -> Vec<String> {
 
 /// Study 003 recommended AES-256-GCM on the ATmega1284P; says whether our ranking agrees.
 pub fn study003_verdict(args: &Args, r: &Ranking) -> String {
+    let mut text = verdict_overall(args, r);
+    // Study 003 wanted integrity first and encryption as an option: also say how
+    // AES-256-GCM does among the schemes that encrypt.
+    let aeads: Vec<&SchemeCost> = r
+        .ranked
+        .iter()
+        .filter(|c| c.scheme.pattern != Pattern::Hmac)
+        .collect();
+    if let (Some(best), Some(pos)) = (
+        aeads.first(),
+        aeads.iter().position(|c| c.name() == "aead:aes-256-gcm"),
+    ) && r.ranked[0].scheme.pattern == Pattern::Hmac
+    {
+        let (eb, eg) = (
+            best.energy.as_ref().expect("ranked"),
+            aeads[pos].energy.as_ref().expect("ranked"),
+        );
+        text.push_str(&format!(
+            " Among schemes that also encrypt it ranks #{} of {}, {:.1} % above {}.",
+            pos + 1,
+            aeads.len(),
+            (eg.message_j / eb.message_j - 1.0) * 100.0,
+            best.name()
+        ));
+    }
+    text
+}
+
+fn verdict_overall(args: &Args, r: &Ranking) -> String {
     let target = "aead:aes-256-gcm";
     let w = &r.ranked[0];
     let device_note = if args.device == "sodaq-mbili" {

@@ -13,7 +13,7 @@ use energy::model::parse_interval;
 use measure::{Config, Environment, Sampler};
 use store::{NewRun, RunStatus};
 
-use super::campaign::{self, FULL_SIZES, QUICK_ALGORITHMS, QUICK_SIZES, STUDIES};
+use super::campaign::{self, DEFAULT_SIZES, QUICK_ALGORITHMS, STUDIES};
 use super::costing::{DeviceTimes, SCHEMES, Setting, cost_scheme, device_target};
 use super::linkdata::{links, profiles, usage};
 use super::report::{default_output, write_report};
@@ -184,7 +184,7 @@ fn campaign_steps(
     } else {
         QUICK_ALGORITHMS.iter().map(|s| s.to_string()).collect()
     };
-    let sizes: &[usize] = if full { &FULL_SIZES } else { &QUICK_SIZES };
+    let sizes: &[usize] = &DEFAULT_SIZES;
     let sweep = campaign::sweep(store, run, sampler, &ids, sizes)?;
     eprintln!(
         "[sweep] {} results from {} algorithms",
@@ -232,7 +232,7 @@ fn campaign_steps(
             if stop() {
                 break;
             }
-            eprint!("\r\x1b[2K[sealing {sample}] {scheme}");
+            crate::progress!("\r\x1b[2K[sealing {sample}] {scheme}");
             let cost = match cost_scheme(scheme, sample, !full, &settings[0], device_times.as_ref())
             {
                 Ok(c) => c,
@@ -249,7 +249,7 @@ fn campaign_steps(
         }
         store.add_results(run, &rows).map_err(store_err)?;
     }
-    eprint!("\r\x1b[2K");
+    crate::progress!("\r\x1b[2K");
     if device_times.is_none() && target.is_some() {
         notes.push(format!(
             "energy uses host CPU times: {} was not simulated yet (add --mcu)",
@@ -278,14 +278,14 @@ fn campaign_steps(
             } else {
                 left.min(Duration::from_secs(45))
             };
-            eprint!("\r\x1b[2K[reproduce] {study}");
+            crate::progress!("\r\x1b[2K[reproduce] {study}");
             if !campaign::reproduce(store, run, study, title, !full, limit)? {
                 notes.push(format!(
                     "reproduction {study}: not complete (see the report)"
                 ));
             }
         }
-        eprint!("\r\x1b[2K");
+        crate::progress!("\r\x1b[2K");
     }
     Ok(notes)
 }

@@ -124,3 +124,13 @@ pub fn save_bench_report(
     store.finish_run(run, end).map_err(store_err)?;
     Ok(run)
 }
+
+/// Progress on standard error, only when it is a terminal (logs stay clean).
+#[macro_export]
+macro_rules! progress {
+    ($($arg:tt)*) => {
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            eprint!($($arg)*);
+        }
+    };
+}

@@ -1,0 +1,314 @@
+//! The store commands as a user runs them: import (round trip), runs, compare on
+//! two stored runs with a known injected difference, recommend, and bad input.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn cm(db: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
+    // Never touch the user's default store.
+    cmd.env("XDG_DATA_HOME", db.parent().unwrap().join("xdg"));
+    cmd
+}
+
+/// A real `bench --format json` report of two algorithms.
+fn bench_json(dir: &Path) -> (std::path::PathBuf, Value) {
+    let path = dir.join("a.json");
+    Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "bench",
+            "--quick",
+            "--format",
+            "json",
+            "--sizes",
+            "64,1024",
+            "aes-128-gcm",
+            "sha256",
+            "--output",
+        ])
+        .arg(&path)
+        .assert()
+        .success();
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (path, json)
+}
+
+#[test]
+fn import_round_trips_and_compare_marks_only_the_injected_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let (a_path, a) = bench_json(dir.path());
+    let n = a["results"].as_array().unwrap().len();
+    assert!(n >= 4);
+    cm(&db)
+        .arg("import")
+        .arg(&a_path)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(format!("imported {n} results"))
+                .and(predicate::str::contains("as run 1")),
+        );
+
+    // Round trip: every stored row carries its bench record verbatim.
+    let store = store::Store::open(&db).unwrap();
+    let rows = store.results(1).unwrap();
+    assert_eq!(rows.len(), n);
+    for (row, result) in rows.iter().zip(a["results"].as_array().unwrap()) {
+        assert_eq!(&row.data, result);
+        assert_eq!(row.value, result["median_ns"].as_f64().unwrap());
+        assert_eq!(row.ci_low, result["ci95_low_ns"].as_f64());
+    }
+    assert_eq!(store.run(1).unwrap().environment, a["environment"]);
+    assert_eq!(store.run(1).unwrap().status, store::RunStatus::Imported);
+
+    // The same report with one result made three times slower.
+    let mut b = a.clone();
+    let victim = b["results"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| r["operation"] == "encrypt" && r["size_bytes"] == 1024)
+        .unwrap();
+    for k in ["median_ns", "ci95_low_ns", "ci95_high_ns"] {
+        victim[k] = Value::from(victim[k].as_f64().unwrap() * 3.0);
+    }
+    let b_path = dir.path().join("b.json");
+    std::fs::write(&b_path, serde_json::to_string(&b).unwrap()).unwrap();
+    cm(&db)
+        .arg("import")
+        .arg(&b_path)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+
+    let out = cm(&db)
+        .args(["compare", "1", "2", "--json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let cmp: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ratios = cmp["ratios"].as_array().unwrap();
+    assert_eq!(ratios.len(), n);
+    let marked: Vec<&Value> = ratios.iter().filter(|r| r["significant"] == true).collect();
+    assert_eq!(
+        marked.len(),
+        1,
+        "only the injected difference is outside the noise"
+    );
+    assert_eq!(marked[0]["key"]["subject"], "aes-128-gcm");
+    assert_eq!(marked[0]["key"]["size_bytes"], 1024);
+    assert!((marked[0]["ratio"].as_f64().unwrap() - 3.0).abs() < 1e-9);
+    for r in ratios.iter().filter(|r| r["significant"] == false) {
+        assert_eq!(r["ratio"].as_f64().unwrap(), 1.0);
+    }
+    cm(&db)
+        .args(["compare", "1", "2", "--changed", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("* higher in B")
+                .count(1)
+                .and(predicate::str::contains("1 differ beyond the noise")),
+        );
+
+    cm(&db)
+        .args(["runs", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("import a.json")
+                .and(predicate::str::contains("import b.json")),
+        );
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let fails = |args: &[&str], msg: &str| {
+        cm(&db)
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+    };
+    fails(&["compare", "1", "99"], "no run with id 1");
+    fails(&["report", "--run", "5"], "no run with id 5");
+    fails(&["report"], "no runs yet");
+    fails(
+        &["run", "--quick", "--device", "no-such-board"],
+        "no-such-board",
+    );
+    fails(
+        &["run", "--quick", "--link", "no-such-link"],
+        "no-such-link",
+    );
+    fails(&["run", "--quick", "--interval", "soon"], "interval");
+    fails(
+        &[
+            "recommend",
+            "--device",
+            "no-such-board",
+            "--link",
+            "lorawan-eu868-dr3",
+        ],
+        "no-such-board",
+    );
+    fails(
+        &[
+            "recommend",
+            "--device",
+            "sodaq-mbili",
+            "--link",
+            "no-such-link",
+        ],
+        "no-such-link",
+    );
+    fails(
+        &[
+            "recommend",
+            "--device",
+            "sodaq-mbili",
+            "--link",
+            "lorawan-eu868-dr3",
+            "--payload",
+            "chain:x",
+        ],
+        "--payload",
+    );
+    fails(
+        &["import", dir.path().join("missing.json").to_str().unwrap()],
+        "missing.json",
+    );
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    fails(&["import", bad.to_str().unwrap()], "not a bench report");
+    std::fs::write(
+        &bad,
+        r#"{"schema":"ciphermeter.bench/999","environment":{},"results":[]}"#,
+    )
+    .unwrap();
+    fails(&["import", bad.to_str().unwrap()], "bad.json");
+    // Nothing above created a run.
+    assert!(store::Store::open(&db).unwrap().runs().unwrap().is_empty());
+
+    let text = dir.path().join("notes.txt");
+    std::fs::write(
+        &text,
+        "not a database at all, just a text file that is long enough",
+    )
+    .unwrap();
+    cm(&db)
+        .args(["runs", "--db"])
+        .arg(&text)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("notes.txt"));
+}
+
+#[test]
+fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let run = |extra: &[&str]| -> String {
+        let out = cm(&db)
+            .args([
+                "recommend",
+                "--device",
+                "sodaq-mbili",
+                "--link",
+                "lorawan-eu868-dr3",
+                "--db",
+            ])
+            .arg(&db)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let rows = |text: &str| -> Vec<(String, u32, f64)> {
+        text.lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.len() >= 9 && f[0].parse::<usize>().is_ok()).then(|| {
+                    (
+                        f[1].to_string(),
+                        f[f.len() - 7].parse().unwrap(),
+                        f[f.len() - 3].parse().unwrap(),
+                    )
+                })
+            })
+            .collect()
+    };
+
+    let conf = run(&["--need", "confidentiality"]);
+    let ranked = rows(&conf);
+    assert!(!ranked.is_empty(), "{conf}");
+    assert!(
+        ranked.iter().all(|(s, _, _)| !s.starts_with("hmac:")),
+        "confidentiality needs encryption:\n{conf}"
+    );
+    assert!(
+        ranked.windows(2).all(|w| w[0].2 <= w[1].2),
+        "sorted by energy:\n{conf}"
+    );
+    assert!(!conf.contains("[LEGACY]"));
+    assert!(
+        conf.contains("Winner: ") && conf.contains("Study 003 recommended AES-256-GCM"),
+        "{conf}"
+    );
+
+    let strong = run(&["--min-security", "256"]);
+    assert!(
+        rows(&strong).iter().all(|(_, bits, _)| *bits >= 256),
+        "{strong}"
+    );
+    assert!(
+        !strong.contains("poly1305 "),
+        "a one-time authenticator is no MAC scheme"
+    );
+
+    let all = run(&[
+        "--need",
+        "confidentiality",
+        "--min-security",
+        "56",
+        "--top",
+        "1000",
+    ]);
+    assert!(
+        !all.contains("[LEGACY]") && !all.contains("des-cbc"),
+        "{all}"
+    );
+    let legacy = run(&[
+        "--need",
+        "confidentiality",
+        "--min-security",
+        "56",
+        "--allow-legacy",
+        "--top",
+        "1000",
+    ]);
+    assert!(
+        legacy.contains("[LEGACY]") && legacy.contains("des-cbc"),
+        "{legacy}"
+    );
+}
