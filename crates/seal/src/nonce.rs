@@ -96,7 +96,7 @@ impl NonceSource for CounterNonces {
                  Refusing to restart the counter, which could repeat nonces: generate a new key"
                 ))
             })?;
-        file.lock().map_err(io)?;
+        lock_exclusive(&file).map_err(io)?;
         let mut text = String::new();
         file.read_to_string(&mut text).map_err(io)?;
         let current: u64 = text.trim().parse().map_err(|_| {
@@ -116,12 +116,25 @@ impl NonceSource for CounterNonces {
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         writeln!(file, "{}", current + 1).map_err(io)?;
         file.sync_all().map_err(io)?;
-        file.unlock().map_err(io)?;
+        // The lock is released when `file` closes, after the new value is on disk.
         let mut nonce = vec![0u8; len];
         let bytes = current.to_be_bytes();
         let take = len.min(8);
         nonce[len - take..].copy_from_slice(&bytes[8 - take..]);
         Ok(nonce)
+    }
+}
+
+/// Blocks until this process holds the counter file exclusively (flock(2)),
+/// so two sealers running at once cannot read the same value.
+fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open for the call.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }
 
