@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use ciphermeter_seal::{Container, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey, Sealer};
+use ciphermeter_seal::{
+    Container, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey, Sealer,
+};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/open_json.py");
 
@@ -21,8 +23,15 @@ fn python_open(key: &SealKey, message: &[u8]) -> Result<Vec<u8>, String> {
     child.stdin.take().unwrap().write_all(message).unwrap();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!stderr.contains("No module named 'cryptography'"), "pip install cryptography (scripts/setup does): {stderr}");
-    if out.status.success() { Ok(out.stdout) } else { Err(stderr) }
+    assert!(
+        !stderr.contains("No module named 'cryptography'"),
+        "pip install cryptography (scripts/setup does): {stderr}"
+    );
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(stderr)
+    }
 }
 
 #[test]
@@ -41,15 +50,30 @@ fn python_opens_our_json_messages() {
         for aad in [&b""[..], b"Logger1"] {
             let nonce = RandomNonces.next_nonce(key.scheme.nonce_len()).unwrap();
             let message = sealer.seal(Container::Json, &nonce, reading, aad).unwrap();
-            assert_eq!(python_open(&key, &message).unwrap_or_else(|e| panic!("{name}: {e}")), reading, "{name}");
+            assert_eq!(
+                python_open(&key, &message).unwrap_or_else(|e| panic!("{name}: {e}")),
+                reading,
+                "{name}"
+            );
 
             // And Python rejects what we reject: one flipped ciphertext/text bit.
             let mut value: serde_json::Value = serde_json::from_slice(&message).unwrap();
-            let field = if value.get("text").is_some() { "text" } else { "tag" };
+            let field = if value.get("text").is_some() {
+                "text"
+            } else {
+                "tag"
+            };
             let s = value[field].as_str().unwrap().to_string();
-            let flipped = if s.starts_with('A') { s.replacen('A', "B", 1) } else { format!("A{}", &s[1..]) };
+            let flipped = if s.starts_with('A') {
+                s.replacen('A', "B", 1)
+            } else {
+                format!("A{}", &s[1..])
+            };
             value[field] = serde_json::Value::String(flipped);
-            assert!(python_open(&key, &serde_json::to_vec(&value).unwrap()).is_err(), "{name}: tampered message accepted");
+            assert!(
+                python_open(&key, &serde_json::to_vec(&value).unwrap()).is_err(),
+                "{name}: tampered message accepted"
+            );
         }
     }
 }
