@@ -52,10 +52,10 @@ impl Proc {
     fn wait_line(&self, needle: &str) -> String {
         let end = Instant::now() + Duration::from_secs(20);
         while Instant::now() < end {
-            if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(100))
-                && line.contains(needle)
-            {
-                return line;
+            if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(100)) {
+                if line.contains(needle) {
+                    return line;
+                }
             }
         }
         panic!("no line with '{needle}' within 20 s");
@@ -118,7 +118,11 @@ fn keygen(dir: &Path, name: &str) -> PathBuf {
         "--output",
         path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     path
 }
 
@@ -274,7 +278,11 @@ fn gateway_counts_every_kind_of_bad_message_and_stores_only_good_ones() {
     assert_eq!(n(&c["stored"]), n(&mixed["good"]), "{c} {mixed}");
     assert_eq!(n(&c["rejected"]["tampered"]), n(&mixed["tampered"]), "{c}");
     assert_eq!(n(&c["rejected"]["replay"]), n(&mixed["replayed"]), "{c}");
-    assert_eq!(n(&c["rejected"]["truncated"]), n(&mixed["truncated"]), "{c}");
+    assert_eq!(
+        n(&c["rejected"]["truncated"]),
+        n(&mixed["truncated"]),
+        "{c}"
+    );
     assert_eq!(n(&c["rejected"]["wrong_key"]), n(&wrong["sent"]), "{c}");
     assert_eq!(n(&c["rejected"]["garbage"]), 3, "{c}");
     assert_eq!(n(&c["pending"]), 0);
@@ -305,7 +313,11 @@ fn a_partial_packet_waits_for_the_radio_timeout() {
     assert!(ok);
     assert_eq!(&buf, b"12345");
     // 5 bytes are less than a 12-byte packet: the radio holds them for its 100 ms timeout.
-    assert!(at - t0 >= Duration::from_millis(100), "arrived after {:?}", at - t0);
+    assert!(
+        at - t0 >= Duration::from_millis(100),
+        "arrived after {:?}",
+        at - t0
+    );
 }
 
 #[test]
@@ -354,7 +366,10 @@ fn sigkill_mid_stream_loses_and_duplicates_nothing() {
     let _ = gw.finish();
     let line = sender.wait_line("acknowledged");
     let (status, _) = sender.finish();
-    assert!(!status.success(), "the sender must notice the lost connection");
+    assert!(
+        !status.success(),
+        "the sender must notice the lost connection"
+    );
     let acked: i64 = line
         .split(" acknowledged")
         .next()
@@ -363,7 +378,10 @@ fn sigkill_mid_stream_loses_and_duplicates_nothing() {
         .unwrap_or_else(|| panic!("no ack count in: {line}"));
     let before = db_count(&db, "SELECT COUNT(*) FROM readings");
     assert!(acked > 0);
-    assert!(before >= acked, "{acked} acknowledged but only {before} stored");
+    assert!(
+        before >= acked,
+        "{acked} acknowledged but only {before} stored"
+    );
 
     // Restart on the same database and send every message again, verbatim.
     let sent = std::fs::read_to_string(&saved).unwrap().lines().count() as i64;
@@ -393,23 +411,111 @@ fn sigkill_mid_stream_loses_and_duplicates_nothing() {
 }
 
 #[test]
+fn live_study_000_is_never_faster_than_the_link_model() {
+    let out = run(&["reproduce", "rf-transmission", "--live", "--quick"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Transmission time"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(table.len(), 3, "{text}");
+    for line in table {
+        // "#  T-bytes live model paper | C-bytes live model paper | P-bytes live model paper"
+        let cells: Vec<f64> = line
+            .split(|c: char| c == '|' || c.is_whitespace())
+            .filter_map(|c| c.parse().ok())
+            .collect();
+        assert_eq!(cells.len(), 13, "{line}");
+        for k in 0..3 {
+            let (live, model) = (cells[2 + 4 * k], cells[3 + 4 * k]);
+            // The emulator waits for each of the model's deadlines: it can be late, never early.
+            assert!(live >= model - 0.05, "{line}: live {live} < model {model}");
+        }
+    }
+    // Message 1: 32 hex characters leave a partial packet, 36 padded ones do not.
+    assert!(text.contains("Padding to whole packets saves"), "{text}");
+}
+
+#[test]
 fn bad_arguments_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let key = keygen(dir.path(), "k.json");
     let k = key.to_str().unwrap();
     for args in [
         vec!["gateway", "--listen", "ftp://x", "--key-file", k],
-        vec!["gateway", "--listen", "udp://127.0.0.1:0", "--key-file", "/nonexistent/key"],
-        vec!["gateway", "--listen", "udp://127.0.0.1:0", "--key-file", k, "--container", "binary", "--framing", "line"],
-        vec!["send", "--to", "udp://127.0.0.1:9", "--key-file", k, "--inject", "lots=5%"],
-        vec!["send", "--to", "udp://127.0.0.1:9", "--key-file", k, "--sample", "chain:0"],
-        vec!["send", "--to", "udp://127.0.0.1:9", "--key-file", k, "--sample", "chain:1", "--payload", "padded"],
-        vec!["send", "--to", "serial:/dev/null@1234", "--key-file", k, "--sample", "chain:1"],
+        vec![
+            "gateway",
+            "--listen",
+            "udp://127.0.0.1:0",
+            "--key-file",
+            "/nonexistent/key",
+        ],
+        vec![
+            "gateway",
+            "--listen",
+            "udp://127.0.0.1:0",
+            "--key-file",
+            k,
+            "--container",
+            "binary",
+            "--framing",
+            "line",
+        ],
+        vec![
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--key-file",
+            k,
+            "--inject",
+            "lots=5%",
+        ],
+        vec![
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--key-file",
+            k,
+            "--sample",
+            "chain:0",
+        ],
+        vec![
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--key-file",
+            k,
+            "--sample",
+            "chain:1",
+            "--payload",
+            "padded",
+        ],
+        vec![
+            "send",
+            "--to",
+            "serial:/dev/null@1234",
+            "--key-file",
+            k,
+            "--sample",
+            "chain:1",
+        ],
         vec!["radio-emulator", "--loss", "2"],
         vec!["radio-emulator", "--link", "lora-sf7-125"],
     ] {
         let out = run(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(!out.stderr.is_empty());
     }
 }

@@ -68,7 +68,11 @@ impl std::fmt::Display for FrameError {
 
 /// The bytes to write for `message`; with `pad_to`, filled up to a whole number of
 /// `pad_to`-byte packets.
-pub fn encode(message: &[u8], framing: Framing, pad_to: Option<u32>) -> Result<Vec<u8>, FrameError> {
+pub fn encode(
+    message: &[u8],
+    framing: Framing,
+    pad_to: Option<u32>,
+) -> Result<Vec<u8>, FrameError> {
     if message.is_empty() {
         return Err(FrameError::Empty);
     }
@@ -321,10 +325,7 @@ mod tests {
         // A sync byte claiming 60000 bytes (over the 1000 limit) is skipped.
         let ok = encode(b"ok", Framing::Len, None).unwrap();
         let out = deframe(Framing::Len, &[&[SYNC, 0xEA, 0x60], &ok]);
-        assert_eq!(
-            out,
-            vec![Event::Garbage(3), Event::Message(b"ok".to_vec())]
-        );
+        assert_eq!(out, vec![Event::Garbage(3), Event::Message(b"ok".to_vec())]);
     }
 
     #[test]

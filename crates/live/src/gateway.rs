@@ -80,7 +80,13 @@ impl Acker {
             return;
         }
         let line = format!("ack {total}\n");
-        if self.stream.lock().expect("ack lock").write_all(line.as_bytes()).is_err() {
+        if self
+            .stream
+            .lock()
+            .expect("ack lock")
+            .write_all(line.as_bytes())
+            .is_err()
+        {
             self.dead.store(true, Ordering::Relaxed);
         }
     }
@@ -112,7 +118,10 @@ pub fn run(
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);
     let inputs_stop = Arc::new(AtomicBool::new(false));
     let (bound, threads) = listen(&config, tx, inputs_stop.clone())?;
-    eprintln!("gateway: listening on {bound}, storing in {}", config.db.display());
+    eprintln!(
+        "gateway: listening on {bound}, storing in {}",
+        config.db.display()
+    );
 
     let mut worker = Worker {
         config: &config,
@@ -250,7 +259,11 @@ impl Worker<'_> {
 
     fn reject(&mut self, reason: Reason, source: &str, detail: &str) {
         self.counters.rejected(reason);
-        let _ = writeln!(self.log, "gateway: rejected {} from {source}: {detail}", reason.as_str());
+        let _ = writeln!(
+            self.log,
+            "gateway: rejected {} from {source}: {detail}",
+            reason.as_str()
+        );
     }
 
     fn flush(&mut self, store: &mut ReadingStore) -> Result<(), LiveError> {
@@ -295,7 +308,8 @@ fn listen(
     let max = config.max_message;
     match &config.listen {
         Endpoint::Udp(addr) => {
-            let socket = UdpSocket::bind(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
+            let socket =
+                UdpSocket::bind(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
             enlarge_receive_buffer(&socket);
             socket
                 .set_read_timeout(Some(Duration::from_millis(100)))
@@ -305,8 +319,11 @@ fn listen(
             Ok((bound, vec![t]))
         }
         Endpoint::Tcp(addr) => {
-            let listener = TcpListener::bind(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
-            listener.set_nonblocking(true).map_err(|e| LiveError::io("tcp", e))?;
+            let listener =
+                TcpListener::bind(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
+            listener
+                .set_nonblocking(true)
+                .map_err(|e| LiveError::io("tcp", e))?;
             let bound = Endpoint::Tcp(listener.local_addr().map_err(|e| LiveError::io("tcp", e))?);
             let t = std::thread::spawn(move || {
                 let mut conns = Vec::new();
@@ -337,7 +354,8 @@ fn listen(
                 let mut buf = vec![0u8; 4096];
                 while !stop.load(Ordering::Relaxed) {
                     let wait = deframer.deadline().map_or(Duration::from_millis(100), |d| {
-                        d.saturating_duration_since(Instant::now()).min(Duration::from_millis(100))
+                        d.saturating_duration_since(Instant::now())
+                            .min(Duration::from_millis(100))
                     });
                     let n = match wait_readable(&file, wait) {
                         Ok(true) => file.read(&mut buf).unwrap_or(0),
@@ -459,7 +477,14 @@ fn tcp_conn(
         let (n, closed) = match stream.read(&mut buf) {
             Ok(0) => (0, true),
             Ok(n) => (n, false),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => (0, false),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                (0, false)
+            }
             Err(_) => (0, true),
         };
         let now = Instant::now();

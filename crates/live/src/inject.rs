@@ -46,7 +46,11 @@ impl std::str::FromStr for Mix {
                 "tampered" => &mut mix.tampered,
                 "replayed" => &mut mix.replayed,
                 "truncated" => &mut mix.truncated,
-                _ => return Err(format!("'{name}': expected tampered, replayed or truncated")),
+                _ => {
+                    return Err(format!(
+                        "'{name}': expected tampered, replayed or truncated"
+                    ));
+                }
             };
             *slot = share / 100.0;
         }

@@ -47,7 +47,9 @@ impl Impairments {
     pub fn check(&self) -> Result<(), LiveError> {
         for (name, p) in [("loss", self.loss), ("bit error rate", self.bit_error_rate)] {
             if !(0.0..=1.0).contains(&p) {
-                return Err(LiveError::Usage(format!("{name} must be between 0 and 1, got {p}")));
+                return Err(LiveError::Usage(format!(
+                    "{name} must be between 0 and 1, got {p}"
+                )));
             }
         }
         Ok(())
@@ -207,7 +209,9 @@ impl RadioEmulator {
                 receive_side(reader, Packetizer::new(timing), &mut air, &tx, &stop_in);
             }));
             let stop_out = stop.clone();
-            threads.push(std::thread::spawn(move || deliver_side(writer, rx, &stop_out)));
+            threads.push(std::thread::spawn(move || {
+                deliver_side(writer, rx, &stop_out)
+            }));
         }
         Ok(RadioEmulator {
             a: a.path.clone(),
@@ -284,7 +288,9 @@ fn receive_side(
         }
         let wait = radio
             .deadline()
-            .map_or(Duration::from_millis(50), |d| d.saturating_duration_since(now))
+            .map_or(Duration::from_millis(50), |d| {
+                d.saturating_duration_since(now)
+            })
             .min(Duration::from_millis(50));
         match wait_readable(&reader, wait) {
             Ok(true) => match reader.read(&mut buf) {
@@ -352,7 +358,10 @@ mod tests {
             let predicted = model.timeline(n as u32).delivery.as_ms();
             // Nanosecond rounding of each step only: well under a microsecond per byte.
             let diff = (live.as_secs_f64() * 1000.0 - predicted).abs();
-            assert!(diff < 0.01, "{n} bytes: live {live:?}, model {predicted} ms");
+            assert!(
+                diff < 0.01,
+                "{n} bytes: live {live:?}, model {predicted} ms"
+            );
         }
     }
 

@@ -36,7 +36,9 @@ impl std::str::FromStr for PayloadType {
             "plaintext" => Ok(PayloadType::Plaintext),
             "ciphertext" => Ok(PayloadType::Ciphertext),
             "padded" => Ok(PayloadType::Padded),
-            _ => Err(format!("unknown payload type '{s}': use plaintext, ciphertext or padded")),
+            _ => Err(format!(
+                "unknown payload type '{s}': use plaintext, ciphertext or padded"
+            )),
         }
     }
 }
@@ -137,18 +139,29 @@ enum Link {
 fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
     Ok(match to {
         Endpoint::Udp(addr) => {
-            let local = if addr.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" };
+            let local = if addr.is_ipv4() {
+                "0.0.0.0:0"
+            } else {
+                "[::]:0"
+            };
             let s = UdpSocket::bind(local).map_err(|e| LiveError::io("udp", e))?;
-            s.connect(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
+            s.connect(addr)
+                .map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
             (Link::Udp(s), None)
         }
         Endpoint::Tcp(addr) => {
-            let s = TcpStream::connect(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
+            let s =
+                TcpStream::connect(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
             let _ = s.set_nodelay(true);
             let reader = s.try_clone().map_err(|e| LiveError::io("tcp", e))?;
-            (Link::Stream(Box::new(std::io::BufWriter::new(s))), Some(reader))
+            (
+                Link::Stream(Box::new(std::io::BufWriter::new(s))),
+                Some(reader),
+            )
         }
-        Endpoint::Serial { path, baud } => (Link::Stream(Box::new(open_serial(path, *baud)?)), None),
+        Endpoint::Serial { path, baud } => {
+            (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
+        }
     })
 }
 
@@ -204,7 +217,10 @@ pub fn send(
         };
         if config.presealed && !text {
             reading = hex::decode(&reading).map_err(|e| {
-                LiveError::Usage(format!("line {}: presealed binary messages must be hex: {e}", i + 1))
+                LiveError::Usage(format!(
+                    "line {}: presealed binary messages must be hex: {e}",
+                    i + 1
+                ))
             })?;
         } else if config.timestamp && !config.presealed {
             reading = with_timestamp(reading, now_us());
@@ -246,9 +262,14 @@ pub fn send(
             }
         }
         if let Some(file) = &mut save {
-            let mut line = if text { wire.clone() } else { hex::encode(&wire).into_bytes() };
+            let mut line = if text {
+                wire.clone()
+            } else {
+                hex::encode(&wire).into_bytes()
+            };
             line.push(b'\n');
-            file.write_all(&line).map_err(|e| LiveError::io("--save", e))?;
+            file.write_all(&line)
+                .map_err(|e| LiveError::io("--save", e))?;
         }
         let bytes = match &mut link {
             Link::Udp(s) => {
@@ -300,7 +321,10 @@ pub fn send(
 fn read_acks(stream: TcpStream, acked: &AtomicU64) {
     for line in BufReader::new(stream).lines() {
         let Ok(line) = line else { return };
-        if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.trim().parse::<u64>().ok()) {
+        if let Some(n) = line
+            .strip_prefix("ack ")
+            .and_then(|n| n.trim().parse::<u64>().ok())
+        {
             acked.fetch_max(n, Ordering::Relaxed);
         }
     }
@@ -325,14 +349,20 @@ mod tests {
 
     #[test]
     fn timestamp_joins_json_objects_only() {
-        assert_eq!(with_timestamp(b"{\"a\":1}".to_vec(), 5), b"{\"sent_us\":5,\"a\":1}");
+        assert_eq!(
+            with_timestamp(b"{\"a\":1}".to_vec(), 5),
+            b"{\"sent_us\":5,\"a\":1}"
+        );
         assert_eq!(with_timestamp(b"{}".to_vec(), 5), b"{\"sent_us\":5}");
         assert_eq!(with_timestamp(b"23.5".to_vec(), 5), b"23.5");
     }
 
     #[test]
     fn payload_types_parse() {
-        assert_eq!("padded".parse::<PayloadType>().unwrap(), PayloadType::Padded);
+        assert_eq!(
+            "padded".parse::<PayloadType>().unwrap(),
+            PayloadType::Padded
+        );
         assert!("hex".parse::<PayloadType>().is_err());
     }
 }

@@ -32,8 +32,8 @@ pub fn open_serial(path: &Path, baud: Option<u32>) -> Result<File, LiveError> {
 
 /// Raw mode: bytes pass unchanged, reads return as soon as one byte is there.
 pub fn make_raw(fd: impl AsFd, baud: Option<u32>) -> Result<(), LiveError> {
-    let mut t = termios::tcgetattr(&fd)
-        .map_err(|e| LiveError::io("not a terminal (tcgetattr)", e))?;
+    let mut t =
+        termios::tcgetattr(&fd).map_err(|e| LiveError::io("not a terminal (tcgetattr)", e))?;
     termios::cfmakeraw(&mut t);
     t.control_flags |= ControlFlags::CLOCAL | ControlFlags::CREAD;
     t.control_chars[SpecialCharacterIndices::VMIN as usize] = 1;

@@ -166,7 +166,11 @@ mod tests {
     fn opens_and_extracts_device_and_timestamp() {
         let k = key();
         let mut ring = Keyring::from_keys(std::slice::from_ref(&k), Container::Json).unwrap();
-        let m = sealed(&k, Container::Json, br#"{"t":1,"id":"Logger3","sent_us":1700000000000000}"#);
+        let m = sealed(
+            &k,
+            Container::Json,
+            br#"{"t":1,"id":"Logger3","sent_us":1700000000000000}"#,
+        );
         let v = ring.open(&m).unwrap();
         assert_eq!(v.device, "Logger3");
         assert_eq!(v.sent_us, Some(1_700_000_000_000_000));
@@ -188,7 +192,11 @@ mod tests {
                 Container::Json => tampered.len() - 10,
                 _ => tampered.len() - 1,
             };
-            let bit = if container == Container::Json { 0x01 } else { 0x80 };
+            let bit = if container == Container::Json {
+                0x01
+            } else {
+                0x80
+            };
             tampered[at] ^= bit;
             let (reason, _) = ring.open(&tampered).unwrap_err();
             assert!(

@@ -66,8 +66,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "--framing line needs a text container; {container} messages may contain newlines: use --framing len"
         )));
     }
-    if args.batch == 0 || !(args.stats_interval > 0.0) {
-        return Err(CliError::usage("--batch and --stats-interval must be positive"));
+    let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
+    if args.batch == 0 || !positive {
+        return Err(CliError::usage(
+            "--batch and --stats-interval must be positive",
+        ));
     }
     let keyring = live::Keyring::load(&args.key_files, container).map_err(live_error)?;
     let mut config = live::GatewayConfig::new(listen, framing, args.db);

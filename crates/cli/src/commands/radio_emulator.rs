@@ -115,7 +115,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         std::fs::write(path, format!("{}\n{}\n", a.display(), b.display()))?;
     }
     let stop = stop_flag()?;
-    let until = args.duration.map(|s| std::time::Instant::now() + Duration::from_secs_f64(s));
+    let until = args
+        .duration
+        .map(|s| std::time::Instant::now() + Duration::from_secs_f64(s));
     while !stop.load(Ordering::Relaxed) && until.is_none_or(|t| std::time::Instant::now() < t) {
         std::thread::sleep(Duration::from_millis(50));
     }

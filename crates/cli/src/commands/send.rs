@@ -71,15 +71,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let container = container(&args.container)?;
     let framing = args.framing.unwrap_or(default_framing(container));
     let inject: live::inject::Mix = args.inject.parse().map_err(CliError::usage)?;
-    if let Some(r) = args.rate
-        && !(r > 0.0 && r.is_finite())
+    if args
+        .rate
+        .is_some_and(|r| r.is_nan() || r <= 0.0 || r.is_infinite())
     {
-        return Err(CliError::usage("--rate must be a positive number of messages per second"));
+        return Err(CliError::usage(
+            "--rate must be a positive number of messages per second",
+        ));
     }
     if args.packet_size == 0 {
         return Err(CliError::usage("--packet-size must be positive"));
     }
-    if !(args.ack_wait >= 0.0 && args.ack_wait.is_finite()) {
+    if args.ack_wait.is_nan() || args.ack_wait < 0.0 || args.ack_wait.is_infinite() {
         return Err(CliError::usage("--ack-wait must be a number of seconds"));
     }
     let key = match &args.key_file {
@@ -126,9 +129,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             report.sent
         )));
     }
-    if let Some(acked) = report.acked
-        && acked < report.sent
-    {
+    if let Some(acked) = report.acked.filter(|a| *a < report.sent) {
         return Err(CliError::failed(format!(
             "the gateway acknowledged {acked} of {} messages",
             report.sent

@@ -68,7 +68,7 @@ pub(super) fn plaintext(i: usize, len: usize) -> Vec<u8> {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.live {
-        return super::rf_live::run(&args.link, &args.data_dir);
+        return super::rf_live::run(&args.link, &args.data_dir, args.quick);
     }
     let paper: Paper = serde_json::from_str(PAPER).map_err(CliError::failed)?;
     let cat = links(&args.data_dir)?;
