@@ -380,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn bytes_cross_the_emulator_with_loss_and_errors_seeded() {
+    fn bytes_cross_the_emulator_both_ways() {
         let emu = RadioEmulator::start(&srf(), Impairments::default()).unwrap();
         let mut a = crate::tty::open_serial(&emu.a, None).unwrap();
         let mut b = crate::tty::open_serial(&emu.b, None).unwrap();
@@ -409,5 +409,61 @@ mod tests {
         assert_eq!(&back, b"0123456789ab");
         assert_eq!(emu.stats[0].packets.load(Ordering::Relaxed), 4);
         emu.stop();
+    }
+
+    #[test]
+    fn loss_and_bit_errors_follow_their_rates_and_seed() {
+        let run = |loss: f64, ber: f64, seed: u64| {
+            let (tx, rx) = mpsc::channel();
+            let mut air = Air {
+                impair: Impairments {
+                    loss,
+                    bit_error_rate: ber,
+                    seed,
+                },
+                rng: ChaCha8Rng::seed_from_u64(seed),
+                stats: Arc::default(),
+            };
+            for _ in 0..200 {
+                let at = Instant::now();
+                air.transmit(
+                    Delivery {
+                        at,
+                        bytes: vec![0u8; 12],
+                    },
+                    &tx,
+                );
+            }
+            drop(tx);
+            let got: Vec<Vec<u8>> = rx.iter().map(|d| d.bytes).collect();
+            (got, air.stats)
+        };
+        let (none, stats) = run(1.0, 0.0, 1);
+        assert!(none.is_empty());
+        assert_eq!(stats.lost.load(Ordering::Relaxed), 200);
+        let (all, _) = run(0.0, 1.0, 1);
+        assert!(all.iter().all(|p| p == &vec![0xFFu8; 12]));
+        let (some, stats) = run(0.25, 0.01, 9);
+        // 25 % of 200 packets lost: a seeded draw lands well inside 25..75.
+        assert!((125..=175).contains(&some.len()), "{}", some.len());
+        let flipped: u32 = some.iter().flatten().map(|b| b.count_ones()).sum();
+        assert_eq!(
+            u64::from(flipped),
+            stats.bits_flipped.load(Ordering::Relaxed)
+        );
+        assert!(flipped > 0);
+        assert_eq!(
+            run(0.25, 0.01, 9).0,
+            some,
+            "same seed, same losses and errors"
+        );
+        assert!(
+            Impairments {
+                loss: 1.5,
+                ..Default::default()
+            }
+            .check()
+            .is_err()
+        );
     }
 }
