@@ -296,7 +296,23 @@ pub fn pareto(rows: &[ResultRow]) -> String {
         .iter()
         .map(|r| (r.value, f(r, "security_bits").unwrap_or(0.0)))
         .collect();
-    let front = frontier(&xy);
+    // The front is drawn among the schemes one may use; legacy ones stay as red dots.
+    let usable: Vec<(f64, f64)> = xy
+        .iter()
+        .zip(&chosen)
+        .map(|(&(x, y), r)| {
+            if insecure(r) {
+                (f64::INFINITY, -1.0)
+            } else {
+                (x, y)
+            }
+        })
+        .collect();
+    let front: Vec<bool> = frontier(&usable)
+        .into_iter()
+        .zip(&chosen)
+        .map(|(on, r)| on && !insecure(r))
+        .collect();
     let points: Vec<ScatterPoint> = chosen
         .iter()
         .zip(&xy)
@@ -326,7 +342,7 @@ pub fn pareto(rows: &[ResultRow]) -> String {
         ]);
     }
     format!(
-        "{}<p class=\"note\">{}Green: the Pareto front (no other scheme gives as many bits for less energy). Red: legacy or broken. Hover a point for its name.</p>{}",
+        "{}<p class=\"note\">{}Green: the Pareto front among recommended schemes (none gives as many bits for less energy). Red: legacy or broken, never on the front. Hover a point for its name.</p>{}",
         svg::pareto(
             "Security bits vs energy per message",
             unit,

@@ -13,6 +13,9 @@ use crate::svg::{self, LineChart, Series};
 
 pub const RANK_SIZES: [i64; 4] = [16, 64, 256, 1024];
 
+/// MB/s, its CI bounds, and the stored row it came from.
+type Point<'a> = (f64, Option<f64>, Option<f64>, &'a ResultRow);
+
 /// One algorithm/operation/backend, with its throughput at each size.
 struct Line<'a> {
     algorithm: &'a str,
@@ -21,7 +24,7 @@ struct Line<'a> {
     status: String,
     reason: Option<String>,
     /// size -> (MB/s, low, high, row)
-    points: BTreeMap<i64, (f64, Option<f64>, Option<f64>, &'a ResultRow)>,
+    points: BTreeMap<i64, Point<'a>>,
 }
 
 impl Line<'_> {

@@ -25,7 +25,7 @@ pub fn num(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".into()
-    } else if a >= 1e7 || a < 1e-3 {
+    } else if !(1e-3..1e7).contains(&a) {
         format!("{v:.2e}")
     } else if a >= 100.0 {
         format!("{v:.0}")
@@ -105,6 +105,8 @@ table.env td{text-align:left}
 .badge.legacy{background:#fff0c0;color:#7a5600;border:1px solid #d9b000}
 .badge.broken{background:#ffd6d6;color:#900;border:1px solid #c00}
 svg.chart{max-width:100%;height:auto;font-family:sans-serif;background:#fff}
+svg .chart-title{font-size:14px;font-weight:bold;fill:#222}
+.wide{overflow-x:auto;max-width:100%}
 svg .grid{stroke:#eee}svg .frame{fill:none;stroke:#999}svg .tick{font-size:11px;fill:#333}
 svg .tick.insecure{fill:#a00;font-style:italic}
 svg .axis{font-size:12px;fill:#222}svg .legend{font-size:11px;fill:#222}svg .point{font-size:10px;fill:#333}

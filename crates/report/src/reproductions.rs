@@ -30,7 +30,7 @@ pub fn render(artifacts: &[Artifact]) -> String {
             continue;
         }
         match a.data.get("json") {
-            Some(v) => out.push_str(&json_html(v, 0)),
+            Some(v) => out.push_str(&format!("<div class=\"wide\">{}</div>", json_html(v, 0))),
             None => {
                 let text = a.data.get("text").and_then(Value::as_str).unwrap_or("");
                 out.push_str(&format!("<pre>{}</pre>", esc(text)));

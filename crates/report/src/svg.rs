@@ -325,12 +325,17 @@ fn short(text: &str, max: usize) -> String {
     }
 }
 
+/// Opens a chart with its title drawn visibly above the plot (and as the tooltip).
+/// Every chart leaves `TITLE_H` pixels for it.
 fn open_svg(w: f64, h: f64, title: &str) -> String {
+    let h = h + TITLE_H;
     format!(
-        "<svg class=\"chart\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{0}\"><title>{0}</title>",
+        "<svg class=\"chart\" viewBox=\"0 -{TITLE_H} {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{0}\"><title>{0}</title><text x=\"10\" y=\"-8\" class=\"chart-title\">{0}</text>",
         esc(title)
     )
 }
+
+const TITLE_H: f64 = 26.0;
 
 fn axes(s: &mut String, pw: f64, ph: f64, x_label: &str, y_label: &str) {
     let _ = write!(

@@ -69,11 +69,9 @@ fn candidates(need: Need) -> Vec<String> {
             Kind::Mac if need == Need::Integrity && e.id != "poly1305" => {
                 out.push(format!("hmac:{}", e.id))
             }
-            Kind::BlockMode | Kind::Stream => {
-                // ECB leaks patterns; CFB8/OFB8 are the same ciphers, slower.
-                if !e.id.ends_with("-ecb") && !e.id.ends_with("8") {
-                    out.push(format!("etm:{}+hmac-sha256", e.id));
-                }
+            // ECB leaks patterns; CFB8/OFB8 are the same ciphers, slower.
+            Kind::BlockMode | Kind::Stream if !e.id.ends_with("-ecb") && !e.id.ends_with('8') => {
+                out.push(format!("etm:{}+hmac-sha256", e.id));
             }
             _ => {}
         }
