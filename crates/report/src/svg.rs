@@ -6,9 +6,10 @@ use std::fmt::Write;
 use crate::html::esc;
 
 /// A colour per series index; chosen to stay distinguishable when printed.
-const PALETTE: [&str; 12] = [
+const PALETTE: [&str; 20] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#7f7f7f", "#bcbd22", "#393b79", "#637939",
+    "#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+    "#e6550d", "#31a354", "#756bb1", "#636363",
 ];
 
 pub fn colour(i: usize) -> &'static str {
