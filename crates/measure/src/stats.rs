@@ -137,6 +137,20 @@ fn median_of(values: &mut [f64]) -> f64 {
     percentile_sorted(values, 50.0)
 }
 
+/// The median by selection, O(n): the bootstrap takes thousands of them.
+/// Same interpolation as `percentile_sorted(_, 50.0)`.
+fn median_unsorted(values: &mut [f64]) -> f64 {
+    let n = values.len();
+    let hi = n / 2;
+    let (left, &mut upper, _) = values.select_nth_unstable_by(hi, f64::total_cmp);
+    if n % 2 == 1 {
+        upper
+    } else {
+        let lower = left.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lower + upper) / 2.0
+    }
+}
+
 fn mad_about(sorted: &[f64], median: f64) -> f64 {
     let mut deviations: Vec<f64> = sorted.iter().map(|x| (x - median).abs()).collect();
     median_of(&mut deviations)
@@ -168,7 +182,7 @@ pub fn bootstrap_median_ci(samples: &[f64], resamples: usize, seed: u64) -> (f64
         for slot in scratch.iter_mut() {
             *slot = samples[rng.random_range(0..n)];
         }
-        medians.push(median_of(&mut scratch));
+        medians.push(median_unsorted(&mut scratch));
     }
     medians.sort_by(f64::total_cmp);
     (
@@ -214,6 +228,24 @@ mod tests {
         assert_eq!(s.outliers, 1);
         let clean = Summary::of(&one_to(20)).unwrap();
         assert_eq!(clean.outliers, 0);
+    }
+
+    #[test]
+    fn selection_median_matches_sorted_median() {
+        for data in [
+            vec![3.0, 1.0, 2.0],
+            vec![4.0, 1.0, 3.0, 2.0],
+            vec![5.0],
+            vec![2.0, 2.0, 1.0, 9.0, 9.0, 0.5],
+        ] {
+            let mut sorted = data.clone();
+            sorted.sort_by(f64::total_cmp);
+            assert_eq!(
+                median_unsorted(&mut data.clone()),
+                percentile_sorted(&sorted, 50.0),
+                "{data:?}"
+            );
+        }
     }
 
     #[test]
