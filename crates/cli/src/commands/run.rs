@@ -22,7 +22,9 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// A short campaign: a representative subset, brief sampling (under 3 minutes).
+    /// A short campaign: brief sampling, quick reproductions (under 3 minutes).
+    /// Without --quick or --full: the same representative subset with full sampling
+    /// and the full reproductions.
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// Every catalogue entry, longer sampling, the device tier and full reproductions.
@@ -69,7 +71,6 @@ const ENERGY_SAMPLE: &str = "chain:10";
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let started = Instant::now();
-    let full = args.full;
     // Every profile is checked before anything is measured or stored.
     let prof = profiles(&args.data_dir)?;
     let cat = links(&args.data_dir)?;
@@ -103,7 +104,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let _ = ctrlc::set_handler(measure::interrupt::request_stop);
 
     let mut store = args.db.open()?;
-    let config = if full {
+    let config = if !args.quick {
         Config::standard()
     } else {
         Config::quick()
@@ -162,8 +163,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 fn command_line(args: &Args) -> String {
-    let mode = if args.full { "--full" } else { "--quick" };
-    format!("run {mode} --device {} --link {}", args.device, args.link)
+    let mode = match (args.quick, args.full) {
+        (true, _) => " --quick",
+        (_, true) => " --full",
+        _ => "",
+    };
+    format!("run{mode} --device {} --link {}", args.device, args.link)
 }
 
 /// The campaign proper; returns notes (gaps) for the summary.
@@ -233,8 +238,13 @@ fn campaign_steps(
                 break;
             }
             crate::progress!("\r\x1b[2K[sealing {sample}] {scheme}");
-            let cost = match cost_scheme(scheme, sample, !full, &settings[0], device_times.as_ref())
-            {
+            let cost = match cost_scheme(
+                scheme,
+                sample,
+                args.quick,
+                &settings[0],
+                device_times.as_ref(),
+            ) {
                 Ok(c) => c,
                 Err(CliError::Interrupted(_)) => break,
                 Err(e) => {
@@ -262,7 +272,7 @@ fn campaign_steps(
 
     // 4. The reproductions, each in a child process with a time limit.
     if !args.no_reproductions {
-        let budget = if full {
+        let budget = if !args.quick {
             Duration::from_secs(3600)
         } else {
             Duration::from_secs(90)
@@ -273,13 +283,13 @@ fn campaign_steps(
                 break;
             }
             let left = budget.saturating_sub(begun.elapsed());
-            let limit = if full {
+            let limit = if !args.quick {
                 left
             } else {
                 left.min(Duration::from_secs(45))
             };
             crate::progress!("\r\x1b[2K[reproduce] {study}");
-            if !campaign::reproduce(store, run, study, title, !full, limit)? {
+            if !campaign::reproduce(store, run, study, title, args.quick, limit)? {
                 notes.push(format!(
                     "reproduction {study}: not complete (see the report)"
                 ));
