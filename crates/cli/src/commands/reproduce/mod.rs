@@ -6,6 +6,7 @@ pub mod rf_live;
 pub mod rf_transmission;
 pub mod serialization;
 pub mod tiny_security;
+pub mod tiny_security_device;
 
 use clap::Subcommand;
 
@@ -27,9 +28,9 @@ pub enum Study {
 
 pub fn run(study: Study) -> Result<(), CliError> {
     match study {
+        Study::RfTransmission(args) => rf_transmission::run(args),
         Study::Serialization(args) => serialization::run(args),
         Study::TinySecurity(args) => tiny_security::run(args),
-        Study::RfTransmission(args) => rf_transmission::run(args),
         Study::FileSizes(args) => file_sizes::run(args),
         Study::Lora(args) => lora::run(args),
     }

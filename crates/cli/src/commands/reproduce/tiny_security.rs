@@ -43,6 +43,10 @@ pub struct Args {
     /// table or json.
     #[arg(long, default_value = "table")]
     format: String,
+    /// Run at device level on a simulated microcontroller instead of this host:
+    /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4.
+    #[arg(long)]
+    target: Option<String>,
 }
 
 const HMACS: [&str; 4] = [
@@ -120,6 +124,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
     };
+    if let Some(target) = &args.target {
+        return super::tiny_security_device::run(target, json_out);
+    }
     let iterations = args
         .iterations
         .unwrap_or(if args.quick { 20 } else { 1000 });
