@@ -386,7 +386,7 @@ fn table_row(r: &Row) -> String {
         r.cpu_percent,
         r.heap_peak_bytes
             .map_or("-".into(), |b| format!("{:.1} KiB", b as f64 / 1024.0)),
-        r.memory_percent.map_or("-".into(), |m| format!("{m:.3}")),
+        r.memory_percent.map_or("-".into(), |m| format!("{m:.4}")),
         r.paper_pi3_seconds
             .map_or("illegible".into(), |s| format!("{s:.4}")),
         r.speedup_vs_pi3.map_or("-".into(), |x| format!("{x:.0}x")),
