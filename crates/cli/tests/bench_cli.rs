@@ -5,8 +5,15 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+/// Every bench appends to the results store: keep the tests' runs out of the
+/// user's own store.
 fn ciphermeter() -> Command {
-    Command::cargo_bin("ciphermeter").unwrap()
+    let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
+    cmd.env(
+        "XDG_DATA_HOME",
+        std::env::temp_dir().join("ciphermeter-bench-tests"),
+    );
+    cmd
 }
 
 fn bench_json(args: &[&str]) -> Value {
@@ -310,4 +317,40 @@ fn file_sizes_refuses_a_cap_below_one_mib() {
         .args(["reproduce", "file-sizes", "--max-size", "12XB"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn bench_appends_its_results_to_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let db = db.to_str().unwrap();
+    ciphermeter()
+        .args([
+            "bench", "identity", "--sizes", "64", "--op", "encrypt", "--quick",
+        ])
+        .args(["--db", db])
+        .assert()
+        .success();
+    ciphermeter()
+        .args(["runs", "--db", db])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("bench"));
+    // --no-store leaves the store as it was.
+    let fresh = dir.path().join("untouched.sqlite");
+    ciphermeter()
+        .args([
+            "bench",
+            "identity",
+            "--sizes",
+            "64",
+            "--op",
+            "encrypt",
+            "--quick",
+            "--no-store",
+        ])
+        .args(["--db", fresh.to_str().unwrap()])
+        .assert()
+        .success();
+    assert!(!fresh.exists());
 }

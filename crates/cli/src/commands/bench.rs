@@ -62,6 +62,11 @@ pub struct Args {
     /// Write the output to this file instead of standard output.
     #[arg(long)]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: super::stored::DbArgs,
+    /// Do not append the results to the results store.
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 /// Which backends to use for each entry.
@@ -159,6 +164,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     bar.finish_and_clear();
 
     write_output(&export::render(&report, format), args.output.as_ref())?;
+    if !args.no_store {
+        // Stored after the output is written, so a store problem never loses the output.
+        let mut store = args.db.open()?;
+        let id = super::stored::save_bench_report(
+            &mut store,
+            &report,
+            "bench",
+            "local",
+            &super::stored::host_name(),
+        )?;
+        crate::progress!("stored as run {id} (see `ciphermeter runs`)\n");
+    }
     if report.interrupted {
         return Err(CliError::Interrupted(format!(
             "interrupted: {} finished results written",
