@@ -130,7 +130,7 @@ where
 
 /// Adapts a stream mode that implements `InnerIvInit` itself (the in-project
 /// OFB8 and whole-block CTR) to `ByteTransform`.
-pub struct Direct<S>(S);
+pub struct Direct<S>(pub(crate) S);
 
 impl<S: StreamCipher + Send> ByteTransform for Direct<S> {
     fn apply(&mut self, buf: &mut [u8]) -> Result<(), &'static str> {
@@ -425,17 +425,9 @@ where
     }
 
     fn run<T: ModeInit<C>>(&self, iv: &[u8], input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        let mut mode = T::init(self.cipher.clone(), iv)
+        let mode = T::init(self.cipher.clone(), iv)
             .ok_or_else(|| iv_error(&self.id, C::block_size(), iv.len()))?;
-        let start = out.len();
-        out.extend_from_slice(input);
-        mode.apply(&mut out[start..]).map_err(|what| {
-            out.truncate(start);
-            Error::InvalidInput {
-                algorithm: self.id.to_string(),
-                what: what.into(),
-            }
-        })
+        apply_appended(mode, &self.id, input, out)
     }
 }
 
@@ -473,6 +465,24 @@ where
             id: self.id.clone(),
         }))
     }
+}
+
+/// Appends `input` to `out` transformed by `mode`; on failure `out` is left as it was.
+pub fn apply_appended<T: ByteTransform>(
+    mut mode: T,
+    id: &str,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let start = out.len();
+    out.extend_from_slice(input);
+    mode.apply(&mut out[start..]).map_err(|what| {
+        out.truncate(start);
+        Error::InvalidInput {
+            algorithm: id.to_string(),
+            what: what.into(),
+        }
+    })
 }
 
 /// Streaming over any byte transform: stream ciphers and the unpadded modes.

@@ -10,22 +10,12 @@ use zeroize::Zeroizing;
 use crate::entry::CipherCtor;
 use crate::error::Error;
 use crate::ops::{Cipher, Direction, Params, Streaming};
-use crate::rustcrypto::block_modes::{ByteStream, ByteTransform};
+use crate::rustcrypto::block_modes::{ByteStream, Direct, apply_appended};
 
 struct Keyed<S> {
     key: Zeroizing<Vec<u8>>,
     id: Arc<str>,
     _s: PhantomData<fn() -> S>,
-}
-
-struct Running<S>(S);
-
-impl<S: StreamCipher + Send> ByteTransform for Running<S> {
-    fn apply(&mut self, buf: &mut [u8]) -> Result<(), &'static str> {
-        self.0
-            .try_apply_keystream(buf)
-            .map_err(|_| "keystream exhausted: message too long")
-    }
 }
 
 impl<S: KeyIvInit + StreamCipher + Send + 'static> Keyed<S> {
@@ -38,23 +28,6 @@ impl<S: KeyIvInit + StreamCipher + Send + 'static> Keyed<S> {
     }
 }
 
-fn apply_to<T: ByteTransform>(
-    mut t: T,
-    id: &str,
-    input: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), Error> {
-    let start = out.len();
-    out.extend_from_slice(input);
-    t.apply(&mut out[start..]).map_err(|what| {
-        out.truncate(start);
-        Error::InvalidInput {
-            algorithm: id.to_string(),
-            what: what.into(),
-        }
-    })
-}
-
 impl<S: KeyIvInit + StreamCipher + Send + 'static> Cipher for Keyed<S> {
     fn encrypt(
         &mut self,
@@ -62,7 +35,7 @@ impl<S: KeyIvInit + StreamCipher + Send + 'static> Cipher for Keyed<S> {
         input: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        apply_to(Running(self.start(params.iv)?), &self.id, input, out)
+        apply_appended(Direct(self.start(params.iv)?), &self.id, input, out)
     }
 
     fn decrypt(
@@ -80,7 +53,7 @@ impl<S: KeyIvInit + StreamCipher + Send + 'static> Cipher for Keyed<S> {
         _direction: Direction,
     ) -> Result<Box<dyn Streaming>, Error> {
         Ok(Box::new(ByteStream {
-            mode: Box::new(Running(self.start(params.iv)?)),
+            mode: Box::new(Direct(self.start(params.iv)?)),
             id: self.id.clone(),
         }))
     }
@@ -133,7 +106,7 @@ impl Cipher for Rc4State {
                 got: params.iv.len(),
             });
         }
-        apply_to(Running(self.start()), &self.id, input, out)
+        apply_appended(Direct(self.start()), &self.id, input, out)
     }
 
     fn decrypt(
@@ -151,7 +124,7 @@ impl Cipher for Rc4State {
         _direction: Direction,
     ) -> Result<Box<dyn Streaming>, Error> {
         Ok(Box::new(ByteStream {
-            mode: Box::new(Running(self.start())),
+            mode: Box::new(Direct(self.start())),
             id: self.id.clone(),
         }))
     }
