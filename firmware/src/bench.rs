@@ -32,20 +32,34 @@ impl<'p, P: Probe> Bench<'p, P> {
         self.probe.text("\n");
     }
 
-    /// Reports a known-answer check. A failure is printed loudly and makes the
-    /// firmware exit with a failure status after the run.
-    pub fn kat(&mut self, id: &str, failure: Option<&str>) {
+    /// Reports a known-answer check. A failure is printed loudly, with where
+    /// the output first went wrong, and makes the firmware exit with a failure
+    /// status after the run.
+    pub fn kat(&mut self, id: &str, result: Result<(), Failure>) {
         self.probe.text("K ");
         self.probe.text(id);
+        let Err(failure) = result else {
+            self.probe.text(" pass\n");
+            return;
+        };
+        self.all_passed = false;
+        self.probe.text(" FAIL ");
         match failure {
-            None => self.probe.text(" pass\n"),
-            Some(why) => {
-                self.all_passed = false;
-                self.probe.text(" FAIL ");
+            Failure::Step(why) => self.probe.text(why),
+            Failure::Wrong { step, at, len } => {
+                self.probe.text(step);
+                self.probe.text(": first wrong byte ");
+                self.probe.number(at as u32);
+                self.probe.text(" of ");
+                self.probe.number(len as u32);
+            }
+            Failure::Diagnosed { step, why } => {
+                self.probe.text(step);
+                self.probe.text(": ");
                 self.probe.text(why);
-                self.probe.text("\n");
             }
         }
+        self.probe.text("\n");
     }
 
     /// Measures one operation on `bytes` bytes of message.
@@ -80,4 +94,82 @@ pub fn fill(buf: &mut [u8]) {
 /// Compares two byte strings; used only on public test data.
 pub fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// Why a known answer failed. Where the output first differs tells a wrong
+/// algorithm (wrong from byte 0) from a target that computes part of it wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// A step that could not run or was refused.
+    Step(&'static str),
+    /// The step's output differs from the vector, first at byte `at` of `len`.
+    Wrong {
+        step: &'static str,
+        at: usize,
+        len: usize,
+    },
+    /// The step is wrong and an on-device check found why.
+    Diagnosed {
+        step: &'static str,
+        why: &'static str,
+    },
+}
+
+impl From<&'static str> for Failure {
+    fn from(step: &'static str) -> Self {
+        Failure::Step(step)
+    }
+}
+
+/// `Ok` when `got` is the expected answer, else where it first differs.
+pub fn expect(step: &'static str, got: &[u8], want: &[u8]) -> Result<(), Failure> {
+    if same(got, want) {
+        return Ok(());
+    }
+    let at = got
+        .iter()
+        .zip(want)
+        .position(|(x, y)| x != y)
+        .unwrap_or(got.len().min(want.len()));
+    Err(Failure::Wrong {
+        step,
+        at,
+        len: want.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::Recorder;
+
+    #[test]
+    fn expect_points_at_the_first_wrong_byte() {
+        assert_eq!(expect("x", b"abc", b"abc"), Ok(()));
+        let wrong = |at, len| Err(Failure::Wrong { step: "x", at, len });
+        assert_eq!(expect("x", b"abd", b"abc"), wrong(2, 3));
+        assert_eq!(expect("x", b"zbc", b"abc"), wrong(0, 3));
+        // A short output is wrong where it ends.
+        assert_eq!(expect("x", b"ab", b"abc"), wrong(2, 3));
+    }
+
+    #[test]
+    fn a_failure_is_reported_with_its_reason_and_fails_the_run() {
+        let mut probe = Recorder::default();
+        let mut b = Bench::new(&mut probe);
+        b.kat("good", Ok(()));
+        b.kat("bad", expect("encrypt", &[0; 32], &[1; 32]));
+        b.kat(
+            "why",
+            Err(Failure::Diagnosed {
+                step: "tag",
+                why: "because",
+            }),
+        );
+        assert!(!b.finish());
+        assert_eq!(
+            probe.out,
+            "K good pass\nK bad FAIL encrypt: first wrong byte 0 of 32\nK why FAIL tag: because\nE\n"
+        );
+    }
 }

@@ -52,7 +52,25 @@ pub fn firmware_dir() -> PathBuf {
 /// Checks the request, the toolchain, then builds and runs every algorithm.
 /// A firmware that does not build or run yields a row saying why; it never
 /// stops the others.
-pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuResult>, McuError> {
+pub fn measure(req: &Request, progress: impl FnMut(&str)) -> Result<Vec<McuResult>, McuError> {
+    measure_until(req, progress, || false).map(|m| m.rows)
+}
+
+/// The rows measured, and whether a stop request cut the run short.
+#[derive(Debug, Clone, Default)]
+pub struct Measured {
+    pub rows: Vec<McuResult>,
+    pub interrupted: bool,
+}
+
+/// [`measure`], checking `stop` after each algorithm. When it asks to stop,
+/// the finished algorithms are returned; the one running then is dropped,
+/// since Ctrl-C also reaches the compiler or simulator it was waiting for.
+pub fn measure_until(
+    req: &Request,
+    mut progress: impl FnMut(&str),
+    stop: impl Fn() -> bool,
+) -> Result<Measured, McuError> {
     let algorithms = algorithms::resolve(&req.algorithms)?;
     validate_sizes(&req.sizes)?;
     toolchain::require(req.target)?;
@@ -60,7 +78,7 @@ pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuR
         Target::Atmega1284p => Some(compile::harness()?),
         _ => None,
     };
-    let mut rows = Vec::new();
+    let mut done = Measured::default();
     // The identity build is the code-size reference (study 003 Fig. 12, FELICS).
     progress("identity (code-size baseline)");
     let baseline = compile::firmware(req.target, "identity", &req.sizes).map_err(|e| {
@@ -70,10 +88,19 @@ pub fn measure(req: &Request, mut progress: impl FnMut(&str)) -> Result<Vec<McuR
     })?;
     let baseline_flash = elf::flash_bytes(&baseline)?;
     for alg in algorithms {
+        if stop() {
+            done.interrupted = true;
+            break;
+        }
         progress(alg.id);
-        rows.extend(measure_one(req, alg, harness.as_deref(), baseline_flash));
+        let rows = measure_one(req, alg, harness.as_deref(), baseline_flash);
+        if stop() {
+            done.interrupted = true;
+            break;
+        }
+        done.rows.extend(rows);
     }
-    Ok(rows)
+    Ok(done)
 }
 
 fn measure_one(

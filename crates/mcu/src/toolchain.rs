@@ -119,3 +119,36 @@ pub fn require(target: Target) -> Result<(), McuError> {
     msg.push_str("or run scripts/setup, which installs all of them");
     Err(McuError::Missing(msg))
 }
+
+/// The tools that produced a target's numbers, for the results store: the
+/// compiler (AVR code generation changes between nightlies) and the simulator.
+pub fn versions(target: Target) -> serde_json::Value {
+    let first_line = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| {
+                let text = String::from_utf8_lossy(&o.stdout).into_owned()
+                    + &String::from_utf8_lossy(&o.stderr);
+                text.lines()
+                    .find(|l| !l.trim().is_empty())
+                    .map(str::to_string)
+            })
+    };
+    let rustc = first_line("rustc", &[&format!("+{}", target.toolchain()), "-V"]);
+    let simulator = if target.is_avr() {
+        // simavr has no --version; the Debian package says which release it is.
+        first_line("dpkg-query", &["-W", "-f", "simavr ${Version}", "simavr"])
+    } else {
+        first_line("qemu-system-arm", &["--version"])
+    };
+    serde_json::json!({
+        "target": target.name(),
+        "rust_target": target.rust_target(),
+        "counter": target.counter(),
+        "rustc": rustc,
+        "simulator": simulator,
+    })
+}

@@ -105,7 +105,11 @@ pub fn render(input: &ReportInput) -> String {
             esc(&r.subject),
             esc(&r.operation),
             r.size_bytes.map(|s| s.to_string()).unwrap_or_default(),
-            format!("{} {}", num(r.value), esc(&r.unit)),
+            if r.metric == store::conventions::FAILURE {
+                "-".into()
+            } else {
+                format!("{} {}", num(r.value), esc(&r.unit))
+            },
             d.get("time_us")
                 .and_then(Value::as_f64)
                 .map(num)

@@ -16,6 +16,9 @@ pub const HOST: &str = "host";
 pub const NS_PER_OP: &str = "ns_per_op";
 pub const US_PER_MESSAGE: &str = "us_per_message";
 pub const MESSAGE_UJ: &str = "message_uj";
+/// A device-level algorithm that could not be measured (build, run or
+/// known-answer failure); `data.error` says why, `value` is 0.
+pub const FAILURE: &str = "failure";
 
 pub const REPRODUCTION: &str = "reproduction";
 

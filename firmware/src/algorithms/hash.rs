@@ -3,15 +3,11 @@
 use core::hint::black_box;
 use digest::{Digest, KeyInit, Mac};
 
-use crate::bench::{Bench, fill, same};
+use crate::bench::{Bench, Failure, expect, fill};
 use crate::probe::Probe;
 
-pub fn digest_kat<D: Digest>(msg: &[u8], expected: &[u8]) -> Result<(), &'static str> {
-    if same(&D::digest(black_box(msg)), expected) {
-        Ok(())
-    } else {
-        Err("digest")
-    }
+pub fn digest_kat<D: Digest>(msg: &[u8], expected: &[u8]) -> Result<(), Failure> {
+    expect("digest", &D::digest(black_box(msg)), expected)
 }
 
 pub fn hash<D: Digest, P: Probe>(
@@ -23,7 +19,7 @@ pub fn hash<D: Digest, P: Probe>(
     sizes: &[usize],
 ) {
     b.algorithm(id);
-    b.kat(id, digest_kat::<D>(msg, expected).err());
+    b.kat(id, digest_kat::<D>(msg, expected));
     for &n in sizes {
         let buf = &mut data[..n];
         fill(buf);
@@ -31,17 +27,11 @@ pub fn hash<D: Digest, P: Probe>(
     }
 }
 
-pub fn mac_kat<M: Mac + KeyInit>(
-    key: &[u8],
-    msg: &[u8],
-    expected: &[u8],
-) -> Result<(), &'static str> {
+pub fn mac_kat<M: Mac + KeyInit>(key: &[u8], msg: &[u8], expected: &[u8]) -> Result<(), Failure> {
     let mut mac = <M as KeyInit>::new_from_slice(black_box(key)).map_err(|_| "key length")?;
     mac.update(msg);
     let tag = mac.finalize().into_bytes();
-    if !same(&tag, expected) {
-        return Err("mac");
-    }
+    expect("mac", &tag, expected)?;
     let mut check = <M as KeyInit>::new_from_slice(key).map_err(|_| "key length")?;
     check.update(msg);
     // verify_slice compares in constant time; a flipped bit must be refused.
@@ -49,7 +39,7 @@ pub fn mac_kat<M: Mac + KeyInit>(
     bad[..expected.len()].copy_from_slice(expected);
     bad[0] ^= 1;
     if check.verify_slice(&bad[..expected.len()]).is_ok() {
-        return Err("forged tag accepted");
+        return Err(Failure::Step("forged tag accepted"));
     }
     Ok(())
 }
@@ -66,7 +56,7 @@ pub fn hmac<M, P>(
     P: Probe,
 {
     b.algorithm(id);
-    b.kat(id, mac_kat::<M>(kat.0, kat.1, kat.2).err());
+    b.kat(id, mac_kat::<M>(kat.0, kat.1, kat.2));
     let Some(keyed) = b.op("keysetup", 0, || {
         <M as KeyInit>::new_from_slice(black_box(key)).ok()
     }) else {

@@ -8,7 +8,7 @@
 use base64ct::{Base64, Encoding};
 use core::hint::black_box;
 
-use crate::bench::{Bench, same};
+use crate::bench::{Bench, Failure, expect};
 use crate::probe::Probe;
 
 /// The study's chain lengths (thermometers per reading), 66..470 bytes of JSON.
@@ -127,7 +127,7 @@ mod scheme {
     pub fn keys(_: &[u8]) -> Option<Keys> {
         Some(Keys)
     }
-    pub fn known_answer() -> Result<(), &'static str> {
+    pub fn known_answer() -> Result<(), super::Failure> {
         Ok(())
     }
     /// The baseline sends the reading as is.
@@ -194,7 +194,7 @@ mod scheme {
     pub fn keys(key: &[u8]) -> Option<Keys> {
         A::new_from_slice(&key[..<A as aead::KeySizeUser>::key_size()]).ok()
     }
-    pub fn known_answer() -> Result<(), &'static str> {
+    pub fn known_answer() -> Result<(), super::Failure> {
         let mut buf = [0u8; 128];
         kat::<A>(KAT, &mut buf)
     }
@@ -281,7 +281,7 @@ mod scheme {
     pub fn keys(key: &[u8]) -> Option<Keys> {
         <M as KeyInit>::new_from_slice(&key[..32]).ok()
     }
-    pub fn known_answer() -> Result<(), &'static str> {
+    pub fn known_answer() -> Result<(), super::Failure> {
         mac_kat::<M>(KAT.0, KAT.1, KAT.2)
     }
     /// `{"payload":<reading>,"hmac":"…"}`: the reading stays readable.
@@ -324,14 +324,12 @@ pub fn run<P: Probe>(b: &mut Bench<P>, _data: &mut [u8], _out: &mut [u8]) {
     let mut env = [0u8; ENVELOPE_MAX];
     b.algorithm(scheme::ID);
     let Some(keys) = b.op("keysetup", 0, || scheme::keys(black_box(&super::BENCH_KEY))) else {
-        b.kat(scheme::ID, Some("key setup"));
+        b.kat(scheme::ID, Err(Failure::Step("key setup")));
         return;
     };
     b.kat(
         scheme::ID,
-        scheme::known_answer()
-            .err()
-            .or_else(|| round_trip(&keys, &mut json, &mut env)),
+        scheme::known_answer().and_then(|()| round_trip(&keys, &mut json, &mut env)),
     );
     for (i, &chain) in CHAINS.iter().enumerate() {
         let reading = Reading::generate(chain, i as u32);
@@ -345,15 +343,11 @@ pub fn run<P: Probe>(b: &mut Bench<P>, _data: &mut [u8], _out: &mut [u8]) {
 }
 
 /// Seal message 0 and open it again as the receiver would.
-fn round_trip(keys: &scheme::Keys, json: &mut [u8], env: &mut [u8]) -> Option<&'static str> {
+fn round_trip(keys: &scheme::Keys, json: &mut [u8], env: &mut [u8]) -> Result<(), Failure> {
     let reading = Reading::generate(CHAINS[0], 0);
     let mut expected = [0u8; JSON_MAX];
-    let n = serialize(&reading, &mut expected)?;
-    let Some(len) = scheme::seal(keys, 0, &reading, json, env) else {
-        return Some("seal overflow");
-    };
-    match scheme::open(keys, &mut env[..len], json) {
-        Some(plain) if same(plain, &expected[..n]) => None,
-        _ => Some("message round trip"),
-    }
+    let n = serialize(&reading, &mut expected).ok_or("serialize overflow")?;
+    let len = scheme::seal(keys, 0, &reading, json, env).ok_or("seal overflow")?;
+    let plain = scheme::open(keys, &mut env[..len], json).ok_or("opening the sealed message")?;
+    expect("message round trip", plain, &expected[..n])
 }

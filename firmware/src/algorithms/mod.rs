@@ -61,7 +61,10 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     aead::bench::<aes_gcm::Aes128Gcm, P>(
         b,
         "aes-128-gcm",
-        aead::kat::<aes_gcm::Aes128Gcm>(&AES128_GCM, data),
+        aead::diagnose_gcm::<aes_gcm::aes::Aes128>(
+            &AES128_GCM,
+            aead::kat::<aes_gcm::Aes128Gcm>(&AES128_GCM, data),
+        ),
         k16,
         data,
         SIZES,
@@ -70,7 +73,10 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     aead::bench::<aes_gcm::Aes256Gcm, P>(
         b,
         "aes-256-gcm",
-        aead::kat::<aes_gcm::Aes256Gcm>(&AES256_GCM, data),
+        aead::diagnose_gcm::<aes_gcm::aes::Aes256>(
+            &AES256_GCM,
+            aead::kat::<aes_gcm::Aes256Gcm>(&AES256_GCM, data),
+        ),
         k32,
         data,
         SIZES,

@@ -13,7 +13,7 @@ use serde_json::json;
 use store::conventions::REPRODUCTION;
 use store::{Artifact, RunId, Store};
 
-use super::stored::{bench_row, mcu_row, store_err};
+use super::stored::{bench_row, mcu_rows, store_err};
 use crate::error::CliError;
 
 /// A representative subset for `--quick`: each kind, fast and slow, modern and legacy.
@@ -151,9 +151,12 @@ pub fn device_tier(
         Ok(r) => r,
         Err(e) => return Ok(Err(format!("device tier failed: {e}"))),
     };
-    let rows: Vec<_> = results.iter().filter_map(mcu_row).collect();
+    let rows = mcu_rows(&results);
     store.add_results(run, &rows).map_err(store_err)?;
-    Ok(Ok(rows.len()))
+    Ok(Ok(rows
+        .iter()
+        .filter(|r| r.metric != store::conventions::FAILURE)
+        .count()))
 }
 
 /// The five studies' reproduction commands, with their titles.

@@ -19,6 +19,11 @@ pub struct Args {
     /// table or json.
     #[arg(long, default_value = "table")]
     pub format: String,
+    #[command(flatten)]
+    pub db: super::stored::DbArgs,
+    /// Do not append the results to the results store.
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 impl From<McuError> for CliError {
@@ -39,14 +44,31 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.format
         )));
     }
+    let command = format!(
+        "mcu --target {} {} --sizes {}",
+        target.name(),
+        args.algorithms.join(" "),
+        args.sizes
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let req = Request {
         target,
         algorithms: args.algorithms,
         sizes: args.sizes,
     };
-    let rows = mcu::measure(&req, |alg| {
-        eprintln!("building and running {alg} on {target}")
-    })?;
+    // Ctrl-C ends the run after the algorithm in progress; what finished is
+    // still printed and stored.
+    ctrlc::set_handler(measure::interrupt::request_stop)
+        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    let measured = mcu::measure_until(
+        &req,
+        |alg| eprintln!("building and running {alg} on {target}"),
+        measure::interrupt::stop_requested,
+    )?;
+    let rows = measured.rows;
     match args.format.as_str() {
         "json" => println!(
             "{}",
@@ -54,17 +76,23 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ),
         _ => print_table(&rows),
     }
-    let failed: Vec<&str> = rows
-        .iter()
-        .filter(|r| {
-            r.error
-                .as_deref()
-                .is_some_and(|e| e.contains("known-answer"))
-        })
-        .map(|r| r.algorithm.as_str())
-        .collect();
-    let mut failed_unique = failed.clone();
-    failed_unique.dedup();
+    if !args.no_store {
+        let mut store = args.db.open()?;
+        let id = super::stored::save_mcu_results(
+            &mut store,
+            &rows,
+            &command,
+            mcu::toolchain::versions(target),
+            measured.interrupted,
+        )?;
+        eprintln!("stored as run {id} (see `ciphermeter runs`)");
+    }
+    if measured.interrupted {
+        return Err(CliError::Interrupted(format!(
+            "interrupted: {} finished rows written",
+            rows.len()
+        )));
+    }
     for r in rows
         .iter()
         .filter(|r| r.operation == "build" || r.operation == "run")
@@ -77,10 +105,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
             r.error.as_deref().unwrap_or("")
         );
     }
-    if !failed_unique.is_empty() {
+    // One line per algorithm whose known answer failed, with the device's reason.
+    let mut failed: Vec<(&str, &str)> = Vec::new();
+    for r in &rows {
+        if let Some(e) = r.error.as_deref().filter(|e| e.contains("known-answer"))
+            && !failed.iter().any(|(a, _)| *a == r.algorithm)
+        {
+            failed.push((&r.algorithm, e));
+        }
+    }
+    if !failed.is_empty() {
+        let lines: Vec<String> = failed
+            .iter()
+            .map(|(alg, why)| format!("  {alg}: {why}"))
+            .collect();
         return Err(CliError::failed(format!(
-            "known-answer test FAILED on the device for: {}",
-            failed_unique.join(", ")
+            "known-answer test FAILED on {target} for {} algorithm(s):\n{}",
+            failed.len(),
+            lines.join("\n")
         )));
     }
     Ok(())

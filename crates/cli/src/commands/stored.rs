@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use measure::{BenchReport, BenchResult};
-use store::conventions::{BENCH, MCU, NS_PER_OP};
+use store::conventions::{BENCH, FAILURE, MCU, NS_PER_OP};
 use store::{NewRun, ResultRow, RunId, RunStatus, Store, StoreError};
 
 use crate::error::CliError;
@@ -61,24 +61,60 @@ pub fn bench_row(r: &BenchResult) -> ResultRow {
     }
 }
 
-/// One device-level count; failures (no measurement) are not rows.
-pub fn mcu_row(r: &mcu::McuResult) -> Option<ResultRow> {
-    r.is_measurement().then(|| ResultRow {
-        section: MCU.into(),
-        target: r.target.name().into(),
-        subject: r.algorithm.clone(),
-        operation: r.operation.clone(),
-        size_bytes: Some(r.size_bytes as i64),
-        context: String::new(),
-        metric: r.counter.clone(),
-        unit: r.counter.clone(),
-        value: r.cycles as f64,
-        // Simulated counts are exact: the interval is the value itself.
-        ci_low: Some(r.cycles as f64),
-        ci_high: Some(r.cycles as f64),
-        samples: Some(1),
-        data: json(r),
-    })
+/// Device-level counts, plus one `failure` row per algorithm and reason, so
+/// the store and report say which algorithm a target could not run, and why.
+pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
+    let mut rows = Vec::new();
+    let mut reasons: Vec<(&str, &str)> = Vec::new();
+    for r in results {
+        let Some(error) = r.error.as_deref() else {
+            rows.push(ResultRow {
+                section: MCU.into(),
+                target: r.target.name().into(),
+                subject: r.algorithm.clone(),
+                operation: r.operation.clone(),
+                size_bytes: Some(r.size_bytes as i64),
+                context: String::new(),
+                metric: r.counter.clone(),
+                unit: r.counter.clone(),
+                value: r.cycles as f64,
+                // Simulated counts are exact: the interval is the value itself.
+                ci_low: Some(r.cycles as f64),
+                ci_high: Some(r.cycles as f64),
+                samples: Some(1),
+                data: json(r),
+            });
+            continue;
+        };
+        if reasons.contains(&(r.algorithm.as_str(), error)) {
+            continue;
+        }
+        reasons.push((&r.algorithm, error));
+        // A known-answer failure comes with counts that mean nothing: keep the reason only.
+        let operation = match r.operation.as_str() {
+            op @ ("build" | "run") => op,
+            _ if error.contains("known-answer") => "known-answer",
+            op => op,
+        };
+        let mut failure = mcu::McuResult::failure(r.target, &r.algorithm, operation, error);
+        failure.size_bytes = r.size_bytes;
+        rows.push(ResultRow {
+            section: MCU.into(),
+            target: r.target.name().into(),
+            subject: r.algorithm.clone(),
+            operation: operation.into(),
+            size_bytes: None,
+            context: String::new(),
+            metric: FAILURE.into(),
+            unit: String::new(),
+            value: 0.0,
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data: json(&failure),
+        });
+    }
+    rows
 }
 
 /// This machine's name, for run listings.
@@ -120,6 +156,37 @@ pub fn save_bench_report(
         (false, _) => RunStatus::Imported,
         (true, true) => RunStatus::Interrupted,
         (true, false) => RunStatus::Complete,
+    };
+    store.finish_run(run, end).map_err(store_err)?;
+    Ok(run)
+}
+
+/// Stores one `mcu` invocation as a run; its environment is the toolchain
+/// and simulator that produced the counts.
+pub fn save_mcu_results(
+    store: &mut Store,
+    results: &[mcu::McuResult],
+    command: &str,
+    environment: serde_json::Value,
+    interrupted: bool,
+) -> Result<RunId, CliError> {
+    let run = store
+        .begin_run(
+            &NewRun {
+                command: command.into(),
+                host: host_name(),
+                origin: "local".into(),
+                environment,
+            },
+            RunStatus::Running,
+        )
+        .map_err(store_err)?;
+    let rows = mcu_rows(results);
+    store.add_results(run, &rows).map_err(store_err)?;
+    let end = if interrupted {
+        RunStatus::Interrupted
+    } else {
+        RunStatus::Complete
     };
     store.finish_run(run, end).map_err(store_err)?;
     Ok(run)
