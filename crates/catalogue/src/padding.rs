@@ -30,7 +30,7 @@ pub fn unpadded_len(buf: &[u8], block: usize, padding: Padding) -> Option<usize>
     if padding == Padding::None || (padding == Padding::Zero && buf.is_empty()) {
         return Some(buf.len());
     }
-    if buf.is_empty() || buf.len() % block != 0 {
+    if buf.is_empty() || !buf.len().is_multiple_of(block) {
         return None;
     }
     let last = &buf[buf.len() - block..];

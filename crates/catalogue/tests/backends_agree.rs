@@ -113,7 +113,7 @@ fn agree_once(e: &'static Entry, key: &[u8], params: &Params<'_>, message: &[u8]
     let block = e.block_size.unwrap_or(1);
     if params.padding == Padding::None
         && e.mode.is_some_and(|m| m.is_padded())
-        && message.len() % block != 0
+        && !message.len().is_multiple_of(block)
     {
         return;
     }

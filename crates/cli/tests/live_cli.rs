@@ -52,10 +52,10 @@ impl Proc {
     fn wait_line(&self, needle: &str) -> String {
         let end = Instant::now() + Duration::from_secs(20);
         while Instant::now() < end {
-            if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(100)) {
-                if line.contains(needle) {
-                    return line;
-                }
+            if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(100))
+                && line.contains(needle)
+            {
+                return line;
             }
         }
         panic!("no line with '{needle}' within 20 s");

@@ -254,7 +254,7 @@ impl LinkSpec {
     /// to whole frames or packets (study 000's remedy for the serial radio's timeout).
     pub fn cost(&self, bytes: u32, pad_to_packet: bool) -> Result<LinkCost, LinkError> {
         let capacity = self.frame_capacity()?;
-        let padding = if pad_to_packet && bytes % capacity != 0 {
+        let padding = if pad_to_packet && !bytes.is_multiple_of(capacity) {
             capacity - bytes % capacity
         } else {
             0

@@ -39,7 +39,7 @@ impl FramedLink {
     pub fn cost(&self, bytes: u32) -> FramedCost {
         let size = self.max_payload.value.max(1);
         let mut frames = vec![size; (bytes / size) as usize];
-        if bytes % size > 0 || frames.is_empty() {
+        if !bytes.is_multiple_of(size) || frames.is_empty() {
             frames.push(bytes % size);
         }
         let reps = self.repetitions.value.max(1);

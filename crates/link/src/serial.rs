@@ -52,10 +52,10 @@ impl SerialRadio {
     pub fn timeline(&self, bytes: u32) -> SerialTimeline {
         let size = self.packet_payload.value.max(1);
         let mut packets = vec![size; (bytes / size) as usize];
-        if bytes % size > 0 {
+        if !bytes.is_multiple_of(size) {
             packets.push(bytes % size);
         }
-        let last_waits_timeout = bytes % size > 0;
+        let last_waits_timeout = !bytes.is_multiple_of(size);
         let byte = self.byte_time();
         let mut written = 0u64;
         let mut air_free = Micros::ZERO;

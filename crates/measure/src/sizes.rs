@@ -63,7 +63,7 @@ pub fn parse_size_list(text: &str) -> Result<Vec<u64>, String> {
 /// A size in the largest binary unit that divides it: "16 KiB", "100 B".
 pub fn format_size(bytes: u64) -> String {
     for (unit, factor) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if bytes >= factor && bytes % factor == 0 {
+        if bytes >= factor && bytes.is_multiple_of(factor) {
             return format!("{} {unit}", bytes / factor);
         }
     }

@@ -274,7 +274,7 @@ fn encrypt_padded<C: BlockPrimitive>(
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let bs = C::block_size();
-    if padding == Padding::None && input.len() % bs != 0 {
+    if padding == Padding::None && !input.len().is_multiple_of(bs) {
         return Err(Error::NotBlockMultiple {
             algorithm: id.to_string(),
             block: bs,
@@ -296,7 +296,7 @@ fn decrypt_padded<C: BlockPrimitive>(
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let bs = C::block_size();
-    if input.len() % bs != 0 {
+    if !input.len().is_multiple_of(bs) {
         return Err(Error::InvalidInput {
             algorithm: id.to_string(),
             what: format!(
@@ -370,7 +370,7 @@ impl<C: BlockPrimitive> Streaming for PaddedStream<C> {
     }
 
     fn update(&mut self, chunk: &mut [u8]) -> Result<(), Error> {
-        if chunk.len() % C::block_size() != 0 {
+        if !chunk.len().is_multiple_of(C::block_size()) {
             return Err(Error::NotBlockMultiple {
                 algorithm: self.id.to_string(),
                 block: C::block_size(),

@@ -138,10 +138,10 @@ fn print_table(entries: &[&Entry]) {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        if let Some(reason) = &e.status_reason {
-            if !reasons.iter().any(|(_, r)| r == reason) {
-                reasons.push((e.primitive.clone(), reason.clone()));
-            }
+        if let Some(reason) = &e.status_reason
+            && !reasons.iter().any(|(_, r)| r == reason)
+        {
+            reasons.push((e.primitive.clone(), reason.clone()));
         }
     }
     println!("\nSizes are in bytes; bits is the security level. Why entries are LEGACY or BROKEN:");

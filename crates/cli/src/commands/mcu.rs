@@ -143,14 +143,14 @@ fn print_table(rows: &[McuResult]) {
         "KAT"
     );
     for r in rows {
-        if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed) {
-            if r.cycles == 0 {
-                println!(
-                    "{:<22} {:<9} {:>6} {e}",
-                    r.algorithm, r.operation, r.size_bytes
-                );
-                continue;
-            }
+        if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed)
+            && r.cycles == 0
+        {
+            println!(
+                "{:<22} {:<9} {:>6} {e}",
+                r.algorithm, r.operation, r.size_bytes
+            );
+            continue;
         }
         println!(
             "{:<22} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",

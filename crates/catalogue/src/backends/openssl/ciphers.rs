@@ -317,7 +317,7 @@ fn encrypt_into(
 ) -> Result<(), Error> {
     if let Some(bs) = block
         && pad == Padding::None
-        && input.len() % bs != 0
+        && !input.len().is_multiple_of(bs)
     {
         return Err(Error::NotBlockMultiple {
             algorithm: id.to_string(),
@@ -345,7 +345,7 @@ fn decrypt_into(
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     if let Some(bs) = block
-        && input.len() % bs != 0
+        && !input.len().is_multiple_of(bs)
     {
         return Err(Error::InvalidInput {
             algorithm: id.to_string(),
@@ -438,7 +438,7 @@ impl Streaming for OsslStream {
 
     fn update(&mut self, chunk: &mut [u8]) -> Result<(), Error> {
         if let Some(bs) = self.block
-            && chunk.len() % bs != 0
+            && !chunk.len().is_multiple_of(bs)
         {
             return Err(Error::NotBlockMultiple {
                 algorithm: self.id.to_string(),
