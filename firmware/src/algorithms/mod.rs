@@ -85,7 +85,9 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     aead::bench::<eax::Eax<aes::Aes128>, P>(
         b,
         "aes-128-eax",
-        aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX, data),
+        aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX_CARRY, data))
+        }),
         k16,
         data,
         SIZES,
@@ -94,7 +96,9 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     aead::bench::<eax::Eax<aes::Aes256>, P>(
         b,
         "aes-256-eax",
-        aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX, data),
+        aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX_CARRY, data))
+        }),
         k32,
         data,
         SIZES,
