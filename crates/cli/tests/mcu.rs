@@ -150,3 +150,93 @@ fn device_results_are_stored_with_their_target() {
         assert!(stderr.contains("aes-128-ctr: known-answer"), "{stderr}");
     }
 }
+
+/// `energy --cpu-from TARGET` takes the seal time from the stored simulation:
+/// the line through the shortest and longest stored readings, at this length.
+#[test]
+fn energy_takes_the_seal_time_from_a_stored_device_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let energy = |scheme: &str, target: &str| {
+        let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
+        cmd.args([
+            "energy",
+            "--device",
+            "mkr-wan-1300",
+            "--link",
+            "lora-sf9-125",
+        ])
+        .args([
+            "--sample", "chain:10", "--format", "json", "--scheme", scheme,
+        ])
+        .args(["--cpu-from", target, "--db"])
+        .arg(&db);
+        cmd
+    };
+    // Nothing stored yet: a usage error that says what to run.
+    energy("aead:aes-128-gcm", "cortex-m0plus")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "run `ciphermeter mcu --target cortex-m0plus message-aes-128-gcm` first",
+        ));
+    // A scheme the firmware does not carry, and an unknown target.
+    energy("aead:chacha20-poly1305", "cortex-m0plus")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no firmware build"));
+    energy("aead:aes-128-gcm", "z80").assert().code(2);
+
+    let out = mcu()
+        .args([
+            "--target",
+            "cortex-m0plus",
+            "message-aes-128-gcm",
+            "--format",
+            "json",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let seals: Vec<(f64, f64)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["operation"] == "seal")
+        .map(|r| {
+            (
+                r["size_bytes"].as_f64().unwrap(),
+                r["time_us"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let (lo, hi) = (seals[0], seals[seals.len() - 1]);
+
+    let out = energy("aead:aes-128-gcm", "cortex-m0plus")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = doc.to_string();
+    assert!(text.contains("cortex-m0plus simulated (run 1)"), "{text}");
+    let cpu_us = doc["cpu_time_us"].as_f64().expect("cpu_time_us");
+    let bytes = doc["messages"][0]["bytes"]
+        .as_f64()
+        .expect("plaintext bytes");
+    let expected = lo.1 + (hi.1 - lo.1) / (hi.0 - lo.0) * (bytes - lo.0);
+    assert!(
+        (cpu_us - expected).abs() < 1e-6 * expected,
+        "{cpu_us} vs {expected}"
+    );
+}

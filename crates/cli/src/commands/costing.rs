@@ -110,7 +110,7 @@ impl DeviceTimes {
     }
 
     /// The firmware id of a scheme's sealed-message build (study 003's set).
-    fn firmware_id(scheme: &Scheme) -> String {
+    pub fn firmware_id(scheme: &Scheme) -> String {
         format!(
             "message-{}",
             scheme

@@ -3,7 +3,8 @@
 //!
 //! The messages are byte counts (`--bytes`, `--sealed-bytes`), or a real reading sealed
 //! with `--scheme` (`--sample`, `--container`), whose sealing CPU time is measured on
-//! this machine unless the user supplies a device-level time with `--cpu-us`.
+//! this machine unless the user supplies a device-level time with `--cpu-us`, or
+//! takes a stored simulation's with `--cpu-from TARGET`.
 
 use std::path::PathBuf;
 
@@ -12,6 +13,7 @@ use energy::model::parse_interval;
 use energy::{EnergyEstimate, MODEL_LABEL, MessageLoad};
 use serde_json::{Value, json};
 
+use super::costing::{CpuSource, DeviceTimes};
 use super::link::{len_u32, parse_bytes};
 use super::linkdata::{Format, links, ms, print_json, profiles, usage};
 use super::sealed_message::{Message, MessageArgs, build_note, host_time_label};
@@ -46,6 +48,17 @@ pub struct Args {
     /// with --bytes and without this, 0.
     #[arg(long, allow_hyphen_values = true)]
     cpu_us: Option<String>,
+    /// Take the seal's CPU time from the newest stored simulation of this target
+    /// (atmega1284p, cortex-m0plus, ...; `ciphermeter mcu --target T message-...`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        conflicts_with = "cpu_us",
+        requires = "scheme"
+    )]
+    cpu_from: Option<String>,
+    #[command(flatten)]
+    db: super::stored::DbArgs,
     /// Measure the host CPU time briefly (a smoke run, not a figure to report).
     #[arg(long)]
     quick: bool,
@@ -277,6 +290,58 @@ fn user_cpu(us: f64) -> CpuTime {
     }
 }
 
+/// `--cpu-from TARGET`: the simulated seal time of the same scheme, from the
+/// store, at this reading's length.
+fn device_cpu(
+    db: &super::stored::DbArgs,
+    target: &str,
+    scheme: &seal::Scheme,
+    reading_bytes: usize,
+) -> Result<CpuTime, CliError> {
+    let target: mcu::Target = target.parse()?;
+    let firmware = DeviceTimes::firmware_id(scheme);
+    if mcu::algorithms::find(&firmware).is_none() {
+        let built: Vec<&str> = mcu::algorithms::ALL
+            .iter()
+            .filter(|a| a.family == mcu::algorithms::Family::Message && a.id != "message-none")
+            .map(|a| a.id.trim_start_matches("message-"))
+            .collect();
+        return Err(CliError::usage(format!(
+            "--cpu-from: {} has no firmware build; the device tier seals study 003's schemes: {}",
+            scheme.name(),
+            built.join(", ")
+        )));
+    }
+    let store = db.open()?;
+    let times = DeviceTimes::load(&store, target)?.ok_or_else(|| {
+        CliError::usage(format!(
+            "no device-level results for {} in the store: run `ciphermeter mcu --target {} {firmware}` first",
+            target.name(),
+            target.name()
+        ))
+    })?;
+    let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
+        CliError::usage(format!(
+            "the newest {} run (run {}) has no seal time for {firmware}: run `ciphermeter mcu --target {} {firmware}`",
+            target.name(),
+            times.run,
+            target.name()
+        ))
+    })?;
+    Ok(CpuTime {
+        us,
+        source: format!(
+            "{}, whole message path (serialize, seal, base64)",
+            CpuSource::Device {
+                target,
+                run: times.run
+            }
+            .describe()
+        ),
+        measured: None,
+    })
+}
+
 /// `--bytes` with `--sealed-bytes` or `--overhead`: sizes as typed.
 fn byte_sizes(args: &Args, user_cpu_us: Option<f64>) -> Result<Sizes, CliError> {
     let plain = parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
@@ -319,9 +384,10 @@ fn message_sizes(args: &Args, user_cpu_us: Option<f64>) -> Result<Sizes, CliErro
     }
     let msg = Message::build(&args.message)?;
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
-    let cpu = match user_cpu_us {
-        Some(us) => user_cpu(us),
-        None => {
+    let cpu = match (user_cpu_us, &args.cpu_from) {
+        (Some(us), _) => user_cpu(us),
+        (None, Some(target)) => device_cpu(&args.db, target, &sealed.scheme, msg.plaintext.len())?,
+        (None, None) => {
             let t = sealed.measure_seal(&msg.plaintext, args.quick)?;
             CpuTime {
                 us: t.median_us(),
