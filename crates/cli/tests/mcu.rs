@@ -149,6 +149,28 @@ fn device_results_are_stored_with_their_target() {
         assert!(ctr[0].4.contains("128-bit counter step"), "{}", ctr[0].4);
         assert!(stderr.contains("aes-128-ctr: known-answer"), "{stderr}");
     }
+    // The report shows the device rows, marked with their target, reasons included.
+    let html_path = dir.path().join("report.html");
+    let mut report = Command::cargo_bin("ciphermeter").unwrap();
+    report
+        .args(["report", "--db"])
+        .arg(&db)
+        .arg("--output")
+        .arg(&html_path)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(
+        html.contains("href=\"#devices\""),
+        "no link to the device section"
+    );
+    let devices = &html[html
+        .find("<section id=\"devices\">")
+        .expect("device section")..];
+    assert!(devices.contains("atmega1284p") && devices.contains("speck64-128-ecb"));
+    if !out.status.success() {
+        assert!(devices.contains("128-bit counter step"));
+    }
 }
 
 /// `energy --cpu-from TARGET` takes the seal time from the stored simulation:

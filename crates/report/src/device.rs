@@ -112,6 +112,7 @@ pub fn render(input: &ReportInput) -> String {
             },
             d.get("time_us")
                 .and_then(Value::as_f64)
+                .filter(|_| r.metric != store::conventions::FAILURE)
                 .map(num)
                 .unwrap_or_default(),
             d.get("code_size_bytes")

@@ -77,7 +77,8 @@ pub fn render(input: &ReportInput) -> String {
     for (id, title) in SECTIONS {
         let _ = write!(page, "<a href=\"#{id}\">{}</a>", html::esc(title));
     }
-    page.push_str("</nav>");
+    // Rendered after the numbered sections (device::render writes its own section).
+    page.push_str("<a href=\"#devices\">Microcontrollers (simulated)</a></nav>");
     let sections: [(&str, String); 10] = [
         ("environment", environment::render(run)),
         ("throughput", host::throughput(&input.results)),
