@@ -75,6 +75,15 @@ pub const ALL: &[Algorithm] = &[
     a("message-hmac-sha512", Message, 512),
     a("message-hmac-sha3-256", Message, 256),
     a("message-hmac-sha3-512", Message, 512),
+    // Study 003 §3.5 scores an EtM pair by the higher of its two parts.
+    a("message-etm-aes-128-hmac-sha256", Message, 256),
+    a("message-etm-aes-128-hmac-sha512", Message, 512),
+    a("message-etm-aes-128-hmac-sha3-256", Message, 256),
+    a("message-etm-aes-128-hmac-sha3-512", Message, 512),
+    a("message-etm-aes-256-hmac-sha256", Message, 256),
+    a("message-etm-aes-256-hmac-sha512", Message, 512),
+    a("message-etm-aes-256-hmac-sha3-256", Message, 256),
+    a("message-etm-aes-256-hmac-sha3-512", Message, 512),
 ];
 
 pub fn find(id: &str) -> Option<&'static Algorithm> {

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{McuError, McuResult, Request, Target, algorithms};
 
-/// The study's schemes that the firmware implements (its EtM group, AES-ECB
-/// followed by HMAC, is not built yet), plus the no-security baseline.
+/// The study's three groups as the firmware implements them (AEAD, HMAC, and
+/// EtM: AES-ECB then HMAC of the ciphertext, separate keys), in the study's
+/// Table 1 / Appendix C combinations; the no-security baseline is apart.
 pub const SCHEMES: &[(&str, &str)] = &[
     ("message-aes-128-gcm", "AEAD"),
     ("message-aes-256-gcm", "AEAD"),
@@ -20,6 +21,14 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("message-hmac-sha512", "HMAC"),
     ("message-hmac-sha3-256", "HMAC"),
     ("message-hmac-sha3-512", "HMAC"),
+    ("message-etm-aes-128-hmac-sha256", "EtM"),
+    ("message-etm-aes-128-hmac-sha512", "EtM"),
+    ("message-etm-aes-128-hmac-sha3-256", "EtM"),
+    ("message-etm-aes-128-hmac-sha3-512", "EtM"),
+    ("message-etm-aes-256-hmac-sha256", "EtM"),
+    ("message-etm-aes-256-hmac-sha512", "EtM"),
+    ("message-etm-aes-256-hmac-sha3-256", "EtM"),
+    ("message-etm-aes-256-hmac-sha3-512", "EtM"),
 ];
 pub const BASELINE: &str = "message-none";
 
@@ -28,7 +37,7 @@ pub struct TinySecurityRow {
     pub target: Target,
     /// The catalogue id of the security algorithm (e.g. `aes-256-gcm`).
     pub algorithm: String,
-    /// AEAD or HMAC, the study's pattern groups; "none" for the baseline.
+    /// AEAD, EtM or HMAC, the study's pattern groups; "none" for the baseline.
     pub group: String,
     pub security_bits: u32,
     /// Mean over the chain lengths of µs per byte of reading (Fig. 9).
@@ -125,6 +134,48 @@ pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> 
     rows
 }
 
+/// One pattern group's means over its schemes that passed their known answer
+/// and were measured: the study's Figures 9, 10 and 12 compare the groups.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupMean {
+    pub group: String,
+    /// How many of the group's schemes the means cover.
+    pub schemes: usize,
+    pub us_per_byte: Option<f64>,
+    pub cost_per_bit: Option<f64>,
+    pub program_size_bytes: Option<f64>,
+}
+
+/// Means per group, in the order the groups first appear; the baseline is left out.
+pub fn group_means(rows: &[TinySecurityRow]) -> Vec<GroupMean> {
+    let mut groups: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.group != "none") {
+        if !groups.contains(&r.group.as_str()) {
+            groups.push(&r.group);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|group| {
+            let members: Vec<&TinySecurityRow> = rows
+                .iter()
+                .filter(|r| r.group == group && r.kat_passed && r.us_per_byte.is_some())
+                .collect();
+            let mean = |f: &dyn Fn(&TinySecurityRow) -> Option<f64>| {
+                let v: Vec<f64> = members.iter().filter_map(|r| f(r)).collect();
+                (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+            };
+            GroupMean {
+                group: group.to_string(),
+                schemes: members.len(),
+                us_per_byte: mean(&|r| r.us_per_byte),
+                cost_per_bit: mean(&|r| r.cost_per_bit),
+                program_size_bytes: mean(&|r| r.program_size_bytes.map(|b| b as f64)),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +207,47 @@ mod tests {
         assert!(gcm.kat_passed);
         let missing = rows.iter().find(|r| r.algorithm == "acorn-128").unwrap();
         assert!(!missing.kat_passed && missing.us_per_byte.is_none());
+    }
+
+    /// The EtM group is scored by the higher of its two parts (study 003 §3.5)
+    /// and averaged as a group of its own, apart from HMAC and AEAD.
+    #[test]
+    fn etm_is_its_own_group_scored_by_its_stronger_part() {
+        let groups: Vec<&str> = SCHEMES.iter().map(|(_, g)| *g).collect();
+        assert_eq!(groups.iter().filter(|g| **g == "EtM").count(), 8);
+        let bits = |id: &str| algorithms::find(id).unwrap().security_bits;
+        assert_eq!(bits("message-etm-aes-128-hmac-sha512"), 512);
+        assert_eq!(bits("message-etm-aes-256-hmac-sha256"), 256);
+        assert_eq!(bits("message-etm-aes-128-hmac-sha3-256"), 256);
+        let results = vec![
+            seal("message-none", 100, 100.0, 9_000),
+            seal("message-etm-aes-128-hmac-sha512", 100, 2_100.0, 19_000),
+            seal("message-etm-aes-256-hmac-sha256", 100, 1_100.0, 15_000),
+            seal("message-hmac-sha256", 100, 600.0, 12_000),
+            McuResult {
+                kat_passed: false,
+                ..seal("message-hmac-sha512", 100, 50.0, 12_000)
+            },
+        ];
+        let rows = summarise(Target::Atmega1284p, &results);
+        let etm = rows
+            .iter()
+            .find(|r| r.algorithm == "etm-aes-128-hmac-sha512")
+            .unwrap();
+        assert_eq!((etm.group.as_str(), etm.security_bits), ("EtM", 512));
+        assert_eq!(etm.cost_per_bit, Some(21.0 / 512.0));
+        let means = group_means(&rows);
+        let order: Vec<&str> = means.iter().map(|g| g.group.as_str()).collect();
+        assert_eq!(order, ["AEAD", "HMAC", "EtM"]);
+        let etm = means.iter().find(|g| g.group == "EtM").unwrap();
+        // Only the two measured EtM schemes count; the six unmeasured do not.
+        assert_eq!(etm.schemes, 2);
+        assert_eq!(etm.us_per_byte, Some(16.0));
+        assert_eq!(etm.program_size_bytes, Some(8_000.0));
+        // A scheme that failed its known answer is left out of its group's mean.
+        let hmac = means.iter().find(|g| g.group == "HMAC").unwrap();
+        assert_eq!((hmac.schemes, hmac.us_per_byte), (1, Some(6.0)));
+        let aead = means.iter().find(|g| g.group == "AEAD").unwrap();
+        assert_eq!((aead.schemes, aead.us_per_byte), (0, None));
     }
 }

@@ -84,7 +84,7 @@ impl<'a> Writer<'a> {
         }
         let a = t.unsigned_abs() as u32;
         self.uint(a / 10);
-        if a % 10 != 0 {
+        if !a.is_multiple_of(10) {
             self.raw(&[b'.', b'0' + (a % 10) as u8]);
         }
     }
@@ -319,6 +319,203 @@ mod scheme {
     }
 }
 
+/// Encrypt-then-MAC as study 003 built it (Fig. 5, Appendix C): AES in ECB
+/// mode over the PKCS#7-padded reading, then HMAC over the ciphertext, with
+/// separate keys. ECB is the study's choice, kept for a faithful comparison:
+/// it is deterministic and shows equal blocks, so it is not a mode to deploy.
+#[cfg(any(
+    feature = "message-etm-aes-128-hmac-sha256",
+    feature = "message-etm-aes-128-hmac-sha512",
+    feature = "message-etm-aes-128-hmac-sha3-256",
+    feature = "message-etm-aes-128-hmac-sha3-512",
+    feature = "message-etm-aes-256-hmac-sha256",
+    feature = "message-etm-aes-256-hmac-sha512",
+    feature = "message-etm-aes-256-hmac-sha3-256",
+    feature = "message-etm-aes-256-hmac-sha3-512",
+))]
+mod scheme {
+    use base64ct::{Base64, Encoding};
+    use cipher::{
+        Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeySizeUser, consts::U16,
+    };
+    use digest::Mac;
+
+    use super::{Writer, serialize};
+    use crate::algorithms::block::{CipherKat, ecb_kat};
+    use crate::algorithms::{hash::mac_kat, vectors};
+
+    #[cfg(any(
+        feature = "message-etm-aes-128-hmac-sha256",
+        feature = "message-etm-aes-128-hmac-sha512",
+        feature = "message-etm-aes-128-hmac-sha3-256",
+        feature = "message-etm-aes-128-hmac-sha3-512",
+    ))]
+    mod cipher_choice {
+        pub type C = aes::Aes128;
+        pub const KAT: &super::CipherKat = &super::vectors::AES128_ECB;
+    }
+    #[cfg(any(
+        feature = "message-etm-aes-256-hmac-sha256",
+        feature = "message-etm-aes-256-hmac-sha512",
+        feature = "message-etm-aes-256-hmac-sha3-256",
+        feature = "message-etm-aes-256-hmac-sha3-512",
+    ))]
+    mod cipher_choice {
+        pub type C = aes::Aes256;
+        pub const KAT: &super::CipherKat = &super::vectors::AES256_ECB;
+    }
+    #[cfg(any(
+        feature = "message-etm-aes-128-hmac-sha256",
+        feature = "message-etm-aes-256-hmac-sha256",
+    ))]
+    mod mac_choice {
+        pub type M = hmac::Hmac<sha2::Sha256>;
+        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA256;
+    }
+    #[cfg(any(
+        feature = "message-etm-aes-128-hmac-sha512",
+        feature = "message-etm-aes-256-hmac-sha512",
+    ))]
+    mod mac_choice {
+        pub type M = hmac::Hmac<sha2::Sha512>;
+        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA512;
+    }
+    #[cfg(any(
+        feature = "message-etm-aes-128-hmac-sha3-256",
+        feature = "message-etm-aes-256-hmac-sha3-256",
+    ))]
+    mod mac_choice {
+        pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
+        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_256;
+    }
+    #[cfg(any(
+        feature = "message-etm-aes-128-hmac-sha3-512",
+        feature = "message-etm-aes-256-hmac-sha3-512",
+    ))]
+    mod mac_choice {
+        pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
+        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_512;
+    }
+    pub(super) use cipher_choice::C;
+    pub(super) use mac_choice::M;
+
+    #[cfg(feature = "message-etm-aes-128-hmac-sha256")]
+    pub const ID: &str = "message-etm-aes-128-hmac-sha256";
+    #[cfg(feature = "message-etm-aes-128-hmac-sha512")]
+    pub const ID: &str = "message-etm-aes-128-hmac-sha512";
+    #[cfg(feature = "message-etm-aes-128-hmac-sha3-256")]
+    pub const ID: &str = "message-etm-aes-128-hmac-sha3-256";
+    #[cfg(feature = "message-etm-aes-128-hmac-sha3-512")]
+    pub const ID: &str = "message-etm-aes-128-hmac-sha3-512";
+    #[cfg(feature = "message-etm-aes-256-hmac-sha256")]
+    pub const ID: &str = "message-etm-aes-256-hmac-sha256";
+    #[cfg(feature = "message-etm-aes-256-hmac-sha512")]
+    pub const ID: &str = "message-etm-aes-256-hmac-sha512";
+    #[cfg(feature = "message-etm-aes-256-hmac-sha3-256")]
+    pub const ID: &str = "message-etm-aes-256-hmac-sha3-256";
+    #[cfg(feature = "message-etm-aes-256-hmac-sha3-512")]
+    pub const ID: &str = "message-etm-aes-256-hmac-sha3-512";
+
+    const BLOCK: usize = 16;
+    /// The HMAC key's place in the key material, apart from the AES key
+    /// (which takes the first 16 or 32 bytes).
+    const MAC_KEY: core::ops::Range<usize> = 32..64;
+
+    pub struct Keys {
+        cipher: C,
+        mac: M,
+    }
+
+    pub fn keys(key: &[u8]) -> Option<Keys> {
+        let cipher = <C as KeyInit>::new_from_slice(key.get(..C::key_size())?).ok()?;
+        let mac = <M as KeyInit>::new_from_slice(key.get(MAC_KEY)?).ok()?;
+        Some(Keys { cipher, mac })
+    }
+
+    /// Both halves against their official vectors: FIPS-197 for AES,
+    /// RFC 4231 / NIST CSRC for the HMAC.
+    pub fn known_answer() -> Result<(), super::Failure> {
+        let mut buf = [0u8; 16];
+        ecb_kat::<C>(cipher_choice::KAT, &mut buf)?;
+        mac_kat::<M>(mac_choice::KAT.0, mac_choice::KAT.1, mac_choice::KAT.2)
+    }
+
+    fn blocks(buf: &mut [u8]) -> &mut [Array<u8, U16>] {
+        Array::slice_as_chunks_mut(buf).0
+    }
+
+    /// PKCS#7: 1..=16 bytes, each holding the count. Returns the padded length.
+    pub(super) fn pad(buf: &mut [u8], n: usize) -> Option<usize> {
+        let p = BLOCK - n % BLOCK;
+        buf.get_mut(n..n + p)?.fill(p as u8);
+        Some(n + p)
+    }
+
+    /// The unpadded length, or None if the padding is malformed.
+    pub(super) fn unpad(buf: &[u8]) -> Option<usize> {
+        let p = *buf.last()? as usize;
+        if p == 0 || p > BLOCK || p > buf.len() {
+            return None;
+        }
+        let (rest, padding) = buf.split_at(buf.len() - p);
+        padding
+            .iter()
+            .all(|&b| b as usize == p)
+            .then_some(rest.len())
+    }
+
+    /// `{"data":"<AES-ECB ciphertext>","hmac":"<HMAC of the ciphertext>"}`.
+    pub fn seal(
+        k: &Keys,
+        _: usize,
+        r: &super::Reading,
+        json: &mut [u8],
+        env: &mut [u8],
+    ) -> Option<usize> {
+        let n = serialize(r, json)?;
+        let n = pad(json, n)?;
+        let ct = &mut json[..n];
+        k.cipher.encrypt_blocks(blocks(ct));
+        let mut mac = k.mac.clone();
+        mac.update(ct);
+        let tag = mac.finalize().into_bytes();
+        let mut w = Writer::new(env);
+        w.raw(b"{\"data\":\"");
+        w.base64(ct);
+        w.raw(b"\",\"hmac\":\"");
+        w.base64(&tag);
+        w.raw(b"\"}");
+        w.done()
+    }
+
+    /// The bounds of a string field's value: `name` is `"key":"`.
+    fn field(env: &[u8], name: &[u8]) -> Option<(usize, usize)> {
+        let start = env.windows(name.len()).position(|w| w == name)? + name.len();
+        let len = env[start..].iter().position(|&b| b == b'"')?;
+        Some((start, start + len))
+    }
+
+    /// The receiver: the tag is checked (in constant time) before anything
+    /// is decrypted, so a forged message never reaches AES or the padding.
+    pub fn open<'a>(k: &Keys, env: &'a mut [u8], json: &'a mut [u8]) -> Option<&'a [u8]> {
+        let (ds, de) = field(env, b"\"data\":\"")?;
+        let (ts, te) = field(env, b"\"hmac\":\"")?;
+        let mut tag = [0u8; 64];
+        let tag = Base64::decode(&env[ts..te], &mut tag).ok()?;
+        let n = Base64::decode(&env[ds..de], json).ok()?.len();
+        if n == 0 || !n.is_multiple_of(BLOCK) {
+            return None;
+        }
+        let ct = &mut json[..n];
+        let mut mac = k.mac.clone();
+        mac.update(ct);
+        mac.verify_slice(tag).ok()?;
+        k.cipher.decrypt_blocks(blocks(ct));
+        let len = unpad(ct)?;
+        Some(&json[..len])
+    }
+}
+
 pub fn run<P: Probe>(b: &mut Bench<P>, _data: &mut [u8], _out: &mut [u8]) {
     let mut json = [0u8; JSON_MAX];
     let mut env = [0u8; ENVELOPE_MAX];
@@ -350,4 +547,186 @@ fn round_trip(keys: &scheme::Keys, json: &mut [u8], env: &mut [u8]) -> Result<()
     let len = scheme::seal(keys, 0, &reading, json, env).ok_or("seal overflow")?;
     let plain = scheme::open(keys, &mut env[..len], json).ok_or("opening the sealed message")?;
     expect("message round trip", plain, &expected[..n])
+}
+
+#[cfg(all(
+    test,
+    any(
+        feature = "message-etm-aes-128-hmac-sha256",
+        feature = "message-etm-aes-128-hmac-sha512",
+        feature = "message-etm-aes-128-hmac-sha3-256",
+        feature = "message-etm-aes-128-hmac-sha3-512",
+        feature = "message-etm-aes-256-hmac-sha256",
+        feature = "message-etm-aes-256-hmac-sha512",
+        feature = "message-etm-aes-256-hmac-sha3-256",
+        feature = "message-etm-aes-256-hmac-sha3-512",
+    )
+))]
+mod etm_tests {
+    use super::*;
+    use crate::algorithms::BENCH_KEY;
+    use cipher::{Array, BlockCipherDecrypt, KeyInit, KeySizeUser};
+    use digest::Mac;
+    use scheme::{C, M};
+
+    const DATA: &[u8] = b"{\"data\":\"";
+    const HMAC: &[u8] = b"\",\"hmac\":\"";
+
+    fn keys() -> scheme::Keys {
+        scheme::keys(&BENCH_KEY).unwrap()
+    }
+
+    /// Seals `r`; returns the envelope and where its data and tag fields lie.
+    fn sealed(r: &Reading) -> ([u8; ENVELOPE_MAX], usize, (usize, usize), (usize, usize)) {
+        let (mut json, mut env) = ([0u8; JSON_MAX], [0u8; ENVELOPE_MAX]);
+        let len = scheme::seal(&keys(), 0, r, &mut json, &mut env).expect("seal fits");
+        let e = &env[..len];
+        assert!(
+            e.starts_with(DATA) && e.ends_with(b"\"}"),
+            "{:?}",
+            e.escape_ascii()
+        );
+        let tag_at = e.windows(HMAC.len()).position(|w| w == HMAC).unwrap();
+        (
+            env,
+            len,
+            (DATA.len(), tag_at),
+            (tag_at + HMAC.len(), len - 2),
+        )
+    }
+
+    /// Decodes a base64 field into `out`; returns the byte count.
+    fn decode(text: &[u8], out: &mut [u8]) -> usize {
+        Base64::decode(text, out).unwrap().len()
+    }
+
+    fn expected(r: &Reading) -> ([u8; JSON_MAX], usize) {
+        let mut out = [0u8; JSON_MAX];
+        let n = serialize(r, &mut out).unwrap();
+        (out, n)
+    }
+
+    #[test]
+    fn an_untouched_envelope_opens_to_the_exact_json() {
+        for (i, &chain) in CHAINS.iter().enumerate() {
+            let r = Reading::generate(chain, i as u32);
+            let (want, n) = expected(&r);
+            let (mut env, len, _, _) = sealed(&r);
+            let mut json = [0u8; JSON_MAX];
+            let got = scheme::open(&keys(), &mut env[..len], &mut json);
+            assert_eq!(got, Some(&want[..n]), "chain of {chain}");
+        }
+    }
+
+    /// Decrypted and checked independently of `open`: AES under the first key
+    /// bytes, HMAC under BENCH_KEY[32..64] over the ciphertext, PKCS#7 padding.
+    #[test]
+    fn the_envelope_is_aes_ecb_then_hmac_of_the_ciphertext_under_separate_keys() {
+        let r = Reading::generate(CHAINS[2], 2);
+        let (want, n) = expected(&r);
+        let (env, _, (ds, de), (ts, te)) = sealed(&r);
+        let (mut ct, mut tag) = ([0u8; JSON_MAX], [0u8; 64]);
+        let (n_ct, n_tag) = (
+            decode(&env[ds..de], &mut ct),
+            decode(&env[ts..te], &mut tag),
+        );
+        let (ct, tag) = (&mut ct[..n_ct], &tag[..n_tag]);
+        let mut mac = <M as KeyInit>::new_from_slice(&BENCH_KEY[32..64]).unwrap();
+        mac.update(ct);
+        assert!(mac.verify_slice(tag).is_ok());
+        let aes = <C as KeyInit>::new_from_slice(&BENCH_KEY[..C::key_size()]).unwrap();
+        aes.decrypt_blocks(Array::slice_as_chunks_mut(&mut *ct).0);
+        let pad = ct.len() - n;
+        assert!((1..=16).contains(&pad) && ct.len() % 16 == 0);
+        assert_eq!(&ct[..n], &want[..n]);
+        assert!(ct[n..].iter().all(|&b| b as usize == pad));
+    }
+
+    /// Every single flipped ciphertext byte is refused, and the refused
+    /// ciphertext is never decrypted (the tag is checked first).
+    #[test]
+    fn a_flipped_ciphertext_byte_is_refused_before_decryption() {
+        for (i, chain) in [(0u32, 1usize), (5, 25)] {
+            let r = Reading::generate(chain, i);
+            let (want, _) = expected(&r);
+            let (env, len, (ds, de), _) = sealed(&r);
+            let mut ct = [0u8; JSON_MAX];
+            let n = decode(&env[ds..de], &mut ct);
+            for at in 0..n {
+                let mut bad = ct;
+                bad[at] ^= 0x01;
+                let mut forged = env;
+                Base64::encode(&bad[..n], &mut forged[ds..de]).unwrap();
+                let mut json = [0u8; JSON_MAX];
+                assert!(
+                    scheme::open(&keys(), &mut forged[..len], &mut json).is_none(),
+                    "chain {chain}: flipped ciphertext byte {at} was accepted"
+                );
+                for block in json[..n].chunks(16).zip(want.chunks(16)) {
+                    assert_ne!(block.0, block.1, "chain {chain}: byte {at} decrypted");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_flipped_or_missing_tag_is_refused() {
+        let r = Reading::generate(CHAINS[1], 1);
+        let (env, len, _, (ts, te)) = sealed(&r);
+        let mut tag = [0u8; 64];
+        let t = decode(&env[ts..te], &mut tag);
+        let mut json = [0u8; JSON_MAX];
+        for at in [0, t - 1] {
+            let mut bad = tag;
+            bad[at] ^= 0x80;
+            let mut forged = env;
+            Base64::encode(&bad[..t], &mut forged[ts..te]).unwrap();
+            assert!(scheme::open(&keys(), &mut forged[..len], &mut json).is_none());
+        }
+        // A tag cut short (the field emptied) is refused, not compared on a prefix.
+        let mut cut = [0u8; ENVELOPE_MAX];
+        cut[..ts].copy_from_slice(&env[..ts]);
+        cut[ts..ts + 2].copy_from_slice(b"\"}");
+        assert!(scheme::open(&keys(), &mut cut[..ts + 2], &mut json).is_none());
+    }
+
+    #[test]
+    fn padding_round_trips_and_malformed_padding_is_refused() {
+        for n in 0..=48 {
+            let mut buf = [0xaau8; 64];
+            let padded = scheme::pad(&mut buf, n).unwrap();
+            assert_eq!(padded % 16, 0);
+            assert!(padded > n && padded <= n + 16);
+            assert_eq!(scheme::unpad(&buf[..padded]), Some(n));
+        }
+        assert_eq!(scheme::pad(&mut [0u8; 20], 16), None, "no room for a block");
+        let mut block = [16u8; 16];
+        assert_eq!(scheme::unpad(&block), Some(0));
+        block[15] = 0;
+        assert_eq!(scheme::unpad(&block), None);
+        block[15] = 17;
+        assert_eq!(scheme::unpad(&block), None);
+        block[15] = 3;
+        block[14] = 2;
+        assert_eq!(scheme::unpad(&block), None);
+        assert_eq!(scheme::unpad(&[]), None);
+    }
+
+    /// The longest reading the generator can make (25 thermometers, every
+    /// temperature four characters) still fits JSON_MAX padded and
+    /// ENVELOPE_MAX in base64.
+    #[test]
+    fn the_longest_reading_fits_the_buffers() {
+        let mut r = Reading::generate(25, 0);
+        r.time = u32::MAX;
+        for d in r.depths.iter_mut() {
+            d.1 = -49;
+        }
+        let (want, n) = expected(&r);
+        assert!(n >= 470, "{n}");
+        let (mut env, len, _, _) = sealed(&r);
+        let mut json = [0u8; JSON_MAX];
+        let got = scheme::open(&keys(), &mut env[..len], &mut json);
+        assert_eq!(got, Some(&want[..n]));
+    }
 }

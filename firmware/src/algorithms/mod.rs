@@ -22,6 +22,14 @@ pub mod identity;
     feature = "message-hmac-sha512",
     feature = "message-hmac-sha3-256",
     feature = "message-hmac-sha3-512",
+    feature = "message-etm-aes-128-hmac-sha256",
+    feature = "message-etm-aes-128-hmac-sha512",
+    feature = "message-etm-aes-128-hmac-sha3-256",
+    feature = "message-etm-aes-128-hmac-sha3-512",
+    feature = "message-etm-aes-256-hmac-sha256",
+    feature = "message-etm-aes-256-hmac-sha512",
+    feature = "message-etm-aes-256-hmac-sha3-256",
+    feature = "message-etm-aes-256-hmac-sha3-512",
     feature = "message-acorn-128",
 ))]
 pub mod message;
@@ -233,6 +241,14 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
         feature = "message-hmac-sha512",
         feature = "message-hmac-sha3-256",
         feature = "message-hmac-sha3-512",
+        feature = "message-etm-aes-128-hmac-sha256",
+        feature = "message-etm-aes-128-hmac-sha512",
+        feature = "message-etm-aes-128-hmac-sha3-256",
+        feature = "message-etm-aes-128-hmac-sha3-512",
+        feature = "message-etm-aes-256-hmac-sha256",
+        feature = "message-etm-aes-256-hmac-sha512",
+        feature = "message-etm-aes-256-hmac-sha3-256",
+        feature = "message-etm-aes-256-hmac-sha3-512",
         feature = "message-acorn-128",
     ))]
     message::run(b, data, out);

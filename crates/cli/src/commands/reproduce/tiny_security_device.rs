@@ -39,7 +39,7 @@ fn print_table(target: Target, rows: &[TinySecurityRow]) {
         "Study 003 at device level on {target:?} (Figures 9, 10 and 12), whole message path per reading"
     );
     println!(
-        "{:<22} {:<6} {:>5} {:>10} {:>9} {:>12} {:>14} {:>11} {:>4}",
+        "{:<26} {:<5} {:>5} {:>10} {:>9} {:>13} {:>12} {:>9} {:>4}",
         "algorithm",
         "group",
         "bits",
@@ -52,7 +52,7 @@ fn print_table(target: Target, rows: &[TinySecurityRow]) {
     );
     for r in rows {
         println!(
-            "{:<22} {:<6} {:>5} {:>10} {:>9} {:>12} {:>14} {:>11} {:>4}",
+            "{:<26} {:<5} {:>5} {:>10} {:>9} {:>13} {:>12} {:>9} {:>4}",
             r.algorithm,
             r.group,
             r.security_bits,
@@ -72,6 +72,22 @@ fn print_table(target: Target, rows: &[TinySecurityRow]) {
         if let Some(e) = &r.error {
             println!("    {}: {e}", r.algorithm);
         }
+    }
+    println!("\nGroup means (the study's Figures 9, 10 and 12 compare the groups):");
+    for g in mcu::tiny_security::group_means(rows) {
+        println!(
+            "  {:<5} {} scheme(s): {} us/byte, {} us/B per bit, flash +{} B",
+            g.group,
+            g.schemes,
+            num(g.us_per_byte, 3),
+            num(g.cost_per_bit, 5),
+            num(g.program_size_bytes, 0)
+        );
+    }
+    if rows.iter().any(|r| r.group == "EtM") {
+        println!(
+            "EtM is AES-ECB then HMAC of the ciphertext, as the study built it (Appendix C): ECB leaks equal blocks; measured for the reproduction only."
+        );
     }
     if let Some(base) = rows.iter().find_map(|r| r.baseline_program_bytes) {
         println!(
