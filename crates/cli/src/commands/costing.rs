@@ -109,15 +109,20 @@ impl DeviceTimes {
         }))
     }
 
-    /// The firmware id of a scheme's sealed-message build (study 003's set).
+    /// The firmware id of a scheme's sealed-message build (study 003's set):
+    /// `aead:aes-128-gcm` → `message-aes-128-gcm`, and for EtM, whose firmware
+    /// is ECB as the study's was, `etm:aes-128-ecb+hmac-sha256` →
+    /// `message-etm-aes-128-hmac-sha256`.
     pub fn firmware_id(scheme: &Scheme) -> String {
-        format!(
-            "message-{}",
-            scheme
-                .name()
-                .split_once(':')
-                .map_or(scheme.name(), |(_, rest)| rest)
-        )
+        match scheme.name().split_once(':') {
+            Some(("etm", parts)) => {
+                let (cipher, mac) = parts.split_once('+').unwrap_or((parts, ""));
+                let cipher = cipher.strip_suffix("-ecb").unwrap_or(cipher);
+                format!("message-etm-{cipher}-{mac}")
+            }
+            Some((_, rest)) => format!("message-{rest}"),
+            None => format!("message-{}", scheme.name()),
+        }
     }
 
     /// Seal time for a reading of `bytes`, by the straight line through the
@@ -352,5 +357,31 @@ impl SchemeCost {
             samples: None,
             data,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scheme of study 003 maps onto a firmware build the runner knows.
+    #[test]
+    fn study_003_schemes_map_to_firmware_builds() {
+        for (name, id) in [
+            ("aead:aes-128-gcm", "message-aes-128-gcm"),
+            ("hmac:hmac-sha3-512", "message-hmac-sha3-512"),
+            (
+                "etm:aes-128-ecb+hmac-sha256",
+                "message-etm-aes-128-hmac-sha256",
+            ),
+            (
+                "etm:aes-256-ecb+hmac-sha3-512",
+                "message-etm-aes-256-hmac-sha3-512",
+            ),
+        ] {
+            let scheme = Scheme::parse(name).unwrap();
+            assert_eq!(DeviceTimes::firmware_id(&scheme), id);
+            assert!(mcu::algorithms::find(id).is_some(), "{id} is not built");
+        }
     }
 }

@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 fn print_table(rows: &[McuResult]) {
     let counter = rows.first().map(|r| r.counter.as_str()).unwrap_or("cycles");
     println!(
-        "{:<22} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
+        "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
         "algorithm",
         "operation",
         "bytes",
@@ -147,13 +147,13 @@ fn print_table(rows: &[McuResult]) {
             && r.cycles == 0
         {
             println!(
-                "{:<22} {:<9} {:>6} {e}",
+                "{:<32} {:<9} {:>6} {e}",
                 r.algorithm, r.operation, r.size_bytes
             );
             continue;
         }
         println!(
-            "{:<22} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
+            "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
             r.algorithm,
             r.operation,
             r.size_bytes,
