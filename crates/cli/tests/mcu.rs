@@ -262,3 +262,42 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         "{cpu_us} vs {expected}"
     );
 }
+
+/// Study 003 at device level, as a user runs it: every scheme of the three
+/// groups on the study's microcontroller, each with its known answer, and the
+/// paper's findings judged from our numbers.
+#[test]
+fn study_003_reproduces_on_the_atmega1284p() {
+    let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
+    let out = cmd
+        .args(["reproduce", "tiny-security", "--target", "atmega1284p"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["target"], "atmega1284p");
+    let rows = doc["rows"].as_array().unwrap();
+    for group in ["AEAD", "HMAC", "EtM"] {
+        let mine: Vec<_> = rows.iter().filter(|r| r["group"] == group).collect();
+        assert!(mine.len() >= 4, "{group}: {mine:?}");
+        for r in mine {
+            assert_eq!(r["kat_passed"], true, "{r}");
+            assert!(r["us_per_byte"].as_f64().unwrap() > 0.0, "{r}");
+            assert!(r["program_size_bytes"].as_i64().unwrap() > 0, "{r}");
+        }
+    }
+    let findings = doc["findings"].as_array().unwrap();
+    for id in [
+        "aead_fastest",
+        "sha3_512_faster_than_sha512",
+        "program_size",
+    ] {
+        let f = findings.iter().find(|f| f["id"] == id).expect(id);
+        assert!(!f["ours"].as_str().unwrap().is_empty(), "{f}");
+    }
+}

@@ -7,6 +7,7 @@ pub mod rf_transmission;
 pub mod serialization;
 pub mod tiny_security;
 pub mod tiny_security_device;
+pub mod tiny_security_device_claims;
 
 use clap::Subcommand;
 

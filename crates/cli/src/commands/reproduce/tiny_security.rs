@@ -15,21 +15,23 @@ use serde_json::json;
 use crate::commands::frame_bench::{Readings, measure_frame};
 use crate::error::CliError;
 
-const PAPER: &str = include_str!("../../../../../data/studies/003_tiny_security.json");
+pub(crate) const PAPER: &str = include_str!("../../../../../data/studies/003_tiny_security.json");
 
 #[derive(Deserialize)]
-struct Paper {
+pub(crate) struct Paper {
     input_bytes_approx: Vec<f64>,
     overhead_ratio_approx: f64,
-    claims: Vec<Claim>,
+    pub(crate) claims: Vec<Claim>,
+    pub(crate) compile_size_baseline_bytes: u64,
+    pub(crate) compile_size_addition_bytes: String,
 }
 
 #[derive(Deserialize)]
-struct Claim {
-    id: String,
-    text: String,
+pub(crate) struct Claim {
+    pub(crate) id: String,
+    pub(crate) text: String,
     #[serde(rename = "where")]
-    place: String,
+    pub(crate) place: String,
 }
 
 #[derive(ClapArgs)]

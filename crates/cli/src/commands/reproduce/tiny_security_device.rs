@@ -16,11 +16,28 @@ pub fn run(target: &str, json_out: bool) -> Result<(), CliError> {
             eprintln!("{step}");
         }
     })?;
+    let findings = super::tiny_security_device_claims::check(
+        &super::tiny_security_device_claims::paper()?,
+        &rows,
+    );
     if json_out {
-        let text = serde_json::to_string_pretty(&rows).map_err(CliError::failed)?;
+        let doc = serde_json::json!({
+            "study": "003",
+            "target": target.name(),
+            "rows": rows,
+            "findings": findings,
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(CliError::failed)?;
         println!("{text}");
     } else {
         print_table(target, &rows);
+        println!("\nThe paper's findings beside ours (the study ran on this microcontroller):");
+        for f in &findings {
+            println!(
+                "  [{}] {} ({})\n      ours: {}: {}",
+                f.id, f.paper, f.place, f.verdict, f.ours
+            );
+        }
     }
     if rows.iter().any(|r| r.error.is_none() && !r.kat_passed) {
         return Err(CliError::failed(
