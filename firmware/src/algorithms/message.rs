@@ -194,9 +194,22 @@ mod scheme {
     pub fn keys(key: &[u8]) -> Option<Keys> {
         A::new_from_slice(&key[..<A as aead::KeySizeUser>::key_size()]).ok()
     }
+    /// EAX also gets the vector whose counter crosses a byte carry, which the
+    /// ATmega1284P build gets wrong (firmware/README.md).
+    #[cfg(feature = "message-aes-128-eax")]
+    const CARRY_KAT: Option<&crate::algorithms::aead::AeadKat> = Some(&vectors::AES128_EAX_CARRY);
+    #[cfg(feature = "message-aes-256-eax")]
+    const CARRY_KAT: Option<&crate::algorithms::aead::AeadKat> = Some(&vectors::AES256_EAX_CARRY);
+    #[cfg(not(any(feature = "message-aes-128-eax", feature = "message-aes-256-eax")))]
+    const CARRY_KAT: Option<&crate::algorithms::aead::AeadKat> = None;
+
     pub fn known_answer() -> Result<(), super::Failure> {
         let mut buf = [0u8; 128];
-        kat::<A>(KAT, &mut buf)
+        kat::<A>(KAT, &mut buf)?;
+        match CARRY_KAT {
+            Some(carry) => crate::algorithms::aead::counter_carry(kat::<A>(carry, &mut buf)),
+            None => Ok(()),
+        }
     }
     /// `{"iv":"…","tag":"…","data":"…"}` (Appendix B of the study).
     pub fn seal(
