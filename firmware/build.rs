@@ -1,4 +1,5 @@
-//! Generates the message sizes to benchmark (from CIPHERMETER_SIZES) and, for
+//! Generates the message sizes to benchmark (from CIPHERMETER_SIZES), names
+//! the study 003 message scheme a `message-*` feature selects, and, for
 //! Cortex-M, picks the memory map of the QEMU board that runs the target.
 
 use std::{env, fs, path::PathBuf};
@@ -26,6 +27,8 @@ fn main() {
     )
     .unwrap();
 
+    message_scheme();
+
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
         Some("microbit")
@@ -42,4 +45,50 @@ fn main() {
         fs::copy(format!("memory/{board}.x"), out.join("memory.x")).unwrap();
         println!("cargo:rustc-link-search={}", out.display());
     }
+}
+
+/// The `message-*` features are exclusive (one scheme per build). From the one
+/// enabled, derive what the code selects on, so no list of features is
+/// repeated in the source: `message_path` (any scheme), `message_group`
+/// (none, aead, hmac, etm), for EtM
+/// its parts `etm_aes` and `etm_mac`, and the scheme id as
+/// `CIPHERMETER_MESSAGE_ID`.
+fn message_scheme() {
+    println!("cargo::rustc-check-cfg=cfg(message_path)");
+    println!(
+        "cargo::rustc-check-cfg=cfg(message_group, values(\"none\", \"aead\", \"hmac\", \"etm\"))"
+    );
+    println!("cargo::rustc-check-cfg=cfg(etm_aes, values(\"128\", \"256\"))");
+    println!(
+        "cargo::rustc-check-cfg=cfg(etm_mac, values(\"sha256\", \"sha512\", \"sha3-256\", \"sha3-512\"))"
+    );
+    // Feature names use only '-', which Cargo turns into '_' in upper case.
+    let schemes: Vec<String> = env::vars()
+        .filter_map(|(k, _)| {
+            k.strip_prefix("CARGO_FEATURE_MESSAGE_")
+                .map(|rest| format!("message-{}", rest.to_lowercase().replace('_', "-")))
+        })
+        .collect();
+    let id = match schemes.as_slice() {
+        [] => return,
+        [one] => one,
+        more => panic!("the message-* features are exclusive, one per build; enabled: {more:?}"),
+    };
+    let group = if id == "message-none" {
+        "none"
+    } else if let Some(parts) = id.strip_prefix("message-etm-aes-") {
+        let (aes, mac) = parts
+            .split_once("-hmac-")
+            .expect("EtM features are message-etm-aes-BITS-hmac-HASH");
+        println!("cargo:rustc-cfg=etm_aes=\"{aes}\"");
+        println!("cargo:rustc-cfg=etm_mac=\"{mac}\"");
+        "etm"
+    } else if id.starts_with("message-hmac-") {
+        "hmac"
+    } else {
+        "aead"
+    };
+    println!("cargo:rustc-cfg=message_path");
+    println!("cargo:rustc-cfg=message_group=\"{group}\"");
+    println!("cargo:rustc-env=CIPHERMETER_MESSAGE_ID={id}");
 }

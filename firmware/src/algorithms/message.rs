@@ -120,7 +120,7 @@ pub fn serialize(r: &Reading, out: &mut [u8]) -> Option<usize> {
     w.done()
 }
 
-#[cfg(feature = "message-none")]
+#[cfg(message_group = "none")]
 mod scheme {
     pub const ID: &str = "message-none";
     pub struct Keys;
@@ -145,14 +145,11 @@ mod scheme {
     }
 }
 
-#[cfg(any(
-    feature = "message-aes-128-gcm",
-    feature = "message-aes-256-gcm",
-    feature = "message-aes-128-eax",
-    feature = "message-aes-256-eax",
-    feature = "message-acorn-128",
-))]
+#[cfg(message_group = "aead")]
 mod scheme {
+    /// The enabled feature (build.rs).
+    pub const ID: &str = env!("CIPHERMETER_MESSAGE_ID");
+
     use aead::{AeadInOut, KeyInit, Tag};
     use base64ct::{Base64, Encoding};
 
@@ -162,31 +159,21 @@ mod scheme {
     #[cfg(feature = "message-aes-128-gcm")]
     pub type A = aes_gcm::Aes128Gcm;
     #[cfg(feature = "message-aes-128-gcm")]
-    pub const ID: &str = "message-aes-128-gcm";
-    #[cfg(feature = "message-aes-128-gcm")]
     const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES128_GCM;
     #[cfg(feature = "message-aes-256-gcm")]
     pub type A = aes_gcm::Aes256Gcm;
-    #[cfg(feature = "message-aes-256-gcm")]
-    pub const ID: &str = "message-aes-256-gcm";
     #[cfg(feature = "message-aes-256-gcm")]
     const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES256_GCM;
     #[cfg(feature = "message-aes-128-eax")]
     pub type A = eax::Eax<aes::Aes128>;
     #[cfg(feature = "message-aes-128-eax")]
-    pub const ID: &str = "message-aes-128-eax";
-    #[cfg(feature = "message-aes-128-eax")]
     const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES128_EAX;
     #[cfg(feature = "message-aes-256-eax")]
     pub type A = eax::Eax<aes::Aes256>;
     #[cfg(feature = "message-aes-256-eax")]
-    pub const ID: &str = "message-aes-256-eax";
-    #[cfg(feature = "message-aes-256-eax")]
     const KAT: &crate::algorithms::aead::AeadKat = &vectors::AES256_EAX;
     #[cfg(feature = "message-acorn-128")]
     pub type A = primitives::Acorn128;
-    #[cfg(feature = "message-acorn-128")]
-    pub const ID: &str = "message-acorn-128";
     #[cfg(feature = "message-acorn-128")]
     const KAT: &crate::algorithms::aead::AeadKat = &vectors::ACORN128;
 
@@ -253,13 +240,11 @@ mod scheme {
     }
 }
 
-#[cfg(any(
-    feature = "message-hmac-sha256",
-    feature = "message-hmac-sha512",
-    feature = "message-hmac-sha3-256",
-    feature = "message-hmac-sha3-512",
-))]
+#[cfg(message_group = "hmac")]
 mod scheme {
+    /// The enabled feature (build.rs).
+    pub const ID: &str = env!("CIPHERMETER_MESSAGE_ID");
+
     use digest::{KeyInit, Mac};
 
     use super::{Writer, serialize};
@@ -268,25 +253,17 @@ mod scheme {
     #[cfg(feature = "message-hmac-sha256")]
     pub type M = hmac::Hmac<sha2::Sha256>;
     #[cfg(feature = "message-hmac-sha256")]
-    pub const ID: &str = "message-hmac-sha256";
-    #[cfg(feature = "message-hmac-sha256")]
     const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA256;
     #[cfg(feature = "message-hmac-sha512")]
     pub type M = hmac::Hmac<sha2::Sha512>;
-    #[cfg(feature = "message-hmac-sha512")]
-    pub const ID: &str = "message-hmac-sha512";
     #[cfg(feature = "message-hmac-sha512")]
     const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA512;
     #[cfg(feature = "message-hmac-sha3-256")]
     pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
     #[cfg(feature = "message-hmac-sha3-256")]
-    pub const ID: &str = "message-hmac-sha3-256";
-    #[cfg(feature = "message-hmac-sha3-256")]
     const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_256;
     #[cfg(feature = "message-hmac-sha3-512")]
     pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
-    #[cfg(feature = "message-hmac-sha3-512")]
-    pub const ID: &str = "message-hmac-sha3-512";
     #[cfg(feature = "message-hmac-sha3-512")]
     const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_512;
 
@@ -336,17 +313,11 @@ mod scheme {
 /// mode over the PKCS#7-padded reading, then HMAC over the ciphertext, with
 /// separate keys. ECB is the study's choice, kept for a faithful comparison:
 /// it is deterministic and shows equal blocks, so it is not a mode to deploy.
-#[cfg(any(
-    feature = "message-etm-aes-128-hmac-sha256",
-    feature = "message-etm-aes-128-hmac-sha512",
-    feature = "message-etm-aes-128-hmac-sha3-256",
-    feature = "message-etm-aes-128-hmac-sha3-512",
-    feature = "message-etm-aes-256-hmac-sha256",
-    feature = "message-etm-aes-256-hmac-sha512",
-    feature = "message-etm-aes-256-hmac-sha3-256",
-    feature = "message-etm-aes-256-hmac-sha3-512",
-))]
+#[cfg(message_group = "etm")]
 mod scheme {
+    /// The enabled feature (build.rs).
+    pub const ID: &str = env!("CIPHERMETER_MESSAGE_ID");
+
     use base64ct::{Base64, Encoding};
     use cipher::{
         Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeySizeUser, consts::U16,
@@ -357,77 +328,38 @@ mod scheme {
     use crate::algorithms::block::{CipherKat, ecb_kat};
     use crate::algorithms::{hash::mac_kat, vectors};
 
-    #[cfg(any(
-        feature = "message-etm-aes-128-hmac-sha256",
-        feature = "message-etm-aes-128-hmac-sha512",
-        feature = "message-etm-aes-128-hmac-sha3-256",
-        feature = "message-etm-aes-128-hmac-sha3-512",
-    ))]
+    #[cfg(etm_aes = "128")]
     mod cipher_choice {
         pub type C = aes::Aes128;
         pub const KAT: &super::CipherKat = &super::vectors::AES128_ECB;
     }
-    #[cfg(any(
-        feature = "message-etm-aes-256-hmac-sha256",
-        feature = "message-etm-aes-256-hmac-sha512",
-        feature = "message-etm-aes-256-hmac-sha3-256",
-        feature = "message-etm-aes-256-hmac-sha3-512",
-    ))]
+    #[cfg(etm_aes = "256")]
     mod cipher_choice {
         pub type C = aes::Aes256;
         pub const KAT: &super::CipherKat = &super::vectors::AES256_ECB;
     }
-    #[cfg(any(
-        feature = "message-etm-aes-128-hmac-sha256",
-        feature = "message-etm-aes-256-hmac-sha256",
-    ))]
+    #[cfg(etm_mac = "sha256")]
     mod mac_choice {
         pub type M = hmac::Hmac<sha2::Sha256>;
         pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA256;
     }
-    #[cfg(any(
-        feature = "message-etm-aes-128-hmac-sha512",
-        feature = "message-etm-aes-256-hmac-sha512",
-    ))]
+    #[cfg(etm_mac = "sha512")]
     mod mac_choice {
         pub type M = hmac::Hmac<sha2::Sha512>;
         pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA512;
     }
-    #[cfg(any(
-        feature = "message-etm-aes-128-hmac-sha3-256",
-        feature = "message-etm-aes-256-hmac-sha3-256",
-    ))]
+    #[cfg(etm_mac = "sha3-256")]
     mod mac_choice {
         pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
         pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_256;
     }
-    #[cfg(any(
-        feature = "message-etm-aes-128-hmac-sha3-512",
-        feature = "message-etm-aes-256-hmac-sha3-512",
-    ))]
+    #[cfg(etm_mac = "sha3-512")]
     mod mac_choice {
         pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
         pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_512;
     }
     pub(super) use cipher_choice::C;
     pub(super) use mac_choice::M;
-
-    #[cfg(feature = "message-etm-aes-128-hmac-sha256")]
-    pub const ID: &str = "message-etm-aes-128-hmac-sha256";
-    #[cfg(feature = "message-etm-aes-128-hmac-sha512")]
-    pub const ID: &str = "message-etm-aes-128-hmac-sha512";
-    #[cfg(feature = "message-etm-aes-128-hmac-sha3-256")]
-    pub const ID: &str = "message-etm-aes-128-hmac-sha3-256";
-    #[cfg(feature = "message-etm-aes-128-hmac-sha3-512")]
-    pub const ID: &str = "message-etm-aes-128-hmac-sha3-512";
-    #[cfg(feature = "message-etm-aes-256-hmac-sha256")]
-    pub const ID: &str = "message-etm-aes-256-hmac-sha256";
-    #[cfg(feature = "message-etm-aes-256-hmac-sha512")]
-    pub const ID: &str = "message-etm-aes-256-hmac-sha512";
-    #[cfg(feature = "message-etm-aes-256-hmac-sha3-256")]
-    pub const ID: &str = "message-etm-aes-256-hmac-sha3-256";
-    #[cfg(feature = "message-etm-aes-256-hmac-sha3-512")]
-    pub const ID: &str = "message-etm-aes-256-hmac-sha3-512";
 
     const BLOCK: usize = 16;
     /// The HMAC key's place in the key material, apart from the AES key
@@ -562,19 +494,7 @@ fn round_trip(keys: &scheme::Keys, json: &mut [u8], env: &mut [u8]) -> Result<()
     expect("message round trip", plain, &expected[..n])
 }
 
-#[cfg(all(
-    test,
-    any(
-        feature = "message-etm-aes-128-hmac-sha256",
-        feature = "message-etm-aes-128-hmac-sha512",
-        feature = "message-etm-aes-128-hmac-sha3-256",
-        feature = "message-etm-aes-128-hmac-sha3-512",
-        feature = "message-etm-aes-256-hmac-sha256",
-        feature = "message-etm-aes-256-hmac-sha512",
-        feature = "message-etm-aes-256-hmac-sha3-256",
-        feature = "message-etm-aes-256-hmac-sha3-512",
-    )
-))]
+#[cfg(all(test, message_group = "etm"))]
 mod etm_tests {
     use super::*;
     use crate::algorithms::BENCH_KEY;

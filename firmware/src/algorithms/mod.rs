@@ -12,26 +12,7 @@ pub mod aead;
 pub mod block;
 pub mod hash;
 pub mod identity;
-#[cfg(any(
-    feature = "message-none",
-    feature = "message-aes-128-gcm",
-    feature = "message-aes-256-gcm",
-    feature = "message-aes-128-eax",
-    feature = "message-aes-256-eax",
-    feature = "message-hmac-sha256",
-    feature = "message-hmac-sha512",
-    feature = "message-hmac-sha3-256",
-    feature = "message-hmac-sha3-512",
-    feature = "message-etm-aes-128-hmac-sha256",
-    feature = "message-etm-aes-128-hmac-sha512",
-    feature = "message-etm-aes-128-hmac-sha3-256",
-    feature = "message-etm-aes-128-hmac-sha3-512",
-    feature = "message-etm-aes-256-hmac-sha256",
-    feature = "message-etm-aes-256-hmac-sha512",
-    feature = "message-etm-aes-256-hmac-sha3-256",
-    feature = "message-etm-aes-256-hmac-sha3-512",
-    feature = "message-acorn-128",
-))]
+#[cfg(message_path)]
 pub mod message;
 pub mod vectors;
 
@@ -231,26 +212,7 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
         SIZES,
     );
 
-    #[cfg(any(
-        feature = "message-none",
-        feature = "message-aes-128-gcm",
-        feature = "message-aes-256-gcm",
-        feature = "message-aes-128-eax",
-        feature = "message-aes-256-eax",
-        feature = "message-hmac-sha256",
-        feature = "message-hmac-sha512",
-        feature = "message-hmac-sha3-256",
-        feature = "message-hmac-sha3-512",
-        feature = "message-etm-aes-128-hmac-sha256",
-        feature = "message-etm-aes-128-hmac-sha512",
-        feature = "message-etm-aes-128-hmac-sha3-256",
-        feature = "message-etm-aes-128-hmac-sha3-512",
-        feature = "message-etm-aes-256-hmac-sha256",
-        feature = "message-etm-aes-256-hmac-sha512",
-        feature = "message-etm-aes-256-hmac-sha3-256",
-        feature = "message-etm-aes-256-hmac-sha3-512",
-        feature = "message-acorn-128",
-    ))]
+    #[cfg(message_path)]
     message::run(b, data, out);
 }
 
