@@ -185,8 +185,12 @@ pub fn energy(rows: &[ResultRow]) -> String {
         ]);
     }
     out.push_str(&t.render());
-    let mut sources: Vec<&str> = rows.iter().map(|r| s(r, "cpu_time_source")).collect();
-    sources.dedup();
+    let mut sources: Vec<&str> = Vec::new();
+    for src in rows.iter().map(|r| s(r, "cpu_time_source")) {
+        if !sources.contains(&src) {
+            sources.push(src);
+        }
+    }
     for src in sources {
         out.push_str(&format!("<p class=\"note\">CPU time: {}.</p>", esc(src)));
     }

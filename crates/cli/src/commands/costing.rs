@@ -146,8 +146,17 @@ impl DeviceTimes {
 /// Where a CPU time came from.
 #[derive(Clone, Debug)]
 pub enum CpuSource {
-    Device { target: mcu::Target, run: i64 },
+    Device {
+        target: mcu::Target,
+        run: i64,
+    },
     Host,
+    /// The device was simulated but has no seal time for this scheme (its
+    /// firmware failed a known answer or was not built): the host's stands in.
+    HostInsteadOfDevice {
+        target: mcu::Target,
+        run: i64,
+    },
 }
 
 impl CpuSource {
@@ -159,6 +168,10 @@ impl CpuSource {
             CpuSource::Host => {
                 "this host (not the device: run `ciphermeter run --mcu` to simulate it)".into()
             }
+            CpuSource::HostInsteadOfDevice { target, run } => format!(
+                "this host, because {} (run {run}) has no seal time for this scheme: see the device section for why",
+                target.name()
+            ),
         }
     }
 }
@@ -231,7 +244,16 @@ pub fn cost_scheme(
                 run: d.run,
             },
         ),
-        None => (host_us.0, CpuSource::Host),
+        None => (
+            host_us.0,
+            match device {
+                Some(d) => CpuSource::HostInsteadOfDevice {
+                    target: d.target,
+                    run: d.run,
+                },
+                None => CpuSource::Host,
+            },
+        ),
     };
     let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
     let sealed_bytes = sealed.bytes.len();
@@ -363,6 +385,67 @@ impl SchemeCost {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With a simulated device, a scheme that has a device seal time uses it;
+    /// one without (its firmware failed a known answer) says the host's stands in.
+    #[test]
+    fn a_scheme_without_a_device_time_is_labelled_as_host() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let run = store
+            .begin_run(
+                &store::NewRun {
+                    command: "mcu".into(),
+                    host: "test".into(),
+                    origin: "local".into(),
+                    environment: json!({}),
+                },
+                store::RunStatus::Running,
+            )
+            .unwrap();
+        let seal = |bytes: usize, us: f64| {
+            let mut r = mcu::McuResult::failure(
+                mcu::Target::Atmega1284p,
+                "message-aes-128-gcm",
+                "seal",
+                "",
+            );
+            (r.error, r.kat_passed, r.size_bytes, r.time_us) = (None, true, bytes, us);
+            r
+        };
+        let rows = super::super::stored::mcu_rows(&[seal(65, 50_000.0), seal(481, 250_000.0)]);
+        store.add_results(run, &rows).unwrap();
+        let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
+            .unwrap()
+            .unwrap();
+        let profiles = super::super::linkdata::profiles(&None).unwrap();
+        let links = super::super::linkdata::links(&None).unwrap();
+        let link = links.get("lora-sf9-125").unwrap();
+        let setting = Setting {
+            device: profiles.device("sodaq-mbili").unwrap(),
+            radio: profiles.radio(&link.radio).unwrap(),
+            link,
+            battery: None,
+            interval_s: 600.0,
+        };
+        let gcm =
+            cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
+        assert!(matches!(gcm.cpu_source, CpuSource::Device { .. }));
+        let expected = 50_000.0 + 200_000.0 / 416.0 * (gcm.plaintext_bytes as f64 - 65.0);
+        assert!((gcm.cpu_us - expected).abs() < 1e-6, "{}", gcm.cpu_us);
+        let eax =
+            cost_scheme("aead:aes-128-eax", "chain:10", true, &setting, Some(&times)).unwrap();
+        assert!(matches!(
+            eax.cpu_source,
+            CpuSource::HostInsteadOfDevice { .. }
+        ));
+        assert!(eax.cpu_source.describe().contains("no seal time"));
+        assert!(
+            eax.cpu_us < 1_000.0,
+            "a host time, not a device one: {}",
+            eax.cpu_us
+        );
+    }
 
     /// Every scheme of study 003 maps onto a firmware build the runner knows.
     #[test]
