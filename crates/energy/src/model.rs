@@ -6,6 +6,9 @@ use link::Micros;
 use crate::error::EnergyError;
 use crate::profiles::{Battery, Device, Radio};
 
+/// 365.25 days, for the yearly self-discharge rate.
+const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
+
 /// What one message asks of the device and its radio.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MessageLoad {
@@ -74,7 +77,14 @@ pub fn estimate(
     let (mut average_ua, mut battery_days) = (None, None);
     if let Some(b) = battery {
         let usable_j = b.capacity_mah.value * 3.6 * b.voltage_v.value * b.usable_fraction.value;
-        battery_days = Some(usable_j / interval_j * interval_s / 86_400.0);
+        // Self-discharge as a steady drain of its yearly share of the charge:
+        // a first-order model that keeps a quiet device from outliving its cell.
+        let self_w = b
+            .self_discharge_per_year
+            .as_ref()
+            .map_or(0.0, |sd| sd.value * usable_j / SECONDS_PER_YEAR);
+        let load_w = interval_j / interval_s;
+        battery_days = Some(usable_j / (load_w + self_w) / 86_400.0);
         average_ua = Some(interval_j / interval_s / b.voltage_v.value * 1e6);
         if let Some(pulse) = &b.max_pulse_ma
             && tx_ma.value > pulse.value

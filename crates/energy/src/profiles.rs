@@ -77,6 +77,10 @@ pub struct Battery {
     /// Largest pulse current the cell sustains without a large voltage drop, if limited.
     #[serde(default)]
     pub max_pulse_ma: Option<Figure<f64>>,
+    /// Share of the capacity the cell loses per year on its own, at room
+    /// temperature; it bounds battery life however little the device draws.
+    #[serde(default)]
+    pub self_discharge_per_year: Option<Figure<f64>>,
 }
 
 impl Radio {
@@ -185,6 +189,14 @@ impl Profiles {
                 return Err(err(EnergyError::Data(format!(
                     "{who}: usable_fraction above 1"
                 ))));
+            }
+            if let Some(sd) = &b.self_discharge_per_year {
+                positive(&who, "self_discharge_per_year", sd, true).map_err(err)?;
+                if sd.value >= 1.0 {
+                    return Err(err(EnergyError::Data(format!(
+                        "{who}: self_discharge_per_year must be below 1 (a share of the capacity)"
+                    ))));
+                }
             }
             if let Some(m) = &b.max_pulse_ma {
                 positive(&who, "max_pulse_ma", m, false).map_err(err)?;

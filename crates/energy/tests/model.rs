@@ -37,7 +37,8 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
 // SODAQ Mbili + SX1276 at +14 dBm, 1 ms CPU, 100 ms on air, no RX, 10 minutes, 2xAA:
 // CPU 3.3 V x 3.5 mA x 1 ms = 11.55 uJ; TX 3.3 x 44 mA x 0.1 s = 14.52 mJ;
 // sleep (3.3 x 0.6 uA + 3.3 x 0.2 uA) x (600 - 0.101) s = 1.583733 mJ.
-// Battery 2500 mAh x 3.6 x 3 V x 0.8 = 21600 J -> 21600 / interval_j x 600 s / 86400.
+// Battery 2500 mAh x 3.6 x 3 V x 0.8 = 21600 J, drained by the load (interval_j / 600 s)
+// plus self-discharge (3 % of 21600 J a year): days = 21600 / (load W + self W) / 86400.
 #[test]
 fn hand_checked_estimate() {
     let p = Profiles::builtin().unwrap();
@@ -59,8 +60,11 @@ fn hand_checked_estimate() {
     assert!((e.tx_j - 14.52e-3).abs() < 1e-9);
     assert!((e.sleep_j - 3.3 * 0.8e-6 * 599.899).abs() < 1e-9);
     assert!((e.cpu_share + e.radio_share - 1.0).abs() < 1e-12);
-    let days = 21600.0 / e.interval_j * 600.0 / 86400.0;
+    let self_w = 0.03 * 21600.0 / (365.25 * 86400.0);
+    let days = 21600.0 / (e.interval_j / 600.0 + self_w) / 86400.0;
     assert!((e.battery_days.unwrap() - days).abs() < 1e-6);
+    // Without self-discharge the same load would last longer.
+    assert!(e.battery_days.unwrap() < 21600.0 / e.interval_j * 600.0 / 86400.0);
     assert!(e.warnings.is_empty());
 }
 
@@ -154,4 +158,50 @@ fn every_builtin_link_has_a_radio_profile_at_its_power() {
         r.tx_ma(l.tx_power_dbm)
             .unwrap_or_else(|e| panic!("{}: {e}", l.name));
     }
+}
+
+/// However rarely a device sends, a cell that loses a share s of its charge a
+/// year cannot last more than 1/s years: the model's bound, and it is approached.
+#[test]
+fn self_discharge_bounds_battery_life() {
+    let p = Profiles::builtin().unwrap();
+    let load = MessageLoad {
+        cpu_time_s: 0.0,
+        airtime: Micros::from_ms(1),
+        rx_time: Micros::ZERO,
+        tx_power_dbm: 14,
+    };
+    let battery = p.battery("2xAA").unwrap();
+    let rate = battery.self_discharge_per_year.as_ref().unwrap().value;
+    let bound_days = 365.25 / rate;
+    let mut previous = 0.0;
+    for interval in [600.0, 86_400.0, 30.0 * 86_400.0, 3650.0 * 86_400.0] {
+        let e = estimate(
+            p.device("stm32l0").unwrap(),
+            p.radio("sx1276").unwrap(),
+            Some(battery),
+            &load,
+            interval,
+        )
+        .unwrap();
+        let days = e.battery_days.unwrap();
+        assert!(days < bound_days, "{days} days at {interval} s");
+        assert!(days > previous, "sending less must not shorten life");
+        previous = days;
+    }
+}
+
+#[test]
+fn a_self_discharge_of_a_whole_year_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("batteries")).unwrap();
+    std::fs::write(
+        dir.path().join("batteries/bad.toml"),
+        "[[battery]]\nname = \"leaky\"\ntitle = \"t\"\ncapacity_mah = { value = 1.0, source = \"s\" }\nvoltage_v = { value = 1.0, source = \"s\" }\nusable_fraction = { value = 0.5, source = \"s\" }\nself_discharge_per_year = { value = 1.5, source = \"s\" }\n",
+    )
+    .unwrap();
+    let err = Profiles::with_dir(Some(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("self_discharge_per_year"), "{err}");
 }
