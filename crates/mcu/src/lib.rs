@@ -81,11 +81,19 @@ pub fn measure_until(
     let mut done = Measured::default();
     // The identity build is the code-size reference (study 003 Fig. 12, FELICS).
     progress("identity (code-size baseline)");
-    let baseline = compile::firmware(req.target, "identity", &req.sizes).map_err(|e| {
-        McuError::Failed(format!(
-            "the identity baseline firmware does not build: {e}"
-        ))
-    })?;
+    let baseline = match compile::firmware(req.target, "identity", &req.sizes) {
+        Ok(elf) => elf,
+        // Ctrl-C from a terminal also stops the compiler: not a build failure.
+        Err(_) if stop() => {
+            done.interrupted = true;
+            return Ok(done);
+        }
+        Err(e) => {
+            return Err(McuError::Failed(format!(
+                "the identity baseline firmware does not build: {e}"
+            )));
+        }
+    };
     let baseline_flash = elf::flash_bytes(&baseline)?;
     for alg in algorithms {
         if stop() {
