@@ -37,7 +37,8 @@ pub struct Request {
     pub sizes: Vec<usize>,
 }
 
-pub const DEFAULT_SIZES: [usize; 4] = [16, 64, 256, 1024];
+/// Message sizes when none are given, as the `--sizes` flag spells them.
+pub const DEFAULT_SIZES: &str = "16,64,256,1024";
 
 /// Largest message the firmware buffers can take on the smallest RAM (16 KiB).
 pub const MAX_SIZE: usize = 4096;

@@ -14,7 +14,7 @@ pub struct Args {
     /// Firmware algorithm ids (e.g. aes-128-ecb sha256); none means all.
     pub algorithms: Vec<String>,
     /// Message sizes in bytes, comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = mcu::DEFAULT_SIZES)]
+    #[arg(long, value_delimiter = ',', default_value = mcu::DEFAULT_SIZES)]
     pub sizes: Vec<usize>,
     /// table or json.
     #[arg(long, default_value = "table")]
