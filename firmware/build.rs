@@ -50,8 +50,8 @@ fn main() {
 /// The `message-*` features are exclusive (one scheme per build). From the one
 /// enabled, derive what the code selects on, so no list of features is
 /// repeated in the source: `message_path` (any scheme), `message_group`
-/// (none, aead, hmac, etm), for EtM
-/// its parts `etm_aes` and `etm_mac`, and the scheme id as
+/// (none, aead, hmac, etm), the HMAC hash of the HMAC and EtM groups
+/// `message_mac`, EtM's AES size `etm_aes`, and the scheme id as
 /// `CIPHERMETER_MESSAGE_ID`.
 fn message_scheme() {
     println!("cargo::rustc-check-cfg=cfg(message_path)");
@@ -60,7 +60,7 @@ fn message_scheme() {
     );
     println!("cargo::rustc-check-cfg=cfg(etm_aes, values(\"128\", \"256\"))");
     println!(
-        "cargo::rustc-check-cfg=cfg(etm_mac, values(\"sha256\", \"sha512\", \"sha3-256\", \"sha3-512\"))"
+        "cargo::rustc-check-cfg=cfg(message_mac, values(\"sha256\", \"sha512\", \"sha3-256\", \"sha3-512\"))"
     );
     // Feature names use only '-', which Cargo turns into '_' in upper case.
     let schemes: Vec<String> = env::vars()
@@ -74,14 +74,17 @@ fn message_scheme() {
         [one] => one,
         more => panic!("the message-* features are exclusive, one per build; enabled: {more:?}"),
     };
+    // Both MAC groups end in `hmac-HASH`: one cfg selects the HMAC for either.
+    if let Some((_, mac)) = id.split_once("hmac-") {
+        println!("cargo:rustc-cfg=message_mac=\"{mac}\"");
+    }
     let group = if id == "message-none" {
         "none"
     } else if let Some(parts) = id.strip_prefix("message-etm-aes-") {
-        let (aes, mac) = parts
+        let (aes, _) = parts
             .split_once("-hmac-")
             .expect("EtM features are message-etm-aes-BITS-hmac-HASH");
         println!("cargo:rustc-cfg=etm_aes=\"{aes}\"");
-        println!("cargo:rustc-cfg=etm_mac=\"{mac}\"");
         "etm"
     } else if id.starts_with("message-hmac-") {
         "hmac"

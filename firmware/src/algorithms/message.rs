@@ -240,6 +240,29 @@ mod scheme {
     }
 }
 
+/// The HMAC of the HMAC and EtM groups, with its official vector (build.rs
+/// sets `message_mac` from the feature's `hmac-HASH` suffix).
+#[cfg(message_mac = "sha256")]
+mod mac_choice {
+    pub type M = hmac::Hmac<sha2::Sha256>;
+    pub const KAT: (&[u8], &[u8], &[u8]) = crate::algorithms::vectors::HMAC_SHA256;
+}
+#[cfg(message_mac = "sha512")]
+mod mac_choice {
+    pub type M = hmac::Hmac<sha2::Sha512>;
+    pub const KAT: (&[u8], &[u8], &[u8]) = crate::algorithms::vectors::HMAC_SHA512;
+}
+#[cfg(message_mac = "sha3-256")]
+mod mac_choice {
+    pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
+    pub const KAT: (&[u8], &[u8], &[u8]) = crate::algorithms::vectors::HMAC_SHA3_256;
+}
+#[cfg(message_mac = "sha3-512")]
+mod mac_choice {
+    pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
+    pub const KAT: (&[u8], &[u8], &[u8]) = crate::algorithms::vectors::HMAC_SHA3_512;
+}
+
 #[cfg(message_group = "hmac")]
 mod scheme {
     /// The enabled feature (build.rs).
@@ -250,22 +273,7 @@ mod scheme {
     use super::{Writer, serialize};
     use crate::algorithms::{hash::mac_kat, vectors};
 
-    #[cfg(feature = "message-hmac-sha256")]
-    pub type M = hmac::Hmac<sha2::Sha256>;
-    #[cfg(feature = "message-hmac-sha256")]
-    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA256;
-    #[cfg(feature = "message-hmac-sha512")]
-    pub type M = hmac::Hmac<sha2::Sha512>;
-    #[cfg(feature = "message-hmac-sha512")]
-    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA512;
-    #[cfg(feature = "message-hmac-sha3-256")]
-    pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
-    #[cfg(feature = "message-hmac-sha3-256")]
-    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_256;
-    #[cfg(feature = "message-hmac-sha3-512")]
-    pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
-    #[cfg(feature = "message-hmac-sha3-512")]
-    const KAT: (&[u8], &[u8], &[u8]) = vectors::HMAC_SHA3_512;
+    use super::mac_choice::{KAT, M};
 
     pub type Keys = M;
     pub fn keys(key: &[u8]) -> Option<Keys> {
@@ -338,28 +346,9 @@ mod scheme {
         pub type C = aes::Aes256;
         pub const KAT: &super::CipherKat = &super::vectors::AES256_ECB;
     }
-    #[cfg(etm_mac = "sha256")]
-    mod mac_choice {
-        pub type M = hmac::Hmac<sha2::Sha256>;
-        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA256;
-    }
-    #[cfg(etm_mac = "sha512")]
-    mod mac_choice {
-        pub type M = hmac::Hmac<sha2::Sha512>;
-        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA512;
-    }
-    #[cfg(etm_mac = "sha3-256")]
-    mod mac_choice {
-        pub type M = hmac::SimpleHmac<sha3::Sha3_256>;
-        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_256;
-    }
-    #[cfg(etm_mac = "sha3-512")]
-    mod mac_choice {
-        pub type M = hmac::SimpleHmac<sha3::Sha3_512>;
-        pub const KAT: (&[u8], &[u8], &[u8]) = super::vectors::HMAC_SHA3_512;
-    }
+    use super::mac_choice;
+    pub(super) use super::mac_choice::M;
     pub(super) use cipher_choice::C;
-    pub(super) use mac_choice::M;
 
     const BLOCK: usize = 16;
     /// The HMAC key's place in the key material, apart from the AES key
