@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::commands::frame_bench::{Readings, measure_frame};
 use crate::error::CliError;
 
-pub(crate) const PAPER: &str = include_str!("../../../../../data/studies/003_tiny_security.json");
+const PAPER: &str = include_str!("../../../../../data/studies/003_tiny_security.json");
 
 #[derive(Deserialize)]
 pub(crate) struct Paper {
@@ -24,6 +24,11 @@ pub(crate) struct Paper {
     pub(crate) claims: Vec<Claim>,
     pub(crate) compile_size_baseline_bytes: u64,
     pub(crate) compile_size_addition_bytes: String,
+}
+
+/// The study's transcribed figures and claims (data/studies/003_tiny_security.json).
+pub(crate) fn paper() -> Result<Paper, CliError> {
+    serde_json::from_str(PAPER).map_err(|e| CliError::failed(format!("study 003 data: {e}")))
 }
 
 #[derive(Deserialize)]
@@ -135,8 +140,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !(1..=100_000).contains(&iterations) {
         return Err(CliError::usage("--iterations must be 1..=100000"));
     }
-    let paper: Paper = serde_json::from_str(PAPER)
-        .map_err(|e| CliError::failed(format!("study 003 data: {e}")))?;
+    let paper = paper()?;
     let schemes: Vec<Scheme> = schemes()
         .iter()
         .map(|s| {

@@ -16,10 +16,8 @@ pub fn run(target: &str, json_out: bool) -> Result<(), CliError> {
             eprintln!("{step}");
         }
     })?;
-    let findings = super::tiny_security_device_claims::check(
-        &super::tiny_security_device_claims::paper()?,
-        &rows,
-    );
+    let findings =
+        super::tiny_security_device_claims::check(&super::tiny_security::paper()?, &rows);
     if json_out {
         let doc = serde_json::json!({
             "study": "003",

@@ -4,8 +4,7 @@
 use mcu::tiny_security::{TinySecurityRow, group_means};
 use serde::Serialize;
 
-use super::tiny_security::{PAPER, Paper};
-use crate::error::CliError;
+use super::tiny_security::Paper;
 
 #[derive(Debug, Serialize)]
 pub struct Finding {
@@ -15,11 +14,6 @@ pub struct Finding {
     /// "agrees", "differs", or "not checked here" with the reason.
     pub verdict: String,
     pub ours: String,
-}
-
-pub fn paper() -> Result<Paper, CliError> {
-    serde_json::from_str(PAPER)
-        .map_err(|e| CliError::failed(format!("data/studies/003_tiny_security.json: {e}")))
 }
 
 /// Only schemes whose known answers passed count as evidence.
@@ -249,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_studys_statements_are_judged_from_the_rows() {
-        let paper = paper().unwrap();
+        let paper = super::super::tiny_security::paper().unwrap();
         let f = check(&paper, &rows());
         assert_eq!(verdict_of(&f, "acorn_fastest"), "agrees");
         assert_eq!(verdict_of(&f, "sha3_512_faster_than_sha512"), "agrees");
@@ -263,7 +257,7 @@ mod tests {
 
     #[test]
     fn a_failed_known_answer_is_not_evidence() {
-        let paper = paper().unwrap();
+        let paper = super::super::tiny_security::paper().unwrap();
         let mut rows = rows();
         rows[1].kat_passed = false; // ACORN, the fastest, failed its vector
         let f = check(&paper, &rows);
