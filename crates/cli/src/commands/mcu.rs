@@ -44,16 +44,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.format
         )));
     }
-    let command = format!(
-        "mcu --target {} {} --sizes {}",
-        target.name(),
-        args.algorithms.join(" "),
-        args.sizes
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    );
+    let sizes: Vec<String> = args.sizes.iter().map(|s| s.to_string()).collect();
+    let mut command = vec!["mcu", "--target", target.name()];
+    command.extend(args.algorithms.iter().map(String::as_str));
+    let sizes = sizes.join(",");
+    command.extend(["--sizes", &sizes]);
+    let command = command.join(" ");
     let req = Request {
         target,
         algorithms: args.algorithms,
