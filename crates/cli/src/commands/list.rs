@@ -11,9 +11,8 @@ pub struct Args {
     /// Only this kind: block-mode, stream, aead, hash, mac, asymmetric, baseline.
     #[arg(long)]
     pub kind: Option<String>,
-    /// table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: super::linkdata::Format,
 }
 
 #[derive(Serialize)]
@@ -51,15 +50,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .iter()
         .filter(|e| kind.is_none_or(|k| e.kind == k))
         .collect();
-    match args.format.as_str() {
-        "json" => print_json(&entries),
-        "table" => {
+    match args.format {
+        super::linkdata::Format::Json => print_json(&entries),
+        super::linkdata::Format::Table => {
             print_table(&entries);
             Ok(())
         }
-        other => Err(CliError::usage(format!(
-            "unknown format '{other}' (known: table, json)"
-        ))),
     }
 }
 

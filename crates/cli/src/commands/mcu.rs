@@ -4,6 +4,7 @@
 use clap::Args as ClapArgs;
 use mcu::{McuError, McuResult, Request, Target};
 
+use super::linkdata::Format;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -16,9 +17,8 @@ pub struct Args {
     /// Message sizes in bytes, comma separated.
     #[arg(long, value_delimiter = ',', default_value = mcu::DEFAULT_SIZES)]
     pub sizes: Vec<usize>,
-    /// table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
     #[command(flatten)]
     pub db: super::stored::DbArgs,
     /// Do not append the results to the results store.
@@ -38,12 +38,6 @@ impl From<McuError> for CliError {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let target: Target = args.target.parse()?;
-    if !matches!(args.format.as_str(), "table" | "json") {
-        return Err(CliError::usage(format!(
-            "unknown format '{}' (known: table, json)",
-            args.format
-        )));
-    }
     let sizes: Vec<String> = args.sizes.iter().map(|s| s.to_string()).collect();
     let mut command = vec!["mcu", "--target", target.name()];
     command.extend(args.algorithms.iter().map(String::as_str));
@@ -65,12 +59,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         measure::interrupt::stop_requested,
     )?;
     let rows = measured.rows;
-    match args.format.as_str() {
-        "json" => println!(
+    match args.format {
+        Format::Json => println!(
             "{}",
             serde_json::to_string_pretty(&rows).map_err(CliError::failed)?
         ),
-        _ => print_table(&rows),
+        Format::Table => print_table(&rows),
     }
     if !args.no_store {
         let mut store = args.db.open()?;

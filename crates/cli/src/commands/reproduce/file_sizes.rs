@@ -37,9 +37,8 @@ pub struct Args {
     /// Backend to use where the cipher has it (default: each cipher's first).
     #[arg(long)]
     pub backend: Option<String>,
-    /// Output format: table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: crate::commands::linkdata::Format,
     /// Write the output to this file instead of standard output.
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -173,15 +172,7 @@ pub struct Report {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let json = match args.format.as_str() {
-        "table" => false,
-        "json" => true,
-        other => {
-            return Err(CliError::usage(format!(
-                "unknown format '{other}' (table, json)"
-            )));
-        }
-    };
+    let json = args.format == crate::commands::linkdata::Format::Json;
     let cap = match &args.max_size {
         Some(text) => parse_size(text).map_err(CliError::usage)?,
         None if args.quick => 8 * MIB,

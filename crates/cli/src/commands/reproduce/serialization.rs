@@ -46,9 +46,8 @@ pub struct Args {
     /// Seconds, not minutes: very short samples (for CI; numbers are rough).
     #[arg(long)]
     quick: bool,
-    /// table or json.
-    #[arg(long, default_value = "table")]
-    format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    format: crate::commands::linkdata::Format,
 }
 
 /// The study's key: 32 bytes for every cipher (AES-256, Serpent-256, Rijndael-256, Blowfish-256).
@@ -81,15 +80,7 @@ fn config(quick: bool) -> Config {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let json_out = match args.format.as_str() {
-        "table" => false,
-        "json" => true,
-        other => {
-            return Err(CliError::usage(format!(
-                "--format: '{other}' is not table or json"
-            )));
-        }
-    };
+    let json_out = args.format == crate::commands::linkdata::Format::Json;
     let paper: Paper = serde_json::from_str(PAPER)
         .map_err(|e| CliError::failed(format!("study 001 data: {e}")))?;
     let samples: Vec<_> = RECORD_SIZES

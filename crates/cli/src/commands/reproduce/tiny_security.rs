@@ -47,9 +47,8 @@ pub struct Args {
     /// Readings per chain length (the study timed 1000, each with fresh data).
     #[arg(long)]
     iterations: Option<usize>,
-    /// table or json.
-    #[arg(long, default_value = "table")]
-    format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    format: crate::commands::linkdata::Format,
     /// Run at device level on a simulated microcontroller instead of this host:
     /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4.
     #[arg(long)]
@@ -122,15 +121,7 @@ fn config(quick: bool) -> Config {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let json_out = match args.format.as_str() {
-        "table" => false,
-        "json" => true,
-        other => {
-            return Err(CliError::usage(format!(
-                "--format: '{other}' is not table or json"
-            )));
-        }
-    };
+    let json_out = args.format == crate::commands::linkdata::Format::Json;
     if let Some(target) = &args.target {
         return super::tiny_security_device::run(target, json_out);
     }
