@@ -10,6 +10,17 @@ fn mcu() -> Command {
     cmd
 }
 
+/// Runs a command that must succeed and returns its JSON output.
+fn json_output(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn unknown_target_is_a_usage_error() {
     mcu()
@@ -40,25 +51,16 @@ fn bad_sizes_and_formats_are_usage_errors() {
 }
 
 fn avr_cycles() -> Vec<(String, u64, u64)> {
-    let out = mcu()
-        .args([
-            "--target",
-            "atmega1284p",
-            "aes-128-ecb",
-            "--sizes",
-            "16",
-            "--format",
-            "json",
-            "--no-store",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json_output(mcu().args([
+        "--target",
+        "atmega1284p",
+        "aes-128-ecb",
+        "--sizes",
+        "16",
+        "--format",
+        "json",
+        "--no-store",
+    ]));
     rows.as_array()
         .unwrap()
         .iter()
@@ -209,24 +211,18 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         .stderr(predicate::str::contains("has no firmware build"));
     energy("aead:aes-128-gcm", "z80").assert().code(2);
 
-    let out = mcu()
-        .args([
-            "--target",
-            "cortex-m0plus",
-            "message-aes-128-gcm",
-            "--format",
-            "json",
-            "--db",
-        ])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let rows = json_output(
+        mcu()
+            .args([
+                "--target",
+                "cortex-m0plus",
+                "message-aes-128-gcm",
+                "--format",
+                "json",
+                "--db",
+            ])
+            .arg(&db),
     );
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let seals: Vec<(f64, f64)> = rows
         .as_array()
         .unwrap()
@@ -241,15 +237,7 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         .collect();
     let (lo, hi) = (seals[0], seals[seals.len() - 1]);
 
-    let out = energy("aead:aes-128-gcm", "cortex-m0plus")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = json_output(&mut energy("aead:aes-128-gcm", "cortex-m0plus"));
     let text = doc.to_string();
     assert!(text.contains("cortex-m0plus simulated (run 1)"), "{text}");
     let cpu_us = doc["cpu_time_us"].as_f64().expect("cpu_time_us");
@@ -269,17 +257,10 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
 #[test]
 fn study_003_reproduces_on_the_atmega1284p() {
     let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
-    let out = cmd
-        .args(["reproduce", "tiny-security", "--target", "atmega1284p"])
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let doc = json_output(
+        cmd.args(["reproduce", "tiny-security", "--target", "atmega1284p"])
+            .args(["--format", "json"]),
     );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["target"], "atmega1284p");
     let rows = doc["rows"].as_array().unwrap();
     for group in ["AEAD", "HMAC", "EtM"] {
