@@ -3,7 +3,19 @@
 
 use block_padding::{AnsiX923, Iso7816, Pkcs7, ZeroPadding};
 
+use crate::error::Error;
 use crate::ops::Padding;
+
+/// A ciphertext for a block mode must be whole blocks before it is decrypted.
+pub fn require_whole_blocks(algorithm: &str, len: usize, block: usize) -> Result<(), Error> {
+    if len.is_multiple_of(block) {
+        return Ok(());
+    }
+    Err(Error::InvalidInput {
+        algorithm: algorithm.to_string(),
+        what: format!("ciphertext of {len} bytes is not a whole number of {block}-byte blocks"),
+    })
+}
 
 /// Pads `buf[start..]` in place to whole `block`-byte blocks.
 pub fn pad(buf: &mut Vec<u8>, start: usize, block: usize, padding: Padding) {

@@ -296,15 +296,7 @@ fn decrypt_padded<C: BlockPrimitive>(
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let bs = C::block_size();
-    if !input.len().is_multiple_of(bs) {
-        return Err(Error::InvalidInput {
-            algorithm: id.to_string(),
-            what: format!(
-                "ciphertext of {} bytes is not a whole number of {bs}-byte blocks",
-                input.len()
-            ),
-        });
-    }
+    padding::require_whole_blocks(id, input.len(), bs)?;
     let start = out.len();
     out.extend_from_slice(input);
     state.apply(&mut out[start..]);

@@ -344,16 +344,8 @@ fn decrypt_into(
     input: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    if let Some(bs) = block
-        && !input.len().is_multiple_of(bs)
-    {
-        return Err(Error::InvalidInput {
-            algorithm: id.to_string(),
-            what: format!(
-                "ciphertext of {} bytes is not a whole number of {bs}-byte blocks",
-                input.len()
-            ),
-        });
+    if let Some(bs) = block {
+        crate::padding::require_whole_blocks(id, input.len(), bs)?;
     }
     let start = out.len();
     out.extend_from_slice(input);
