@@ -97,7 +97,9 @@ pub const STYLE: &str = "
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;max-width:1000px;padding:1em 1.5em;color:#222;background:#fff}
 h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 .meta{color:#555}.note{color:#555;font-size:.9em}.warn{background:#fff4e5;border-left:4px solid #f0a020;padding:.4em .8em}
-table.data{border-collapse:collapse;font-size:.85em;margin:.6em 0}
+table.data,table.findings{border-collapse:collapse;font-size:.85em;margin:.6em 0}
+table.findings td{border-bottom:1px solid #eee;padding:.3em .5em;vertical-align:top}
+.verdict{font-weight:600;padding:0 .3em;border-radius:3px}.verdict.agrees{background:#e3f4e3}.verdict.differs{background:#fde2e1}.verdict.neutral{background:#eee}
 table.data th,table.data td{border:1px solid #ddd;padding:.2em .5em;text-align:right}
 table.data th{background:#f3f3f3}table.data td:first-child,table.data th:first-child{text-align:left}
 table.env td{text-align:left}

@@ -7,14 +7,17 @@
 //!
 //! Sections: [`environment`], [`host`] (throughput, ranking, cycles/byte, encrypt vs
 //! decrypt), [`framing`] (sealed messages, energy, battery, Pareto), [`device`]
-//! (microcontroller tier) and [`reproductions`].
+//! (microcontroller tier), [`recommendation`] and [`reproductions`] (one
+//! module per study under [`studies`]).
 
 pub mod device;
 pub mod environment;
 pub mod framing;
 pub mod host;
 pub mod html;
+pub mod recommendation;
 pub mod reproductions;
+pub mod studies;
 pub mod svg;
 
 use std::fmt::Write;
@@ -32,7 +35,7 @@ pub struct ReportInput {
 }
 
 /// The section ids, in page order; tests and the e2e check look for them.
-pub const SECTIONS: [(&str, &str); 10] = [
+pub const SECTIONS: [(&str, &str); 11] = [
     ("environment", "Environment"),
     ("throughput", "Throughput vs message size"),
     ("ranking", "Ranking at 16, 64, 256 and 1024 bytes"),
@@ -42,6 +45,7 @@ pub const SECTIONS: [(&str, &str); 10] = [
     ("energy", "Energy per message"),
     ("battery", "Battery life"),
     ("pareto", "Security vs energy (Pareto)"),
+    ("recommendation", "Recommendation"),
     (
         "reproductions",
         "Reproductions: our numbers beside the papers'",
@@ -79,7 +83,7 @@ pub fn render(input: &ReportInput) -> String {
     }
     // Rendered after the numbered sections (device::render writes its own section).
     page.push_str("<a href=\"#devices\">Microcontrollers (simulated)</a></nav>");
-    let sections: [(&str, String); 10] = [
+    let sections: [(&str, String); 11] = [
         ("environment", environment::render(run)),
         ("throughput", host::throughput(&input.results)),
         ("ranking", host::ranking(&input.results)),
@@ -89,6 +93,10 @@ pub fn render(input: &ReportInput) -> String {
         ("energy", framing::energy(&input.results)),
         ("battery", framing::battery(&input.results)),
         ("pareto", framing::pareto(&input.results)),
+        (
+            "recommendation",
+            recommendation::render(&input.artifacts),
+        ),
         ("reproductions", reproductions::render(&input.artifacts)),
     ];
     for ((id, title), (_, body)) in SECTIONS.iter().zip(sections) {

@@ -1,11 +1,14 @@
-//! Each reproduction's output, as its command printed it: the studies' numbers
-//! beside ours. JSON outputs are shown as tables, text as preformatted blocks.
+//! The five studies, each rendered from its typed report: the paper's values
+//! beside ours as HTML tables, the paper's figures redrawn with our numbers
+//! overlaid, and every statement of the paper with our verdict and reason.
 
 use serde_json::Value;
 use store::Artifact;
 use store::conventions::REPRODUCTION;
+use studies::{Finding, StudyReport, Verdict};
 
 use crate::html::{Table, esc};
+use crate::studies as study;
 
 pub fn render(artifacts: &[Artifact]) -> String {
     let reps: Vec<&Artifact> = artifacts
@@ -17,81 +20,77 @@ pub fn render(artifacts: &[Artifact]) -> String {
     }
     let mut out = String::new();
     for a in reps {
-        out.push_str(&format!(
-            "<h3 id=\"reproduction-{}\">{}</h3>",
-            esc(&a.name),
-            esc(&a.title)
-        ));
-        if let Some(gap) = a.data.get("unavailable").and_then(Value::as_str) {
-            out.push_str(&format!(
-                "<p class=\"warn\">Not reproduced in this run: {}</p>",
-                esc(gap)
-            ));
-            continue;
-        }
-        match a.data.get("json") {
-            Some(v) => out.push_str(&format!("<div class=\"wide\">{}</div>", json_html(v, 0))),
-            None => {
-                let text = a.data.get("text").and_then(Value::as_str).unwrap_or("");
-                out.push_str(&format!("<pre>{}</pre>", esc(text)));
-            }
-        }
+        out.push_str(&section(a));
     }
     out
 }
 
-/// Arrays of objects become tables; objects become nested lists; the rest text.
-fn json_html(v: &Value, depth: usize) -> String {
-    match v {
-        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
-            let mut cols: Vec<String> = Vec::new();
-            for item in items {
-                for k in item.as_object().into_iter().flat_map(|o| o.keys()) {
-                    if !cols.contains(k) {
-                        cols.push(k.clone());
-                    }
-                }
-            }
-            let head: Vec<&str> = cols.iter().map(String::as_str).collect();
-            let mut t = Table::new(&head);
-            for item in items {
-                t.rows.push(
-                    cols.iter()
-                        .map(|c| scalar(item.get(c).unwrap_or(&Value::Null), depth))
-                        .collect(),
-                );
-            }
-            t.render()
+/// One study's section; a failed or unreadable reproduction says why.
+fn section(a: &Artifact) -> String {
+    let report = a
+        .data
+        .get("report")
+        .map(|v| serde_json::from_value::<StudyReport>(v.clone()));
+    let report = match report {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
+            return failed(a, &format!("its stored report cannot be read: {e}"));
         }
-        Value::Object(map) if depth < 4 => {
-            let mut s = String::from("<ul>");
-            for (k, v) in map {
-                s.push_str(&format!(
-                    "<li><b>{}</b>: {}</li>",
-                    esc(k),
-                    json_html(v, depth + 1)
-                ));
-            }
-            s + "</ul>"
+        None => {
+            let why = a
+                .data
+                .get("failed")
+                .or_else(|| a.data.get("unavailable"))
+                .and_then(Value::as_str)
+                .unwrap_or("no report was stored");
+            return failed(a, why);
         }
-        other => scalar(other, depth),
-    }
+    };
+    let mut s = format!(
+        "<h3 id=\"study-{}\" class=\"study\">{}</h3><p class=\"meta\">Our numbers come from {}.</p>",
+        report.number(),
+        esc(report.study_title()),
+        esc(report.ran_on())
+    );
+    s.push_str(&match &report {
+        StudyReport::RfTransmission(r) => study::rf_transmission::render(r),
+        StudyReport::Serialization(r) => study::serialization::render(r),
+        StudyReport::FileSizes(r) => study::file_sizes::render(r),
+        StudyReport::TinySecurity(r) => study::tiny_security::render(r),
+        StudyReport::TinySecurityDevice(r) => study::tiny_security::render_device(r),
+        StudyReport::Lora(r) => study::lora::render(r),
+    });
+    s.push_str("<h4>The paper's statements beside ours</h4>");
+    s.push_str(&findings(report.findings()));
+    s
 }
 
-fn scalar(v: &Value, depth: usize) -> String {
-    match v {
-        Value::Null => "-".into(),
-        Value::String(s) => esc(s),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() => crate::html::num(f),
-            _ => n.to_string(),
-        },
-        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items
-            .iter()
-            .map(|i| scalar(i, depth))
-            .collect::<Vec<_>>()
-            .join(", "),
-        other if depth < 4 => json_html(other, depth + 1),
-        other => esc(&other.to_string()),
+fn failed(a: &Artifact, why: &str) -> String {
+    format!(
+        "<h3 id=\"reproduction-{}\" class=\"study failed\">{}</h3><p class=\"warn\">Not reproduced in this run: {}</p>",
+        esc(&a.name),
+        esc(&a.title),
+        esc(why)
+    )
+}
+
+/// Every claim with its verdict, as a table the reader can scan.
+pub fn findings(list: &[Finding]) -> String {
+    let mut t = Table::new(&["claim", "the paper says", "where", "verdict", "ours"]);
+    t.class = "findings";
+    for f in list {
+        let class = match f.verdict {
+            Verdict::Agrees => "agrees",
+            Verdict::Differs => "differs",
+            Verdict::Compare | Verdict::NotJudged => "neutral",
+        };
+        t.rows.push(vec![
+            format!("<code>{}</code>", esc(&f.id)),
+            esc(&f.paper),
+            esc(&f.place),
+            format!("<span class=\"verdict {class}\">{}</span>", esc(f.verdict.as_str())),
+            esc(&f.ours),
+        ]);
     }
+    t.render()
 }

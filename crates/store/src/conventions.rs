@@ -20,7 +20,10 @@ pub const MESSAGE_UJ: &str = "message_uj";
 /// known-answer failure); `data.error` says why, `value` is 0.
 pub const FAILURE: &str = "failure";
 
+/// A study's typed report (`data.report`), or why it failed (`data.failed`).
 pub const REPRODUCTION: &str = "reproduction";
+/// The ranking of sealing schemes for the run's device and link.
+pub const RECOMMENDATION: &str = "recommendation";
 
 /// The `context` of an energy row.
 pub fn energy_context(device: &str, link: &str) -> String {

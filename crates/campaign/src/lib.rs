@@ -1,0 +1,341 @@
+//! ciphermeter-campaign: the main job. On this machine it runs the catalogue
+//! sweep, the device tier when asked, the sealed-message path for study 003's
+//! readings, the energy view for the chosen device and link, the ranking of
+//! sealing schemes, and the five reproductions, all in-process; stores each
+//! step as it finishes and writes the HTML report. A stop request (Ctrl-C)
+//! ends the current step; everything finished is kept.
+
+pub mod reproductions;
+pub mod report_file;
+pub mod steps;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use catalogue::Status;
+use cost::Error;
+use cost::data::{links, profiles};
+use cost::device_times::{DeviceTimes, device_target};
+use cost::ranking::{self, Need};
+use cost::scheme_cost::{SCHEMES, Setting, cost_scheme};
+use energy::model::parse_interval;
+use measure::{Config, Environment, Sampler};
+use serde_json::json;
+use store::conventions::RECOMMENDATION;
+use store::{Artifact, NewRun, RunId, RunStatus, Store};
+
+pub use report_file::{default_output, write_report};
+pub use steps::{DEFAULT_SIZES, QUICK_ALGORITHMS};
+
+/// What one `run` does, as values.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Brief sampling and the quick reproductions.
+    pub quick: bool,
+    /// Every catalogue entry, the device tier and the full reproductions.
+    pub full: bool,
+    pub device: String,
+    pub link: String,
+    pub battery: String,
+    pub interval: String,
+    /// Also simulate the device (on with `full`).
+    pub mcu: bool,
+    pub reproductions: bool,
+    pub data_dir: Option<PathBuf>,
+    /// The report's path; `None` for [`default_output`].
+    pub output: Option<PathBuf>,
+    pub host: String,
+}
+
+/// What a finished (or interrupted) run left.
+pub struct Outcome {
+    pub run: RunId,
+    pub status: RunStatus,
+    pub results: i64,
+    pub seconds: f64,
+    /// Gaps worth telling the user (skipped cases, failed reproductions).
+    pub notes: Vec<String>,
+    /// "cheapest sealed chain:10 reading on L with D: S (N µJ per message)".
+    pub cheapest: Option<String>,
+    pub report: PathBuf,
+    pub command: String,
+}
+
+/// Links costed besides the user's, for contrast in the energy chart.
+const CONTRAST_LINKS: [&str; 2] = ["ble-1m-251", "nbiot"];
+
+/// Study 003's temperature chains: 1, 10 and 25 thermometers (66 to 470 bytes).
+const QUICK_SAMPLES: [&str; 3] = ["chain:1", "chain:10", "chain:25"];
+const FULL_SAMPLES: [&str; 6] = [
+    "chain:1", "chain:5", "chain:10", "chain:15", "chain:20", "chain:25",
+];
+/// The reading the energy view and recommendation use.
+pub const ENERGY_SAMPLE: &str = "chain:10";
+
+impl Plan {
+    /// The command line as stored with the run.
+    pub fn command_line(&self) -> String {
+        let mode = match (self.quick, self.full) {
+            (true, _) => " --quick",
+            (_, true) => " --full",
+            _ => "",
+        };
+        format!("run{mode} --device {} --link {}", self.device, self.link)
+    }
+
+    fn ranking_request(&self) -> ranking::Request {
+        ranking::Request {
+            device: self.device.clone(),
+            link: self.link.clone(),
+            payload: ENERGY_SAMPLE.into(),
+            min_security: 128,
+            need: Need::Integrity,
+            allow_legacy: false,
+            battery: self.battery.clone(),
+            interval: self.interval.clone(),
+            data_dir: self.data_dir.clone(),
+        }
+    }
+}
+
+fn stop() -> bool {
+    measure::interrupt::stop_requested()
+}
+
+/// Runs the plan: checks every profile first, then measures, stores and
+/// writes the report. `progress` hears what is being done.
+pub fn execute(
+    plan: &Plan,
+    store: &mut Store,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, Error> {
+    let started = Instant::now();
+    let prof = profiles(plan.data_dir.as_deref())?;
+    let cat = links(plan.data_dir.as_deref())?;
+    let device = prof.device(&plan.device).map_err(Error::invalid)?;
+    let spec = cat.get(&plan.link).map_err(Error::invalid)?;
+    let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+    let battery = prof.battery(&plan.battery).map_err(Error::invalid)?;
+    let interval_s = parse_interval(&plan.interval).map_err(Error::invalid)?;
+    let mut settings = vec![Setting {
+        device,
+        radio,
+        link: spec,
+        battery: Some(battery),
+        interval_s,
+    }];
+    for name in CONTRAST_LINKS.iter().filter(|n| **n != spec.name) {
+        if let Ok(l) = cat.get(name)
+            && let Ok(r) = prof.radio(&l.radio)
+        {
+            settings.push(Setting {
+                device,
+                radio: r,
+                link: l,
+                battery: Some(battery),
+                interval_s,
+            });
+        }
+    }
+
+    let config = if plan.quick {
+        Config::quick()
+    } else {
+        Config::standard()
+    };
+    let mut sampler = Sampler::new(config, true);
+    let environment =
+        Environment::capture(sampler.cycles_source(), measure::environment::perf_status());
+    let command = plan.command_line();
+    let run = store.begin_run(
+        &NewRun {
+            command: command.clone(),
+            host: plan.host.clone(),
+            origin: "local".into(),
+            environment: serde_json::to_value(&environment).map_err(Error::failed)?,
+        },
+        RunStatus::Running,
+    )?;
+    progress(&format!(
+        "run {run}: {command} (store {})",
+        store.path().display()
+    ));
+
+    let outcome = steps_of(plan, store, run, &mut sampler, &settings, progress);
+    let interrupted = stop();
+    let status = match (&outcome, interrupted) {
+        (_, true) => RunStatus::Interrupted,
+        (Ok(_), false) => RunStatus::Complete,
+        (Err(_), false) => RunStatus::Failed,
+    };
+    store.finish_run(run, status)?;
+    let path = plan.output.clone().unwrap_or_else(|| default_output(run));
+    write_report(store, run, &path)?;
+    let notes = outcome?;
+    let summary = store.run(run)?;
+    Ok(Outcome {
+        run,
+        status,
+        results: summary.results,
+        seconds: started.elapsed().as_secs_f64(),
+        notes,
+        cheapest: cheapest_line(store, run, &settings[0])?,
+        report: path,
+        command,
+    })
+}
+
+/// The campaign proper; returns notes (gaps) for the summary.
+fn steps_of(
+    plan: &Plan,
+    store: &mut Store,
+    run: RunId,
+    sampler: &mut Sampler,
+    settings: &[Setting],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<String>, Error> {
+    let full = plan.full;
+    let mut notes = Vec::new();
+
+    // 1. Catalogue sweep on this host.
+    let ids: Vec<String> = if full {
+        steps::all_algorithms(true)
+    } else {
+        QUICK_ALGORITHMS.iter().map(|s| s.to_string()).collect()
+    };
+    let sweep = steps::sweep(store, run, sampler, &ids, &DEFAULT_SIZES, progress)?;
+    progress(&format!(
+        "[sweep] {} results from {} algorithms",
+        sweep.results,
+        ids.len()
+    ));
+    if !sweep.skipped.is_empty() {
+        notes.push(format!(
+            "{} cases could not run (e.g. {})",
+            sweep.skipped.len(),
+            sweep.skipped[0]
+        ));
+    }
+    if stop() {
+        return Ok(notes);
+    }
+
+    // 2. Device tier, when asked (slow: it builds one firmware per algorithm).
+    let target = device_target(settings[0].device);
+    if full || plan.mcu {
+        match target {
+            Some(t) => match steps::device_tier(store, run, t, progress)? {
+                Ok(n) => progress(&format!("[device] {n} results on {}", t.name())),
+                Err(gap) => notes.push(gap),
+            },
+            None => notes.push(format!(
+                "device tier: {} has no simulated target",
+                settings[0].device.name
+            )),
+        }
+    }
+    if stop() {
+        return Ok(notes);
+    }
+
+    // 3. Sealed-message path (host) and energy per link.
+    let device_times = match target {
+        Some(t) => DeviceTimes::load(store, t)?,
+        None => None,
+    };
+    let samples: &[&str] = if full { &FULL_SAMPLES } else { &QUICK_SAMPLES };
+    for sample in samples {
+        let mut rows = Vec::new();
+        for scheme in SCHEMES {
+            if stop() {
+                break;
+            }
+            progress(&format!("[sealing {sample}] {scheme}"));
+            let cost = match cost_scheme(
+                scheme,
+                sample,
+                plan.quick,
+                &settings[0],
+                device_times.as_ref(),
+            ) {
+                Ok(c) => c,
+                Err(Error::Interrupted(_)) => break,
+                Err(e) => {
+                    notes.push(format!("{scheme}: {e}"));
+                    continue;
+                }
+            };
+            rows.push(cost.frame_row());
+            if *sample == ENERGY_SAMPLE {
+                rows.extend(settings.iter().filter_map(|s| cost.energy_row(s)));
+            }
+        }
+        store.add_results(run, &rows)?;
+    }
+    if device_times.is_none() && target.is_some() {
+        notes.push(format!(
+            "energy uses host CPU times: {} was not simulated yet (add --mcu)",
+            settings[0].device.name
+        ));
+    }
+    if stop() {
+        return Ok(notes);
+    }
+
+    // 4. The ranking behind `recommend`, for the report's recommendation section.
+    let req = plan.ranking_request();
+    match ranking::rank(&req, store, true, &mut |i, n, name| {
+        progress(&format!("[recommend {i}/{n}] {name}"))
+    }) {
+        Ok(r) => store.add_artifact(
+            run,
+            &Artifact {
+                kind: RECOMMENDATION.into(),
+                name: "ranking".into(),
+                title: format!("Recommendation for {} over {}", plan.device, plan.link),
+                data: json!({ "ranking": r.summary(&req) }),
+            },
+        )?,
+        Err(Error::Interrupted(_)) => return Ok(notes),
+        Err(e) => notes.push(format!("recommendation: {e}")),
+    }
+    if stop() {
+        return Ok(notes);
+    }
+
+    // 5. The reproductions, in-process.
+    if plan.reproductions {
+        for study in reproductions::STUDIES {
+            if stop() {
+                break;
+            }
+            progress(&format!("[reproduce] {study}"));
+            match reproductions::reproduce_and_store(store, run, study, !full && plan.quick) {
+                Ok(None) => {}
+                Ok(Some(why)) => notes.push(format!("reproduction {study} failed: {why}")),
+                Err(Error::Interrupted(_)) => break,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(notes)
+}
+
+/// "cheapest recommended scheme on L: S (N µJ per message)".
+fn cheapest_line(store: &Store, run: RunId, s: &Setting) -> Result<Option<String>, Error> {
+    let ctx = store::conventions::energy_context(&s.device.name, &s.link.name);
+    let rows = store.results(run)?;
+    let best = rows
+        .iter()
+        .filter(|r| r.section == store::conventions::ENERGY && r.context == ctx)
+        .filter(|r| {
+            r.data.get("status").and_then(|v| v.as_str()) == Some(Status::Recommended.as_str())
+        })
+        .min_by(|a, b| a.value.total_cmp(&b.value));
+    Ok(best.map(|r| {
+        format!(
+            "cheapest sealed {ENERGY_SAMPLE} reading on {} with {}: {} ({:.1} uJ per message, model estimate); see `ciphermeter recommend`",
+            s.link.name, s.device.name, r.subject, r.value
+        )
+    }))
+}

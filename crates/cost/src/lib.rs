@@ -1,0 +1,19 @@
+//! ciphermeter-cost: what one sealed message costs a device on a link.
+//!
+//! One reading goes in: it is serialized and sealed for real ([`message`]),
+//! its CPU time comes from the device's simulation when one is stored
+//! ([`device_times`]) or from this host, labelled so, and the link and energy
+//! models turn bytes and time into airtime, microjoules and battery days
+//! ([`scheme_cost`]). [`ranking`] orders schemes by that cost; [`frame`]
+//! times the whole message path; [`record`] turns measurements into stored rows.
+
+pub mod data;
+pub mod device_times;
+pub mod error;
+pub mod frame;
+pub mod message;
+pub mod ranking;
+pub mod record;
+pub mod scheme_cost;
+
+pub use error::Error;

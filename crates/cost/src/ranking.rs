@@ -1,0 +1,499 @@
+//! Ranks the sealing schemes that meet a need on one device and link by
+//! energy per message (then code size, where the device tier measured it),
+//! explains the winner, and says whether study 003's AES-256-GCM advice holds.
+//!
+//! Schemes whose energies are equal within their uncertainty share a rank:
+//! a difference smaller than the host timer's confidence interval is noise,
+//! and noise must not pick a winner.
+
+use std::path::PathBuf;
+
+use catalogue::{Kind, Status};
+use energy::model::parse_interval;
+use seal::{Pattern, Scheme};
+use serde::{Deserialize, Serialize};
+use store::Store;
+
+use crate::Error;
+use crate::data::{links, profiles};
+use crate::device_times::{CpuSource, DeviceTimes, device_target};
+use crate::scheme_cost::{SchemeCost, Setting, cost_scheme};
+
+/// What the reading needs besides integrity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Need {
+    /// Encryption and authentication (AEAD or encrypt-then-MAC).
+    Confidentiality,
+    /// Authentication and integrity; plaintext may travel in clear (adds MACs).
+    Integrity,
+}
+
+/// One ranking question, as values (the CLI's flags or the campaign's plan).
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub device: String,
+    pub link: String,
+    pub payload: String,
+    pub min_security: u32,
+    pub need: Need,
+    pub allow_legacy: bool,
+    pub battery: String,
+    pub interval: String,
+    pub data_dir: Option<PathBuf>,
+}
+
+pub struct Ranking {
+    /// Cheapest first.
+    pub ranked: Vec<SchemeCost>,
+    /// Rank of each entry of `ranked` (1-based); tied schemes share one.
+    pub ranks: Vec<usize>,
+    /// Schemes left out, with why.
+    pub excluded: Vec<(String, String)>,
+}
+
+/// Every scheme the catalogue can build: each AEAD, each MAC alone, and
+/// encrypt-then-MAC for the block modes and streams with HMAC-SHA-256.
+pub fn candidates(need: Need) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in catalogue::catalogue().entries() {
+        match e.kind {
+            Kind::Aead => out.push(format!("aead:{}", e.id)),
+            // Poly1305 is a one-time authenticator: one fixed key for every
+            // message would let anyone forge tags, so it is no MAC scheme here.
+            Kind::Mac if need == Need::Integrity && e.id != "poly1305" => {
+                out.push(format!("hmac:{}", e.id))
+            }
+            // ECB leaks patterns; CFB8/OFB8 are the same ciphers, slower.
+            Kind::BlockMode | Kind::Stream if !e.id.ends_with("-ecb") && !e.id.ends_with('8') => {
+                out.push(format!("etm:{}+hmac-sha256", e.id));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Costs every candidate and ranks them. `progress` hears each scheme's name.
+pub fn rank(
+    req: &Request,
+    store: &Store,
+    quick: bool,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Ranking, Error> {
+    rank_names(req, store, &candidates(req.need), quick, progress)
+}
+
+/// [`rank`] over the given scheme names.
+pub fn rank_names(
+    req: &Request,
+    store: &Store,
+    names: &[String],
+    quick: bool,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Ranking, Error> {
+    let prof = profiles(req.data_dir.as_deref())?;
+    let cat = links(req.data_dir.as_deref())?;
+    let device = prof.device(&req.device).map_err(Error::invalid)?;
+    let spec = cat.get(&req.link).map_err(Error::invalid)?;
+    let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+    let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
+    let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
+    payload::Sample::parse(&req.payload)
+        .map_err(|e| Error::invalid(format!("--payload: {e}")))?;
+    let device_times = match device_target(device) {
+        Some(t) => DeviceTimes::load(store, t)?,
+        None => None,
+    };
+    let setting = Setting {
+        device,
+        radio,
+        link: spec,
+        battery: Some(battery),
+        interval_s,
+    };
+    let mut ranked = Vec::new();
+    let mut excluded = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let scheme = match Scheme::parse(name) {
+            Ok(s) => s,
+            Err(e) => {
+                excluded.push((name.clone(), format!("cannot be built: {e}")));
+                continue;
+            }
+        };
+        if scheme.security_bits() < req.min_security {
+            excluded.push((
+                scheme.name().to_string(),
+                format!(
+                    "{} bits < --min-security {}",
+                    scheme.security_bits(),
+                    req.min_security
+                ),
+            ));
+            continue;
+        }
+        let insecure = scheme
+            .cipher
+            .iter()
+            .chain(scheme.mac.iter())
+            .any(|e| e.status != Status::Recommended);
+        if insecure && !req.allow_legacy {
+            excluded.push((
+                scheme.name().to_string(),
+                "legacy or broken (use --allow-legacy)".into(),
+            ));
+            continue;
+        }
+        progress(i + 1, names.len(), scheme.name());
+        let cost = cost_scheme(name, &req.payload, quick, &setting, device_times.as_ref())?;
+        if let Some(gap) = &cost.energy_gap {
+            excluded.push((cost.name().to_string(), gap.clone()));
+            continue;
+        }
+        ranked.push(cost);
+    }
+    // With device-level times for some schemes, host times of the others are not
+    // comparable (an 8-bit MCU is thousands of times slower): rank only the former.
+    if ranked
+        .iter()
+        .any(|c| matches!(c.cpu_source, CpuSource::Device { .. }))
+    {
+        let (dev, host): (Vec<_>, Vec<_>) = ranked
+            .into_iter()
+            .partition(|c| matches!(c.cpu_source, CpuSource::Device { .. }));
+        excluded.extend(host.into_iter().map(|c| {
+            (
+                c.name().to_string(),
+                "not simulated on this device; host times would not compare".into(),
+            )
+        }));
+        ranked = dev;
+    }
+    ranked.sort_by(|a, b| {
+        message_uj(a).total_cmp(&message_uj(b)).then(
+            a.code_size
+                .unwrap_or(i64::MAX)
+                .cmp(&b.code_size.unwrap_or(i64::MAX)),
+        )
+    });
+    let ranks = shared_ranks(&ranked.iter().map(energy_range_uj).collect::<Vec<_>>());
+    Ok(Ranking {
+        ranked,
+        ranks,
+        excluded,
+    })
+}
+
+fn message_uj(c: &SchemeCost) -> f64 {
+    c.energy.as_ref().map_or(f64::MAX, |e| e.message_j * 1e6)
+}
+
+/// The energy per message with the CPU time at the ends of its 95 % interval.
+/// A simulated device time is exact, so its range is one point.
+pub fn energy_range_uj(c: &SchemeCost) -> (f64, f64) {
+    let Some(e) = &c.energy else {
+        return (f64::MAX, f64::MAX);
+    };
+    let total = e.message_j * 1e6;
+    let (median, lo, hi, _) = c.host_us;
+    let host_timed = !matches!(c.cpu_source, CpuSource::Device { .. });
+    if !host_timed || median <= 0.0 {
+        return (total, total);
+    }
+    let cpu_uj = e.cpu_j * 1e6;
+    (
+        total - cpu_uj * (1.0 - lo / median),
+        total + cpu_uj * (hi / median - 1.0),
+    )
+}
+
+/// Ranks for ranges sorted by their centre: a range that overlaps the first
+/// range of the current group joins that group's rank.
+pub fn shared_ranks(ranges: &[(f64, f64)]) -> Vec<usize> {
+    let mut ranks = Vec::with_capacity(ranges.len());
+    let mut leader: Option<(usize, f64)> = None;
+    for (i, &(lo, _)) in ranges.iter().enumerate() {
+        match leader {
+            Some((rank, leader_hi)) if lo <= leader_hi => ranks.push(rank),
+            _ => {
+                leader = Some((i + 1, ranges[i].1));
+                ranks.push(i + 1);
+            }
+        }
+    }
+    ranks
+}
+
+impl Ranking {
+    /// The schemes sharing the winner's rank, the winner excluded.
+    fn tied_with_winner(&self) -> Vec<&SchemeCost> {
+        self.ranked
+            .iter()
+            .zip(&self.ranks)
+            .skip(1)
+            .filter(|(_, r)| **r == 1)
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// Why the winner wins, in sentences.
+    pub fn explain(&self) -> Vec<String> {
+        let Some(w) = self.ranked.first() else {
+            return vec!["No scheme meets the constraints.".into()];
+        };
+        let e = w.energy.as_ref().expect("ranked schemes have energy");
+        let mut lines = vec![format!(
+            "Winner: {} — {:.2} uJ per message ({:.0} % radio), {} bytes on air for a {}-byte reading, {} security bits.",
+            w.name(),
+            e.message_j * 1e6,
+            e.radio_share * 100.0,
+            w.sealed_bytes,
+            w.plaintext_bytes,
+            w.scheme.security_bits()
+        )];
+        let tied = self.tied_with_winner();
+        if !tied.is_empty() {
+            let names: Vec<&str> = tied.iter().map(|c| c.name()).collect();
+            lines.push(format!(
+                "It ties with {}: their energies per message are equal within the uncertainty of the CPU times, so they share rank 1 and the order among them means nothing.",
+                names.join(", ")
+            ));
+        } else if let Some(second) = self.ranked.get(1) {
+            let e2 = second.energy.as_ref().expect("ranked schemes have energy");
+            let why = if (e2.tx_j + e2.rx_j) - (e.tx_j + e.rx_j) > (e2.cpu_j - e.cpu_j) {
+                format!(
+                    "its message is {} bytes shorter on air",
+                    second.sealed_bytes as i64 - w.sealed_bytes as i64
+                )
+            } else {
+                "it needs less CPU time to seal".to_string()
+            };
+            lines.push(format!(
+                "It beats {} by {:.2} uJ ({:.1} %) because {why}.",
+                second.name(),
+                (e2.message_j - e.message_j) * 1e6,
+                (e2.message_j / e.message_j - 1.0) * 100.0
+            ));
+        }
+        if w.scheme.pattern == Pattern::Hmac {
+            lines.push("It authenticates but does not encrypt: use --need confidentiality if the reading is secret.".into());
+        }
+        lines
+    }
+
+    /// Study 003 recommended AES-256-GCM on the ATmega1284P; says whether our ranking agrees.
+    pub fn study003_verdict(&self, device: &str) -> String {
+        let mut text = self.verdict_overall(device);
+        // Study 003 wanted integrity first and encryption as an option: also say how
+        // AES-256-GCM does among the schemes that encrypt.
+        let aeads: Vec<&SchemeCost> = self
+            .ranked
+            .iter()
+            .filter(|c| c.scheme.pattern != Pattern::Hmac)
+            .collect();
+        if let (Some(best), Some(pos), Some(first)) = (
+            aeads.first(),
+            aeads.iter().position(|c| c.name() == STUDY_003_CHOICE),
+            self.ranked.first(),
+        ) && first.scheme.pattern == Pattern::Hmac
+        {
+            text.push_str(&format!(
+                " Among schemes that also encrypt it ranks #{} of {}, {:.1} % above {}.",
+                pos + 1,
+                aeads.len(),
+                (message_uj(aeads[pos]) / message_uj(best) - 1.0) * 100.0,
+                best.name()
+            ));
+        }
+        text
+    }
+
+    fn verdict_overall(&self, device: &str) -> String {
+        let device_note = if device == "sodaq-mbili" {
+            String::new()
+        } else {
+            format!(
+                " (study 003's device was the ATmega1284P, profile sodaq-mbili; this is {device})"
+            )
+        };
+        let (Some(w), Some(pos)) = (
+            self.ranked.first(),
+            self.ranked.iter().position(|c| c.name() == STUDY_003_CHOICE),
+        ) else {
+            let why = self
+                .excluded
+                .iter()
+                .find(|(n, _)| n == STUDY_003_CHOICE)
+                .map_or("not costed".into(), |(_, w)| w.clone());
+            return format!(
+                "Study 003 recommended AES-256-GCM{device_note}: not in this ranking ({why})."
+            );
+        };
+        let g = &self.ranked[pos];
+        let (ew, eg) = (
+            w.energy.as_ref().expect("ranked"),
+            g.energy.as_ref().expect("ranked"),
+        );
+        let extra = eg.message_j / ew.message_j - 1.0;
+        if self.ranks[pos] == 1 {
+            format!(
+                "Study 003 recommended AES-256-GCM{device_note}: our data agrees — it ranks first here, with 256-bit keys and authenticated encryption in one primitive."
+            )
+        } else if extra < 0.05 {
+            format!(
+                "Study 003 recommended AES-256-GCM{device_note}: our data agrees in substance — it ranks #{} but costs only {:.1} % more than {} per message, since the radio ({:.0} % of the energy) dominates and both send {} vs {} bytes.",
+                self.ranks[pos],
+                extra * 100.0,
+                w.name(),
+                eg.radio_share * 100.0,
+                g.sealed_bytes,
+                w.sealed_bytes
+            )
+        } else {
+            let cause = if (eg.cpu_j - ew.cpu_j) > (eg.tx_j + eg.rx_j - ew.tx_j - ew.rx_j) {
+                format!(
+                    "its sealing takes {:.0} us of CPU against {:.0} us",
+                    g.cpu_us, w.cpu_us
+                )
+            } else {
+                format!(
+                    "its message is {} bytes on air against {}",
+                    g.sealed_bytes, w.sealed_bytes
+                )
+            };
+            format!(
+                "Study 003 recommended AES-256-GCM{device_note}: our data disagrees — it ranks #{} and costs {:.1} % more per message than {}, because {cause}.",
+                self.ranks[pos],
+                extra * 100.0,
+                w.name()
+            )
+        }
+    }
+
+    /// The ranking as plain rows, for JSON, the store and the report.
+    pub fn summary(&self, req: &Request) -> RankingSummary {
+        RankingSummary {
+            device: req.device.clone(),
+            link: req.link.clone(),
+            payload: req.payload.clone(),
+            need: req.need,
+            min_security: req.min_security,
+            rows: self
+                .ranked
+                .iter()
+                .zip(&self.ranks)
+                .map(|(c, &rank)| {
+                    let e = c.energy.as_ref().expect("ranked schemes have energy");
+                    let (lo, hi) = energy_range_uj(c);
+                    RankedRow {
+                        rank,
+                        scheme: c.name().to_string(),
+                        status: c.status.as_str().to_string(),
+                        status_reason: c.status_reason.clone(),
+                        security_bits: c.scheme.security_bits(),
+                        sealed_bytes: c.sealed_bytes,
+                        cpu_us: c.cpu_us,
+                        cpu_uj: e.cpu_j * 1e6,
+                        radio_uj: (e.tx_j + e.rx_j) * 1e6,
+                        total_uj: e.message_j * 1e6,
+                        total_uj_range: [lo, hi],
+                        code_size_bytes: c.code_size,
+                        battery_days: e.battery_days,
+                        cpu_source: c.cpu_source.describe(),
+                    }
+                })
+                .collect(),
+            excluded: self
+                .excluded
+                .iter()
+                .map(|(scheme, why)| Excluded {
+                    scheme: scheme.clone(),
+                    why: why.clone(),
+                })
+                .collect(),
+            explanation: self.explain(),
+            study003_verdict: self.study003_verdict(&req.device),
+        }
+    }
+}
+
+/// Study 003's recommendation (sections 6 and 7 of the paper).
+const STUDY_003_CHOICE: &str = "aead:aes-256-gcm";
+
+/// A ranking as data: what `recommend --format json` prints and the report shows.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RankingSummary {
+    pub device: String,
+    pub link: String,
+    pub payload: String,
+    pub need: Need,
+    pub min_security: u32,
+    pub rows: Vec<RankedRow>,
+    pub excluded: Vec<Excluded>,
+    pub explanation: Vec<String>,
+    pub study003_verdict: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RankedRow {
+    pub rank: usize,
+    pub scheme: String,
+    pub status: String,
+    pub status_reason: Option<String>,
+    pub security_bits: u32,
+    pub sealed_bytes: usize,
+    pub cpu_us: f64,
+    pub cpu_uj: f64,
+    pub radio_uj: f64,
+    pub total_uj: f64,
+    /// Total energy with the CPU time at the ends of its 95 % interval.
+    pub total_uj_range: [f64; 2],
+    pub code_size_bytes: Option<i64>,
+    pub battery_days: Option<f64>,
+    pub cpu_source: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Excluded {
+    pub scheme: String,
+    pub why: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_ranges_share_a_rank_and_separate_ones_do_not() {
+        let ranges = [(9.0, 11.0), (10.5, 12.0), (11.5, 13.0), (20.0, 20.0)];
+        // The second overlaps the first; the third overlaps only the second,
+        // so it starts a new rank; the fourth is far away.
+        assert_eq!(shared_ranks(&ranges), vec![1, 1, 3, 4]);
+        assert_eq!(shared_ranks(&[(1.0, 1.0), (1.0, 1.0)]), vec![1, 1]);
+        assert_eq!(shared_ranks(&[(1.0, 1.0), (1.5, 1.5)]), vec![1, 2]);
+    }
+
+    #[test]
+    fn an_unknown_candidate_is_excluded_with_its_reason_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let req = Request {
+            device: "esp32".into(),
+            link: "lorawan-eu868-dr3".into(),
+            payload: "chain:1".into(),
+            min_security: 128,
+            need: Need::Integrity,
+            allow_legacy: false,
+            battery: "2xAA".into(),
+            interval: "10m".into(),
+            data_dir: None,
+        };
+        let names = vec!["aead:no-such-cipher".to_string()];
+        let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
+        assert!(r.ranked.is_empty());
+        assert_eq!(r.excluded.len(), 1, "{:?}", r.excluded);
+        assert_eq!(r.excluded[0].0, "aead:no-such-cipher");
+        assert!(r.excluded[0].1.contains("cannot be built"), "{:?}", r.excluded);
+    }
+}

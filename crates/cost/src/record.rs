@@ -1,0 +1,166 @@
+//! How measurements become stored rows: host benchmarks, device-level counts
+//! (with one failure row per reason) and whole runs. [`crate::device_times`]
+//! reads the device rows back, so both sides of the schema live here.
+
+use measure::{BenchReport, BenchResult};
+use store::conventions::{BENCH, FAILURE, MCU, NS_PER_OP};
+use store::{NewRun, ResultRow, RunId, RunStatus, Store};
+
+use crate::Error;
+
+fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    // Our own result types always serialize; a failure would be a bug, kept visible.
+    serde_json::to_value(value)
+        .unwrap_or_else(|e| serde_json::json!({ "serialize_error": e.to_string() }))
+}
+
+/// One host measurement: the median ns per call with its 95 % CI.
+pub fn bench_row(r: &BenchResult) -> ResultRow {
+    ResultRow {
+        section: BENCH.into(),
+        target: store::conventions::HOST.into(),
+        subject: r.algorithm.clone(),
+        operation: r.operation.to_string(),
+        size_bytes: Some(r.size_bytes as i64),
+        context: r.backend.clone(),
+        metric: NS_PER_OP.into(),
+        unit: "ns".into(),
+        value: r.median_ns,
+        ci_low: Some(r.ci95_low_ns),
+        ci_high: Some(r.ci95_high_ns),
+        samples: Some(r.samples as i64),
+        data: json(r),
+    }
+}
+
+/// Device-level counts, plus one `failure` row per algorithm and reason, so
+/// the store and report say which algorithm a target could not run, and why.
+pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
+    let mut rows = Vec::new();
+    let mut reasons: Vec<(&str, &str)> = Vec::new();
+    for r in results {
+        let Some(error) = r.error.as_deref() else {
+            rows.push(ResultRow {
+                section: MCU.into(),
+                target: r.target.name().into(),
+                subject: r.algorithm.clone(),
+                operation: r.operation.clone(),
+                size_bytes: Some(r.size_bytes as i64),
+                context: String::new(),
+                metric: r.counter.clone(),
+                unit: r.counter.clone(),
+                value: r.cycles as f64,
+                // Simulated counts are exact: the interval is the value itself.
+                ci_low: Some(r.cycles as f64),
+                ci_high: Some(r.cycles as f64),
+                samples: Some(1),
+                data: json(r),
+            });
+            continue;
+        };
+        if reasons.contains(&(r.algorithm.as_str(), error)) {
+            continue;
+        }
+        reasons.push((&r.algorithm, error));
+        // A known-answer failure comes with counts that mean nothing: keep the reason only.
+        let operation = match r.operation.as_str() {
+            op @ ("build" | "run") => op,
+            _ if error.contains("known-answer") => "known-answer",
+            op => op,
+        };
+        let mut failure = mcu::McuResult::failure(r.target, &r.algorithm, operation, error);
+        failure.size_bytes = r.size_bytes;
+        rows.push(ResultRow {
+            section: MCU.into(),
+            target: r.target.name().into(),
+            subject: r.algorithm.clone(),
+            operation: operation.into(),
+            size_bytes: None,
+            context: String::new(),
+            metric: FAILURE.into(),
+            unit: String::new(),
+            value: 0.0,
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data: json(&failure),
+        });
+    }
+    rows
+}
+
+/// This machine's name, for run listings.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "this machine".into())
+}
+
+/// Stores a whole bench report (from `bench` or another machine's JSON) as one run.
+pub fn save_bench_report(
+    store: &mut Store,
+    report: &BenchReport,
+    command: &str,
+    origin: &str,
+    host: &str,
+) -> Result<RunId, Error> {
+    let status = if origin == "local" {
+        RunStatus::Running
+    } else {
+        RunStatus::Imported
+    };
+    let run = store
+        .begin_run(
+            &NewRun {
+                command: command.into(),
+                host: host.into(),
+                origin: origin.into(),
+                environment: json(&report.environment),
+            },
+            status,
+        )
+        ?;
+    let rows: Vec<ResultRow> = report.results.iter().map(bench_row).collect();
+    store.add_results(run, &rows)?;
+    let end = match (origin == "local", report.interrupted) {
+        (false, _) => RunStatus::Imported,
+        (true, true) => RunStatus::Interrupted,
+        (true, false) => RunStatus::Complete,
+    };
+    store.finish_run(run, end)?;
+    Ok(run)
+}
+
+/// Stores one `mcu` invocation as a run; its environment is the toolchain
+/// and simulator that produced the counts.
+pub fn save_mcu_results(
+    store: &mut Store,
+    results: &[mcu::McuResult],
+    command: &str,
+    environment: serde_json::Value,
+    interrupted: bool,
+) -> Result<RunId, Error> {
+    let run = store
+        .begin_run(
+            &NewRun {
+                command: command.into(),
+                host: host_name(),
+                origin: "local".into(),
+                environment,
+            },
+            RunStatus::Running,
+        )
+        ?;
+    let rows = mcu_rows(results);
+    store.add_results(run, &rows)?;
+    let end = if interrupted {
+        RunStatus::Interrupted
+    } else {
+        RunStatus::Complete
+    };
+    store.finish_run(run, end)?;
+    Ok(run)
+}
+

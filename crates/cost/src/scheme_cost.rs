@@ -1,0 +1,346 @@
+//! What one sealing scheme costs a device on a link, shared by `run` and
+//! `recommend`: the real sealed message (crates/payload + crates/seal), its CPU
+//! time (device-level from the store when the device was simulated, else measured
+//! on this host and labelled so), its cost on the link and its energy.
+
+use catalogue::{Entry, Status};
+use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
+use link::{LinkCost, LinkSpec};
+use seal::Scheme;
+use serde_json::{Value, json};
+use store::ResultRow;
+use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
+
+use crate::device_times::{CpuSource, DeviceTimes};
+use crate::message::{Message, MessageSpec};
+use crate::Error;
+
+/// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
+/// choices and two legacy ones the report must mark.
+pub const SCHEMES: [&str; 16] = [
+    "aead:aes-128-gcm",
+    "aead:aes-256-gcm",
+    "aead:aes-128-eax",
+    "aead:aes-256-eax",
+    "aead:acorn-128",
+    "hmac:hmac-sha256",
+    "hmac:hmac-sha512",
+    "hmac:hmac-sha3-256",
+    "hmac:hmac-sha3-512",
+    "etm:aes-128-ecb+hmac-sha256",
+    "etm:aes-256-ecb+hmac-sha256",
+    "aead:chacha20-poly1305",
+    "aead:ascon-aead128",
+    "aead:aes-128-ccm",
+    "hmac:hmac-sha1",
+    "etm:des-cbc+hmac-md5",
+];
+
+/// Worst catalogue status among a scheme's algorithms, with the reason.
+pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
+    let entries: Vec<&Entry> = scheme.cipher.into_iter().chain(scheme.mac).collect();
+    let rank = |s: Status| match s {
+        Status::Recommended => 0,
+        Status::Legacy => 1,
+        Status::Broken => 2,
+    };
+    let worst = entries.iter().max_by_key(|e| rank(e.status));
+    match worst {
+        Some(e) => (e.status, e.status_reason.clone()),
+        None => (Status::Recommended, None),
+    }
+}
+
+pub struct SchemeCost {
+    pub scheme: Scheme,
+    pub status: Status,
+    pub status_reason: Option<String>,
+    /// The sample as given (`chain:10`), and in words.
+    pub sample: String,
+    pub sample_description: String,
+    pub plaintext_bytes: usize,
+    pub sealed_bytes: usize,
+    /// Host seal time: median, 95 % CI, samples (µs).
+    pub host_us: (f64, f64, f64, u64),
+    pub cpu_us: f64,
+    pub cpu_source: CpuSource,
+    pub code_size: Option<i64>,
+    pub energy: Option<EnergyEstimate>,
+    /// Why there is no energy figure (message too long for the link...).
+    pub energy_gap: Option<String>,
+}
+
+pub struct Setting<'a> {
+    pub device: &'a Device,
+    pub radio: &'a Radio,
+    pub link: &'a LinkSpec,
+    pub battery: Option<&'a Battery>,
+    pub interval_s: f64,
+}
+
+/// Seals `sample` with `scheme_text` under a throw-away key and costs it.
+pub fn cost_scheme(
+    scheme_text: &str,
+    sample: &str,
+    quick: bool,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<SchemeCost, Error> {
+    let message = Message::build(&MessageSpec {
+        scheme: Some(scheme_text.to_string()),
+        sample: Some(sample.to_string()),
+        seed: 1,
+        // Measuring legacy schemes is allowed; they are marked, never recommended by default.
+        allow_insecure: true,
+        ..MessageSpec::default()
+    })?;
+    let sealed = message
+        .sealed
+        .as_ref()
+        .ok_or_else(|| Error::failed("no sealed message"))?;
+    let host = sealed.measure_seal(&message.plaintext, quick)?;
+    let ns = &host.measurement.ns;
+    let host_us = (
+        ns.median / 1e3,
+        ns.ci95_low / 1e3,
+        ns.ci95_high / 1e3,
+        ns.samples as u64,
+    );
+    let (status, status_reason) = scheme_status(&sealed.scheme);
+    let device_us = device.and_then(|d| {
+        d.seal_us(&sealed.scheme, message.plaintext.len())
+            .map(|us| (us, d))
+    });
+    let (cpu_us, cpu_source) = match device_us {
+        Some((us, d)) => (
+            us,
+            CpuSource::Device {
+                target: d.target,
+                run: d.run,
+            },
+        ),
+        None => (
+            host_us.0,
+            match device {
+                Some(d) => CpuSource::HostInsteadOfDevice {
+                    target: d.target,
+                    run: d.run,
+                },
+                None => CpuSource::Host,
+            },
+        ),
+    };
+    let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
+    let sealed_bytes = sealed.bytes.len();
+    let (energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
+        Ok((_, e)) => (Some(e), None),
+        Err(why) => (None, Some(why)),
+    };
+    Ok(SchemeCost {
+        scheme: sealed.scheme.clone(),
+        status,
+        status_reason,
+        sample: sample.to_string(),
+        sample_description: message.describe_plaintext(),
+        plaintext_bytes: message.plaintext.len(),
+        sealed_bytes,
+        host_us,
+        cpu_us,
+        cpu_source,
+        code_size,
+        energy,
+        energy_gap,
+    })
+}
+
+fn energy_of(s: &Setting, bytes: usize, cpu_us: f64) -> Result<(LinkCost, EnergyEstimate), String> {
+    let bytes = u32::try_from(bytes).map_err(|_| "message too large".to_string())?;
+    let cost = s.link.cost(bytes, false).map_err(|e| e.to_string())?;
+    let load = MessageLoad {
+        cpu_time_s: cpu_us * 1e-6,
+        airtime: cost.airtime,
+        rx_time: cost.rx_time,
+        tx_power_dbm: s.link.tx_power_dbm,
+    };
+    let est = energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s)
+        .map_err(|e| e.to_string())?;
+    Ok((cost, est))
+}
+
+impl SchemeCost {
+    pub fn name(&self) -> &str {
+        self.scheme.name()
+    }
+
+    fn common(&self) -> Value {
+        json!({
+            "scheme": self.name(),
+            "pattern": self.scheme.pattern.as_str(),
+            "security_bits": self.scheme.security_bits(),
+            "status": self.status.as_str(),
+            "status_reason": self.status_reason,
+            "sample": self.sample,
+            "sample_description": self.sample_description,
+            "plaintext_bytes": self.plaintext_bytes,
+            "sealed_bytes": self.sealed_bytes,
+            "overhead_ratio": self.sealed_bytes as f64 / self.plaintext_bytes.max(1) as f64,
+        })
+    }
+
+    /// The host sealing time, as a stored row.
+    pub fn frame_row(&self) -> ResultRow {
+        let (median, lo, hi, n) = self.host_us;
+        ResultRow {
+            section: FRAME.into(),
+            target: store::conventions::HOST.into(),
+            subject: self.name().to_string(),
+            operation: "seal".into(),
+            size_bytes: Some(self.plaintext_bytes as i64),
+            context: self.sample.clone(),
+            metric: US_PER_MESSAGE.into(),
+            unit: "µs".into(),
+            value: median,
+            ci_low: Some(lo),
+            ci_high: Some(hi),
+            samples: Some(n as i64),
+            data: self.common(),
+        }
+    }
+
+    /// The energy estimate, as a stored row (none when the link cannot carry it).
+    /// Recomputed for `s`, so one host measurement serves several links.
+    pub fn energy_row(&self, s: &Setting) -> Option<ResultRow> {
+        let (cost, e) = energy_of(s, self.sealed_bytes, self.cpu_us).ok()?;
+        let (cost, e) = (&cost, &e);
+        let interval_s = s.interval_s;
+        let mut data = self.common();
+        let extra = json!({
+            "device": s.device.name,
+            "link": s.link.name,
+            "radio": s.radio.name,
+            "battery": s.battery.map(|b| b.name.clone()),
+            "interval_s": interval_s,
+            "cpu_time_us": self.cpu_us,
+            "cpu_time_source": self.cpu_source.describe(),
+            "code_size_bytes": self.code_size,
+            "on_air_bytes": cost.on_air_bytes,
+            "frames": cost.frames,
+            "airtime_ms": cost.airtime.as_ms(),
+            "cpu_uj": e.cpu_j * 1e6,
+            "tx_uj": e.tx_j * 1e6,
+            "rx_uj": e.rx_j * 1e6,
+            "sleep_uj": e.sleep_j * 1e6,
+            "interval_uj": e.interval_j * 1e6,
+            "battery_days": e.battery_days,
+            "average_ua": e.average_ua,
+            "label": energy::MODEL_LABEL,
+        });
+        if let (Some(d), Some(x)) = (data.as_object_mut(), extra.as_object()) {
+            d.extend(x.clone());
+        }
+        Some(ResultRow {
+            section: ENERGY.into(),
+            target: store::conventions::HOST.into(),
+            subject: self.name().to_string(),
+            operation: "message".into(),
+            size_bytes: Some(self.plaintext_bytes as i64),
+            context: energy_context(&s.device.name, &s.link.name),
+            metric: MESSAGE_UJ.into(),
+            unit: "µJ".into(),
+            value: e.message_j * 1e6,
+            // A model of a measured time: no sampling interval of its own.
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::Store;
+
+    /// With a simulated device, a scheme that has a device seal time uses it;
+    /// one without (its firmware failed a known answer) says the host's stands in.
+    #[test]
+    fn a_scheme_without_a_device_time_is_labelled_as_host() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let run = store
+            .begin_run(
+                &store::NewRun {
+                    command: "mcu".into(),
+                    host: "test".into(),
+                    origin: "local".into(),
+                    environment: json!({}),
+                },
+                store::RunStatus::Running,
+            )
+            .unwrap();
+        let seal = |bytes: usize, us: f64| {
+            let mut r = mcu::McuResult::failure(
+                mcu::Target::Atmega1284p,
+                "message-aes-128-gcm",
+                "seal",
+                "",
+            );
+            (r.error, r.kat_passed, r.size_bytes, r.time_us) = (None, true, bytes, us);
+            r
+        };
+        let rows = crate::record::mcu_rows(&[seal(65, 50_000.0), seal(481, 250_000.0)]);
+        store.add_results(run, &rows).unwrap();
+        let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
+            .unwrap()
+            .unwrap();
+        let profiles = crate::data::profiles(None).unwrap();
+        let links = crate::data::links(None).unwrap();
+        let link = links.get("lora-sf9-125").unwrap();
+        let setting = Setting {
+            device: profiles.device("sodaq-mbili").unwrap(),
+            radio: profiles.radio(&link.radio).unwrap(),
+            link,
+            battery: None,
+            interval_s: 600.0,
+        };
+        let gcm =
+            cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
+        assert!(matches!(gcm.cpu_source, CpuSource::Device { .. }));
+        let expected = 50_000.0 + 200_000.0 / 416.0 * (gcm.plaintext_bytes as f64 - 65.0);
+        assert!((gcm.cpu_us - expected).abs() < 1e-6, "{}", gcm.cpu_us);
+        let eax =
+            cost_scheme("aead:aes-128-eax", "chain:10", true, &setting, Some(&times)).unwrap();
+        assert!(matches!(
+            eax.cpu_source,
+            CpuSource::HostInsteadOfDevice { .. }
+        ));
+        assert!(eax.cpu_source.describe().contains("no seal time"));
+        assert!(
+            eax.cpu_us < 1_000.0,
+            "a host time, not a device one: {}",
+            eax.cpu_us
+        );
+    }
+
+    /// Every scheme of study 003 maps onto a firmware build the runner knows.
+    #[test]
+    fn study_003_schemes_map_to_firmware_builds() {
+        for (name, id) in [
+            ("aead:aes-128-gcm", "message-aes-128-gcm"),
+            ("hmac:hmac-sha3-512", "message-hmac-sha3-512"),
+            (
+                "etm:aes-128-ecb+hmac-sha256",
+                "message-etm-aes-128-hmac-sha256",
+            ),
+            (
+                "etm:aes-256-ecb+hmac-sha3-512",
+                "message-etm-aes-256-hmac-sha3-512",
+            ),
+        ] {
+            let scheme = Scheme::parse(name).unwrap();
+            assert_eq!(DeviceTimes::firmware_id(&scheme), id);
+            assert!(mcu::algorithms::find(id).is_some(), "{id} is not built");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The ranking of sealing schemes for the run's device and link, with the
+//! winner's explanation, as `recommend` prints it.
+
+use cost::ranking::RankingSummary;
+use store::Artifact;
+use store::conventions::RECOMMENDATION;
+
+use crate::html::{Table, esc, num, status_badge};
+
+pub fn render(artifacts: &[Artifact]) -> String {
+    let Some(a) = artifacts.iter().find(|a| a.kind == RECOMMENDATION) else {
+        return "<p>No recommendation in this run.</p>".into();
+    };
+    let summary = a
+        .data
+        .get("ranking")
+        .map(|v| serde_json::from_value::<RankingSummary>(v.clone()));
+    match summary {
+        Some(Ok(r)) => ranking(&r),
+        Some(Err(e)) => format!(
+            "<p class=\"warn\">The stored ranking cannot be read: {}</p>",
+            esc(&e.to_string())
+        ),
+        None => "<p class=\"warn\">No ranking was stored.</p>".into(),
+    }
+}
+
+fn ranking(r: &RankingSummary) -> String {
+    let mut s = format!(
+        "<p>Sealing schemes for <b>{}</b> over <b>{}</b> carrying <code>{}</code>, at least {} security bits, ranked by energy per message (a model estimate). Schemes whose energies are equal within the uncertainty of their CPU times share a rank.</p>",
+        esc(&r.device),
+        esc(&r.link),
+        esc(&r.payload),
+        r.min_security
+    );
+    if r.rows.is_empty() {
+        s.push_str("<p class=\"warn\">No scheme meets the constraints.</p>");
+    } else {
+        let mut t = Table::new(&[
+            "rank", "scheme", "bits", "bytes", "CPU µJ", "radio µJ", "total µJ", "code B",
+            "battery d", "CPU time from",
+        ]);
+        for row in r.rows.iter().take(15) {
+            t.rows.push(vec![
+                row.rank.to_string(),
+                format!(
+                    "{}{}",
+                    esc(&row.scheme),
+                    status_badge(&row.status, row.status_reason.as_deref())
+                ),
+                row.security_bits.to_string(),
+                row.sealed_bytes.to_string(),
+                num(row.cpu_uj),
+                num(row.radio_uj),
+                num(row.total_uj),
+                row.code_size_bytes.map_or("-".into(), |b| b.to_string()),
+                row.battery_days.map_or("-".into(), num),
+                esc(&row.cpu_source),
+            ]);
+        }
+        s.push_str(&format!("<div class=\"wide\">{}</div>", t.render()));
+        if r.rows.len() > 15 {
+            s.push_str(&format!(
+                "<p class=\"note\">… {} more schemes (`ciphermeter recommend`).</p>",
+                r.rows.len() - 15
+            ));
+        }
+    }
+    s.push_str("<div class=\"explanation\">");
+    for line in &r.explanation {
+        s.push_str(&format!("<p>{}</p>", esc(line)));
+    }
+    s.push_str(&format!("<p>{}</p></div>", esc(&r.study003_verdict)));
+    if !r.excluded.is_empty() {
+        s.push_str(&format!(
+            "<details><summary>{} schemes left out, with why</summary><ul>",
+            r.excluded.len()
+        ));
+        for e in &r.excluded {
+            s.push_str(&format!(
+                "<li><code>{}</code>: {}</li>",
+                esc(&e.scheme),
+                esc(&e.why)
+            ));
+        }
+        s.push_str("</ul></details>");
+    }
+    s
+}

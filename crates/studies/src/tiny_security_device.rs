@@ -1,0 +1,153 @@
+//! Study 003 at device level, in the cycle-exact simulator (AVR) or QEMU
+//! (Cortex-M), from crates/mcu: the study ran on an ATmega1284P, so this is
+//! where its findings are meant to hold.
+
+use cost::Error;
+use mcu::Target;
+use mcu::tiny_security::TinySecurityRow;
+use serde::{Deserialize, Serialize};
+
+use crate::finding::Finding;
+use crate::out;
+use crate::tiny_security::Paper;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GroupMean {
+    pub group: String,
+    pub schemes: usize,
+    pub us_per_byte: Option<f64>,
+    pub cost_per_bit: Option<f64>,
+    pub program_size_bytes: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub ran_on: String,
+    pub target: Target,
+    pub paper: Paper,
+    pub rows: Vec<TinySecurityRow>,
+    pub groups: Vec<GroupMean>,
+    pub findings: Vec<Finding>,
+}
+
+pub fn run(target: Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Error> {
+    let paper = crate::tiny_security::paper()?;
+    let rows = mcu::tiny_security::reproduce(target, progress)?;
+    let findings = crate::tiny_security_device_claims::check(&paper, &rows);
+    let groups = mcu::tiny_security::group_means(&rows)
+        .into_iter()
+        .map(|g| GroupMean {
+            group: g.group,
+            schemes: g.schemes,
+            us_per_byte: g.us_per_byte,
+            cost_per_bit: g.cost_per_bit,
+            program_size_bytes: g.program_size_bytes,
+        })
+        .collect();
+    Ok(Report {
+        ran_on: format!(
+            "the {} at {} MHz, simulated ({}: {})",
+            target.name(),
+            target.clock_hz() / 1_000_000,
+            if target.is_avr() { "simavr" } else { "QEMU" },
+            target.counter()
+        ),
+        target,
+        paper,
+        rows,
+        groups,
+        findings,
+    })
+}
+
+impl Report {
+    /// A known answer that failed on the device without a diagnosis.
+    pub fn undiagnosed_failure(&self) -> bool {
+        self.rows.iter().any(|r| r.error.is_none() && !r.kat_passed)
+    }
+
+    pub fn text(&self) -> String {
+        let num = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
+        let mut o = String::new();
+        out!(
+            o,
+            "Study 003 at device level on {:?} (Figures 9, 10 and 12), whole message path per reading",
+            self.target
+        );
+        out!(
+            o,
+            "{:<26} {:<5} {:>5} {:>10} {:>9} {:>13} {:>12} {:>9} {:>4}",
+            "algorithm",
+            "group",
+            "bits",
+            "us/byte",
+            "spread",
+            "security us/B",
+            "us/B per bit",
+            "flash +B",
+            "kat"
+        );
+        for r in &self.rows {
+            out!(
+                o,
+                "{:<26} {:<5} {:>5} {:>10} {:>9} {:>13} {:>12} {:>9} {:>4}",
+                r.algorithm,
+                r.group,
+                r.security_bits,
+                num(r.us_per_byte, 3),
+                num(r.us_per_byte_spread, 3),
+                num(r.security_us_per_byte, 3),
+                num(r.cost_per_bit, 5),
+                r.program_size_bytes.map_or("-".into(), |b| b.to_string()),
+                if r.error.is_some() {
+                    "n/a"
+                } else if r.kat_passed {
+                    "ok"
+                } else {
+                    "FAIL"
+                }
+            );
+            if let Some(e) = &r.error {
+                out!(o, "    {}: {e}", r.algorithm);
+            }
+        }
+        out!(
+            o,
+            "\nGroup means (the study's Figures 9, 10 and 12 compare the groups):"
+        );
+        for g in &self.groups {
+            out!(
+                o,
+                "  {:<5} {} scheme(s): {} us/byte, {} us/B per bit, flash +{} B",
+                g.group,
+                g.schemes,
+                num(g.us_per_byte, 3),
+                num(g.cost_per_bit, 5),
+                num(g.program_size_bytes, 0)
+            );
+        }
+        if self.rows.iter().any(|r| r.group == "EtM") {
+            out!(
+                o,
+                "EtM is AES-ECB then HMAC of the ciphertext, as the study built it (Appendix C): ECB leaks equal blocks; measured for the reproduction only."
+            );
+        }
+        if let Some(base) = self.rows.iter().find_map(|r| r.baseline_program_bytes) {
+            out!(
+                o,
+                "\nNo-security build: {base} B of flash (the study reports {} B for its Arduino build).",
+                self.paper.compile_size_baseline_bytes
+            );
+        }
+        out!(
+            o,
+            "Times are simulated cycles at the target's clock; flash is over the no-security build."
+        );
+        out!(
+            o,
+            "\nThe paper's findings beside ours (the study ran on this microcontroller):"
+        );
+        o.push_str(&crate::finding::text(&self.findings));
+        o
+    }
+}
