@@ -5,8 +5,8 @@
 //! step as it finishes and writes the HTML report. A stop request (Ctrl-C)
 //! ends the current step; everything finished is kept.
 
-pub mod reproductions;
 pub mod report_file;
+pub mod reproductions;
 pub mod steps;
 
 use std::path::PathBuf;
@@ -45,6 +45,13 @@ pub struct Plan {
     /// The report's path; `None` for [`default_output`].
     pub output: Option<PathBuf>,
     pub host: String,
+}
+
+/// What the campaign is doing: milestones belong in a log, the work items
+/// only on a terminal (they change several times a second).
+pub enum Progress<'a> {
+    Milestone(&'a str),
+    Working(&'a str),
 }
 
 /// What a finished (or interrupted) run left.
@@ -107,7 +114,7 @@ fn stop() -> bool {
 pub fn execute(
     plan: &Plan,
     store: &mut Store,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Outcome, Error> {
     let started = Instant::now();
     let prof = profiles(plan.data_dir.as_deref())?;
@@ -156,10 +163,10 @@ pub fn execute(
         },
         RunStatus::Running,
     )?;
-    progress(&format!(
+    progress(Progress::Milestone(&format!(
         "run {run}: {command} (store {})",
         store.path().display()
-    ));
+    )));
 
     let outcome = steps_of(plan, store, run, &mut sampler, &settings, progress);
     let interrupted = stop();
@@ -192,7 +199,7 @@ fn steps_of(
     run: RunId,
     sampler: &mut Sampler,
     settings: &[Setting],
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<String>, Error> {
     let full = plan.full;
     let mut notes = Vec::new();
@@ -204,11 +211,11 @@ fn steps_of(
         QUICK_ALGORITHMS.iter().map(|s| s.to_string()).collect()
     };
     let sweep = steps::sweep(store, run, sampler, &ids, &DEFAULT_SIZES, progress)?;
-    progress(&format!(
+    progress(Progress::Milestone(&format!(
         "[sweep] {} results from {} algorithms",
         sweep.results,
         ids.len()
-    ));
+    )));
     if !sweep.skipped.is_empty() {
         notes.push(format!(
             "{} cases could not run (e.g. {})",
@@ -225,7 +232,10 @@ fn steps_of(
     if full || plan.mcu {
         match target {
             Some(t) => match steps::device_tier(store, run, t, progress)? {
-                Ok(n) => progress(&format!("[device] {n} results on {}", t.name())),
+                Ok(n) => progress(Progress::Milestone(&format!(
+                    "[device] {n} results on {}",
+                    t.name()
+                ))),
                 Err(gap) => notes.push(gap),
             },
             None => notes.push(format!(
@@ -250,7 +260,7 @@ fn steps_of(
             if stop() {
                 break;
             }
-            progress(&format!("[sealing {sample}] {scheme}"));
+            progress(Progress::Working(&format!("[sealing {sample}] {scheme}")));
             let cost = match cost_scheme(
                 scheme,
                 sample,
@@ -285,7 +295,7 @@ fn steps_of(
     // 4. The ranking behind `recommend`, for the report's recommendation section.
     let req = plan.ranking_request();
     match ranking::rank(&req, store, true, &mut |i, n, name| {
-        progress(&format!("[recommend {i}/{n}] {name}"))
+        progress(Progress::Working(&format!("[recommend {i}/{n}] {name}")))
     }) {
         Ok(r) => store.add_artifact(
             run,
@@ -309,7 +319,7 @@ fn steps_of(
             if stop() {
                 break;
             }
-            progress(&format!("[reproduce] {study}"));
+            progress(Progress::Milestone(&format!("[reproduce] {study}")));
             match reproductions::reproduce_and_store(store, run, study, !full && plan.quick) {
                 Ok(None) => {}
                 Ok(Some(why)) => notes.push(format!("reproduction {study} failed: {why}")),

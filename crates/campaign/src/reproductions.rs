@@ -63,11 +63,7 @@ pub fn reproduce_and_store(
     quick: bool,
 ) -> Result<Option<String>, Error> {
     let (title, data, failure) = match reproduce(study, quick) {
-        Ok(report) => (
-            report.title(),
-            json!({ "report": report }),
-            None,
-        ),
+        Ok(report) => (report.title(), json!({ "report": report }), None),
         Err(Error::Interrupted(why)) => return Err(Error::Interrupted(why)),
         Err(e) => (
             format!("reproduce {study}"),

@@ -9,6 +9,8 @@ use measure::workload::{Case, CaseError, measure_case, operations_of};
 use measure::{BenchResult, Sampler};
 use store::{RunId, Store};
 
+use crate::Progress;
+
 /// A representative subset for `--quick`: each kind, fast and slow, modern and legacy.
 pub const QUICK_ALGORITHMS: [&str; 18] = [
     "identity",
@@ -47,7 +49,7 @@ pub fn sweep(
     sampler: &mut Sampler,
     ids: &[String],
     sizes: &[usize],
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<SweepOutcome, Error> {
     let mut out = SweepOutcome {
         results: 0,
@@ -62,7 +64,12 @@ pub fn sweep(
         let Some(&backend) = entry.backends().first() else {
             continue;
         };
-        progress(&format!("[sweep {}/{}] {}", i + 1, ids.len(), entry.id));
+        progress(Progress::Working(&format!(
+            "[sweep {}/{}] {}",
+            i + 1,
+            ids.len(),
+            entry.id
+        )));
         let mut batch: Vec<BenchResult> = Vec::new();
         'ops: for op in operations_of(entry, backend) {
             let op_sizes: &[usize] = if op.is_size_free() { &[0] } else { sizes };
@@ -113,7 +120,7 @@ pub fn device_tier(
     store: &mut Store,
     run: RunId,
     target: mcu::Target,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Result<usize, String>, Error> {
     let missing = mcu::toolchain::missing(target);
     if !missing.is_empty() {
@@ -138,7 +145,10 @@ pub fn device_tier(
         sizes: vec![16],
     };
     let results = mcu::measure(&req, |what| {
-        progress(&format!("[device {}] {what}", target.name()))
+        progress(Progress::Working(&format!(
+            "[device {}] {what}",
+            target.name()
+        )))
     });
     let results = match results {
         Ok(r) => r,
@@ -151,4 +161,3 @@ pub fn device_tier(
         .filter(|r| r.metric != store::conventions::FAILURE)
         .count()))
 }
-

@@ -52,3 +52,13 @@ impl From<catalogue::Error> for CliError {
         CliError::Usage(err.to_string())
     }
 }
+
+impl From<cost::Error> for CliError {
+    fn from(err: cost::Error) -> Self {
+        match err {
+            cost::Error::Invalid(m) => CliError::Usage(m),
+            cost::Error::Failed(m) => CliError::Failed(m),
+            cost::Error::Interrupted(m) => CliError::Interrupted(m),
+        }
+    }
+}

@@ -1,8 +1,8 @@
 //! The `ciphermeter` binary: parses arguments, calls the library crates, prints.
 
+mod args;
 mod commands;
 mod error;
-mod hexarg;
 
 use std::process::ExitCode;
 

@@ -39,10 +39,7 @@ pub struct DeviceTimes {
 
 impl DeviceTimes {
     pub fn load(store: &Store, target: mcu::Target) -> Result<Option<DeviceTimes>, Error> {
-        let Some((run, rows)) = store
-            .latest_section(MCU, target.name())
-            ?
-        else {
+        let Some((run, rows)) = store.latest_section(MCU, target.name())? else {
             return Ok(None);
         };
         let mut seal: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
@@ -134,4 +131,3 @@ impl CpuSource {
         }
     }
 }
-

@@ -97,9 +97,7 @@ pub fn measure_frame(
     for i in 0..readings.len() {
         let plaintext = readings.plaintext(i);
         let nonce = RandomNonces.next_nonce(nonce_len)?;
-        let sealed = sealer
-            .seal(container, &nonce, &plaintext, b"")
-            ?;
+        let sealed = sealer.seal(container, &nonce, &plaintext, b"")?;
         reading += plaintext.len() as f64;
         message += encoding.encode(&sealed).len() as f64;
         carried += carried_len(scheme, container, encoding, &plaintext) as f64;
@@ -181,4 +179,3 @@ pub fn config(quick: bool) -> Config {
         Config::with_time(Duration::from_millis(250))
     }
 }
-

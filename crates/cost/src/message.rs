@@ -76,7 +76,6 @@ impl HostTime {
     }
 }
 
-
 impl Message {
     /// Builds the message from the arguments; every bad value is a usage error (exit 2).
     pub fn build(args: &MessageSpec) -> Result<Message, Error> {
@@ -159,8 +158,7 @@ fn seal_message(args: &MessageSpec, scheme: &str, plaintext: &[u8]) -> Result<Se
     }
     let insecurity = scheme.insecurity();
     let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
-    let raw = seal::seal_with_key(&key, args.allow_insecure, container, plaintext, b"")
-        ?;
+    let raw = seal::seal_with_key(&key, args.allow_insecure, container, plaintext, b"")?;
     Ok(Sealed {
         scheme,
         container,

@@ -99,8 +99,7 @@ pub fn rank_names(
     let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
-    payload::Sample::parse(&req.payload)
-        .map_err(|e| Error::invalid(format!("--payload: {e}")))?;
+    payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
     let device_times = match device_target(device) {
         Some(t) => DeviceTimes::load(store, t)?,
         None => None,
@@ -319,7 +318,9 @@ impl Ranking {
         };
         let (Some(w), Some(pos)) = (
             self.ranked.first(),
-            self.ranked.iter().position(|c| c.name() == STUDY_003_CHOICE),
+            self.ranked
+                .iter()
+                .position(|c| c.name() == STUDY_003_CHOICE),
         ) else {
             let why = self
                 .excluded
@@ -494,6 +495,10 @@ mod tests {
         assert!(r.ranked.is_empty());
         assert_eq!(r.excluded.len(), 1, "{:?}", r.excluded);
         assert_eq!(r.excluded[0].0, "aead:no-such-cipher");
-        assert!(r.excluded[0].1.contains("cannot be built"), "{:?}", r.excluded);
+        assert!(
+            r.excluded[0].1.contains("cannot be built"),
+            "{:?}",
+            r.excluded
+        );
     }
 }

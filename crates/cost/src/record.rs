@@ -111,17 +111,15 @@ pub fn save_bench_report(
     } else {
         RunStatus::Imported
     };
-    let run = store
-        .begin_run(
-            &NewRun {
-                command: command.into(),
-                host: host.into(),
-                origin: origin.into(),
-                environment: json(&report.environment),
-            },
-            status,
-        )
-        ?;
+    let run = store.begin_run(
+        &NewRun {
+            command: command.into(),
+            host: host.into(),
+            origin: origin.into(),
+            environment: json(&report.environment),
+        },
+        status,
+    )?;
     let rows: Vec<ResultRow> = report.results.iter().map(bench_row).collect();
     store.add_results(run, &rows)?;
     let end = match (origin == "local", report.interrupted) {
@@ -142,17 +140,15 @@ pub fn save_mcu_results(
     environment: serde_json::Value,
     interrupted: bool,
 ) -> Result<RunId, Error> {
-    let run = store
-        .begin_run(
-            &NewRun {
-                command: command.into(),
-                host: host_name(),
-                origin: "local".into(),
-                environment,
-            },
-            RunStatus::Running,
-        )
-        ?;
+    let run = store.begin_run(
+        &NewRun {
+            command: command.into(),
+            host: host_name(),
+            origin: "local".into(),
+            environment,
+        },
+        RunStatus::Running,
+    )?;
     let rows = mcu_rows(results);
     store.add_results(run, &rows)?;
     let end = if interrupted {
@@ -163,4 +159,3 @@ pub fn save_mcu_results(
     store.finish_run(run, end)?;
     Ok(run)
 }
-

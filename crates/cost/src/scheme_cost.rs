@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
 
+use crate::Error;
 use crate::device_times::{CpuSource, DeviceTimes};
 use crate::message::{Message, MessageSpec};
-use crate::Error;
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
 /// choices and two legacy ones the report must mark.

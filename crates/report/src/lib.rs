@@ -93,10 +93,7 @@ pub fn render(input: &ReportInput) -> String {
         ("energy", framing::energy(&input.results)),
         ("battery", framing::battery(&input.results)),
         ("pareto", framing::pareto(&input.results)),
-        (
-            "recommendation",
-            recommendation::render(&input.artifacts),
-        ),
+        ("recommendation", recommendation::render(&input.artifacts)),
         ("reproductions", reproductions::render(&input.artifacts)),
     ];
     for ((id, title), (_, body)) in SECTIONS.iter().zip(sections) {

@@ -37,8 +37,16 @@ fn ranking(r: &RankingSummary) -> String {
         s.push_str("<p class=\"warn\">No scheme meets the constraints.</p>");
     } else {
         let mut t = Table::new(&[
-            "rank", "scheme", "bits", "bytes", "CPU µJ", "radio µJ", "total µJ", "code B",
-            "battery d", "CPU time from",
+            "rank",
+            "scheme",
+            "bits",
+            "bytes",
+            "CPU µJ",
+            "radio µJ",
+            "total µJ",
+            "code B",
+            "battery d",
+            "CPU time from",
         ]);
         for row in r.rows.iter().take(15) {
             t.rows.push(vec![

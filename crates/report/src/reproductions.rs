@@ -88,7 +88,10 @@ pub fn findings(list: &[Finding]) -> String {
             format!("<code>{}</code>", esc(&f.id)),
             esc(&f.paper),
             esc(&f.place),
-            format!("<span class=\"verdict {class}\">{}</span>", esc(f.verdict.as_str())),
+            format!(
+                "<span class=\"verdict {class}\">{}</span>",
+                esc(f.verdict.as_str())
+            ),
             esc(&f.ours),
         ]);
     }

@@ -17,7 +17,11 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn from_ok(ok: bool) -> Verdict {
-        if ok { Verdict::Agrees } else { Verdict::Differs }
+        if ok {
+            Verdict::Agrees
+        } else {
+            Verdict::Differs
+        }
     }
 
     pub fn as_str(self) -> &'static str {

@@ -91,10 +91,7 @@ pub fn run(link_name: &str, data_dir: Option<&Path>, quick: bool) -> Result<Live
                 model_ms,
             });
         }
-        rows.push(
-            row.try_into()
-                .map_err(|_| Error::failed("three trips"))?,
-        );
+        rows.push(row.try_into().map_err(|_| Error::failed("three trips"))?);
     }
     drop((tx, rx));
     emu.stop();
@@ -152,141 +149,159 @@ fn transmit(tx: &mut File, rx: &mut File, msg: &[u8]) -> Result<f64, Error> {
 
 impl LiveReport {
     pub fn text(&self) -> String {
-    let (paper, rows, m) = (&self.paper, &self.rows, &self.model);
-    let mut o = String::new();
-    out!(o, 
-        "Study 000, live: the ten messages through the radio emulator ({})",
-        m.title
-    );
-    out!(o, 
-        "emulator: {} baud, {} B packets, {} ms timeout, {} b/s on air, {} B overhead per packet (the link model's parameters)",
-        m.serial_baud,
-        m.packet_bytes,
-        m.timeout_ms,
-        m.air_rate_bps,
-        m.overhead_bytes
-    );
-    out!(o, 
-        "time = first byte written to the sending pty until the last byte read from the receiving pty"
-    );
-    out!(o);
-    out!(o, "Transmission time (ms): live | model | paper");
-    out!(o, 
-        "{:>3} {:>5} {:>8} {:>8} {:>7} | {:>5} {:>8} {:>8} {:>7} | {:>5} {:>8} {:>8} {:>7}",
-        "#",
-        "T B",
-        "live",
-        "model",
-        "paper",
-        "C B",
-        "live",
-        "model",
-        "paper",
-        "P B",
-        "live",
-        "model",
-        "paper"
-    );
-    let paper_ms = [&paper.plaintext_ms, &paper.ciphertext_ms, &paper.padded_ms];
-    for (i, r) in rows.iter().enumerate() {
-        crate::put!(o, "{:>3}", i + 1);
-        for k in 0..3 {
-            crate::put!(o, 
-                " {:>5} {:>8.3} {:>8.3} {:>7.3}{}",
-                r[k].bytes,
-                r[k].live_ms,
-                r[k].model_ms,
-                paper_ms[k][i],
-                if k < 2 { " |" } else { "" }
+        let (paper, rows, m) = (&self.paper, &self.rows, &self.model);
+        let mut o = String::new();
+        out!(
+            o,
+            "Study 000, live: the ten messages through the radio emulator ({})",
+            m.title
+        );
+        out!(
+            o,
+            "emulator: {} baud, {} B packets, {} ms timeout, {} b/s on air, {} B overhead per packet (the link model's parameters)",
+            m.serial_baud,
+            m.packet_bytes,
+            m.timeout_ms,
+            m.air_rate_bps,
+            m.overhead_bytes
+        );
+        out!(
+            o,
+            "time = first byte written to the sending pty until the last byte read from the receiving pty"
+        );
+        out!(o);
+        out!(o, "Transmission time (ms): live | model | paper");
+        out!(
+            o,
+            "{:>3} {:>5} {:>8} {:>8} {:>7} | {:>5} {:>8} {:>8} {:>7} | {:>5} {:>8} {:>8} {:>7}",
+            "#",
+            "T B",
+            "live",
+            "model",
+            "paper",
+            "C B",
+            "live",
+            "model",
+            "paper",
+            "P B",
+            "live",
+            "model",
+            "paper"
+        );
+        let paper_ms = [&paper.plaintext_ms, &paper.ciphertext_ms, &paper.padded_ms];
+        for (i, r) in rows.iter().enumerate() {
+            crate::put!(o, "{:>3}", i + 1);
+            for k in 0..3 {
+                crate::put!(
+                    o,
+                    " {:>5} {:>8.3} {:>8.3} {:>7.3}{}",
+                    r[k].bytes,
+                    r[k].live_ms,
+                    r[k].model_ms,
+                    paper_ms[k][i],
+                    if k < 2 { " |" } else { "" }
+                );
+            }
+            out!(o);
+        }
+        out!(o);
+        out!(o, "Time difference (ms), C-T and P-T: live | model | paper");
+        for (i, r) in rows.iter().enumerate() {
+            out!(
+                o,
+                "{:>3} {:>8.3} {:>8.3} {:>8.3} | {:>8.3} {:>8.3} {:>8.3}",
+                i + 1,
+                r[1].live_ms - r[0].live_ms,
+                r[1].model_ms - r[0].model_ms,
+                paper.ciphertext_ms[i] - paper.plaintext_ms[i],
+                r[2].live_ms - r[0].live_ms,
+                r[2].model_ms - r[0].model_ms,
+                paper.padded_ms[i] - paper.plaintext_ms[i]
             );
         }
         out!(o);
-    }
-    out!(o);
-    out!(o, "Time difference (ms), C-T and P-T: live | model | paper");
-    for (i, r) in rows.iter().enumerate() {
-        out!(o, 
-            "{:>3} {:>8.3} {:>8.3} {:>8.3} | {:>8.3} {:>8.3} {:>8.3}",
-            i + 1,
-            r[1].live_ms - r[0].live_ms,
-            r[1].model_ms - r[0].model_ms,
-            paper.ciphertext_ms[i] - paper.plaintext_ms[i],
-            r[2].live_ms - r[0].live_ms,
-            r[2].model_ms - r[0].model_ms,
-            paper.padded_ms[i] - paper.plaintext_ms[i]
+        out!(
+            o,
+            "Throughput (KB/s = bytes/1000 / s), T C P: live | model | paper"
         );
-    }
-    out!(o);
-    out!(o, "Throughput (KB/s = bytes/1000 / s), T C P: live | model | paper");
-    let kbps = |b: usize, ms: f64| b as f64 / ms;
-    let paper_tp = [
-        &paper.throughput_plaintext_kbps,
-        &paper.throughput_ciphertext_kbps,
-        &paper.throughput_padded_kbps,
-    ];
-    for (i, r) in rows.iter().enumerate() {
-        let live: Vec<f64> = r.iter().map(|t| kbps(t.bytes, t.live_ms)).collect();
-        let model: Vec<f64> = r.iter().map(|t| kbps(t.bytes, t.model_ms)).collect();
-        out!(o, 
-            "{:>3} {:>7.3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3} {:>7.3}",
-            i + 1,
-            live[0],
-            live[1],
-            live[2],
-            model[0],
-            model[1],
-            model[2],
-            paper_tp[0][i],
-            paper_tp[1][i],
-            paper_tp[2][i]
+        let kbps = |b: usize, ms: f64| b as f64 / ms;
+        let paper_tp = [
+            &paper.throughput_plaintext_kbps,
+            &paper.throughput_ciphertext_kbps,
+            &paper.throughput_padded_kbps,
+        ];
+        for (i, r) in rows.iter().enumerate() {
+            let live: Vec<f64> = r.iter().map(|t| kbps(t.bytes, t.live_ms)).collect();
+            let model: Vec<f64> = r.iter().map(|t| kbps(t.bytes, t.model_ms)).collect();
+            out!(
+                o,
+                "{:>3} {:>7.3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3} {:>7.3}",
+                i + 1,
+                live[0],
+                live[1],
+                live[2],
+                model[0],
+                model[1],
+                model[2],
+                paper_tp[0][i],
+                paper_tp[1][i],
+                paper_tp[2][i]
+            );
+        }
+        out!(o);
+        out!(o, "Expansion factor C/T and P/T: sent | paper");
+        for (i, r) in rows.iter().enumerate() {
+            out!(
+                o,
+                "{:>3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3}",
+                i + 1,
+                r[1].bytes as f64 / r[0].bytes as f64,
+                r[2].bytes as f64 / r[0].bytes as f64,
+                paper.expansion_ciphertext[i],
+                paper.expansion_padded[i]
+            );
+        }
+        out!(o);
+        let mut diffs: Vec<f64> = rows
+            .iter()
+            .flatten()
+            .map(|t| t.live_ms - t.model_ms)
+            .collect();
+        diffs.sort_by(f64::total_cmp);
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        out!(
+            o,
+            "Live minus model: median {:+.3} ms, min {:+.3} ms, max {:+.3} ms over {} messages (load average {}).",
+            diffs[diffs.len() / 2],
+            diffs[0],
+            diffs[diffs.len() - 1],
+            diffs.len(),
+            load.split_whitespace().next().unwrap_or("?")
         );
-    }
-    out!(o);
-    out!(o, "Expansion factor C/T and P/T: sent | paper");
-    for (i, r) in rows.iter().enumerate() {
-        out!(o, 
-            "{:>3} {:>7.3} {:>7.3} | {:>7.3} {:>7.3}",
-            i + 1,
-            r[1].bytes as f64 / r[0].bytes as f64,
-            r[2].bytes as f64 / r[0].bytes as f64,
-            paper.expansion_ciphertext[i],
-            paper.expansion_padded[i]
+        out!(
+            o,
+            "  The emulator sleeps until each of the model's deadlines, so live is never earlier; on an idle machine it is"
         );
-    }
-    out!(o);
-    let mut diffs: Vec<f64> = rows
-        .iter()
-        .flatten()
-        .map(|t| t.live_ms - t.model_ms)
-        .collect();
-    diffs.sort_by(f64::total_cmp);
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    out!(o, 
-        "Live minus model: median {:+.3} ms, min {:+.3} ms, max {:+.3} ms over {} messages (load average {}).",
-        diffs[diffs.len() / 2],
-        diffs[0],
-        diffs[diffs.len() - 1],
-        diffs.len(),
-        load.split_whitespace().next().unwrap_or("?")
-    );
-    out!(o, 
-        "  The emulator sleeps until each of the model's deadlines, so live is never earlier; on an idle machine it is"
-    );
-    out!(o, 
-        "  later by a fraction of a millisecond. A busy machine delays threads by more; a difference near the timeout"
-    );
-    out!(o, "  on an idle machine would mean one of the two is wrong.");
-    let total = |k: usize, f: &dyn Fn(&Trip) -> f64| rows.iter().map(|r| f(&r[k])).sum::<f64>();
-    let saves = |f: &dyn Fn(&Trip) -> f64| (1.0 - total(2, f) / total(1, f)) * 100.0;
-    let paper_saves = (1.0
-        - paper.padded_ms.iter().sum::<f64>() / paper.ciphertext_ms.iter().sum::<f64>())
-        * 100.0;
-    out!(o, 
-        "Padding to whole packets saves {:.2} % of ciphertext time live, {:.2} % in the model, {:.2} % in the paper.",
-        saves(&|t| t.live_ms),
-        saves(&|t| t.model_ms),
-        paper_saves
-    );
-    o
+        out!(
+            o,
+            "  later by a fraction of a millisecond. A busy machine delays threads by more; a difference near the timeout"
+        );
+        out!(
+            o,
+            "  on an idle machine would mean one of the two is wrong."
+        );
+        let total = |k: usize, f: &dyn Fn(&Trip) -> f64| rows.iter().map(|r| f(&r[k])).sum::<f64>();
+        let saves = |f: &dyn Fn(&Trip) -> f64| (1.0 - total(2, f) / total(1, f)) * 100.0;
+        let paper_saves = (1.0
+            - paper.padded_ms.iter().sum::<f64>() / paper.ciphertext_ms.iter().sum::<f64>())
+            * 100.0;
+        out!(
+            o,
+            "Padding to whole packets saves {:.2} % of ciphertext time live, {:.2} % in the model, {:.2} % in the paper.",
+            saves(&|t| t.live_ms),
+            saves(&|t| t.model_ms),
+            paper_saves
+        );
+        o
     }
 }

@@ -227,13 +227,7 @@ pub fn group_means(series: &[Series]) -> Vec<GroupMean> {
         .map(|g| {
             let members: Vec<&Series> = series.iter().filter(|s| s.group == *g).collect();
             let m = |f: &dyn Fn(&Series) -> Vec<f64>| {
-                mean_sd(
-                    &members
-                        .iter()
-                        .map(|s| mean_sd(&f(s)).0)
-                        .collect::<Vec<_>>(),
-                )
-                .0
+                mean_sd(&members.iter().map(|s| mean_sd(&f(s)).0).collect::<Vec<_>>()).0
             };
             GroupMean {
                 group: g.to_string(),
@@ -249,7 +243,11 @@ fn by_name<'a>(series: &'a [Series], name: &str) -> Option<&'a Series> {
     series.iter().find(|s| s.scheme == name)
 }
 
-fn extreme<'a>(series: &'a [Series], key: impl Fn(&Series) -> f64, max: bool) -> Option<&'a Series> {
+fn extreme<'a>(
+    series: &'a [Series],
+    key: impl Fn(&Series) -> f64,
+    max: bool,
+) -> Option<&'a Series> {
     let pick = |a: &&Series, b: &&Series| key(a).total_cmp(&key(b));
     if max {
         series.iter().max_by(pick)
@@ -374,7 +372,10 @@ impl Report {
             self.chain_lengths,
             self.iterations
         );
-        let sizes = series.first().map(|s| s.reading_bytes.clone()).unwrap_or_default();
+        let sizes = series
+            .first()
+            .map(|s| s.reading_bytes.clone())
+            .unwrap_or_default();
         let join = |v: &[f64]| {
             v.iter()
                 .map(|b| format!("{b:.0}"))

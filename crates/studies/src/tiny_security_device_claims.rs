@@ -222,7 +222,12 @@ mod tests {
     }
 
     fn verdict_of(findings: &[Finding], id: &str) -> &'static str {
-        findings.iter().find(|f| f.id == id).unwrap().verdict.as_str()
+        findings
+            .iter()
+            .find(|f| f.id == id)
+            .unwrap()
+            .verdict
+            .as_str()
     }
 
     #[test]

@@ -6,7 +6,7 @@ use link::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
 use link::lorawan::{MAC_OVERHEAD, Region};
 use serde_json::{Value, json};
 
-use super::linkdata::{Format, ms, parse_range, parse_switch, print_json, usage};
+use crate::args::{Format, ms, parse_range, parse_switch, print_json, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

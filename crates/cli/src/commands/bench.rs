@@ -12,6 +12,7 @@ use measure::export::{self, Format};
 use measure::workload::{self, Case, CaseError, Operation};
 use measure::{BenchReport, BenchResult, Config, Sampler};
 
+use crate::args::write_output;
 use crate::error::CliError;
 
 /// Measured when no algorithm is named: one of each family the studies
@@ -63,7 +64,7 @@ pub struct Args {
     #[arg(long)]
     pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub db: super::stored::DbArgs,
+    pub db: crate::args::DbArgs,
     /// Do not append the results to the results store.
     #[arg(long)]
     pub no_store: bool,
@@ -167,12 +168,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !args.no_store {
         // Stored after the output is written, so a store problem never loses the output.
         let mut store = args.db.open()?;
-        let id = super::stored::save_bench_report(
+        let id = cost::record::save_bench_report(
             &mut store,
             &report,
             "bench",
             "local",
-            &super::stored::host_name(),
+            &cost::record::host_name(),
         )?;
         crate::progress!("stored as run {id} (see `ciphermeter runs`)\n");
     }
@@ -315,18 +316,4 @@ fn progress_bar(len: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
-}
-
-pub fn write_output(text: &str, path: Option<&PathBuf>) -> Result<(), CliError> {
-    match path {
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", p.display()))),
-        None => {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-            Ok(())
-        }
-    }
 }

@@ -5,7 +5,7 @@ use clap::Args as ClapArgs;
 use report::html::num;
 use store::compare::{Ratio, compare};
 
-use super::stored::{DbArgs, store_err};
+use crate::args::{DbArgs, store_err};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

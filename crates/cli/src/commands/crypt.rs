@@ -1,13 +1,11 @@
 //! `encrypt` and `decrypt`: one algorithm, hex in, hex out.
 
-use std::io::Read;
-
 use catalogue::{Backend, Direction, Kind, Padding, Params};
 use clap::Args as ClapArgs;
 use zeroize::Zeroizing;
 
+use crate::args::read_input;
 use crate::error::CliError;
-use crate::hexarg;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -34,7 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, direction: Direction) -> Result<(), CliError> {
-    let key = hexarg::decode("--key", &args.key)?;
+    let key = crate::args::decode_hex("--key", &args.key)?;
     let entry = catalogue::catalogue().resolve(&args.algorithm, Some(key.len()))?;
     if !matches!(
         entry.kind,
@@ -53,7 +51,7 @@ pub fn run(args: Args, direction: Direction) -> Result<(), CliError> {
     }
     let padding = parse_padding(entry, args.padding.as_deref())?;
     let iv = match &args.iv {
-        Some(text) => hexarg::decode("--iv", text)?,
+        Some(text) => crate::args::decode_hex("--iv", text)?,
         None => Zeroizing::new(Vec::new()),
     };
     let aad = match &args.aad {
@@ -63,7 +61,7 @@ pub fn run(args: Args, direction: Direction) -> Result<(), CliError> {
                 entry.id, entry.kind
             )));
         }
-        Some(text) => hexarg::decode("--aad", text)?,
+        Some(text) => crate::args::decode_hex("--aad", text)?,
         None => Zeroizing::new(Vec::new()),
     };
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
@@ -102,16 +100,4 @@ pub fn parse_padding(entry: &catalogue::Entry, given: Option<&str>) -> Result<Pa
         )));
     }
     Ok(padding)
-}
-
-/// The `--input` hex, or every byte of standard input.
-pub fn read_input(hex_input: Option<&str>) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    match hex_input {
-        Some(text) => hexarg::decode("--input", text),
-        None => {
-            let mut buf = Zeroizing::new(Vec::new());
-            std::io::stdin().read_to_end(&mut buf)?;
-            Ok(buf)
-        }
-    }
 }

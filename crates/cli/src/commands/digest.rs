@@ -3,9 +3,8 @@
 use catalogue::{Backend, Kind};
 use clap::Args as ClapArgs;
 
-use crate::commands::crypt::read_input;
+use crate::args::read_input;
 use crate::error::CliError;
-use crate::hexarg;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -38,7 +37,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
         (Kind::Mac, Some(key)) => {
-            let key = hexarg::decode("--key", key)?;
+            let key = crate::args::decode_hex("--key", key)?;
             let input = read_input(args.input.as_deref())?;
             entry.mac(backend, &key)?.compute(&input, &mut out)?;
         }

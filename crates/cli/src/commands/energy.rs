@@ -13,11 +13,12 @@ use energy::model::parse_interval;
 use energy::{EnergyEstimate, MODEL_LABEL, MessageLoad};
 use serde_json::{Value, json};
 
-use super::costing::{CpuSource, DeviceTimes};
-use super::link::{len_u32, parse_bytes};
-use super::linkdata::{Format, links, ms, print_json, profiles, usage};
-use super::sealed_message::{Message, MessageArgs, build_note, host_time_label};
+use crate::args::{
+    DbArgs, Format, MessageArgs, len_u32, links, ms, parse_bytes, print_json, profiles, usage,
+};
 use crate::error::CliError;
+use cost::device_times::{CpuSource, DeviceTimes};
+use cost::message::{Message, build_note, host_time_label};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -58,7 +59,7 @@ pub struct Args {
     )]
     cpu_from: Option<String>,
     #[command(flatten)]
-    db: super::stored::DbArgs,
+    db: DbArgs,
     /// Measure the host CPU time briefly (a smoke run, not a figure to report).
     #[arg(long)]
     quick: bool,
@@ -293,7 +294,7 @@ fn user_cpu(us: f64) -> CpuTime {
 /// `--cpu-from TARGET`: the simulated seal time of the same scheme, from the
 /// store, at this reading's length.
 fn device_cpu(
-    db: &super::stored::DbArgs,
+    db: &DbArgs,
     target: &str,
     scheme: &seal::Scheme,
     reading_bytes: usize,
@@ -382,7 +383,7 @@ fn message_sizes(args: &Args, user_cpu_us: Option<f64>) -> Result<Sizes, CliErro
             "energy compares the plaintext with a sealed message: add --scheme (e.g. --scheme aead:aes-128-gcm)",
         ));
     }
-    let msg = Message::build(&args.message)?;
+    let msg = Message::build(&args.message.spec())?;
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
     let cpu = match (user_cpu_us, &args.cpu_from) {
         (Some(us), _) => user_cpu(us),

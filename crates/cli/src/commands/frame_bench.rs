@@ -10,14 +10,13 @@
 //!   after the transport encoding otherwise) / plaintext bytes (study 000, §4.3);
 //! - cost per bit: (µs/byte) / bits of security as study 003 scores them (§3.5, Fig. 10).
 
-use std::time::Duration;
-
 use clap::{Args as ClapArgs, ValueEnum};
-use payload::{Encoding, Format, Node, Sample};
-use seal::{Container, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealKey, Sealer};
+use cost::frame::{FrameResult, Readings, config, measure_frame};
+use payload::{Encoding, Format, Sample};
+use seal::{Container, Scheme};
 use serde_json::json;
 
-use super::seal_io::{container, encoding, seal_err};
+use crate::args::{container, encoding};
 use crate::error::CliError;
 
 const DEFAULT_SCHEMES: &str = "hmac:hmac-sha256,etm:aes-128-cbc+hmac-sha256,aead:aes-128-gcm,aead:aes-256-gcm,aead:chacha20-poly1305,aead:ascon-aead128";

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 
-use crate::commands::liveio::{live_error, stop_flag};
+use crate::args::{live_error, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use measure::BenchReport;
 
-use super::stored::{DbArgs, save_bench_report};
+use crate::args::DbArgs;
 use crate::error::CliError;
+use cost::record::save_bench_report;
 
 #[derive(ClapArgs)]
 pub struct Args {

@@ -12,7 +12,7 @@ use clap::Args as ClapArgs;
 use seal::{NoncePolicy, Scheme, SealKey, counter_path};
 use zeroize::Zeroizing;
 
-use super::seal_io::seal_err;
+use crate::args::seal_err;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

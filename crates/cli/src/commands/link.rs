@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use serde_json::{Value, json};
 
-use super::linkdata::{Format, links, ms, print_json, usage};
-use super::sealed_message::{Message, MessageArgs};
+use cost::message::Message;
+
+use crate::args::{Format, MessageArgs, len_u32, links, ms, parse_bytes, print_json, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -63,14 +64,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
-/// A message length as the link model takes it.
-pub fn len_u32(len: usize) -> Result<u32, CliError> {
-    u32::try_from(len).map_err(|_| CliError::usage(format!("a {len}-byte message is too large")))
-}
-
 /// Costs the serialized reading and, with a scheme, the sealed one.
 fn run_message(spec: &::link::LinkSpec, args: &Args) -> Result<(), CliError> {
-    let msg = Message::build(&args.message)?;
+    let msg = Message::build(&args.message.spec())?;
     let plain = spec
         .cost(len_u32(msg.plaintext.len())?, args.pad_to_packet)
         .map_err(usage)?;
@@ -215,18 +211,6 @@ fn print_comparison(
         println!("  warning: {w}");
     }
     println!("  source: {}", spec.source);
-}
-
-/// A byte count: a non-negative integer, with a clear message otherwise.
-pub fn parse_bytes(text: &str) -> Result<u32, CliError> {
-    let t = text.trim();
-    if t.starts_with('-') {
-        return Err(CliError::usage(format!(
-            "--bytes: a message size must not be negative (got '{text}')"
-        )));
-    }
-    t.parse::<u32>()
-        .map_err(|_| CliError::usage(format!("--bytes: '{text}' is not a byte count")))
 }
 
 pub fn cost_json(spec: &::link::LinkSpec, c: &::link::LinkCost) -> Value {

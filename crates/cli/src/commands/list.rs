@@ -12,7 +12,7 @@ pub struct Args {
     #[arg(long)]
     pub kind: Option<String>,
     #[arg(long, value_enum, default_value = "table")]
-    pub format: super::linkdata::Format,
+    pub format: crate::args::Format,
 }
 
 #[derive(Serialize)]
@@ -51,8 +51,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .filter(|e| kind.is_none_or(|k| e.kind == k))
         .collect();
     match args.format {
-        super::linkdata::Format::Json => print_json(&entries),
-        super::linkdata::Format::Table => {
+        crate::args::Format::Json => print_json(&entries),
+        crate::args::Format::Table => {
             print_table(&entries);
             Ok(())
         }

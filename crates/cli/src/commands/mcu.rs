@@ -4,7 +4,7 @@
 use clap::Args as ClapArgs;
 use mcu::{McuError, McuResult, Request, Target};
 
-use super::linkdata::Format;
+use crate::args::Format;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     #[command(flatten)]
-    pub db: super::stored::DbArgs,
+    pub db: crate::args::DbArgs,
     /// Do not append the results to the results store.
     #[arg(long)]
     pub no_store: bool,
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     if !args.no_store {
         let mut store = args.db.open()?;
-        let id = super::stored::save_mcu_results(
+        let id = cost::record::save_mcu_results(
             &mut store,
             &rows,
             &command,

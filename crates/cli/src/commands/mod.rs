@@ -1,10 +1,9 @@
-//! One file per command. Each exposes `Args` (clap) and `run`.
+//! One file per command. Each exposes `Args` (clap) and `run`, and imports
+//! the libraries and `crate::args`, never another command.
 
 pub mod airtime;
 pub mod bench;
-pub mod campaign;
 pub mod compare;
-pub mod costing;
 pub mod crypt;
 pub mod digest;
 pub mod energy;
@@ -13,9 +12,7 @@ pub mod gateway;
 pub mod import;
 pub mod keygen;
 pub mod link;
-pub mod linkdata;
 pub mod list;
-pub mod liveio;
 pub mod mcu;
 pub mod open;
 pub mod radio_emulator;
@@ -25,11 +22,8 @@ pub mod reproduce;
 pub mod run;
 pub mod runs;
 pub mod seal_cmd;
-pub mod seal_io;
-pub mod sealed_message;
 pub mod send;
 pub mod signature;
-pub mod stored;
 
 use clap::Subcommand;
 

@@ -9,7 +9,9 @@ use clap::Args as ClapArgs;
 use payload::{Encoding, Format};
 use seal::{SealKey, Sealer, limits};
 
-use super::seal_io::{container, encoding, format, is_text, read_stdin, seal_err, strip_line_end};
+use crate::args::{
+    container, encoding, is_text, read_stdin, seal_err, serialization, strip_line_end,
+};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -35,7 +37,12 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let container = container(&args.container)?;
     let encoding = encoding(&args.encoding)?;
-    let format = args.format.as_deref().map(format).transpose()?.flatten();
+    let format = args
+        .format
+        .as_deref()
+        .map(serialization)
+        .transpose()?
+        .flatten();
     let key = SealKey::load(&args.key_file).map_err(seal_err)?;
     let mut sealer = Sealer::new(&key, args.allow_insecure).map_err(seal_err)?;
 

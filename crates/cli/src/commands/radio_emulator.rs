@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 
-use crate::commands::linkdata::{links, usage};
-use crate::commands::liveio::{live_error, stop_flag};
+use crate::args::{links, usage};
+use crate::args::{live_error, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

@@ -2,7 +2,7 @@
 
 use clap::Args as ClapArgs;
 
-use super::stored::{DbArgs, store_err};
+use crate::args::{DbArgs, store_err};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

@@ -9,7 +9,7 @@ use clap::Args as ClapArgs;
 use payload::{Format, Sample};
 use seal::{Scheme, SealKey, limits, seal_with_key};
 
-use super::seal_io::{container, encoding, format, is_text, read_stdin, seal_err};
+use crate::args::{container, encoding, is_text, read_stdin, seal_err, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -47,7 +47,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let container = container(&args.container)?;
     let encoding = encoding(&args.encoding)?;
-    let format = format(&args.format)?;
+    let format = serialization(&args.format)?;
     let key = SealKey::load(&args.key_file).map_err(seal_err)?;
     if let Some(expected) = &args.scheme {
         let expected =

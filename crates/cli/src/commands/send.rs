@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 
+use crate::args::{live_error, stop_flag};
 use crate::commands::gateway::{container, default_framing};
-use crate::commands::liveio::{live_error, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]

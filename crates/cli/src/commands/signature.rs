@@ -7,9 +7,8 @@ use catalogue::Backend;
 use clap::Args as ClapArgs;
 use zeroize::Zeroizing;
 
-use crate::commands::crypt::read_input;
+use crate::args::read_input;
 use crate::error::CliError;
-use crate::hexarg;
 
 #[derive(ClapArgs)]
 pub struct SignArgs {
@@ -45,7 +44,7 @@ fn read_key(path: &PathBuf) -> Result<Zeroizing<Vec<u8>>, CliError> {
         Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
             CliError::usage(format!("cannot read key file {}: {e}", path.display()))
         })?);
-    hexarg::decode(&format!("key file {}", path.display()), text.trim())
+    crate::args::decode_hex(&format!("key file {}", path.display()), text.trim())
 }
 
 pub fn sign(args: SignArgs) -> Result<(), CliError> {
@@ -64,7 +63,7 @@ pub fn verify(args: VerifyArgs) -> Result<(), CliError> {
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
     let scheme = entry.asymmetric(backend)?;
     let key = read_key(&args.key_file)?;
-    let signature = hexarg::decode("--signature", &args.signature)?;
+    let signature = crate::args::decode_hex("--signature", &args.signature)?;
     let message = read_input(args.input.as_deref())?;
     scheme.load_public(&key)?.verify(&message, &signature)?;
     println!("signature ok");

@@ -6,7 +6,14 @@ use crate::html::{Table, esc, num};
 
 pub fn render(r: &Report) -> String {
     let mut t = Table::new(&[
-        "cipher", "mode", "backend", "size MiB", "ours s", "MB/s", "CPU %", "Pi 3 s (paper)",
+        "cipher",
+        "mode",
+        "backend",
+        "size MiB",
+        "ours s",
+        "MB/s",
+        "CPU %",
+        "Pi 3 s (paper)",
         "speed-up",
     ]);
     for row in &r.rows {
@@ -19,7 +26,8 @@ pub fn render(r: &Report) -> String {
             num(row.throughput_mb_s),
             row.cpu_percent.map_or("-".into(), num),
             row.paper_pi3_seconds.map_or("illegible".into(), num),
-            row.speedup_vs_pi3.map_or("-".into(), |x| format!("{}×", num(x))),
+            row.speedup_vs_pi3
+                .map_or("-".into(), |x| format!("{}×", num(x))),
         ]);
     }
     let mut s = format!("<div class=\"wide\">{}</div>", t.render());

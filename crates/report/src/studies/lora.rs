@@ -14,7 +14,14 @@ pub fn render(r: &Report) -> String {
         cells.extend(row.cells.iter().map(|c| c.ms.map_or("error".into(), num)));
         t.rows.push(cells);
     }
-    let mut a = Table::new(&["algorithm", "variant", "bytes on air", "SF7 ms", "SF12 ms", "expansion"]);
+    let mut a = Table::new(&[
+        "algorithm",
+        "variant",
+        "bytes on air",
+        "SF7 ms",
+        "SF12 ms",
+        "expansion",
+    ]);
     for x in r.algorithms.iter().chain([&r.plaintext]) {
         a.rows.push(vec![
             esc(&x.label),

@@ -7,8 +7,17 @@ use crate::html::{Table, num};
 pub fn render(r: &Report) -> String {
     let p = &r.paper;
     let mut t = Table::new(&[
-        "#", "T paper B", "T", "C paper B", "C", "P paper B", "P", "Tc paper ms", "Tc model ms",
-        "Tp paper ms", "Tp model ms",
+        "#",
+        "T paper B",
+        "T",
+        "C paper B",
+        "C",
+        "P paper B",
+        "P",
+        "Tc paper ms",
+        "Tc model ms",
+        "Tp paper ms",
+        "Tp model ms",
     ]);
     for (i, row) in r.rows.iter().enumerate() {
         t.rows.push(vec![

@@ -7,7 +7,12 @@ use crate::html::{Table, esc, num};
 
 pub fn render(r: &Report) -> String {
     let mut t = Table::new(&[
-        "group", "scheme", "bits", "µs/B (Fig. 9)", "(µs/B)/bit (Fig. 10)", "overhead (Fig. 11)",
+        "group",
+        "scheme",
+        "bits",
+        "µs/B (Fig. 9)",
+        "(µs/B)/bit (Fig. 10)",
+        "overhead (Fig. 11)",
     ]);
     for s in &r.series {
         t.rows.push(vec![
@@ -32,7 +37,15 @@ pub fn render(r: &Report) -> String {
 }
 
 pub fn render_device(r: &DeviceReport) -> String {
-    let mut t = Table::new(&["algorithm", "group", "bits", "µs/B", "(µs/B)/bit", "flash +B", "known answer"]);
+    let mut t = Table::new(&[
+        "algorithm",
+        "group",
+        "bits",
+        "µs/B",
+        "(µs/B)/bit",
+        "flash +B",
+        "known answer",
+    ]);
     for row in &r.rows {
         t.rows.push(vec![
             esc(&row.algorithm),

@@ -1,0 +1,314 @@
+//! What the commands share: argument types and parsers, standard input and
+//! output, and the mapping of library errors onto exit statuses. Commands
+//! import this module and the libraries, never one another.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args as ClapArgs;
+use payload::{Encoding, Format as Serialization};
+use seal::{Container, SealError};
+use store::{Store, StoreError};
+use zeroize::Zeroizing;
+
+use crate::error::CliError;
+
+/// The link catalogue with `--data-dir` (or `$CIPHERMETER_DATA_DIR`) applied.
+pub fn links(flag: &Option<PathBuf>) -> Result<link::Catalogue, CliError> {
+    Ok(cost::data::links(flag.as_deref())?)
+}
+
+/// Device, radio and battery profiles with `--data-dir` applied.
+pub fn profiles(flag: &Option<PathBuf>) -> Result<energy::Profiles, CliError> {
+    Ok(cost::data::profiles(flag.as_deref())?)
+}
+
+/// Link and energy errors all come from what the user typed or the files they wrote.
+pub fn usage(e: impl std::fmt::Display) -> CliError {
+    CliError::usage(e)
+}
+
+/// Parses "N" or an inclusive range "A..B" of non-negative integers up to `max`.
+pub fn parse_range(what: &str, text: &str, max: u32) -> Result<Vec<u32>, CliError> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(CliError::usage(format!(
+            "{what}: must not be negative (got '{text}')"
+        )));
+    }
+    let one = |s: &str| -> Result<u32, CliError> {
+        let s = s.trim();
+        if s.starts_with('-') {
+            return Err(CliError::usage(format!(
+                "{what}: must not be negative (got '{text}')"
+            )));
+        }
+        let n: u64 = s.parse().map_err(|_| {
+            CliError::usage(format!(
+                "{what}: '{text}' is not a number or a range like 5..12"
+            ))
+        })?;
+        if n > u64::from(max) {
+            return Err(CliError::usage(format!(
+                "{what}: {n} is above the maximum of {max}"
+            )));
+        }
+        Ok(n as u32)
+    };
+    match t.split_once("..") {
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (a, b) = (one(a)?, one(b)?);
+            if a > b {
+                return Err(CliError::usage(format!("{what}: empty range {a}..{b}")));
+            }
+            Ok((a..=b).collect())
+        }
+        None => Ok(vec![one(t)?]),
+    }
+}
+
+/// "on"/"off" (also true/false, yes/no).
+pub fn parse_switch(what: &str, text: &str) -> Result<bool, CliError> {
+    match text.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(CliError::usage(format!(
+            "{what}: expected on or off, not '{text}'"
+        ))),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+/// Prints JSON, mapping the impossible serialisation failure to exit 1.
+pub fn print_json(value: &serde_json::Value) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value).map_err(CliError::failed)?;
+    println!("{text}");
+    Ok(())
+}
+
+pub use cost::data::ms;
+
+#[derive(ClapArgs, Clone, Debug, Default)]
+pub struct DbArgs {
+    /// Results database [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+impl DbArgs {
+    pub fn open(&self) -> Result<Store, CliError> {
+        let path = match &self.db {
+            Some(p) => p.clone(),
+            None => store::default_path().map_err(store_err)?,
+        };
+        Store::open(&path).map_err(store_err)
+    }
+}
+
+pub fn store_err(e: StoreError) -> CliError {
+    if e.is_user_error() {
+        CliError::usage(e)
+    } else {
+        CliError::failed(e)
+    }
+}
+
+/// Progress on standard error, only when it is a terminal (logs stay clean).
+#[macro_export]
+macro_rules! progress {
+    ($($arg:tt)*) => {
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            eprint!($($arg)*);
+        }
+    };
+}
+
+/// Usage errors exit 2, failures of devices, sockets and files exit 1.
+pub fn live_error(e: live::LiveError) -> CliError {
+    if e.is_usage() {
+        CliError::usage(e)
+    } else {
+        CliError::failed(e)
+    }
+}
+
+/// A flag set by SIGINT or SIGTERM, so long-running commands can finish cleanly.
+pub fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, flag.clone())
+            .map_err(|e| CliError::failed(format!("cannot handle signals: {e}")))?;
+    }
+    Ok(flag)
+}
+
+/// Input, the key file and the arguments are the user's to fix (exit 2); I/O is not (exit 1).
+pub fn seal_err(e: SealError) -> CliError {
+    if e.is_user_error() {
+        CliError::usage(e)
+    } else {
+        CliError::failed(e)
+    }
+}
+
+pub fn container(text: &str) -> Result<Container, CliError> {
+    text.parse().map_err(|_| {
+        CliError::usage(format!(
+            "--container: unknown container '{text}'; expected json, binary or cose"
+        ))
+    })
+}
+
+pub fn encoding(text: &str) -> Result<Encoding, CliError> {
+    text.parse()
+        .map_err(|e| CliError::usage(format!("--encoding: {e}")))
+}
+
+/// `raw` means "the bytes as given"; anything else is a serialization format.
+pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
+    if text == "raw" {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|e| CliError::usage(format!("--format: {e}, or raw for bytes as they are")))
+}
+
+/// Whether the message as sent is text (and so ends with a newline on a terminal).
+pub fn is_text(container: Container, encoding: Encoding) -> bool {
+    encoding != Encoding::Raw || container.is_text()
+}
+
+/// Reads all of standard input, refusing more than `max` bytes.
+pub fn read_stdin(max: usize, what: &str) -> Result<Vec<u8>, CliError> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(max as u64 + 1)
+        .read_to_end(&mut buf)?;
+    if buf.len() > max {
+        return Err(CliError::usage(format!(
+            "{what} on standard input is larger than {max} bytes"
+        )));
+    }
+    Ok(buf)
+}
+
+/// Removes the one line ending a text message was printed with.
+pub fn strip_line_end(mut bytes: Vec<u8>) -> Vec<u8> {
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    }
+    bytes
+}
+
+/// Decodes a hex argument; `what` names it in the error ("--key").
+pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    hex::decode(&cleaned)
+        .map(Zeroizing::new)
+        .map_err(|e| CliError::usage(format!("{what}: not valid hex ({e})")))
+}
+
+/// The `--input` hex, or every byte of standard input.
+pub fn read_input(hex_input: Option<&str>) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    match hex_input {
+        Some(text) => decode_hex("--input", text),
+        None => {
+            let mut buf = Zeroizing::new(Vec::new());
+            std::io::stdin().read_to_end(&mut buf)?;
+            Ok(buf)
+        }
+    }
+}
+
+pub fn write_output(text: &str, path: Option<&PathBuf>) -> Result<(), CliError> {
+    match path {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", p.display()))),
+        None => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// A message length as the link model takes it.
+pub fn len_u32(len: usize) -> Result<u32, CliError> {
+    u32::try_from(len).map_err(|_| CliError::usage(format!("a {len}-byte message is too large")))
+}
+
+/// A byte count: a non-negative integer, with a clear message otherwise.
+pub fn parse_bytes(text: &str) -> Result<u32, CliError> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(CliError::usage(format!(
+            "--bytes: a message size must not be negative (got '{text}')"
+        )));
+    }
+    t.parse::<u32>()
+        .map_err(|_| CliError::usage(format!("--bytes: '{text}' is not a byte count")))
+}
+
+/// The flags that describe a real message to seal (`link`, `energy`).
+#[derive(ClapArgs, Clone, Debug, Default)]
+pub struct MessageArgs {
+    /// Seal a real message with this scheme: aead:AEAD, etm:CIPHER+MAC, hmac:MAC or
+    /// enc:CIPHER (e.g. aead:aes-128-gcm), under an ephemeral random key.
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// The reading to send: chain:N (study 003's thermometer chain), record:KB or
+    /// random:N [default with --scheme: chain:10].
+    #[arg(long)]
+    pub sample: Option<String>,
+    /// How the reading is serialized: json, json-pretty, yaml, yaml-min, cbor, msgpack
+    /// [default: json].
+    #[arg(long)]
+    pub serialization: Option<String>,
+    /// Container of the sealed message: json, binary or cose [default: json].
+    #[arg(long)]
+    pub container: Option<String>,
+    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url
+    /// [default: raw].
+    #[arg(long)]
+    pub encoding: Option<String>,
+    /// Seed of the sample generator (the same seed gives the same reading).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seal even with a legacy, broken or unauthenticated scheme (to cost study 004's DES…).
+    #[arg(long)]
+    pub allow_insecure: bool,
+}
+
+impl MessageArgs {
+    /// Whether the user asked for a real message rather than a byte count.
+    pub fn given(&self) -> bool {
+        self.scheme.is_some() || self.sample.is_some()
+    }
+
+    pub fn spec(&self) -> cost::message::MessageSpec {
+        cost::message::MessageSpec {
+            scheme: self.scheme.clone(),
+            sample: self.sample.clone(),
+            serialization: self.serialization.clone(),
+            container: self.container.clone(),
+            encoding: self.encoding.clone(),
+            seed: self.seed,
+            allow_insecure: self.allow_insecure,
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! `ciphermeter reproduce <study>`: parses the study's flags, runs it from the
+//! studies library and prints its typed report as text or JSON.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Subcommand};
+use studies::StudyReport;
+
+use crate::args::{Format, write_output};
+use crate::error::CliError;
+
+#[derive(Subcommand)]
+pub enum Study {
+    /// Study 000: AES-256-CBC over a serial packet radio (link model), Tables 1-5.
+    RfTransmission(RfArgs),
+    /// Study 001: serialization × cipher × mode, Tables IV and V beside the paper's.
+    Serialization(QuickArgs),
+    /// Study 003: HMAC / EtM / AEAD message framing, Figures 9-11 beside the paper's findings.
+    TinySecurity(TinySecurityArgs),
+    /// Study 002: eight ciphers on 1-128 MiB files: time, CPU, memory beside the Raspberry Pi 3.
+    FileSizes(FileSizesArgs),
+    /// Study 004: LoRa time on air by SF and data size, and per algorithm.
+    Lora(LoraArgs),
+}
+
+#[derive(ClapArgs)]
+pub struct RfArgs {
+    /// Tables only, without the ciphertexts (for CI).
+    #[arg(long)]
+    quick: bool,
+    /// Serial packet-radio link to model (from the catalogue).
+    #[arg(long, default_value = "slice-of-radio")]
+    link: String,
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Send the messages through the radio emulator and time them.
+    #[arg(long)]
+    live: bool,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
+#[derive(ClapArgs)]
+pub struct QuickArgs {
+    /// Seconds, not minutes: very short samples (for CI; numbers are rough).
+    #[arg(long)]
+    quick: bool,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
+#[derive(ClapArgs)]
+pub struct TinySecurityArgs {
+    /// Seconds, not minutes: 20 readings per chain length and very short samples (for CI).
+    #[arg(long)]
+    quick: bool,
+    /// Readings per chain length (the study timed 1000, each with fresh data).
+    #[arg(long)]
+    iterations: Option<usize>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Run at device level on a simulated microcontroller instead of this host:
+    /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4.
+    #[arg(long)]
+    target: Option<String>,
+}
+
+#[derive(ClapArgs)]
+pub struct FileSizesArgs {
+    /// Sizes up to 8 MiB only (a few seconds), for CI.
+    #[arg(long)]
+    quick: bool,
+    /// Largest file size to run, e.g. 16MiB (the paper goes to 128 MiB).
+    #[arg(long)]
+    max_size: Option<String>,
+    /// Backend to use; a cipher without it is skipped and said so.
+    #[arg(long)]
+    backend: Option<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Write the output to this file instead of standard output.
+    #[arg(long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(ClapArgs)]
+pub struct LoraArgs {
+    /// Fewer data sizes (for CI).
+    #[arg(long)]
+    quick: bool,
+    /// Message size for the per-algorithm table.
+    #[arg(long, default_value_t = 100)]
+    bytes: u32,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
+pub fn run(study: Study) -> Result<(), CliError> {
+    let (report, format) = match study {
+        Study::RfTransmission(a) if a.live => {
+            let live = studies::rf_live::run(&a.link, a.data_dir.as_deref(), a.quick)?;
+            return print(&live, a.format, || live.text());
+        }
+        Study::RfTransmission(a) => (
+            StudyReport::RfTransmission(studies::rf_transmission::run(
+                &studies::rf_transmission::Options {
+                    quick: a.quick,
+                    link: a.link,
+                    data_dir: a.data_dir,
+                },
+            )?),
+            a.format,
+        ),
+        Study::Serialization(a) => (
+            StudyReport::Serialization(studies::serialization::run(
+                &studies::serialization::Options { quick: a.quick },
+            )?),
+            a.format,
+        ),
+        Study::TinySecurity(a) => match &a.target {
+            Some(target) => {
+                let target: mcu::Target = target.parse()?;
+                let show = std::io::stderr().is_terminal();
+                let r = studies::tiny_security_device::run(target, &mut |step| {
+                    if show {
+                        eprintln!("{step}");
+                    }
+                })?;
+                let undiagnosed = r.undiagnosed_failure();
+                print(&r, a.format, || r.text())?;
+                if undiagnosed {
+                    return Err(CliError::failed(
+                        "a known-answer check failed on the device; see the kat column",
+                    ));
+                }
+                return Ok(());
+            }
+            None => (
+                StudyReport::TinySecurity(studies::tiny_security::run(
+                    &studies::tiny_security::Options {
+                        quick: a.quick,
+                        iterations: a.iterations,
+                    },
+                )?),
+                a.format,
+            ),
+        },
+        Study::FileSizes(a) => return file_sizes(a),
+        Study::Lora(a) => (
+            StudyReport::Lora(studies::lora::run(&studies::lora::Options {
+                quick: a.quick,
+                bytes: a.bytes,
+            })?),
+            a.format,
+        ),
+    };
+    print(&report, format, || report.text())
+}
+
+fn print<T: serde::Serialize>(
+    value: &T,
+    format: Format,
+    text: impl FnOnce() -> String,
+) -> Result<(), CliError> {
+    match format {
+        Format::Json => {
+            crate::args::print_json(&serde_json::to_value(value).map_err(CliError::failed)?)
+        }
+        Format::Table => {
+            print!("{}", text());
+            Ok(())
+        }
+    }
+}
+
+/// Study 002 streams its table row by row: the files take minutes, and an
+/// interruption keeps the rows that finished.
+fn file_sizes(a: FileSizesArgs) -> Result<(), CliError> {
+    use studies::file_sizes::{self as fs, MIB};
+    let max_size = match &a.max_size {
+        Some(text) => measure::sizes::parse_size(text).map_err(CliError::usage)?,
+        None if a.quick => 8 * MIB,
+        None => 128 * MIB,
+    };
+    let backend = a
+        .backend
+        .as_deref()
+        .map(catalogue::Backend::parse)
+        .transpose()?;
+    ctrlc::set_handler(measure::interrupt::request_stop)
+        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    let json = a.format == Format::Json;
+    if !json {
+        println!("{}", fs::table_header());
+    }
+    let report = fs::run(&fs::Options { max_size, backend }, &mut |row| {
+        if !json {
+            println!("{}", fs::table_row(row));
+        }
+    })?;
+    let doc = serde_json::to_string_pretty(&report).map_err(CliError::failed)? + "\n";
+    if json {
+        write_output(&doc, a.output.as_ref())?;
+    } else {
+        println!("{}", fs::table_footer(&report));
+        if let Some(path) = &a.output {
+            write_output(&doc, Some(path))?;
+        }
+    }
+    if report.interrupted {
+        return Err(CliError::Interrupted(format!(
+            "interrupted: {} finished rows written",
+            report.rows.len()
+        )));
+    }
+    Ok(())
+}
