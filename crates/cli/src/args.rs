@@ -94,7 +94,6 @@ pub fn print_json(value: &serde_json::Value) -> Result<(), CliError> {
     Ok(())
 }
 
-pub use cost::data::ms;
 
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct DbArgs {
@@ -245,11 +244,6 @@ pub fn write_output(text: &str, path: Option<&PathBuf>) -> Result<(), CliError> 
             Ok(())
         }
     }
-}
-
-/// A message length as the link model takes it.
-pub fn len_u32(len: usize) -> Result<u32, CliError> {
-    u32::try_from(len).map_err(|_| CliError::usage(format!("a {len}-byte message is too large")))
 }
 
 /// A byte count: a non-negative integer, with a clear message otherwise.

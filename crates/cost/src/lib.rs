@@ -7,10 +7,13 @@
 //! ([`scheme_cost`]). [`ranking`] orders schemes by that cost; [`frame`]
 //! times the whole message path; [`record`] turns measurements into stored rows.
 
+pub mod airtime_view;
 pub mod data;
 pub mod device_times;
+pub mod energy_view;
 pub mod error;
 pub mod frame;
+pub mod link_view;
 pub mod message;
 pub mod ranking;
 pub mod record;

@@ -36,41 +36,185 @@ const W: f64 = 900.0;
 const PLOT_L: f64 = 70.0;
 const PLOT_T: f64 = 30.0;
 
-/// Log-log line chart with a legend to the right.
+/// Log-log line chart with a legend to the right; colours follow the series
+/// order and `dashed` series are drawn dashed.
 pub fn log_log(chart: &LineChart) -> String {
-    let (pw, ph) = (560.0, 380.0);
-    let pts = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter())
-        .filter(|(x, y)| *x > 0.0 && *y > 0.0);
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in pts {
-        x0 = x0.min(x);
-        x1 = x1.max(x);
-        y0 = y0.min(y);
-        y1 = y1.max(y);
+    lines(&Plot {
+        title: chart.title.clone(),
+        x_label: chart.x_label.clone(),
+        y_label: chart.y_label.clone(),
+        x_scale: Scale::Log,
+        y_scale: Scale::Log,
+        lines: chart
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Line {
+                name: s.name.clone(),
+                class: s.class.clone(),
+                colour: colour(i),
+                stroke: if s.dashed {
+                    Stroke::Dashed
+                } else {
+                    Stroke::Solid
+                },
+                points: s.points.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// How an axis maps values to positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Through zero, ticks at 1, 2 or 5 times a power of ten.
+    Linear,
+    /// Whole decades; values at or below zero are left out.
+    Log,
+}
+
+impl Scale {
+    fn shows(self, v: f64) -> bool {
+        match self {
+            Scale::Linear => v.is_finite(),
+            Scale::Log => v > 0.0 && v.is_finite(),
+        }
     }
-    let legend_h = chart.series.len() as f64 * 16.0 + 40.0;
+}
+
+/// A line's stroke, so that two sources (the paper's values and ours) can
+/// share a colour and still be told apart, also in print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+impl Stroke {
+    fn attribute(self) -> &'static str {
+        match self {
+            Stroke::Solid => "",
+            Stroke::Dashed => " stroke-dasharray=\"6 4\"",
+            Stroke::Dotted => " stroke-dasharray=\"2 3\"",
+        }
+    }
+}
+
+/// One line of a [`Plot`], with its own colour and stroke.
+pub struct Line {
+    pub name: String,
+    /// CSS classes on the line's group.
+    pub class: String,
+    pub colour: &'static str,
+    pub stroke: Stroke,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart whose axes are each linear or logarithmic.
+pub struct Plot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_scale: Scale,
+    pub y_scale: Scale,
+    pub lines: Vec<Line>,
+}
+
+/// An axis fitted to the values it has to show.
+struct Axis {
+    scale: Scale,
+    /// The ends: values on a linear axis, powers of ten on a log axis.
+    lo: f64,
+    hi: f64,
+    /// Distance between ticks, in the same units as the ends.
+    step: f64,
+}
+
+impl Axis {
+    /// None when no value can be shown on this scale.
+    fn fit(scale: Scale, values: impl IntoIterator<Item = f64>) -> Option<Axis> {
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+        for v in values.into_iter().filter(|v| scale.shows(*v)) {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if lo > hi {
+            return None;
+        }
+        Some(match scale {
+            Scale::Log => {
+                let lo = lo.log10().floor();
+                let hi = hi.log10().ceil().max(lo + 1.0);
+                Axis {
+                    scale,
+                    lo,
+                    hi,
+                    step: 1.0,
+                }
+            }
+            Scale::Linear => {
+                let (lo, hi) = (lo.min(0.0), hi.max(0.0));
+                let step = nice_ceiling((hi - lo) / 6.0);
+                let lo = (lo / step).floor() * step;
+                let hi = ((hi / step).ceil() * step).max(lo + step);
+                Axis {
+                    scale,
+                    lo,
+                    hi,
+                    step,
+                }
+            }
+        })
+    }
+
+    /// Where `v` lies, from 0 at the low end to 1 at the high end.
+    fn fraction(&self, v: f64) -> f64 {
+        let v = match self.scale {
+            Scale::Linear => v,
+            Scale::Log => v.log10(),
+        };
+        (v - self.lo) / (self.hi - self.lo)
+    }
+
+    fn ticks(&self) -> Vec<f64> {
+        match self.scale {
+            Scale::Log => (self.lo as i32..=self.hi as i32)
+                .map(|d| 10f64.powi(d))
+                .collect(),
+            Scale::Linear => {
+                let n = ((self.hi - self.lo) / self.step).round() as i32;
+                (0..=n).map(|k| self.lo + k as f64 * self.step).collect()
+            }
+        }
+    }
+}
+
+/// Line chart with a legend to the right; each axis linear or logarithmic.
+/// Points a log axis cannot show (zero, negative) are left out.
+pub fn lines(plot: &Plot) -> String {
+    let (pw, ph) = (560.0, 380.0);
+    let shown = |line: &Line| -> Vec<(f64, f64)> {
+        line.points
+            .iter()
+            .copied()
+            .filter(|&(x, y)| plot.x_scale.shows(x) && plot.y_scale.shows(y))
+            .collect()
+    };
+    let all: Vec<(f64, f64)> = plot.lines.iter().flat_map(shown).collect();
+    let legend_h = plot.lines.len() as f64 * 16.0 + 40.0;
     let h = (PLOT_T + ph + 60.0).max(legend_h);
-    let mut s = open_svg(W, h, &chart.title);
-    if x0 > x1 {
+    let mut s = open_svg(W, h, &plot.title);
+    let x_axis = Axis::fit(plot.x_scale, all.iter().map(|p| p.0));
+    let y_axis = Axis::fit(plot.y_scale, all.iter().map(|p| p.1));
+    let (Some(x_axis), Some(y_axis)) = (x_axis, y_axis) else {
         s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
         return s;
-    }
-    let (lx0, lx1) = (
-        x0.log10().floor(),
-        x1.log10().ceil().max(x0.log10().floor() + 1.0),
-    );
-    let (ly0, ly1) = (
-        y0.log10().floor(),
-        y1.log10().ceil().max(y0.log10().floor() + 1.0),
-    );
-    let px = |x: f64| PLOT_L + (x.log10() - lx0) / (lx1 - lx0) * pw;
-    let py = |y: f64| PLOT_T + ph - (y.log10() - ly0) / (ly1 - ly0) * ph;
-    axes(&mut s, pw, ph, &chart.x_label, &chart.y_label);
-    for d in lx0 as i32..=lx1 as i32 {
-        let v = 10f64.powi(d);
+    };
+    let px = |x: f64| PLOT_L + x_axis.fraction(x) * pw;
+    let py = |y: f64| PLOT_T + ph - y_axis.fraction(y) * ph;
+    axes(&mut s, pw, ph, &plot.x_label, &plot.y_label);
+    for v in x_axis.ticks() {
         let x = px(v);
         let _ = write!(
             s,
@@ -80,35 +224,18 @@ pub fn log_log(chart: &LineChart) -> String {
             esc(&crate::html::num(v))
         );
     }
-    for d in ly0 as i32..=ly1 as i32 {
-        let v = 10f64.powi(d);
-        let y = py(v);
-        let _ = write!(
-            s,
-            "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" class=\"grid\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" class=\"tick\">{}</text>",
-            PLOT_L + pw,
-            PLOT_L - 6.0,
-            y + 4.0,
-            esc(&crate::html::num(v))
-        );
-    }
-    for (i, series) in chart.series.iter().enumerate() {
-        let c = colour(i);
-        let dash = if series.dashed {
-            " stroke-dasharray=\"6 4\""
-        } else {
-            ""
-        };
+    y_ticks(&mut s, &y_axis, pw, &py);
+    for (i, line) in plot.lines.iter().enumerate() {
+        let c = line.colour;
+        let dash = line.stroke.attribute();
         let _ = write!(
             s,
             "<g class=\"series {}\"><title>{}</title>",
-            esc(&series.class),
-            esc(&series.name)
+            esc(&line.class),
+            esc(&line.name)
         );
-        let path: Vec<String> = series
-            .points
+        let path: Vec<String> = shown(line)
             .iter()
-            .filter(|(x, y)| *x > 0.0 && *y > 0.0)
             .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
             .collect();
         let _ = write!(
@@ -128,11 +255,26 @@ pub fn log_log(chart: &LineChart) -> String {
             lx + 22.0,
             lx + 28.0,
             ly + 4.0,
-            esc(&series.name)
+            esc(&line.name)
         );
     }
     s.push_str("</svg>");
     s
+}
+
+/// Horizontal grid lines with their values on the left of the plot.
+fn y_ticks(s: &mut String, axis: &Axis, pw: f64, py: &dyn Fn(f64) -> f64) {
+    for v in axis.ticks() {
+        let y = py(v);
+        let _ = write!(
+            s,
+            "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" class=\"grid\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" class=\"tick\">{}</text>",
+            PLOT_L + pw,
+            PLOT_L - 6.0,
+            y + 4.0,
+            esc(&crate::html::num(v))
+        );
+    }
 }
 
 /// One bar made of stacked segments, e.g. CPU and radio energy.

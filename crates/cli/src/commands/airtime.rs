@@ -2,11 +2,12 @@
 //! `--region`, LoRaWAN uplinks with their MAC overhead, payload limits and duty cycle.
 
 use clap::Args as ClapArgs;
+use cost::airtime_view;
 use link::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
-use link::lorawan::{MAC_OVERHEAD, Region};
-use serde_json::{Value, json};
+use link::lorawan::Region;
+use serde_json::Value;
 
-use crate::args::{Format, ms, parse_range, parse_switch, print_json, usage};
+use crate::args::{Format, parse_range, parse_switch, print_json, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -99,24 +100,9 @@ fn phy(args: &Args) -> Result<(), CliError> {
         };
         let a = p.airtime(payloads[0]).map_err(usage)?;
         return match args.format {
-            Format::Json => print_json(&case_json(&p, payloads[0], &a)),
+            Format::Json => print_json(&airtime_view::case_json(&p, payloads[0], &a)),
             Format::Table => {
-                println!("LoRa time on air ({} rules, exact)", p.chip.name());
-                println!(
-                    "  SF{} / {} / CR {} / {} header / CRC {} / preamble {}",
-                    p.sf,
-                    p.bandwidth,
-                    p.coding_rate,
-                    header_name(p.header),
-                    on_off(p.crc),
-                    p.preamble_symbols()
-                );
-                println!("  payload          {} B", payloads[0]);
-                println!("  symbol time      {}", a.symbol_time);
-                println!("  preamble         {} symbols", a.preamble_symbols());
-                println!("  payload symbols  {}", a.payload_symbols);
-                println!("  LDRO             {}", on_off(a.ldro));
-                println!("  time on air      {}", a.total);
+                print!("{}", airtime_view::case_text(&p, payloads[0], &a));
                 Ok(())
             }
         };
@@ -145,69 +131,12 @@ fn phy(args: &Args) -> Result<(), CliError> {
         return Err(CliError::usage(notes.join("; ")));
     }
     match args.format {
-        Format::Json => print_json(&Value::Array(
-            rows.iter()
-                .map(|(p, pl, r)| match r {
-                    Ok(a) => case_json(p, *pl, a),
-                    Err(e) => json!({"sf": p.sf, "payload_bytes": pl, "error": e}),
-                })
-                .collect(),
-        )),
+        Format::Json => print_json(&airtime_view::phy_json(&rows)),
         Format::Table => {
-            println!(
-                "LoRa time on air ({} rules, {} / CR {} / {} header / CRC {}, exact)",
-                base.chip.name(),
-                base.bandwidth,
-                base.coding_rate,
-                header_name(base.header),
-                on_off(base.crc)
-            );
-            println!(
-                "{:>4} {:>8} {:>9} {:>9} {:>5} {:>14}",
-                "SF", "payload", "preamble", "symbols", "LDRO", "time on air"
-            );
-            for (p, pl, r) in &rows {
-                match r {
-                    Ok(a) => println!(
-                        "{:>4} {:>6} B {:>9} {:>9} {:>5} {:>14}",
-                        p.sf,
-                        pl,
-                        a.preamble_symbols(),
-                        a.payload_symbols,
-                        on_off(a.ldro),
-                        a.total.to_string()
-                    ),
-                    Err(_) => println!(
-                        "{:>4} {:>6} B {:>9} {:>9} {:>5} {:>14}",
-                        p.sf, pl, "-", "-", "-", "n/a"
-                    ),
-                }
-            }
-            for n in notes {
-                println!("n/a: {n}");
-            }
+            print!("{}", airtime_view::phy_text(&base, &rows, &notes));
             Ok(())
         }
     }
-}
-
-fn case_json(p: &LoraParams, payload: u32, a: &link::lora::Airtime) -> Value {
-    json!({
-        "chip": p.chip.name(),
-        "sf": p.sf,
-        "bandwidth_khz": p.bandwidth.label(),
-        "coding_rate": p.coding_rate.to_string(),
-        "header": header_name(p.header),
-        "crc": p.crc,
-        "payload_bytes": payload,
-        "preamble_programmed": p.preamble_symbols(),
-        "preamble_symbols": a.preamble_symbols(),
-        "payload_symbols": a.payload_symbols,
-        "ldro": a.ldro,
-        "symbol_ms": ms(a.symbol_time),
-        "airtime_ms": ms(a.total),
-        "airtime_us": a.total.ratio().to_integer(),
-    })
 }
 
 fn lorawan(args: &Args, region: Region) -> Result<(), CliError> {
@@ -234,95 +163,18 @@ fn lorawan(args: &Args, region: Region) -> Result<(), CliError> {
             rows.push((pl, rate.message(pl).map_err(usage)?));
         }
     }
-    let row_json = |pl: u32, m: &link::lorawan::LorawanMessage| {
-        json!({
-            "region": region.to_string(),
-            "dr": m.rate.dr,
-            "sf": m.rate.sf,
-            "bandwidth_khz": m.rate.bandwidth.label(),
-            "payload_bytes": pl,
-            "max_payload": m.rate.max_payload,
-            "fits_one_frame": m.frame_payloads.len() == 1,
-            "frames": m.frame_payloads.len(),
-            "phy_bytes": m.on_air_bytes(),
-            "mac_overhead_per_frame": MAC_OVERHEAD,
-            "airtime_ms": ms(m.airtime),
-            "airtime_us": m.airtime.ratio().to_integer(),
-            "dwell_ok": m.dwell_ok,
-            "min_interval_s": m.min_interval().map(|t| t.as_secs()),
-            "max_messages_per_hour": m.max_per_hour(),
-        })
-    };
     match args.format {
-        Format::Json if single => print_json(&row_json(rows[0].0, &rows[0].1)),
+        Format::Json if single => {
+            print_json(&airtime_view::lorawan_json(region, rows[0].0, &rows[0].1))
+        }
         Format::Json => print_json(&Value::Array(
-            rows.iter().map(|(pl, m)| row_json(*pl, m)).collect(),
+            rows.iter()
+                .map(|(pl, m)| airtime_view::lorawan_json(region, *pl, m))
+                .collect(),
         )),
         Format::Table => {
-            let limit = match region.duty_cycle() {
-                Some(_) => "1 % duty cycle",
-                None => "400 ms dwell time",
-            };
-            println!(
-                "LoRaWAN {region} uplinks: {MAC_OVERHEAD} B MAC overhead per frame, preamble 8, CR 4/5, CRC on; {limit}"
-            );
-            println!(
-                "{:>4} {:>10} {:>8} {:>7} {:>8} {:>14} {:>14} {:>9}",
-                "DR",
-                "SF/BW",
-                "payload",
-                "max",
-                "frames",
-                "time on air",
-                "min interval",
-                "max/hour"
-            );
-            for (pl, m) in &rows {
-                let frames = if m.frame_payloads.len() == 1 {
-                    "1".to_string()
-                } else {
-                    format!("{} (!)", m.frame_payloads.len())
-                };
-                let interval = m.min_interval().map_or_else(
-                    || {
-                        if m.dwell_ok {
-                            "dwell ok".into()
-                        } else {
-                            "DWELL!".into()
-                        }
-                    },
-                    |t| format!("{:.1} s", t.as_secs()),
-                );
-                let per_hour = m.max_per_hour().map_or("-".into(), |n| n.to_string());
-                println!(
-                    "{:>4} {:>10} {:>6} B {:>5} B {:>8} {:>14} {:>14} {:>9}",
-                    m.rate.dr,
-                    format!("SF{}/{}", m.rate.sf, m.rate.bandwidth.label()),
-                    pl,
-                    m.rate.max_payload,
-                    frames,
-                    m.airtime.to_string(),
-                    interval,
-                    per_hour
-                );
-            }
-            if rows.iter().any(|(_, m)| m.frame_payloads.len() > 1) {
-                println!(
-                    "(!) the message does not fit one frame at that data rate: it is split, each frame paying {MAC_OVERHEAD} B of MAC overhead"
-                );
-            }
+            print!("{}", airtime_view::lorawan_text(region, &rows));
             Ok(())
         }
     }
-}
-
-fn header_name(h: Header) -> &'static str {
-    match h {
-        Header::Explicit => "explicit",
-        Header::Implicit => "implicit",
-    }
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b { "on" } else { "off" }
 }

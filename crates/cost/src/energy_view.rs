@@ -1,0 +1,435 @@
+//! Energy per message split into CPU and radio, and battery life at a
+//! reporting interval, for the plaintext and the sealed message: what
+//! `energy` computes and prints. A model estimate.
+//!
+//! The messages are byte counts, or a real reading sealed with a scheme,
+//! whose sealing CPU time is given by the user, taken from a stored device
+//! simulation, or measured on this host and labelled so.
+
+use energy::model::parse_interval;
+use energy::{Battery, Device, EnergyEstimate, MODEL_LABEL, MessageLoad, Radio};
+use link::{LinkCost, LinkSpec};
+use serde_json::{Value, json};
+use store::Store;
+
+use crate::Error;
+use crate::data::ms;
+use crate::device_times::{CpuSource, DeviceTimes};
+use crate::message::{Message, MessageSpec, build_note, host_time_label};
+
+/// The two messages to compare.
+pub enum Messages {
+    /// Sizes as typed: plaintext and sealed bytes.
+    Bytes { plain: u32, sealed: u32 },
+    /// A real reading, serialized and sealed.
+    Real(MessageSpec),
+}
+
+/// Where the seal's CPU time comes from.
+pub enum CpuChoice<'a> {
+    /// Device-level, given by the user.
+    User(f64),
+    /// The newest stored simulation of this target.
+    Stored {
+        store: &'a Store,
+        target: mcu::Target,
+    },
+    /// Measured on this host (only for a real message).
+    Host { quick: bool },
+}
+
+pub struct Request<'a> {
+    pub device: &'a Device,
+    pub link: &'a LinkSpec,
+    pub radio: &'a Radio,
+    pub battery: Option<&'a Battery>,
+    /// Reporting interval as typed: 30s, 10m, 1h, 1d.
+    pub interval: String,
+    pub pad_to_packet: bool,
+    pub messages: Messages,
+    pub cpu: CpuChoice<'a>,
+}
+
+pub struct EnergyView<'a> {
+    req: &'a Request<'a>,
+    interval_s: f64,
+    sizes: Sizes,
+    /// Plaintext, then sealed.
+    pub rows: Vec<(&'static str, LinkCost, EnergyEstimate)>,
+    pub warnings: Vec<String>,
+}
+
+/// The two messages' sizes and where the sealing CPU time comes from.
+pub struct Sizes {
+    plain: u32,
+    sealed: u32,
+    cpu: CpuTime,
+    /// Lines describing the messages, printed above the table.
+    lines: Vec<String>,
+    sample: Option<String>,
+    scheme: Option<String>,
+    container: Option<String>,
+}
+
+pub struct CpuTime {
+    us: f64,
+    source: String,
+    measured: Option<measure::Measurement>,
+}
+
+fn user_cpu(us: f64) -> CpuTime {
+    CpuTime {
+        us,
+        source: "device-level, user-supplied (--cpu-us)".into(),
+        measured: None,
+    }
+}
+
+/// Costs both messages on the link and the device.
+pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
+    let (device, spec, radio, battery) = (req.device, req.link, req.radio, req.battery);
+    let interval = parse_interval(&req.interval).map_err(Error::invalid)?;
+    let sizes = match &req.messages {
+        Messages::Real(spec) => message_sizes(spec, &req.cpu)?,
+        Messages::Bytes { plain, sealed } => byte_sizes(*plain, *sealed, &req.cpu)?,
+    };
+    let (plain, sealed, cpu_us) = (sizes.plain, sizes.sealed, sizes.cpu.us);
+    let mut rows = Vec::new();
+    for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
+        let cost = spec
+            .cost(bytes, req.pad_to_packet)
+            .map_err(Error::invalid)?;
+        let load = MessageLoad {
+            cpu_time_s: cpu_s,
+            airtime: cost.airtime,
+            rx_time: cost.rx_time,
+            tx_power_dbm: spec.tx_power_dbm,
+        };
+        let est =
+            energy::estimate(device, radio, battery, &load, interval).map_err(Error::invalid)?;
+        rows.push((label, cost, est));
+    }
+    let mut warnings: Vec<String> = Vec::new();
+    for (label, cost, est) in &rows {
+        if let Some(iv) = cost.min_interval
+            && iv.as_secs() > interval
+        {
+            warnings.push(format!("{label}: the {}-s interval breaks the duty cycle, which allows one message every {:.1} s", interval, iv.as_secs()));
+        }
+        for w in cost.warnings.iter().chain(&est.warnings) {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    Ok(EnergyView {
+        req,
+        interval_s: interval,
+        sizes,
+        rows,
+        warnings,
+    })
+}
+
+impl EnergyView<'_> {
+    pub fn json(&self) -> Value {
+        let (req, sizes, rows, warnings) = (self.req, &self.sizes, &self.rows, &self.warnings);
+        let (device, spec, radio, battery) = (req.device, req.link, req.radio, req.battery);
+        let (interval, cpu_us) = (self.interval_s, sizes.cpu.us);
+        json!({
+            "label": MODEL_LABEL,
+            "device": device.name,
+            "link": spec.name,
+            "radio": radio.name,
+            "tx_power_dbm": spec.tx_power_dbm,
+            "battery": battery.map(|b| b.name.clone()),
+            "interval_s": interval,
+            "cpu_time_us": cpu_us,
+            "cpu_time_source": sizes.cpu.source,
+            "cpu_time_measurement": sizes.cpu.measured.as_ref().map(|m| json!({
+                "median_us": m.ns.median / 1000.0,
+                "ci95_us": [m.ns.ci95_low / 1000.0, m.ns.ci95_high / 1000.0],
+                "samples": m.ns.samples,
+                "iterations_per_sample": m.iterations_per_sample,
+                "debug_build": cfg!(debug_assertions),
+            })),
+            "sample": sizes.sample,
+            "scheme": sizes.scheme,
+            "container": sizes.container,
+            "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
+            "sealing_adds": delta_json(&rows[0].2, &rows[1].2),
+            "warnings": warnings,
+        })
+    }
+
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let (req, sizes, rows, warnings) = (self.req, &self.sizes, &self.rows, &self.warnings);
+        let (device, spec, radio) = (req.device, req.link, req.radio);
+        let cpu_us = sizes.cpu.us;
+        let mut o = String::new();
+        let _ = writeln!(o, "Energy per message — {MODEL_LABEL}");
+        let _ = writeln!(
+            o,
+            "  device {} ({} V, {} mA active, {} uA sleep)",
+            device.title, device.voltage_v.value, device.active_ma.value, device.sleep_ua.value
+        );
+        let _ = writeln!(
+            o,
+            "  link   {} via {} at {:+} dBm",
+            spec.title, radio.name, spec.tx_power_dbm
+        );
+        for line in &sizes.lines {
+            let _ = writeln!(o, "  {line}");
+        }
+        let _ = writeln!(
+            o,
+            "  CPU time per sealed message: {cpu_us:.3} us — {}",
+            sizes.cpu.source
+        );
+        if let Some(m) = &sizes.cpu.measured {
+            let _ = writeln!(
+                o,
+                "    (median of {} samples, 95% CI {:.3}..{:.3} us; a microcontroller is far slower: give its time with --cpu-us)",
+                m.ns.samples,
+                m.ns.ci95_low / 1000.0,
+                m.ns.ci95_high / 1000.0
+            );
+            if let Some(note) = build_note() {
+                let _ = writeln!(o, "    ({note})");
+            }
+        }
+        let _ = writeln!(o, "  one message every {}", req.interval);
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "{:<10} {:>7} {:>12} {:>11} {:>11} {:>11} {:>12} {:>8} {:>6} {:>10}",
+            "message",
+            "bytes",
+            "time on air",
+            "CPU uJ",
+            "radio uJ",
+            "sleep uJ",
+            "interval uJ",
+            "CPU%",
+            "radio%",
+            "battery d"
+        );
+        for (label, c, e) in rows {
+            let _ = writeln!(
+                o,
+                "{:<10} {:>7} {:>12} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>8} {:>6.2} {:>10}",
+                label,
+                c.message_bytes + c.padding,
+                c.airtime.to_string(),
+                e.cpu_j * 1e6,
+                (e.tx_j + e.rx_j) * 1e6,
+                e.sleep_j * 1e6,
+                e.interval_j * 1e6,
+                percent(e.cpu_share),
+                e.radio_share * 100.0,
+                e.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
+            );
+        }
+        let (p, s) = (&rows[0].2, &rows[1].2);
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "  sealing adds {:.2} uJ per message: CPU {:.2} uJ, radio {:.2} uJ ({:+.2} % per interval)",
+            (s.message_j - p.message_j) * 1e6,
+            (s.cpu_j - p.cpu_j) * 1e6,
+            (s.tx_j + s.rx_j - p.tx_j - p.rx_j) * 1e6,
+            (s.interval_j / p.interval_j - 1.0) * 100.0
+        );
+        if let (Some(pd), Some(sd)) = (p.battery_days, s.battery_days) {
+            let _ = writeln!(
+                o,
+                "  battery life {pd:.0} d plaintext, {sd:.0} d sealed: {:+.1} d ({:+.2} %)",
+                sd - pd,
+                (sd / pd - 1.0) * 100.0
+            );
+        }
+        for w in warnings {
+            let _ = writeln!(o, "  warning: {w}");
+        }
+        let _ = writeln!(
+            o,
+            "  every figure above is a {MODEL_LABEL}; profile sources: `ciphermeter energy --list --format json`"
+        );
+        o
+    }
+}
+
+/// A share in percent, readable when it is tiny (a CPU share is often 1e-4 %).
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p == 0.0 || p >= 0.01 {
+        format!("{p:.2}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
+/// `--cpu-from TARGET`: the simulated seal time of the same scheme, from the
+/// store, at this reading's length.
+fn device_cpu(
+    store: &Store,
+    target: mcu::Target,
+    scheme: &seal::Scheme,
+    reading_bytes: usize,
+) -> Result<CpuTime, Error> {
+    let firmware = DeviceTimes::firmware_id(scheme);
+    if mcu::algorithms::find(&firmware).is_none() {
+        let built: Vec<&str> = mcu::algorithms::ALL
+            .iter()
+            .filter(|a| a.family == mcu::algorithms::Family::Message && a.id != "message-none")
+            .map(|a| a.id.trim_start_matches("message-"))
+            .collect();
+        return Err(Error::invalid(format!(
+            "--cpu-from: {} has no firmware build; the device tier seals study 003's schemes: {}",
+            scheme.name(),
+            built.join(", ")
+        )));
+    }
+    let times = DeviceTimes::load(store, target)?.ok_or_else(|| {
+        Error::invalid(format!(
+            "no device-level results for {} in the store: run `ciphermeter mcu --target {} {firmware}` first",
+            target.name(),
+            target.name()
+        ))
+    })?;
+    let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
+        Error::invalid(format!(
+            "the newest {} run (run {}) has no seal time for {firmware}: run `ciphermeter mcu --target {} {firmware}`",
+            target.name(),
+            times.run,
+            target.name()
+        ))
+    })?;
+    Ok(CpuTime {
+        us,
+        source: format!(
+            "{}, whole message path (serialize, seal, base64)",
+            CpuSource::Device {
+                target,
+                run: times.run
+            }
+            .describe()
+        ),
+        measured: None,
+    })
+}
+
+/// `--scheme`: the serialized reading against the same reading sealed, the seal's CPU
+/// time measured here unless `--cpu-us` gives a device-level one.
+fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice) -> Result<Sizes, Error> {
+    if spec.scheme.is_none() {
+        return Err(Error::invalid(
+            "energy compares the plaintext with a sealed message: add --scheme (e.g. --scheme aead:aes-128-gcm)",
+        ));
+    }
+    let msg = Message::build(spec)?;
+    let sealed = msg.sealed.as_ref().expect("a scheme was given");
+    let cpu = match cpu {
+        CpuChoice::User(us) => user_cpu(*us),
+        CpuChoice::Stored { store, target } => {
+            device_cpu(store, *target, &sealed.scheme, msg.plaintext.len())?
+        }
+        CpuChoice::Host { quick } => {
+            let t = sealed.measure_seal(&msg.plaintext, *quick)?;
+            CpuTime {
+                us: t.median_us(),
+                source: format!("{} ({})", host_time_label(), std::env::consts::ARCH),
+                measured: Some(t.measurement),
+            }
+        }
+    };
+    let mut lines = vec![
+        format!(
+            "plaintext: {}, {} B (not sealed: no CPU time counted; serializing is common to both)",
+            msg.describe_plaintext(),
+            msg.plaintext.len()
+        ),
+        format!("sealed:    {}, {} B", sealed.describe(), sealed.bytes.len()),
+    ];
+    for why in &sealed.insecurity {
+        lines.push(format!(
+            "INSECURE:  {why} (sealed only because of --allow-insecure)"
+        ));
+    }
+    Ok(Sizes {
+        plain: len_u32(msg.plaintext.len())?,
+        sealed: len_u32(sealed.bytes.len())?,
+        cpu,
+        lines,
+        sample: Some(msg.describe_plaintext()),
+        scheme: Some(sealed.scheme.name().to_string()),
+        container: Some(sealed.container.as_str().to_string()),
+    })
+}
+
+/// What the sealing costs over the plaintext, per message and in battery life.
+fn delta_json(p: &EnergyEstimate, s: &EnergyEstimate) -> Value {
+    json!({
+        "message_uj": (s.message_j - p.message_j) * 1e6,
+        "cpu_uj": (s.cpu_j - p.cpu_j) * 1e6,
+        "radio_uj": (s.tx_j + s.rx_j - p.tx_j - p.rx_j) * 1e6,
+        "interval_percent": (s.interval_j / p.interval_j - 1.0) * 100.0,
+        "battery_days": match (p.battery_days, s.battery_days) {
+            (Some(a), Some(b)) => json!(b - a),
+            _ => Value::Null,
+        },
+    })
+}
+
+fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
+    json!({
+        "message": label,
+        "bytes": c.message_bytes,
+        "padding_bytes": c.padding,
+        "on_air_bytes": c.on_air_bytes,
+        "frames": c.frames,
+        "airtime_ms": ms(c.airtime),
+        "rx_ms": ms(c.rx_time),
+        "cpu_uj": e.cpu_j * 1e6,
+        "tx_uj": e.tx_j * 1e6,
+        "rx_uj": e.rx_j * 1e6,
+        "sleep_uj": e.sleep_j * 1e6,
+        "message_uj": e.message_j * 1e6,
+        "interval_uj": e.interval_j * 1e6,
+        "cpu_share": e.cpu_share,
+        "radio_share": e.radio_share,
+        "average_current_ua": e.average_ua,
+        "battery_days": e.battery_days,
+    })
+}
+
+/// `Messages::Bytes`: sizes as typed.
+fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> {
+    let cpu = match cpu {
+        CpuChoice::User(us) => user_cpu(*us),
+        CpuChoice::Host { .. } => CpuTime {
+            us: 0.0,
+            source: "not given: 0 (give --cpu-us, or --scheme to measure the seal here)".into(),
+            measured: None,
+        },
+        CpuChoice::Stored { .. } => {
+            return Err(Error::invalid(
+                "a stored device time needs a real message: add --scheme",
+            ));
+        }
+    };
+    Ok(Sizes {
+        plain,
+        sealed,
+        cpu,
+        lines: Vec::new(),
+        sample: None,
+        scheme: None,
+        container: None,
+    })
+}
+
+fn len_u32(len: usize) -> Result<u32, Error> {
+    u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
+}
