@@ -17,6 +17,7 @@ mod baseline;
 mod entry;
 mod error;
 mod keyed;
+pub mod listing;
 mod lookup;
 pub mod mcrypt;
 mod ops;

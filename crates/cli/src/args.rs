@@ -94,7 +94,6 @@ pub fn print_json(value: &serde_json::Value) -> Result<(), CliError> {
     Ok(())
 }
 
-
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct DbArgs {
     /// Results database [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].

@@ -10,6 +10,8 @@ use measure::{Config, Measurement, Sampler};
 use payload::{Encoding, Format, Node, Sample};
 use seal::{Container, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealKey, Sealer};
 
+use serde_json::json;
+
 use crate::Error;
 
 /// The readings one case cycles through.
@@ -178,4 +180,150 @@ pub fn config(quick: bool) -> Config {
     } else {
         Config::with_time(Duration::from_millis(250))
     }
+}
+
+/// Every scheme × sample × serialization × container × encoding `frame-bench` measures.
+pub struct Grid {
+    pub schemes: Vec<Scheme>,
+    pub samples: Vec<Sample>,
+    pub formats: Vec<Format>,
+    pub containers: Vec<Container>,
+    pub encodings: Vec<Encoding>,
+    /// Distinct seeded readings cycled through while timing.
+    pub readings: usize,
+    pub quick: bool,
+}
+
+/// One measured case of the grid.
+pub struct Row {
+    pub scheme: Scheme,
+    pub sample: Sample,
+    pub format: Format,
+    pub container: Container,
+    pub encoding: Encoding,
+    pub r: FrameResult,
+}
+
+pub fn measure_grid(g: &Grid) -> Result<Vec<Row>, Error> {
+    let mut rows = Vec::new();
+    for sample in &g.samples {
+        for &format in &g.formats {
+            let readings = Readings::generate(sample, format, g.readings);
+            for scheme in &g.schemes {
+                for &container in &g.containers {
+                    for &encoding in &g.encodings {
+                        let r =
+                            measure_frame(scheme, container, encoding, &readings, config(g.quick))?;
+                        rows.push(Row {
+                            scheme: scheme.clone(),
+                            sample: sample.clone(),
+                            format,
+                            container,
+                            encoding,
+                            r,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(rows)
+}
+
+pub fn table_text(rows: &[Row]) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{:<34} {:<9} {:<8} {:<6} {:<9} {:>7} {:>7} {:>9} {:>8} {:>7} {:>6} {:>5} {:>10}",
+        "scheme",
+        "sample",
+        "format",
+        "cont.",
+        "encoding",
+        "in B",
+        "out B",
+        "µs/msg",
+        "µs/B",
+        "ovh",
+        "exp",
+        "bits",
+        "(µs/B)/bit"
+    );
+    let mut flagged = Vec::new();
+    for row in rows {
+        let insecure = row.scheme.insecurity();
+        let mark = if insecure.is_empty() { "" } else { " ⚠" };
+        if !insecure.is_empty()
+            && !flagged
+                .iter()
+                .any(|(s, _): &(String, _)| s == row.scheme.name())
+        {
+            flagged.push((row.scheme.name().to_string(), insecure));
+        }
+        let bits = row.scheme.study003_bits();
+        let _ = writeln!(
+            o,
+            "{:<34} {:<9} {:<8} {:<6} {:<9} {:>7.0} {:>7.0} {:>9.2} {:>8.4} {:>7.2} {:>6.2} {:>5} {:>10.2e}{mark}",
+            row.scheme.name(),
+            row.sample.to_string(),
+            row.format.as_str(),
+            row.container.as_str(),
+            row.encoding.as_str(),
+            row.r.reading_bytes,
+            row.r.message_bytes,
+            row.r.us_per_message(),
+            row.r.us_per_byte(),
+            row.r.overhead_ratio(),
+            row.r.expansion(),
+            bits,
+            row.r.us_per_byte() / bits.max(1) as f64,
+        );
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "µs/msg: median of the full path (serialize, nonce, seal, frame, encode); ovh = out/in bytes;"
+    );
+    let _ = writeln!(
+        o,
+        "exp = ciphertext as carried / plaintext (study 000); bits as study 003 scores them (key or digest length)."
+    );
+    for (scheme, reasons) in flagged {
+        let _ = writeln!(o, "⚠ {scheme}: {}", reasons.join("; "));
+    }
+    if cfg!(debug_assertions) {
+        let _ = writeln!(
+            o,
+            "note: this is a debug build; times are far slower than a release build's"
+        );
+    }
+    o
+}
+
+pub fn json_value(rows: &[Row]) -> serde_json::Value {
+    let cases: Vec<_> = rows
+        .iter()
+        .map(|row| {
+            let bits = row.scheme.study003_bits();
+            json!({
+                "scheme": row.scheme.name(),
+                "sample": row.sample.to_string(),
+                "serialization": row.format.as_str(),
+                "container": row.container.as_str(),
+                "encoding": row.encoding.as_str(),
+                "reading_bytes": row.r.reading_bytes,
+                "message_bytes": row.r.message_bytes,
+                "us_per_message": row.r.us_per_message(),
+                "us_per_message_ci95": [row.r.measurement.ns.ci95_low / 1000.0, row.r.measurement.ns.ci95_high / 1000.0],
+                "us_per_byte": row.r.us_per_byte(),
+                "overhead_ratio": row.r.overhead_ratio(),
+                "expansion_factor": row.r.expansion(),
+                "security_bits_study003": bits,
+                "cost_per_bit": row.r.us_per_byte() / bits.max(1) as f64,
+                "insecure": row.scheme.insecurity(),
+            })
+        })
+        .collect();
+    json!({ "frame_bench": cases })
 }

@@ -165,3 +165,71 @@ mod tests {
         assert!(rows[0].error.as_deref().unwrap().contains("FAILED"));
     }
 }
+
+/// The table `mcu` prints: counts per algorithm, operation and size, with
+/// each failure's reason in place of its counts.
+pub fn table(rows: &[McuResult]) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let counter = rows.first().map(|r| r.counter.as_str()).unwrap_or("cycles");
+    let _ = writeln!(
+        o,
+        "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
+        "algorithm",
+        "operation",
+        "bytes",
+        counter,
+        "per byte",
+        "time (µs)",
+        "code (B)",
+        "stack",
+        "KAT"
+    );
+    for r in rows {
+        if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed)
+            && r.cycles == 0
+        {
+            let _ = writeln!(
+                o,
+                "{:<32} {:<9} {:>6} {e}",
+                r.algorithm, r.operation, r.size_bytes
+            );
+            continue;
+        }
+        let _ = writeln!(
+            o,
+            "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
+            r.algorithm,
+            r.operation,
+            r.size_bytes,
+            r.cycles,
+            r.cycles_per_byte
+                .map(|c| format!("{c:.1}"))
+                .unwrap_or_else(|| "-".into()),
+            r.time_us,
+            r.code_size_bytes
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "-".into()),
+            r.stack_bytes
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "-".into()),
+            if r.kat_passed { "pass" } else { "FAIL" },
+        );
+    }
+    if let Some(r) = rows.first() {
+        let _ = writeln!(
+            o,
+            "\n{}: {} at {} MHz; code = flash over the identity firmware; stack = the operation's own peak.",
+            r.target,
+            r.counter,
+            r.clock_hz / 1_000_000
+        );
+        if r.counter == "instructions" {
+            let _ = writeln!(
+                o,
+                "QEMU counts instructions, not cycles: time assumes one instruction per cycle (a lower bound)."
+            );
+        }
+    }
+    o
+}

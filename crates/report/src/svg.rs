@@ -277,6 +277,287 @@ fn y_ticks(s: &mut String, axis: &Axis, pw: f64, py: &dyn Fn(f64) -> f64) {
     }
 }
 
+/// A series of a [`BarChart`]: its legend entry and its fill.
+pub struct BarSeries {
+    pub name: String,
+    pub colour: &'static str,
+    /// Pale fill with a dashed outline, e.g. the paper's bar beside ours.
+    pub faded: bool,
+}
+
+/// One bar of a [`BarChart`].
+pub struct Bar {
+    /// Index into [`BarChart::series`].
+    pub series: usize,
+    pub value: f64,
+    /// An error bar from the first value to the second.
+    pub range: Option<(f64, f64)>,
+    /// A short text written above the bar (e.g. "116 B").
+    pub note: Option<String>,
+}
+
+/// Bars side by side under one label on the horizontal axis.
+pub struct BarGroup {
+    pub label: String,
+    pub bars: Vec<Bar>,
+}
+
+/// A reference across the whole plot, with its own legend entry.
+pub enum Mark {
+    /// A dashed line at one value.
+    Line { at: f64, label: String },
+    /// A shaded range of values.
+    Band { from: f64, to: f64, label: String },
+}
+
+pub struct BarChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<BarSeries>,
+    pub groups: Vec<BarGroup>,
+    pub marks: Vec<Mark>,
+}
+
+/// Roughly how wide one character of a tick label is, in pixels.
+const CHAR_W: f64 = 6.2;
+/// Group labels longer than this are shortened (the tables hold the full names).
+const GROUP_LABEL_CHARS: usize = 30;
+
+/// Vertical bars in labelled groups on a linear axis through zero, with
+/// optional error bars and notes, reference lines or bands behind them, and a
+/// legend to the right (series, then marks). Group labels that do not fit
+/// under their group are slanted.
+pub fn grouped_bars(chart: &BarChart) -> String {
+    let (pw, ph) = (580.0, 320.0);
+    let group_w = pw / chart.groups.len().max(1) as f64;
+    let widest = chart
+        .groups
+        .iter()
+        .map(|g| g.label.chars().count().min(GROUP_LABEL_CHARS))
+        .max()
+        .unwrap_or(0) as f64;
+    let slanted = widest * CHAR_W > group_w;
+    // A label slanted by 40° takes about sin(40°) of its length downwards.
+    let labels_h = if slanted {
+        widest * CHAR_W * 0.65 + 16.0
+    } else {
+        20.0
+    };
+    let legend_h = (chart.series.len() + chart.marks.len()) as f64 * 16.0 + 40.0;
+    let h = (PLOT_T + ph + labels_h + 30.0).max(legend_h);
+    let mut s = open_svg(W, h, &chart.title);
+    let bars = || chart.groups.iter().flat_map(|g| g.bars.iter());
+    if bars().next().is_none() {
+        s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
+        return s;
+    }
+    let values = bars().flat_map(|b| {
+        // Headroom above a bar for its note.
+        let top = if b.note.is_some() {
+            b.value * 1.15
+        } else {
+            b.value
+        };
+        [b.value, top]
+            .into_iter()
+            .chain(b.range.into_iter().flat_map(|(lo, hi)| [lo, hi]))
+    });
+    let marks = chart.marks.iter().flat_map(|m| match m {
+        Mark::Line { at, .. } => vec![*at],
+        Mark::Band { from, to, .. } => vec![*from, *to],
+    });
+    let Some(y_axis) = Axis::fit(Scale::Linear, values.chain(marks)) else {
+        s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
+        return s;
+    };
+    let py = |y: f64| PLOT_T + ph - y_axis.fraction(y) * ph;
+    axes_at(
+        &mut s,
+        pw,
+        ph,
+        &chart.x_label,
+        &chart.y_label,
+        PLOT_T + ph + labels_h + 22.0,
+    );
+    y_ticks(&mut s, &y_axis, pw, &py);
+    for mark in &chart.marks {
+        draw_mark(&mut s, mark, pw, &py);
+    }
+    let most = chart.groups.iter().map(|g| g.bars.len()).max().unwrap_or(1);
+    let bar_w = (group_w * 0.8 / most as f64).min(40.0);
+    for (gi, group) in chart.groups.iter().enumerate() {
+        let gx = PLOT_L + gi as f64 * group_w;
+        let first = gx + (group_w - group.bars.len() as f64 * bar_w) / 2.0;
+        for (bi, bar) in group.bars.iter().enumerate() {
+            let series = chart.series.get(bar.series);
+            draw_bar(
+                &mut s,
+                bar,
+                series,
+                &group.label,
+                first + bi as f64 * bar_w,
+                bar_w,
+                &py,
+            );
+        }
+        group_label(
+            &mut s,
+            &group.label,
+            gx + group_w / 2.0,
+            PLOT_T + ph,
+            slanted,
+        );
+    }
+    bar_legend(&mut s, chart, PLOT_L + pw + 20.0);
+    s.push_str("</svg>");
+    s
+}
+
+fn draw_bar(
+    s: &mut String,
+    bar: &Bar,
+    series: Option<&BarSeries>,
+    group: &str,
+    x: f64,
+    w: f64,
+    py: &dyn Fn(f64) -> f64,
+) {
+    let (colour, faded, name) = series.map_or(("#999", false, ""), |s| {
+        (s.colour, s.faded, s.name.as_str())
+    });
+    let (top, bottom) = (py(bar.value.max(0.0)), py(bar.value.min(0.0)));
+    let _ = write!(
+        s,
+        "<rect x=\"{:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"{}><title>{}, {}: {}</title></rect>",
+        x + 0.5,
+        (w - 1.0).max(1.0),
+        bottom - top,
+        if faded {
+            format!(" fill-opacity=\"0.35\" stroke=\"{colour}\" stroke-dasharray=\"3 2\"")
+        } else {
+            String::new()
+        },
+        esc(name),
+        esc(group),
+        esc(&crate::html::num(bar.value))
+    );
+    let centre = x + w / 2.0;
+    if let Some((lo, hi)) = bar.range {
+        let cap = (w * 0.25).max(2.0);
+        let (y0, y1) = (py(lo), py(hi));
+        let _ = write!(
+            s,
+            "<path d=\"M{:.1} {y0:.1}H{:.1}M{centre:.1} {y0:.1}V{y1:.1}M{:.1} {y1:.1}H{:.1}\" stroke=\"#222\" fill=\"none\" class=\"error-bar\"/>",
+            centre - cap,
+            centre + cap,
+            centre - cap,
+            centre + cap
+        );
+    }
+    if let Some(note) = &bar.note {
+        let y = py(bar.value.max(0.0)) - 3.0;
+        let _ = write!(
+            s,
+            "<text transform=\"translate({:.1} {y:.1}) rotate(-90)\" class=\"point\">{}</text>",
+            centre + 3.0,
+            esc(note)
+        );
+    }
+}
+
+fn draw_mark(s: &mut String, mark: &Mark, pw: f64, py: &dyn Fn(f64) -> f64) {
+    match mark {
+        Mark::Line { at, label } => {
+            let y = py(*at);
+            let _ = write!(
+                s,
+                "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" class=\"mark\"><title>{}</title></line>",
+                PLOT_L + pw,
+                esc(label)
+            );
+        }
+        Mark::Band { from, to, label } => {
+            let (y0, y1) = (py(from.max(*to)), py(from.min(*to)));
+            let _ = write!(
+                s,
+                "<rect x=\"{PLOT_L}\" y=\"{y0:.1}\" width=\"{pw}\" height=\"{:.1}\" fill=\"#888\" fill-opacity=\"0.18\" class=\"mark\"><title>{}</title></rect>",
+                y1 - y0,
+                esc(label)
+            );
+        }
+    }
+}
+
+/// A group's label centred under it, or slanted when it would not fit.
+fn group_label(s: &mut String, label: &str, centre: f64, plot_bottom: f64, slanted: bool) {
+    let text = esc(&short(label, GROUP_LABEL_CHARS));
+    let _ = if slanted {
+        write!(
+            s,
+            "<text transform=\"translate({centre:.1} {:.1}) rotate(-40)\" text-anchor=\"end\" class=\"tick\">{text}</text>",
+            plot_bottom + 12.0
+        )
+    } else {
+        write!(
+            s,
+            "<text x=\"{centre:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{text}</text>",
+            plot_bottom + 16.0
+        )
+    };
+}
+
+/// Legend to the right of the plot: a swatch per series, then each mark.
+fn bar_legend(s: &mut String, chart: &BarChart, lx: f64) {
+    let row_y = |i: usize| PLOT_T + 10.0 + i as f64 * 16.0;
+    for (i, series) in chart.series.iter().enumerate() {
+        let ly = row_y(i);
+        let style = if series.faded {
+            format!(
+                " fill-opacity=\"0.35\" stroke=\"{}\" stroke-dasharray=\"3 2\"",
+                series.colour
+            )
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            s,
+            "<rect x=\"{lx}\" y=\"{:.0}\" width=\"16\" height=\"10\" fill=\"{}\"{style}/><text x=\"{:.0}\" y=\"{:.0}\" class=\"legend\">{}</text>",
+            ly - 5.0,
+            series.colour,
+            lx + 22.0,
+            ly + 4.0,
+            esc(&short(&series.name, 36))
+        );
+    }
+    for (i, mark) in chart.marks.iter().enumerate() {
+        let ly = row_y(chart.series.len() + i);
+        let (swatch, label) = match mark {
+            Mark::Line { label, .. } => (
+                format!(
+                    "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{:.0}\" y2=\"{ly}\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+                    lx + 16.0
+                ),
+                label,
+            ),
+            Mark::Band { label, .. } => (
+                format!(
+                    "<rect x=\"{lx}\" y=\"{:.0}\" width=\"16\" height=\"10\" fill=\"#888\" fill-opacity=\"0.18\"/>",
+                    ly - 5.0
+                ),
+                label,
+            ),
+        };
+        let _ = write!(
+            s,
+            "{swatch}<text x=\"{:.0}\" y=\"{:.0}\" class=\"legend\">{}</text>",
+            lx + 22.0,
+            ly + 4.0,
+            esc(&short(label, 36))
+        );
+    }
+}
+
 /// One bar made of stacked segments, e.g. CPU and radio energy.
 pub struct StackedBar {
     pub label: String,
@@ -481,13 +762,18 @@ fn open_svg(w: f64, h: f64, title: &str) -> String {
 const TITLE_H: f64 = 26.0;
 
 fn axes(s: &mut String, pw: f64, ph: f64, x_label: &str, y_label: &str) {
+    axes_at(s, pw, ph, x_label, y_label, PLOT_T + ph + 40.0);
+}
+
+/// The plot's frame and axis titles, the horizontal one at `x_title_y`.
+fn axes_at(s: &mut String, pw: f64, ph: f64, x_label: &str, y_label: &str, x_title_y: f64) {
     let _ = write!(
         s,
         "<rect x=\"{PLOT_L}\" y=\"{PLOT_T}\" width=\"{pw}\" height=\"{ph}\" class=\"frame\"/>\
          <text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"middle\" class=\"axis\">{}</text>\
          <text transform=\"translate(16 {:.0}) rotate(-90)\" text-anchor=\"middle\" class=\"axis\">{}</text>",
         PLOT_L + pw / 2.0,
-        PLOT_T + ph + 40.0,
+        x_title_y,
         esc(x_label),
         PLOT_T + ph / 2.0,
         esc(y_label)
@@ -534,5 +820,144 @@ mod tests {
         assert!(svg.contains("a&amp;b") && svg.contains("&lt;t&gt;"));
         assert!(!svg.contains("<t>"));
         assert!(svg.contains("stroke-dasharray"));
+    }
+
+    fn line(name: &str, stroke: Stroke, points: Vec<(f64, f64)>) -> Line {
+        Line {
+            name: name.into(),
+            class: String::new(),
+            colour: colour(0),
+            stroke,
+            points,
+        }
+    }
+
+    /// Linear x from 0 to 10 and log y over 1..100: (5, 10) is the plot's centre.
+    #[test]
+    fn lines_place_points_on_mixed_axes() {
+        let svg = lines(&Plot {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x_scale: Scale::Linear,
+            y_scale: Scale::Log,
+            lines: vec![
+                line(
+                    "a",
+                    Stroke::Solid,
+                    vec![(0.0, 1.0), (5.0, 10.0), (10.0, 100.0)],
+                ),
+                // y = 0 cannot be drawn on a log axis: that point is left out.
+                line("b", Stroke::Dotted, vec![(1.0, 0.0), (2.0, 2.0)]),
+            ],
+        });
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(
+            svg.contains("points=\"70.0,410.0 350.0,220.0 630.0,30.0\""),
+            "{svg}"
+        );
+        assert!(svg.contains("stroke-dasharray=\"2 3\""));
+        assert_eq!(svg.matches("<circle").count(), 4);
+    }
+
+    #[test]
+    fn linear_axes_run_through_zero_in_round_steps() {
+        let axis = Axis::fit(Scale::Linear, [12.0, 255.0]).unwrap();
+        assert_eq!(
+            axis.ticks(),
+            vec![0.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0]
+        );
+        let axis = Axis::fit(Scale::Linear, [-3.0, 9.0]).unwrap();
+        assert_eq!(
+            axis.ticks(),
+            vec![-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        );
+        assert!(Axis::fit(Scale::Log, [0.0, -1.0]).is_none());
+    }
+
+    fn bar(series: usize, value: f64) -> Bar {
+        Bar {
+            series,
+            value,
+            range: None,
+            note: None,
+        }
+    }
+
+    fn chart(groups: Vec<BarGroup>, marks: Vec<Mark>) -> BarChart {
+        BarChart {
+            title: "bars".into(),
+            x_label: "mode".into(),
+            y_label: "%".into(),
+            series: vec![
+                BarSeries {
+                    name: "paper".into(),
+                    colour: colour(0),
+                    faded: true,
+                },
+                BarSeries {
+                    name: "ours".into(),
+                    colour: colour(0),
+                    faded: false,
+                },
+            ],
+            groups,
+            marks,
+        }
+    }
+
+    #[test]
+    fn grouped_bars_draw_every_bar_mark_and_legend_entry() {
+        let groups = vec![
+            BarGroup {
+                label: "a<b".into(),
+                bars: vec![bar(0, 100.0), bar(1, 80.0)],
+            },
+            BarGroup {
+                label: "CTR".into(),
+                bars: vec![
+                    bar(0, 50.0),
+                    Bar {
+                        range: Some((20.0, 40.0)),
+                        note: Some("30 B".into()),
+                        ..bar(1, 30.0)
+                    },
+                ],
+            },
+        ];
+        let marks = vec![
+            Mark::Line {
+                at: 100.0,
+                label: "scheme 1".into(),
+            },
+            Mark::Band {
+                from: 75.0,
+                to: 100.0,
+                label: "paper's range".into(),
+            },
+        ];
+        let svg = grouped_bars(&chart(groups, marks));
+        // Four bars with a tooltip each, plus the band.
+        assert_eq!(svg.matches("</rect>").count(), 5, "{svg}");
+        assert_eq!(svg.matches("class=\"error-bar\"").count(), 1);
+        assert!(svg.contains(">30 B</text>"));
+        assert!(svg.contains("a&lt;b") && !svg.contains("a<b"));
+        for legend in ["paper", "ours", "scheme 1", "paper&#39;s range"] {
+            assert!(
+                svg.contains(&format!("class=\"legend\">{legend}</text>")),
+                "{legend}"
+            );
+        }
+        // The paper's bars are faded, ours are not.
+        assert_eq!(svg.matches("fill-opacity=\"0.35\"").count(), 3);
+        // The axis runs from 0 to 100 in steps of 20: the 100 % bar fills the plot.
+        assert!(svg.contains(">20</text>") && !svg.contains(">120</text>"));
+        assert!(svg.contains("y=\"30.0\" width=\"116.0\" height=\"320.0\""), "{svg}");
+    }
+
+    #[test]
+    fn grouped_bars_without_bars_say_so() {
+        let svg = grouped_bars(&chart(vec![], vec![]));
+        assert!(svg.contains("no data") && svg.ends_with("</svg>"));
     }
 }

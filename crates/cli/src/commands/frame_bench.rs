@@ -11,10 +11,9 @@
 //! - cost per bit: (µs/byte) / bits of security as study 003 scores them (§3.5, Fig. 10).
 
 use clap::{Args as ClapArgs, ValueEnum};
-use cost::frame::{FrameResult, Readings, config, measure_frame};
+use cost::frame::{Grid, json_value, measure_grid, table_text};
 use payload::{Encoding, Format, Sample};
 use seal::{Container, Scheme};
-use serde_json::json;
 
 use crate::args::{container, encoding};
 use crate::error::CliError;
@@ -87,145 +86,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::usage("--readings must be 1..=100000"));
     }
 
-    let mut rows = Vec::new();
-    for sample in &samples {
-        for &format in &formats {
-            let readings = Readings::generate(
-                sample,
-                format,
-                if args.quick {
-                    args.readings.min(8)
-                } else {
-                    args.readings
-                },
-            );
-            for scheme in &schemes {
-                for &container in &containers {
-                    for &encoding in &encodings {
-                        let r = measure_frame(
-                            scheme,
-                            container,
-                            encoding,
-                            &readings,
-                            config(args.quick),
-                        )?;
-                        rows.push(Row {
-                            scheme: scheme.clone(),
-                            sample: sample.clone(),
-                            format,
-                            container,
-                            encoding,
-                            r,
-                        });
-                    }
-                }
-            }
-        }
-    }
+    let grid = Grid {
+        schemes,
+        samples,
+        formats,
+        containers,
+        encodings,
+        readings: if args.quick {
+            args.readings.min(8)
+        } else {
+            args.readings
+        },
+        quick: args.quick,
+    };
+    let rows = measure_grid(&grid)?;
     match args.format {
-        Output::Table => print_table(&rows),
-        Output::Json => print_json(&rows),
+        Output::Table => print!("{}", table_text(&rows)),
+        Output::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&json_value(&rows)).map_err(CliError::failed)?
+        ),
     }
     Ok(())
-}
-
-struct Row {
-    scheme: Scheme,
-    sample: Sample,
-    format: Format,
-    container: Container,
-    encoding: Encoding,
-    r: FrameResult,
-}
-
-fn print_table(rows: &[Row]) {
-    println!(
-        "{:<34} {:<9} {:<8} {:<6} {:<9} {:>7} {:>7} {:>9} {:>8} {:>7} {:>6} {:>5} {:>10}",
-        "scheme",
-        "sample",
-        "format",
-        "cont.",
-        "encoding",
-        "in B",
-        "out B",
-        "µs/msg",
-        "µs/B",
-        "ovh",
-        "exp",
-        "bits",
-        "(µs/B)/bit"
-    );
-    let mut flagged = Vec::new();
-    for row in rows {
-        let insecure = row.scheme.insecurity();
-        let mark = if insecure.is_empty() { "" } else { " ⚠" };
-        if !insecure.is_empty()
-            && !flagged
-                .iter()
-                .any(|(s, _): &(String, _)| s == row.scheme.name())
-        {
-            flagged.push((row.scheme.name().to_string(), insecure));
-        }
-        let bits = row.scheme.study003_bits();
-        println!(
-            "{:<34} {:<9} {:<8} {:<6} {:<9} {:>7.0} {:>7.0} {:>9.2} {:>8.4} {:>7.2} {:>6.2} {:>5} {:>10.2e}{mark}",
-            row.scheme.name(),
-            row.sample.to_string(),
-            row.format.as_str(),
-            row.container.as_str(),
-            row.encoding.as_str(),
-            row.r.reading_bytes,
-            row.r.message_bytes,
-            row.r.us_per_message(),
-            row.r.us_per_byte(),
-            row.r.overhead_ratio(),
-            row.r.expansion(),
-            bits,
-            row.r.us_per_byte() / bits.max(1) as f64,
-        );
-    }
-    println!();
-    println!(
-        "µs/msg: median of the full path (serialize, nonce, seal, frame, encode); ovh = out/in bytes;"
-    );
-    println!(
-        "exp = ciphertext as carried / plaintext (study 000); bits as study 003 scores them (key or digest length)."
-    );
-    for (scheme, reasons) in flagged {
-        println!("⚠ {scheme}: {}", reasons.join("; "));
-    }
-    if cfg!(debug_assertions) {
-        println!("note: this is a debug build; times are far slower than a release build's");
-    }
-}
-
-fn print_json(rows: &[Row]) {
-    let cases: Vec<_> = rows
-        .iter()
-        .map(|row| {
-            let bits = row.scheme.study003_bits();
-            json!({
-                "scheme": row.scheme.name(),
-                "sample": row.sample.to_string(),
-                "serialization": row.format.as_str(),
-                "container": row.container.as_str(),
-                "encoding": row.encoding.as_str(),
-                "reading_bytes": row.r.reading_bytes,
-                "message_bytes": row.r.message_bytes,
-                "us_per_message": row.r.us_per_message(),
-                "us_per_message_ci95": [row.r.measurement.ns.ci95_low / 1000.0, row.r.measurement.ns.ci95_high / 1000.0],
-                "us_per_byte": row.r.us_per_byte(),
-                "overhead_ratio": row.r.overhead_ratio(),
-                "expansion_factor": row.r.expansion(),
-                "security_bits_study003": bits,
-                "cost_per_bit": row.r.us_per_byte() / bits.max(1) as f64,
-                "insecure": row.scheme.insecurity(),
-            })
-        })
-        .collect();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&json!({ "frame_bench": cases }))
-            .expect("JSON values serialize")
-    );
 }

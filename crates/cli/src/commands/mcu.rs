@@ -2,7 +2,7 @@
 //! simulation (simavr: exact cycles; QEMU: exact instruction counts).
 
 use clap::Args as ClapArgs;
-use mcu::{McuError, McuResult, Request, Target};
+use mcu::{McuError, Request, Target};
 
 use crate::args::Format;
 use crate::error::CliError;
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "{}",
             serde_json::to_string_pretty(&rows).map_err(CliError::failed)?
         ),
-        Format::Table => print_table(&rows),
+        Format::Table => print!("{}", mcu::results::table(&rows)),
     }
     if !args.no_store {
         let mut store = args.db.open()?;
@@ -116,62 +116,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-fn print_table(rows: &[McuResult]) {
-    let counter = rows.first().map(|r| r.counter.as_str()).unwrap_or("cycles");
-    println!(
-        "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
-        "algorithm",
-        "operation",
-        "bytes",
-        counter,
-        "per byte",
-        "time (µs)",
-        "code (B)",
-        "stack",
-        "KAT"
-    );
-    for r in rows {
-        if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed)
-            && r.cycles == 0
-        {
-            println!(
-                "{:<32} {:<9} {:>6} {e}",
-                r.algorithm, r.operation, r.size_bytes
-            );
-            continue;
-        }
-        println!(
-            "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
-            r.algorithm,
-            r.operation,
-            r.size_bytes,
-            r.cycles,
-            r.cycles_per_byte
-                .map(|c| format!("{c:.1}"))
-                .unwrap_or_else(|| "-".into()),
-            r.time_us,
-            r.code_size_bytes
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "-".into()),
-            r.stack_bytes
-                .map(|s| s.to_string())
-                .unwrap_or_else(|| "-".into()),
-            if r.kat_passed { "pass" } else { "FAIL" },
-        );
-    }
-    if let Some(r) = rows.first() {
-        println!(
-            "\n{}: {} at {} MHz; code = flash over the identity firmware; stack = the operation's own peak.",
-            r.target,
-            r.counter,
-            r.clock_hz / 1_000_000
-        );
-        if r.counter == "instructions" {
-            println!(
-                "QEMU counts instructions, not cycles: time assumes one instruction per cycle (a lower bound)."
-            );
-        }
-    }
 }
