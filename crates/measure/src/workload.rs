@@ -35,6 +35,23 @@ pub enum Operation {
 }
 
 impl Operation {
+    /// A comma-separated list of operations; an unknown one names the known.
+    pub fn parse_list(list: &str) -> Result<Vec<Operation>, String> {
+        list.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| {
+                Operation::parse(s).ok_or_else(|| {
+                    let known: Vec<&str> = Operation::ALL.iter().map(|o| o.as_str()).collect();
+                    format!(
+                        "unknown operation '{}' (known: {})",
+                        s.trim(),
+                        known.join(", ")
+                    )
+                })
+            })
+            .collect()
+    }
+
     pub const ALL: [Operation; 8] = [
         Operation::Keysetup,
         Operation::Keygen,
@@ -424,4 +441,133 @@ fn measure_asymmetric(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, C
         }
         _ => Err(unsupported(&case)),
     }
+}
+
+/// Which backends to use for each entry.
+pub enum BackendChoice {
+    Default,
+    All,
+    One(Backend),
+}
+
+/// Every (entry, backend, operation, size) to run, size-free operations
+/// once; and notes on what was asked but does not apply.
+pub fn plan(
+    entries: &[&'static Entry],
+    sizes: &[u64],
+    ops: Option<&[Operation]>,
+    choice: &BackendChoice,
+) -> (Vec<Case>, Vec<String>) {
+    let mut cases = Vec::new();
+    let mut notes = Vec::new();
+    for &entry in entries {
+        let backends = match choice {
+            BackendChoice::Default => entry.backends().into_iter().take(1).collect(),
+            BackendChoice::All => entry.backends(),
+            BackendChoice::One(b) if entry.backends().contains(b) => vec![*b],
+            BackendChoice::One(b) => {
+                notes.push(format!(
+                    "{} has no {b} backend (it has: {})",
+                    entry.id,
+                    names(&entry.backends())
+                ));
+                continue;
+            }
+        };
+        for backend in backends {
+            let offered = operations_of(entry, backend);
+            if let Some(wanted) = ops {
+                let missing: Vec<&str> = wanted
+                    .iter()
+                    .filter(|o| !offered.contains(o))
+                    .map(|o| o.as_str())
+                    .collect();
+                if !missing.is_empty() {
+                    let has: Vec<&str> = offered.iter().map(|o| o.as_str()).collect();
+                    notes.push(format!(
+                        "{} ({}) has no {} (it has: {})",
+                        entry.id,
+                        entry.kind,
+                        missing.join(", "),
+                        has.join(", ")
+                    ));
+                }
+            }
+            for op in offered
+                .into_iter()
+                .filter(|o| ops.is_none_or(|w| w.contains(o)))
+            {
+                let sizes: &[u64] = if op.is_size_free() {
+                    &sizes[..1]
+                } else {
+                    sizes
+                };
+                for &size in sizes {
+                    cases.push(Case {
+                        entry,
+                        backend,
+                        operation: op,
+                        size: size as usize,
+                    });
+                }
+            }
+        }
+    }
+    (cases, notes)
+}
+
+fn names(backends: &[Backend]) -> String {
+    backends
+        .iter()
+        .map(|b| b.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Measured when no algorithm is named: one of each family the studies
+/// compare, plus the identity floor. About 160 results at 0.3 s each, so a
+/// default run takes about a minute on one core.
+pub const DEFAULT_ALGORITHMS: &[&str] = &[
+    "identity",
+    "aes-128-gcm",
+    "aes-256-gcm",
+    "chacha20-poly1305",
+    "ascon-aead128",
+    "aes-128-cbc",
+    "aes-128-ctr",
+    "chacha20",
+    "sha256",
+    "hmac-sha256",
+];
+
+/// The entries `bench` measures: the names given (resolved, each once), else
+/// every entry of `kind`, else `defaults`; an empty choice is an error.
+pub fn select(
+    names: &[String],
+    kind: Option<Kind>,
+    defaults: &[&str],
+) -> Result<Vec<&'static Entry>, String> {
+    let cat = catalogue::catalogue();
+    let entries: Vec<&'static Entry> = if !names.is_empty() {
+        let mut found = Vec::new();
+        for name in names {
+            let entry = cat.resolve(name, None).map_err(|e| e.to_string())?;
+            if !found.iter().any(|e: &&Entry| e.id == entry.id) {
+                found.push(entry);
+            }
+        }
+        found
+    } else if kind.is_some() {
+        cat.entries().iter().collect()
+    } else {
+        defaults.iter().filter_map(|n| cat.get(n)).collect()
+    };
+    let entries: Vec<_> = entries
+        .into_iter()
+        .filter(|e| kind.is_none_or(|k| e.kind == k))
+        .collect();
+    if entries.is_empty() {
+        return Err("no algorithm matches: check the names and --kind".into());
+    }
+    Ok(entries)
 }

@@ -5,31 +5,15 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use catalogue::{Backend, Entry, Kind};
+use catalogue::{Backend, Kind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::environment::{self, Environment};
 use measure::export::{self, Format};
-use measure::workload::{self, Case, CaseError, Operation};
+use measure::workload::{self, CaseError, DEFAULT_ALGORITHMS, Operation};
 use measure::{BenchReport, BenchResult, Config, Sampler};
 
 use crate::args::write_output;
 use crate::error::CliError;
-
-/// Measured when no algorithm is named: one of each family the studies
-/// compare, plus the identity floor. About 160 results at 0.3 s each, so a
-/// default run takes about a minute on one core.
-pub const DEFAULT_ALGORITHMS: &[&str] = &[
-    "identity",
-    "aes-128-gcm",
-    "aes-256-gcm",
-    "chacha20-poly1305",
-    "ascon-aead128",
-    "aes-128-cbc",
-    "aes-128-ctr",
-    "chacha20",
-    "sha256",
-    "hmac-sha256",
-];
 
 /// The studies' message sizes: LoRa payloads (16-256 B) to 16 KiB records.
 pub const DEFAULT_SIZES: &str = "16,64,100,256,1024,1536,4096,16384";
@@ -70,13 +54,6 @@ pub struct Args {
     pub no_store: bool,
 }
 
-/// Which backends to use for each entry.
-enum BackendChoice {
-    Default,
-    All,
-    One(Backend),
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let format = Format::parse(&args.format).ok_or_else(|| {
         CliError::usage(format!(
@@ -87,7 +64,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let sizes = measure::sizes::parse_size_list(&args.sizes).map_err(CliError::usage)?;
     let ops = match &args.op {
         None => None,
-        Some(list) => Some(parse_ops(list)?),
+        Some(list) => Some(Operation::parse_list(list).map_err(CliError::usage)?),
     };
     let kind = match &args.kind {
         None => None,
@@ -97,9 +74,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         })?),
     };
     let backend = match args.backend.as_deref() {
-        None => BackendChoice::Default,
-        Some("all") => BackendChoice::All,
-        Some(name) => BackendChoice::One(Backend::parse(name)?),
+        None => workload::BackendChoice::Default,
+        Some("all") => workload::BackendChoice::All,
+        Some(name) => workload::BackendChoice::One(Backend::parse(name)?),
     };
     let config = match (args.time, args.quick) {
         (Some(t), _) if !(t > 0.0 && t <= 60.0) => {
@@ -122,8 +99,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         (None, false) => Config::standard(),
     };
 
-    let entries = select_entries(&args.algorithms, kind)?;
-    let (cases, notes) = plan(&entries, &sizes, ops.as_deref(), &backend);
+    let entries =
+        workload::select(&args.algorithms, kind, DEFAULT_ALGORITHMS).map_err(CliError::usage)?;
+    let (cases, notes) = workload::plan(&entries, &sizes, ops.as_deref(), &backend);
     for note in &notes {
         eprintln!("note: {note}");
     }
@@ -184,127 +162,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-fn parse_ops(list: &str) -> Result<Vec<Operation>, CliError> {
-    list.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            Operation::parse(s).ok_or_else(|| {
-                let known: Vec<&str> = Operation::ALL.iter().map(|o| o.as_str()).collect();
-                CliError::usage(format!(
-                    "unknown operation '{}' (known: {})",
-                    s.trim(),
-                    known.join(", ")
-                ))
-            })
-        })
-        .collect()
-}
-
-fn select_entries(names: &[String], kind: Option<Kind>) -> Result<Vec<&'static Entry>, CliError> {
-    let cat = catalogue::catalogue();
-    let entries: Vec<&'static Entry> = if !names.is_empty() {
-        let mut found = Vec::new();
-        for name in names {
-            let entry = cat.resolve(name, None)?;
-            if !found.iter().any(|e: &&Entry| e.id == entry.id) {
-                found.push(entry);
-            }
-        }
-        found
-    } else if kind.is_some() {
-        cat.entries().iter().collect()
-    } else {
-        DEFAULT_ALGORITHMS
-            .iter()
-            .filter_map(|n| cat.get(n))
-            .collect()
-    };
-    let entries: Vec<_> = entries
-        .into_iter()
-        .filter(|e| kind.is_none_or(|k| e.kind == k))
-        .collect();
-    if entries.is_empty() {
-        return Err(CliError::usage(
-            "no algorithm matches: check the names and --kind",
-        ));
-    }
-    Ok(entries)
-}
-
-/// Every (entry, backend, operation, size) to run, size-free operations
-/// once; and notes on what was asked but does not apply.
-fn plan(
-    entries: &[&'static Entry],
-    sizes: &[u64],
-    ops: Option<&[Operation]>,
-    choice: &BackendChoice,
-) -> (Vec<Case>, Vec<String>) {
-    let mut cases = Vec::new();
-    let mut notes = Vec::new();
-    for &entry in entries {
-        let backends = match choice {
-            BackendChoice::Default => entry.backends().into_iter().take(1).collect(),
-            BackendChoice::All => entry.backends(),
-            BackendChoice::One(b) if entry.backends().contains(b) => vec![*b],
-            BackendChoice::One(b) => {
-                notes.push(format!(
-                    "{} has no {b} backend (it has: {})",
-                    entry.id,
-                    names(&entry.backends())
-                ));
-                continue;
-            }
-        };
-        for backend in backends {
-            let offered = workload::operations_of(entry, backend);
-            if let Some(wanted) = ops {
-                let missing: Vec<&str> = wanted
-                    .iter()
-                    .filter(|o| !offered.contains(o))
-                    .map(|o| o.as_str())
-                    .collect();
-                if !missing.is_empty() {
-                    let has: Vec<&str> = offered.iter().map(|o| o.as_str()).collect();
-                    notes.push(format!(
-                        "{} ({}) has no {} (it has: {})",
-                        entry.id,
-                        entry.kind,
-                        missing.join(", "),
-                        has.join(", ")
-                    ));
-                }
-            }
-            for op in offered
-                .into_iter()
-                .filter(|o| ops.is_none_or(|w| w.contains(o)))
-            {
-                let sizes: &[u64] = if op.is_size_free() {
-                    &sizes[..1]
-                } else {
-                    sizes
-                };
-                for &size in sizes {
-                    cases.push(Case {
-                        entry,
-                        backend,
-                        operation: op,
-                        size: size as usize,
-                    });
-                }
-            }
-        }
-    }
-    (cases, notes)
-}
-
-fn names(backends: &[Backend]) -> String {
-    backends
-        .iter()
-        .map(|b| b.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn progress_bar(len: u64) -> ProgressBar {
