@@ -26,6 +26,17 @@ pub enum Framing {
     Len,
 }
 
+impl Framing {
+    /// Text containers travel one per line; binary ones with a length prefix.
+    pub fn for_container(container: seal::Container) -> Framing {
+        if container.is_text() {
+            Framing::Line
+        } else {
+            Framing::Len
+        }
+    }
+}
+
 impl std::str::FromStr for Framing {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

@@ -192,9 +192,15 @@ pub(crate) fn fill_random(buf: &mut [u8]) -> Result<(), SealError> {
 /// Creates `path` readable by its owner only, never following an existing file
 /// unless `force`, and flushes it to disk.
 pub(crate) fn write_private(path: &Path, bytes: &[u8], force: bool) -> Result<(), SealError> {
+    write_key_file(path, bytes, 0o600, force)
+}
+
+/// Creates a key file with `mode` (0o600 for private keys, 0o644 for public
+/// ones), refusing to replace an existing file unless `force`, and flushes it.
+pub fn write_key_file(path: &Path, bytes: &[u8], mode: u32, force: bool) -> Result<(), SealError> {
     let shown = path.display().to_string();
     let mut options = OpenOptions::new();
-    options.write(true).mode(0o600);
+    options.write(true).mode(mode);
     if force {
         options.create(true).truncate(true);
     } else {
@@ -207,8 +213,8 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8], force: bool) -> Result<()
         },
         _ => SealError::Io(format!("{shown}: {e}")),
     })?;
-    // A replaced file keeps its old mode; tighten it.
-    file.set_permissions(fs::Permissions::from_mode(0o600))
+    // A replaced file keeps its old mode; set it.
+    file.set_permissions(fs::Permissions::from_mode(mode))
         .map_err(|e| SealError::Io(format!("{shown}: {e}")))?;
     file.write_all(bytes)
         .and_then(|_| file.sync_all())

@@ -45,22 +45,12 @@ pub struct Args {
     exit_after: Option<u64>,
 }
 
-pub fn container(text: &str) -> Result<seal::Container, CliError> {
-    text.parse().map_err(CliError::usage)
-}
-
-pub fn default_framing(container: seal::Container) -> live::Framing {
-    if container.is_text() {
-        live::Framing::Line
-    } else {
-        live::Framing::Len
-    }
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let listen: live::Endpoint = args.listen.parse().map_err(live_error)?;
-    let container = container(&args.container)?;
-    let framing = args.framing.unwrap_or(default_framing(container));
+    let container = crate::args::container(&args.container)?;
+    let framing = args
+        .framing
+        .unwrap_or(live::Framing::for_container(container));
     if framing == live::Framing::Line && !container.is_text() {
         return Err(CliError::usage(format!(
             "--framing line needs a text container; {container} messages may contain newlines: use --framing len"

@@ -2,14 +2,11 @@
 //! asymmetric key pair (`ALGORITHM --output FILE`: PKCS#8 DER hex in FILE,
 //! SPKI DER hex in FILE.pub; X25519 keys are the raw 32 bytes, hex).
 
-use std::fs::OpenOptions;
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use catalogue::Backend;
 use clap::Args as ClapArgs;
-use seal::{NoncePolicy, Scheme, SealKey, counter_path};
+use seal::{NoncePolicy, Scheme, SealKey, counter_path, write_key_file};
 use zeroize::Zeroizing;
 
 use crate::args::seal_err;
@@ -98,13 +95,14 @@ fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
         }
     }
     let private_hex = Zeroizing::new(format!("{}\n", hex::encode(pair.private.as_slice())));
-    write_file(&args.output, private_hex.as_bytes(), 0o600, args.force)?;
-    write_file(
+    write_key_file(&args.output, private_hex.as_bytes(), 0o600, args.force).map_err(seal_err)?;
+    write_key_file(
         &public_path,
         format!("{}\n", hex::encode(&pair.public)).as_bytes(),
         0o644,
         args.force,
-    )?;
+    )
+    .map_err(seal_err)?;
     eprintln!(
         "wrote {} (private) and {} (public), {}",
         args.output.display(),
@@ -118,26 +116,4 @@ fn public_path(private: &Path) -> PathBuf {
     let mut name = private.as_os_str().to_owned();
     name.push(".pub");
     PathBuf::from(name)
-}
-
-fn write_file(path: &Path, bytes: &[u8], mode: u32, force: bool) -> Result<(), CliError> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut options = OpenOptions::new();
-    options.write(true).mode(mode);
-    if force {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let mut file = options.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => CliError::usage(format!(
-            "{} already exists; pass --force to replace it",
-            path.display()
-        )),
-        _ => CliError::failed(format!("{}: {e}", path.display())),
-    })?;
-    file.set_permissions(std::fs::Permissions::from_mode(mode))?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    Ok(())
 }

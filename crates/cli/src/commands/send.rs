@@ -8,7 +8,6 @@ use std::time::Duration;
 use clap::Args as ClapArgs;
 
 use crate::args::{live_error, stop_flag};
-use crate::commands::gateway::{container, default_framing};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -68,8 +67,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let to: live::Endpoint = args.to.parse().map_err(live_error)?;
-    let container = container(&args.container)?;
-    let framing = args.framing.unwrap_or(default_framing(container));
+    let container = crate::args::container(&args.container)?;
+    let framing = args
+        .framing
+        .unwrap_or(live::Framing::for_container(container));
     let inject: live::inject::Mix = args.inject.parse().map_err(CliError::usage)?;
     if args
         .rate
