@@ -82,8 +82,28 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
         "the bench record is kept verbatim"
     );
     assert!(runs[0].environment.get("cpu_model").is_some());
-    // Every reproduction left an entry (its output, or why it could not run).
-    assert_eq!(store.artifacts(runs[0].id).unwrap().len(), 5);
+    // Every reproduction stored its typed report: a failure stores only its
+    // reason, and fails this test.
+    let artifacts = store.artifacts(runs[0].id).unwrap();
+    let reproductions: Vec<_> = artifacts
+        .iter()
+        .filter(|a| a.kind == store::conventions::REPRODUCTION)
+        .collect();
+    assert_eq!(reproductions.len(), 5, "{reproductions:#?}");
+    for a in &reproductions {
+        assert!(
+            a.data.get("report").is_some(),
+            "reproduction {} failed: {}",
+            a.name,
+            a.data
+        );
+    }
+    assert!(
+        artifacts
+            .iter()
+            .any(|a| a.kind == store::conventions::RECOMMENDATION),
+        "no ranking stored"
+    );
 
     let html = std::fs::read_to_string(&run.html).unwrap();
     for (id, _) in report::SECTIONS {
@@ -103,6 +123,70 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
         "legacy algorithms (des) are visibly marked"
     );
     assert_no_external_resources(&html);
+}
+
+/// Each study's section holds the paper's values beside ours and every claim's
+/// verdict; the report names the machine each ran on and recommends a scheme.
+#[test]
+fn the_report_shows_each_study_with_paper_values_verdicts_and_a_recommendation() {
+    let run = quick_run();
+    let html = std::fs::read_to_string(&run.html).unwrap();
+    assert!(
+        !html.contains("Not reproduced in this run"),
+        "a study failed"
+    );
+    assert!(
+        !html.contains("Study 001/002"),
+        "study 002 is the file sizes"
+    );
+    assert!(html.contains("Study 001: serialization"));
+    assert!(html.contains("Study 002: eight ciphers"));
+    for (study, paper_value) in [
+        // Study 000, Table 2: the paper's first ciphertext time, 3.296 ms.
+        ("000", "3.30"),
+        // Study 001, Table IV: AES-256-CBC over JSON pretty, 1253844 ns.
+        ("001", "1253844"),
+        // Study 002, Table III: AES-256 ECB on 1 MB, 0.31512 s on the Pi 3.
+        ("002", "0.315"),
+        // Study 003: the paper's reading sizes, about 66 to 470 bytes.
+        ("003", "470"),
+        // Study 004: the Pi reaches almost 1.5 MB/s (its III-B).
+        ("004", "1.5 MB/s"),
+    ] {
+        let start = html
+            .find(&format!("id=\"study-{study}\""))
+            .unwrap_or_else(|| panic!("no section for study {study}"));
+        // The section runs to the next study's heading or the end of its <section>.
+        let rest = &html[start..];
+        let end = start
+            + [rest.find("<h3 "), rest.find("</section>")]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(rest.len());
+        let section = &html[start..end];
+        assert!(
+            section.contains(paper_value),
+            "study {study}: the paper's value {paper_value} is missing"
+        );
+        assert!(
+            section.contains("class=\"findings\"") && section.contains("class=\"verdict "),
+            "study {study}: no verdicts"
+        );
+        assert!(section.contains("<table"), "study {study}: no HTML table");
+        assert!(
+            !section.contains("<pre>"),
+            "study {study}: preformatted text"
+        );
+    }
+    // Study 003 ran on this host here, and the title says so.
+    let s003 = &html[html.find("id=\"study-003\"").unwrap()..];
+    assert!(s003[..600].contains("this host"), "{}", &s003[..600]);
+    let rec = &html[html.find("<section id=\"recommendation\">").unwrap()..];
+    let rec = &rec[..rec.find("</section>").unwrap()];
+    assert!(rec.contains("Winner:"), "no explanation: {rec}");
+    assert!(rec.contains("Study 003 recommended AES-256-GCM"));
+    assert!(rec.contains("<table"), "no ranking table");
 }
 
 /// No URL is loaded by the page: no src/href to another origin, no CSS url() or @import.

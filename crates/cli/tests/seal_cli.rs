@@ -409,14 +409,76 @@ fn frame_bench_reports_every_column() {
         .code(2);
 }
 
+/// Study 001 measures every row of Table IV, each scheme's minified input is
+/// smaller than the pretty one, and every claim gets a verdict from our numbers.
 #[test]
-fn reproductions_run_quick() {
-    cm().args(["reproduce", "serialization", "--quick"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Table IV").and(predicate::str::contains("1253844")));
-    cm().args(["reproduce", "tiny-security", "--quick"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("aead:acorn-128").and(predicate::str::contains("ECB")));
+fn the_serialization_reproduction_measures_every_row() {
+    let out = cm()
+        .args(["reproduce", "serialization", "--quick", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["study"], "serialization");
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        doc["paper"]["encrypt"].as_array().unwrap().len()
+    );
+    assert_eq!(rows[0]["catalogue_id"], "aes-256-cbc");
+    for r in rows {
+        for key in ["encrypt_total_ns", "decrypt_total_ns"] {
+            let t: Vec<f64> = serde_json::from_value(r[key].clone()).unwrap();
+            assert!(t.iter().all(|v| *v > 0.0), "{key} of {r}");
+        }
+    }
+    // Scheme 1 (JSON pretty) is the largest input, scheme 4 (YAML minified) smaller.
+    let sizes: Vec<Vec<u64>> = serde_json::from_value(doc["scheme_sample_bytes"].clone()).unwrap();
+    assert!(sizes[3].iter().sum::<u64>() < sizes[0].iter().sum::<u64>());
+    let findings = doc["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 3);
+    for f in findings {
+        assert!(
+            ["agrees", "differs"].contains(&f["verdict"].as_str().unwrap()),
+            "{f}"
+        );
+        assert!(f["ours"].as_str().unwrap().contains('%'), "{f}");
+    }
+}
+
+/// Study 003 on the host: all nineteen schemes over six chain lengths, the
+/// paper's values and a verdict for each of its six statements.
+#[test]
+fn the_tiny_security_reproduction_carries_paper_values_and_verdicts() {
+    let out = cm()
+        .args(["reproduce", "tiny-security", "--quick", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["ran_on"].as_str().unwrap().starts_with("this host"));
+    assert_eq!(doc["paper"]["input_bytes_approx"][0], 66.0);
+    let series = doc["series"].as_array().unwrap();
+    assert_eq!(series.len(), 18);
+    for s in series {
+        assert_eq!(s["us_per_byte"].as_array().unwrap().len(), 6, "{s}");
+    }
+    let etm = series.iter().find(|s| s["group"] == "EtM").unwrap();
+    assert!(
+        !etm["insecure"].as_array().unwrap().is_empty(),
+        "ECB is flagged"
+    );
+    let findings = doc["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 6);
+    let ecb = findings.iter().find(|f| f["id"] == "etm_uses_ecb").unwrap();
+    assert_eq!(ecb["verdict"], "agrees", "{ecb}");
+    assert!(ecb["ours"].as_str().unwrap().starts_with("8 of 8"), "{ecb}");
 }

@@ -107,14 +107,37 @@ pub fn measure_frame(
     }
     let n = readings.len() as f64;
 
-    let mut failure = None;
     let mut next = 0usize;
-    let mut sampler = Sampler::new(config, false);
-    let measurement = sampler
+    let measurement = time_sealing(&mut sealer, scheme, container, encoding, config, || {
+        let i = next % readings.len();
+        next += 1;
+        readings.plaintext(i)
+    })?;
+    Ok(FrameResult {
+        measurement,
+        reading_bytes: reading / n,
+        message_bytes: message / n,
+        carried_ciphertext_bytes: carried / n,
+        appendix_b_bytes: (container == Container::Json).then_some(appendix_b / n),
+    })
+}
+
+/// Times sealing the plaintexts `next` yields, each under a fresh random
+/// nonce (no nonce repeats under the key) and transport-encoded. A failed
+/// seal is an error, never a fast sample.
+pub fn time_sealing(
+    sealer: &mut Sealer,
+    scheme: &Scheme,
+    container: Container,
+    encoding: Encoding,
+    config: Config,
+    mut next: impl FnMut() -> Vec<u8>,
+) -> Result<Measurement, Error> {
+    let nonce_len = scheme.nonce_len();
+    let mut failure = None;
+    let measurement = Sampler::new(config, false)
         .measure(|| {
-            let i = next % readings.len();
-            next += 1;
-            let plaintext = readings.plaintext(i);
+            let plaintext = next();
             let sealed = RandomNonces
                 .next_nonce(nonce_len)
                 .and_then(|nonce| sealer.seal(container, &nonce, &plaintext, b""));
@@ -127,16 +150,10 @@ pub fn measure_frame(
             }
         })
         .map_err(|_| Error::interrupted())?;
-    if let Some(e) = failure {
-        return Err(e.into());
+    match failure {
+        Some(e) => Err(e.into()),
+        None => Ok(measurement),
     }
-    Ok(FrameResult {
-        measurement,
-        reading_bytes: reading / n,
-        message_bytes: message / n,
-        carried_ciphertext_bytes: carried / n,
-        appendix_b_bytes: (container == Container::Json).then_some(appendix_b / n),
-    })
 }
 
 /// Ciphertext bytes as they travel: base64 (or escaped text for hmac) inside `json`,

@@ -2,11 +2,9 @@
 //! serialized, then sealed (crates/seal) under an ephemeral random key. The size of a
 //! sealed message does not depend on the key, so a throw-away key gives the true size.
 
-use std::time::Duration;
-
-use measure::{Config, Measurement, Sampler};
+use measure::Measurement;
 use payload::{Encoding, Format, Sample};
-use seal::{Container, NoncePolicy, NonceSource, RandomNonces, Scheme, SealError, SealKey, Sealer};
+use seal::{Container, NoncePolicy, Scheme, SealError, SealKey, Sealer};
 
 use crate::Error;
 
@@ -185,33 +183,14 @@ impl Sealed {
     /// beforehand, as a device keeps its key schedule between messages.
     pub fn measure_seal(&self, plaintext: &[u8], quick: bool) -> Result<HostTime, Error> {
         let mut sealer = Sealer::new(&self.key, self.allow_insecure)?;
-        let nonce_len = self.scheme.nonce_len();
-        let (container, encoding) = (self.container, self.encoding);
-        let mut failure = None;
-        let config = if quick {
-            Config::quick()
-        } else {
-            Config::with_time(Duration::from_millis(250))
-        };
-        let mut sampler = Sampler::new(config, false);
-        let measurement = sampler
-            .measure(|| {
-                // Every call draws its own nonce: no nonce repeats under the key.
-                let sealed = RandomNonces
-                    .next_nonce(nonce_len)
-                    .and_then(|nonce| sealer.seal(container, &nonce, plaintext, b""));
-                match sealed {
-                    Ok(bytes) => encoding.encode(&bytes).len(),
-                    Err(e) => {
-                        failure.get_or_insert(e);
-                        0
-                    }
-                }
-            })
-            .map_err(|_| Error::interrupted())?;
-        if let Some(e) = failure {
-            return Err(e.into());
-        }
+        let measurement = crate::frame::time_sealing(
+            &mut sealer,
+            &self.scheme,
+            self.container,
+            self.encoding,
+            crate::frame::config(quick),
+            || plaintext.to_vec(),
+        )?;
         Ok(HostTime { measurement })
     }
 }

@@ -141,3 +141,36 @@ mod tests {
         );
     }
 }
+
+/// The catalogue entries a firmware build runs, so its rows carry their
+/// status: study 003's message builds name a scheme (`message-aes-128-gcm`;
+/// EtM builds use AES in ECB mode, as the study did), the others are entries.
+pub fn catalogue_ids(id: &str) -> Vec<String> {
+    match id.strip_prefix("message-") {
+        Some("none") => vec!["identity".into()],
+        Some(rest) => match rest
+            .strip_prefix("etm-")
+            .and_then(|p| p.split_once("-hmac-"))
+        {
+            Some((cipher, hash)) => vec![format!("{cipher}-ecb"), format!("hmac-{hash}")],
+            None => vec![rest.to_string()],
+        },
+        None => vec![id.to_string()],
+    }
+}
+
+#[cfg(test)]
+mod catalogue_id_tests {
+    use super::catalogue_ids;
+
+    #[test]
+    fn message_builds_name_their_algorithms() {
+        assert_eq!(
+            catalogue_ids("message-etm-aes-128-hmac-sha3-256"),
+            ["aes-128-ecb", "hmac-sha3-256"]
+        );
+        assert_eq!(catalogue_ids("message-aes-256-gcm"), ["aes-256-gcm"]);
+        assert_eq!(catalogue_ids("message-none"), ["identity"]);
+        assert_eq!(catalogue_ids("xtea-ecb"), ["xtea-ecb"]);
+    }
+}

@@ -136,7 +136,7 @@ pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> 
 
 /// One pattern group's means over its schemes that passed their known answer
 /// and were measured: the study's Figures 9, 10 and 12 compare the groups.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupMean {
     pub group: String,
     /// How many of the group's schemes the means cover.

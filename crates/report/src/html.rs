@@ -83,6 +83,10 @@ impl Table {
 /// A visible badge for legacy and broken algorithms (text, not only colour).
 pub fn status_badge(status: &str, reason: Option<&str>) -> String {
     match status {
+        "unknown" => format!(
+            " <span class=\"badge unknown\" title=\"{}\">? unknown status</span>",
+            esc(reason.unwrap_or("not in the catalogue"))
+        ),
         "legacy" | "broken" => format!(
             " <span class=\"badge {0}\" title=\"{1}\">{2} {0}</span>",
             esc(status),

@@ -129,10 +129,45 @@ fn device_rows(input: &ReportInput) -> Vec<&ResultRow> {
         .unwrap_or_default()
 }
 
-/// Catalogue status of an id (legacy/broken get a badge); unknown ids count as recommended.
+/// Catalogue status of an id, a firmware build's the worst of the entries it
+/// runs (legacy and broken get a badge). An id the catalogue does not know is
+/// "unknown", never assumed safe.
 pub(crate) fn status_of(id: &str) -> (String, Option<String>) {
-    match catalogue::catalogue().get(id) {
-        Some(e) => (e.status.as_str().to_string(), e.status_reason.clone()),
-        None => ("recommended".into(), None),
+    let rank = |s: &str| match s {
+        "recommended" => 0,
+        "legacy" => 1,
+        "broken" => 2,
+        _ => 3,
+    };
+    let mut worst = ("recommended".to_string(), None);
+    for part in mcu::algorithms::catalogue_ids(id) {
+        let status = match catalogue::catalogue().get(&part) {
+            Some(e) => (e.status.as_str().to_string(), e.status_reason.clone()),
+            None => (
+                "unknown".to_string(),
+                Some(format!(
+                    "{part} is not in the catalogue, so its status is not known"
+                )),
+            ),
+        };
+        if rank(&status.0) > rank(&worst.0) {
+            worst = status;
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::status_of;
+
+    #[test]
+    fn device_builds_carry_the_status_of_what_they_run() {
+        // EtM over AES-ECB: ECB is legacy, so the build is too.
+        assert_eq!(status_of("message-etm-aes-128-hmac-sha256").0, "legacy");
+        assert_eq!(status_of("message-aes-256-gcm").0, "recommended");
+        assert_eq!(status_of("no-such-cipher").0, "unknown");
+        let badge = crate::html::status_badge(&status_of("no-such-cipher").0, None);
+        assert!(badge.contains("unknown"), "{badge}");
     }
 }

@@ -177,6 +177,18 @@ impl Axis {
         (v - self.lo) / (self.hi - self.lo)
     }
 
+    /// A tick's text: decades as the tables print numbers, linear ticks
+    /// with as many decimals as the step needs ("20", not "20.0").
+    fn label(&self, v: f64) -> String {
+        match self.scale {
+            Scale::Log => crate::html::num(v),
+            Scale::Linear => {
+                let decimals = (-self.step.log10()).ceil().max(0.0) as usize;
+                format!("{v:.decimals$}")
+            }
+        }
+    }
+
     fn ticks(&self) -> Vec<f64> {
         match self.scale {
             Scale::Log => (self.lo as i32..=self.hi as i32)
@@ -221,7 +233,7 @@ pub fn lines(plot: &Plot) -> String {
             "<line x1=\"{x:.1}\" y1=\"{PLOT_T}\" x2=\"{x:.1}\" y2=\"{:.1}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
             PLOT_T + ph,
             PLOT_T + ph + 16.0,
-            esc(&crate::html::num(v))
+            esc(&x_axis.label(v))
         );
     }
     y_ticks(&mut s, &y_axis, pw, &py);
@@ -272,7 +284,7 @@ fn y_ticks(s: &mut String, axis: &Axis, pw: f64, py: &dyn Fn(f64) -> f64) {
             PLOT_L + pw,
             PLOT_L - 6.0,
             y + 4.0,
-            esc(&crate::html::num(v))
+            esc(&axis.label(v))
         );
     }
 }
@@ -305,9 +317,23 @@ pub struct BarGroup {
 /// A reference across the whole plot, with its own legend entry.
 pub enum Mark {
     /// A dashed line at one value.
-    Line { at: f64, label: String },
+    Line {
+        at: f64,
+        label: String,
+        colour: &'static str,
+    },
     /// A shaded range of values.
     Band { from: f64, to: f64, label: String },
+}
+
+impl Mark {
+    /// The values the axis has to reach.
+    fn values(&self) -> Vec<f64> {
+        match self {
+            Mark::Line { at, .. } => vec![*at],
+            Mark::Band { from, to, .. } => vec![*from, *to],
+        }
+    }
 }
 
 pub struct BarChart {
@@ -353,20 +379,18 @@ pub fn grouped_bars(chart: &BarChart) -> String {
         return s;
     }
     let values = bars().flat_map(|b| {
-        // Headroom above a bar for its note.
-        let top = if b.note.is_some() {
-            b.value * 1.15
-        } else {
-            b.value
-        };
+        // Headroom above a bar for its note, written upwards: the note takes
+        // a share f of the plot's height, so the axis must reach value / (1 - f).
+        let note_px = b
+            .note
+            .as_ref()
+            .map_or(0.0, |n| n.chars().count() as f64 * CHAR_W + 6.0);
+        let top = b.value / (1.0 - (note_px / ph).min(0.6));
         [b.value, top]
             .into_iter()
             .chain(b.range.into_iter().flat_map(|(lo, hi)| [lo, hi]))
     });
-    let marks = chart.marks.iter().flat_map(|m| match m {
-        Mark::Line { at, .. } => vec![*at],
-        Mark::Band { from, to, .. } => vec![*from, *to],
-    });
+    let marks = chart.marks.iter().flat_map(Mark::values);
     let Some(y_axis) = Axis::fit(Scale::Linear, values.chain(marks)) else {
         s.push_str("<text x=\"20\" y=\"40\">no data</text></svg>");
         return s;
@@ -423,27 +447,28 @@ fn draw_bar(
     w: f64,
     py: &dyn Fn(f64) -> f64,
 ) {
-    let (colour, faded, name) = series.map_or(("#999", false, ""), |s| {
-        (s.colour, s.faded, s.name.as_str())
+    if !bar.value.is_finite() {
+        return;
+    }
+    let (fill, name) = series.map_or((bar_fill("#999", false), ""), |s| {
+        (bar_fill(s.colour, s.faded), s.name.as_str())
     });
     let (top, bottom) = (py(bar.value.max(0.0)), py(bar.value.min(0.0)));
     let _ = write!(
         s,
-        "<rect x=\"{:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"{}><title>{}, {}: {}</title></rect>",
+        "<rect x=\"{:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\"{fill}><title>{}, {}: {}</title></rect>",
         x + 0.5,
         (w - 1.0).max(1.0),
         bottom - top,
-        if faded {
-            format!(" fill-opacity=\"0.35\" stroke=\"{colour}\" stroke-dasharray=\"3 2\"")
-        } else {
-            String::new()
-        },
         esc(name),
         esc(group),
         esc(&crate::html::num(bar.value))
     );
     let centre = x + w / 2.0;
-    if let Some((lo, hi)) = bar.range {
+    if let Some((lo, hi)) = bar
+        .range
+        .filter(|(lo, hi)| lo.is_finite() && hi.is_finite())
+    {
         let cap = (w * 0.25).max(2.0);
         let (y0, y1) = (py(lo), py(hi));
         let _ = write!(
@@ -466,13 +491,27 @@ fn draw_bar(
     }
 }
 
+/// A bar's fill attributes; faded bars are pale with a dashed outline.
+fn bar_fill(colour: &str, faded: bool) -> String {
+    if faded {
+        format!(
+            " fill=\"{colour}\" fill-opacity=\"0.35\" stroke=\"{colour}\" stroke-dasharray=\"3 2\""
+        )
+    } else {
+        format!(" fill=\"{colour}\"")
+    }
+}
+
 fn draw_mark(s: &mut String, mark: &Mark, pw: f64, py: &dyn Fn(f64) -> f64) {
+    if !mark.values().iter().all(|v| v.is_finite()) {
+        return;
+    }
     match mark {
-        Mark::Line { at, label } => {
+        Mark::Line { at, label, colour } => {
             let y = py(*at);
             let _ = write!(
                 s,
-                "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" class=\"mark\"><title>{}</title></line>",
+                "<line x1=\"{PLOT_L}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" class=\"mark\"><title>{}</title></line>",
                 PLOT_L + pw,
                 esc(label)
             );
@@ -512,19 +551,11 @@ fn bar_legend(s: &mut String, chart: &BarChart, lx: f64) {
     let row_y = |i: usize| PLOT_T + 10.0 + i as f64 * 16.0;
     for (i, series) in chart.series.iter().enumerate() {
         let ly = row_y(i);
-        let style = if series.faded {
-            format!(
-                " fill-opacity=\"0.35\" stroke=\"{}\" stroke-dasharray=\"3 2\"",
-                series.colour
-            )
-        } else {
-            String::new()
-        };
         let _ = write!(
             s,
-            "<rect x=\"{lx}\" y=\"{:.0}\" width=\"16\" height=\"10\" fill=\"{}\"{style}/><text x=\"{:.0}\" y=\"{:.0}\" class=\"legend\">{}</text>",
+            "<rect x=\"{lx}\" y=\"{:.0}\" width=\"16\" height=\"10\"{}/><text x=\"{:.0}\" y=\"{:.0}\" class=\"legend\">{}</text>",
             ly - 5.0,
-            series.colour,
+            bar_fill(series.colour, series.faded),
             lx + 22.0,
             ly + 4.0,
             esc(&short(&series.name, 36))
@@ -533,9 +564,9 @@ fn bar_legend(s: &mut String, chart: &BarChart, lx: f64) {
     for (i, mark) in chart.marks.iter().enumerate() {
         let ly = row_y(chart.series.len() + i);
         let (swatch, label) = match mark {
-            Mark::Line { label, .. } => (
+            Mark::Line { label, colour, .. } => (
                 format!(
-                    "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{:.0}\" y2=\"{ly}\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+                    "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{:.0}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
                     lx + 16.0
                 ),
                 label,
@@ -873,6 +904,8 @@ mod tests {
             vec![-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
         );
         assert!(Axis::fit(Scale::Log, [0.0, -1.0]).is_none());
+        let axis = Axis::fit(Scale::Linear, [0.0, 0.5]).unwrap();
+        assert_eq!(axis.label(0.1 * 3.0), "0.3");
     }
 
     fn bar(series: usize, value: f64) -> Bar {
@@ -929,6 +962,7 @@ mod tests {
             Mark::Line {
                 at: 100.0,
                 label: "scheme 1".into(),
+                colour: "#444",
             },
             Mark::Band {
                 from: 75.0,
@@ -950,14 +984,32 @@ mod tests {
         }
         // The paper's bars are faded, ours are not.
         assert_eq!(svg.matches("fill-opacity=\"0.35\"").count(), 3);
-        // The axis runs from 0 to 100 in steps of 20: the 100 % bar fills the plot.
+        // The axis runs from 0 to 100 in steps of 20: the 100 % bar fills the
+        // plot, 40 px wide at most less a pixel of gap.
         assert!(svg.contains(">20</text>") && !svg.contains(">120</text>"));
-        assert!(svg.contains("y=\"30.0\" width=\"116.0\" height=\"320.0\""), "{svg}");
+        assert!(!svg.contains(">20.0</text>"));
+        assert!(
+            svg.contains("y=\"30.0\" width=\"39.0\" height=\"320.0\""),
+            "{svg}"
+        );
     }
 
     #[test]
-    fn grouped_bars_without_bars_say_so() {
+    fn grouped_bars_without_numbers_say_so_or_leave_them_out() {
         let svg = grouped_bars(&chart(vec![], vec![]));
         assert!(svg.contains("no data") && svg.ends_with("</svg>"));
+        // A value that is not a number is left out, never written as "NaN".
+        let groups = vec![BarGroup {
+            label: "x".into(),
+            bars: vec![bar(1, f64::NAN), bar(1, 2.0)],
+        }];
+        let marks = vec![Mark::Line {
+            at: f64::INFINITY,
+            label: "inf".into(),
+            colour: "#000",
+        }];
+        let svg = grouped_bars(&chart(groups, marks));
+        assert!(!svg.contains("NaN") && !svg.contains("inf\""));
+        assert_eq!(svg.matches("</rect>").count(), 1);
     }
 }

@@ -300,58 +300,48 @@ pub fn judge(paper: &Paper, rows: &[Row]) -> Vec<Finding> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = match claim.id.as_str() {
-                _ if rows.is_empty() => (Verdict::NotJudged, "no rows were measured".into()),
-                "twofish_fastest_block" => (
-                    Verdict::from_ok(block.first().is_some_and(|(n, _)| n == "twofish")),
-                    format!("block ciphers in CBC, fastest first: {}", names(&block)),
-                ),
-                "streams_compete_with_twofish" => match of(&all, "twofish") {
-                    Some(tf) => {
-                        let close = ["rc4", "chacha20"]
-                            .iter()
-                            .all(|s| of(&all, s).is_some_and(|t| t <= tf * 1.5));
-                        (
-                            Verdict::from_ok(close),
-                            format!(
-                                "RC4 {:.3} s and ChaCha20 {:.3} s against Twofish-CBC {tf:.3} s (competing: at most 1.5× Twofish's time)",
-                                of(&all, "rc4").unwrap_or(f64::NAN),
-                                of(&all, "chacha20").unwrap_or(f64::NAN)
-                            ),
-                        )
-                    }
-                    None => (Verdict::NotJudged, "Twofish was not measured".into()),
-                },
-                "chacha20_quickest" => (
-                    Verdict::from_ok(all.first().is_some_and(|(n, _)| n == "chacha20")),
-                    format!("CBC and stream ciphers, fastest first: {}", names(&all)),
-                ),
-                "memory_40_percent" => {
-                    let peak = rows.iter().filter_map(|r| r.memory_percent).fold(0.0, f64::max);
-                    (
-                        Verdict::Compare,
-                        format!(
-                            "streaming through a {} KiB buffer, the cipher's peak heap is at most {peak:.4} % of this machine's RAM, against the paper's {} % of the Pi's (its program read whole files)",
-                            BUFFER / 1024,
-                            paper.paper_memory_percent_of_ram
-                        ),
-                    )
-                }
-                other => (Verdict::NotJudged, format!("no check for claim {other}")),
-            };
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
+    crate::finding::judge_claims(&paper.claims, |id| match id {
+        _ if rows.is_empty() => (Verdict::NotJudged, "no rows were measured".into()),
+        "twofish_fastest_block" => (
+            Verdict::from_ok(block.first().is_some_and(|(n, _)| n == "twofish")),
+            format!("block ciphers in CBC, fastest first: {}", names(&block)),
+        ),
+        "streams_compete_with_twofish" => match of(&all, "twofish") {
+            Some(tf) => {
+                let close = ["rc4", "chacha20"]
+                    .iter()
+                    .all(|s| of(&all, s).is_some_and(|t| t <= tf * 1.5));
+                (
+                    Verdict::from_ok(close),
+                    format!(
+                        "RC4 {:.3} s and ChaCha20 {:.3} s against Twofish-CBC {tf:.3} s (competing: at most 1.5× Twofish's time)",
+                        of(&all, "rc4").unwrap_or(f64::NAN),
+                        of(&all, "chacha20").unwrap_or(f64::NAN)
+                    ),
+                )
             }
-        })
-        .collect()
+            None => (Verdict::NotJudged, "Twofish was not measured".into()),
+        },
+        "chacha20_quickest" => (
+            Verdict::from_ok(all.first().is_some_and(|(n, _)| n == "chacha20")),
+            format!("CBC and stream ciphers, fastest first: {}", names(&all)),
+        ),
+        "memory_40_percent" => {
+            let peak = rows
+                .iter()
+                .filter_map(|r| r.memory_percent)
+                .fold(0.0, f64::max);
+            (
+                Verdict::Compare,
+                format!(
+                    "streaming through a {} KiB buffer, the cipher's peak heap is at most {peak:.4} % of this machine's RAM, against the paper's {} % of the Pi's (its program read whole files)",
+                    BUFFER / 1024,
+                    paper.paper_memory_percent_of_ram
+                ),
+            )
+        }
+        other => (Verdict::NotJudged, format!("no check for claim {other}")),
+    })
 }
 
 struct FileRun {
@@ -552,6 +542,23 @@ mod tests {
         ] {
             assert_eq!(verdict(&modern, id), Verdict::Differs, "{id}");
         }
+    }
+
+    /// An unreadable CPU time shows as unknown, never as 0 %; the backend is a column.
+    #[test]
+    fn the_table_shows_the_backend_and_no_invented_cpu_share() {
+        let r = row("aes-256", "ecb", 0.5);
+        let line = table_row(&r);
+        assert!(line.contains("rustcrypto"), "{line}");
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        // cipher, mode, backend, size (2 tokens), seconds, MB/s, CPU%
+        assert_eq!(cells[7], "-", "{line}");
+        assert!(table_header().contains("backend"));
+        let measured = Row {
+            cpu_percent: Some(99.6),
+            ..r
+        };
+        assert_eq!(table_row(&measured).split_whitespace().nth(7), Some("100"));
     }
 
     /// A backend no cipher of the study has is refused, not replaced.

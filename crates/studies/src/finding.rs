@@ -64,3 +64,24 @@ pub fn text(findings: &[Finding]) -> String {
     }
     out
 }
+
+/// One finding per claim of a paper, judged by `check` from the claim's id:
+/// the one place that pairs a paper's words with our verdict.
+pub fn judge_claims(
+    claims: &[crate::paper::Claim],
+    mut check: impl FnMut(&str) -> (Verdict, String),
+) -> Vec<Finding> {
+    claims
+        .iter()
+        .map(|claim| {
+            let (verdict, ours) = check(&claim.id);
+            Finding {
+                id: claim.id.clone(),
+                paper: claim.text.clone(),
+                place: claim.place.clone(),
+                verdict,
+                ours,
+            }
+        })
+        .collect()
+}

@@ -113,6 +113,23 @@ impl StudyReport {
     }
 }
 
+/// Sampling for a study's host timings: a few very short samples for
+/// `--quick` (seconds in all, rough numbers), else `full_ms` per case.
+pub(crate) fn sampling(quick: bool, full_ms: u64) -> measure::Config {
+    use std::time::Duration;
+    if quick {
+        measure::Config {
+            time: Duration::from_millis(3),
+            warmup: Duration::from_millis(1),
+            min_samples: 3,
+            max_samples: 10,
+            min_sample_time: Duration::from_micros(20),
+        }
+    } else {
+        measure::Config::with_time(Duration::from_millis(full_ms))
+    }
+}
+
 /// "this host (x86_64, 4 cores)": where a host-measured study ran.
 pub fn this_host() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")

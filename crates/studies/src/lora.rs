@@ -273,49 +273,36 @@ pub fn judge(paper: &Paper) -> Vec<Finding> {
     let added = |sf: u8| -> Option<f64> {
         Some(airtime_ms(sf, base + grow).ok()?.1 - airtime_ms(sf, base).ok()?.1)
     };
-    paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = match claim.id.as_str() {
-                "sf12_size_sensitive" => match (added(7), added(12)) {
-                    (Some(a7), Some(a12)) => (
-                        Verdict::from_ok(a12 >= 10.0 * a7),
-                        format!(
-                            "{grow} more bytes on a {base}-byte message add {a12:.1} ms at SF12 but {a7:.1} ms at SF7 ({:.0}×)",
-                            a12 / a7
-                        ),
-                    ),
-                    _ => (
-                        Verdict::NotJudged,
-                        "the time on air could not be computed".into(),
-                    ),
-                },
-                "pi_des_xchacha_fastest" => (
-                    Verdict::NotJudged,
-                    format!(
-                        "needs times measured on a Raspberry Pi (paper: almost {} MB/s): run `ciphermeter bench` there and `import` it",
-                        paper.pi_best_mb_per_s
-                    ),
+    crate::finding::judge_claims(&paper.claims, |id| match id {
+        "sf12_size_sensitive" => match (added(7), added(12)) {
+            (Some(a7), Some(a12)) => (
+                Verdict::from_ok(a12 >= 10.0 * a7),
+                format!(
+                    "{grow} more bytes on a {base}-byte message add {a12:.1} ms at SF12 but {a7:.1} ms at SF7 ({:.0}×)",
+                    a12 / a7
                 ),
-                "arduino_des_md5_best" | "mkr_fails_500_bytes" | "encryption_time_equals_toa" => (
-                    Verdict::NotJudged,
-                    format!(
-                        "needs the MKR1300's own times (paper: {} kB/s at best); this run computes time on air only",
-                        paper.arduino_best_kb_per_s
-                    ),
-                ),
-                other => (Verdict::NotJudged, format!("no check for claim {other}")),
-            };
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
-            }
-        })
-        .collect()
+            ),
+            _ => (
+                Verdict::NotJudged,
+                "the time on air could not be computed".into(),
+            ),
+        },
+        "pi_des_xchacha_fastest" => (
+            Verdict::NotJudged,
+            format!(
+                "needs times measured on a Raspberry Pi (paper: almost {} MB/s): run `ciphermeter bench` there and `import` it",
+                paper.pi_best_mb_per_s
+            ),
+        ),
+        "arduino_des_md5_best" | "mkr_fails_500_bytes" | "encryption_time_equals_toa" => (
+            Verdict::NotJudged,
+            format!(
+                "needs the MKR1300's own times (paper: {} kB/s at best); this run computes time on air only",
+                paper.arduino_best_kb_per_s
+            ),
+        ),
+        other => (Verdict::NotJudged, format!("no check for claim {other}")),
+    })
 }
 
 impl Report {

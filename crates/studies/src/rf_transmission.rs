@@ -179,66 +179,53 @@ pub fn paper_vs_uart(paper: &Paper, rows: &[Row]) -> (f64, f64) {
 pub fn judge(paper: &Paper, rows: &[Row], timeout_ms: u64) -> Vec<Finding> {
     let total = |k: usize| -> f64 { rows.iter().map(|r| r.delivered_ms[k]).sum() };
     let (t, c, p) = (total(0), total(1), total(2));
-    paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = match claim.id.as_str() {
-                "encryption_adds_time" => {
-                    let slower = rows
-                        .iter()
-                        .filter(|r| r.delivered_ms[1] > r.delivered_ms[0])
-                        .count();
-                    (
-                        Verdict::from_ok(slower == rows.len()),
-                        format!(
-                            "the ciphertext takes longer to deliver than the plaintext for {slower} of {} messages ({c:.0} ms against {t:.0} ms in all)",
-                            rows.len()
-                        ),
-                    )
-                }
-                "padding_fastest_ciphertext" => {
-                    let saving = (1.0 - p / c) * 100.0;
-                    (
-                        Verdict::from_ok(p < c),
-                        format!(
-                            "padding saves {saving:.2} % of the delivered time in the model, not the paper's {:.2} %: each partial last packet waits the {timeout_ms} ms timeout, which padding avoids",
-                            paper.padding_saving_pct
-                        ),
-                    )
-                }
-                "padded_twice_plaintext" => {
-                    let ratio = p / t;
-                    (
-                        Verdict::from_ok((1.5..=2.5).contains(&ratio)),
-                        format!(
-                            "padded ciphertext takes {ratio:.2}× the plaintext's delivered time (paper: average {:.4} ms, about 2×)",
-                            paper.padded_average_delay_ms
-                        ),
-                    )
-                }
-                "timeout_explains_padding" => {
-                    let waits = rows.iter().filter(|r| r.waits[1]).count();
-                    let padded_waits = rows.iter().filter(|r| r.waits[2]).count();
-                    (
-                        Verdict::from_ok(waits > 0 && padded_waits == 0),
-                        format!(
-                            "{waits} of {} unpadded ciphertexts end in a partial packet that waits the timeout; {padded_waits} padded ones do",
-                            rows.len()
-                        ),
-                    )
-                }
-                other => (Verdict::NotJudged, format!("no check for claim {other}")),
-            };
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
-            }
-        })
-        .collect()
+    crate::finding::judge_claims(&paper.claims, |id| match id {
+        "encryption_adds_time" => {
+            let slower = rows
+                .iter()
+                .filter(|r| r.delivered_ms[1] > r.delivered_ms[0])
+                .count();
+            (
+                Verdict::from_ok(slower == rows.len()),
+                format!(
+                    "the ciphertext takes longer to deliver than the plaintext for {slower} of {} messages ({c:.0} ms against {t:.0} ms in all)",
+                    rows.len()
+                ),
+            )
+        }
+        "padding_fastest_ciphertext" => {
+            let saving = (1.0 - p / c) * 100.0;
+            (
+                Verdict::from_ok(p < c),
+                format!(
+                    "padding saves {saving:.2} % of the delivered time in the model, not the paper's {:.2} %: each partial last packet waits the {timeout_ms} ms timeout, which padding avoids",
+                    paper.padding_saving_pct
+                ),
+            )
+        }
+        "padded_twice_plaintext" => {
+            let ratio = p / t;
+            (
+                Verdict::from_ok((1.5..=2.5).contains(&ratio)),
+                format!(
+                    "padded ciphertext takes {ratio:.2}× the plaintext's delivered time (paper: average {:.4} ms, about 2×)",
+                    paper.padded_average_delay_ms
+                ),
+            )
+        }
+        "timeout_explains_padding" => {
+            let waits = rows.iter().filter(|r| r.waits[1]).count();
+            let padded_waits = rows.iter().filter(|r| r.waits[2]).count();
+            (
+                Verdict::from_ok(waits > 0 && padded_waits == 0),
+                format!(
+                    "{waits} of {} unpadded ciphertexts end in a partial packet that waits the timeout; {padded_waits} padded ones do",
+                    rows.len()
+                ),
+            )
+        }
+        other => (Verdict::NotJudged, format!("no check for claim {other}")),
+    })
 }
 
 impl Report {

@@ -4,11 +4,9 @@
 //! per scheme, and the reduction from scheme 1 (JSON pretty) to scheme 4 (YAML
 //! minified).
 
-use std::time::Duration;
-
 use catalogue::{Entry, Padding, Params};
 use cost::Error;
-use measure::{Config, Sampler};
+use measure::Sampler;
 use payload::{Format, RECORD_SIZES, sized_record};
 use serde::{Deserialize, Serialize};
 
@@ -85,20 +83,6 @@ pub fn reduction(totals: &[f64; 4]) -> f64 {
     (totals[0] - totals[3]) / totals[0] * 100.0
 }
 
-fn config(quick: bool) -> Config {
-    if quick {
-        Config {
-            time: Duration::from_millis(2),
-            warmup: Duration::from_millis(1),
-            min_samples: 3,
-            max_samples: 10,
-            min_sample_time: Duration::from_micros(20),
-        }
-    } else {
-        Config::with_time(Duration::from_millis(40))
-    }
-}
-
 pub fn paper() -> Result<Paper, Error> {
     paper::parse(paper::SERIALIZATION, "001")
 }
@@ -141,7 +125,7 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
         .collect::<Result<_, _>>()
         .map_err(Error::failed)?;
 
-    let mut sampler = Sampler::new(config(opts.quick), false);
+    let mut sampler = Sampler::new(crate::sampling(opts.quick, 40), false);
     let mut rows = Vec::new();
     for p in &paper.encrypt {
         let entry: &Entry = catalogue::catalogue().resolve(&p.mcrypt, Some(KEY.len()))?;
@@ -240,43 +224,30 @@ pub fn judge(paper: &Paper, rows: &[Row]) -> Vec<Finding> {
     let (dec, dec_aes) = mean_reductions(rows, false);
     let aes = mean(&[enc_aes, dec_aes]);
     let avg = &paper.average_reduction_pct;
-    paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = match claim.id.as_str() {
-                "yaml_min_faster_encrypt" => (
-                    Verdict::from_ok(same_effect(enc, avg.encrypt)),
-                    format!(
-                        "mean encrypt reduction JSON pretty → YAML minified {enc:.2} % (paper {:.2} %)",
-                        avg.encrypt
-                    ),
-                ),
-                "yaml_min_faster_decrypt" => (
-                    Verdict::from_ok(same_effect(dec, avg.decrypt)),
-                    format!(
-                        "mean decrypt reduction {dec:.2} % (paper {:.2} %)",
-                        avg.decrypt
-                    ),
-                ),
-                "aes_reduction" => (
-                    Verdict::from_ok(same_effect(aes, avg.aes_mean) && aes > enc.max(dec)),
-                    format!(
-                        "AES rows {aes:.2} % on average (paper about {:.0} %), against {enc:.2} % for all rows' encryption",
-                        avg.aes_mean
-                    ),
-                ),
-                other => (Verdict::NotJudged, format!("no check for claim {other}")),
-            };
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
-            }
-        })
-        .collect()
+    crate::finding::judge_claims(&paper.claims, |id| match id {
+        "yaml_min_faster_encrypt" => (
+            Verdict::from_ok(same_effect(enc, avg.encrypt)),
+            format!(
+                "mean encrypt reduction JSON pretty → YAML minified {enc:.2} % (paper {:.2} %)",
+                avg.encrypt
+            ),
+        ),
+        "yaml_min_faster_decrypt" => (
+            Verdict::from_ok(same_effect(dec, avg.decrypt)),
+            format!(
+                "mean decrypt reduction {dec:.2} % (paper {:.2} %)",
+                avg.decrypt
+            ),
+        ),
+        "aes_reduction" => (
+            Verdict::from_ok(same_effect(aes, avg.aes_mean) && aes > enc.max(dec)),
+            format!(
+                "AES rows {aes:.2} % on average (paper about {:.0} %), against {enc:.2} % for all rows' encryption",
+                avg.aes_mean
+            ),
+        ),
+        other => (Verdict::NotJudged, format!("no check for claim {other}")),
+    })
 }
 
 impl Report {
@@ -458,7 +429,7 @@ mod tests {
     /// A failing call inside the timed closure is an error, not a time.
     #[test]
     fn a_failing_decrypt_is_not_timed_as_a_success() {
-        let mut sampler = Sampler::new(config(true), false);
+        let mut sampler = Sampler::new(crate::sampling(true, 40), false);
         let entry = catalogue::catalogue().get("aes-256-cbc").unwrap();
         let key = [7u8; 32];
         let iv = [0u8; 16];

@@ -4,11 +4,8 @@
 //! ratio, per algorithm and group. The device-level run is
 //! [`crate::tiny_security_device`].
 
-use std::time::Duration;
-
 use cost::Error;
 use cost::frame::{Readings, measure_frame};
-use measure::Config;
 use payload::{CHAIN_LENGTHS, Format, Sample};
 use seal::{Container, Pattern, Scheme};
 use serde::{Deserialize, Serialize};
@@ -124,20 +121,6 @@ pub fn mean_sd(v: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
-fn config(quick: bool) -> Config {
-    if quick {
-        Config {
-            time: Duration::from_millis(3),
-            warmup: Duration::from_millis(1),
-            min_samples: 3,
-            max_samples: 10,
-            min_sample_time: Duration::from_micros(20),
-        }
-    } else {
-        Config::with_time(Duration::from_millis(100))
-    }
-}
-
 pub fn group_name(p: Pattern) -> &'static str {
     match p {
         Pattern::Hmac => "HMAC",
@@ -197,7 +180,7 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
                 Container::Json,
                 payload::Encoding::Raw,
                 r,
-                config(opts.quick),
+                crate::sampling(opts.quick, 100),
             )?;
             s.reading_bytes.push(m.reading_bytes);
             s.us_per_byte.push(m.us_per_byte());
@@ -258,20 +241,9 @@ fn extreme<'a>(
 
 /// Our numbers for each of the paper's statements: agrees or differs, with the figures.
 pub fn judge(paper: &Paper, series: &[Series]) -> Vec<Finding> {
-    paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = check(&claim.id, series, paper.overhead_ratio_approx);
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
-            }
-        })
-        .collect()
+    crate::finding::judge_claims(&paper.claims, |id| {
+        check(id, series, paper.overhead_ratio_approx)
+    })
 }
 
 fn check(id: &str, series: &[Series], paper_overhead: f64) -> (Verdict, String) {

@@ -4,21 +4,12 @@
 
 use cost::Error;
 use mcu::Target;
-use mcu::tiny_security::TinySecurityRow;
+use mcu::tiny_security::{GroupMean, TinySecurityRow};
 use serde::{Deserialize, Serialize};
 
 use crate::finding::Finding;
 use crate::out;
 use crate::tiny_security::Paper;
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GroupMean {
-    pub group: String,
-    pub schemes: usize,
-    pub us_per_byte: Option<f64>,
-    pub cost_per_bit: Option<f64>,
-    pub program_size_bytes: Option<f64>,
-}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
@@ -34,16 +25,7 @@ pub fn run(target: Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Err
     let paper = crate::tiny_security::paper()?;
     let rows = mcu::tiny_security::reproduce(target, progress)?;
     let findings = crate::tiny_security_device_claims::check(&paper, &rows);
-    let groups = mcu::tiny_security::group_means(&rows)
-        .into_iter()
-        .map(|g| GroupMean {
-            group: g.group,
-            schemes: g.schemes,
-            us_per_byte: g.us_per_byte,
-            cost_per_bit: g.cost_per_bit,
-            program_size_bytes: g.program_size_bytes,
-        })
-        .collect();
+    let groups = mcu::tiny_security::group_means(&rows);
     Ok(Report {
         ran_on: format!(
             "the {} at {} MHz, simulated ({}: {})",

@@ -40,20 +40,8 @@ fn verdict(ok: bool) -> Verdict {
 pub fn check(paper: &Paper, rows: &[TinySecurityRow]) -> Vec<Finding> {
     let ok = measured(rows);
     let speed = |alg: &str| get(&ok, alg).and_then(|r| r.us_per_byte);
-    let mut out: Vec<Finding> = paper
-        .claims
-        .iter()
-        .map(|claim| {
-            let (verdict, ours) = claim_verdict(&claim.id, &ok, &speed, rows);
-            Finding {
-                id: claim.id.clone(),
-                paper: claim.text.clone(),
-                place: claim.place.clone(),
-                verdict,
-                ours,
-            }
-        })
-        .collect();
+    let mut out =
+        crate::finding::judge_claims(&paper.claims, |id| claim_verdict(id, &ok, &speed, rows));
     out.push(program_size(paper, rows, &ok));
     out
 }
