@@ -139,33 +139,6 @@ pub fn rows(
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::parse::parse;
-
-    #[test]
-    fn avr_rows_subtract_the_pinned_marker_cost() {
-        let run = parse("M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nA x\nK x pass\nM encrypt 16\nC 1602 40\nE\n").unwrap();
-        let rows = rows(Target::Atmega1284p, "x", &run, 12_000, 9_000, true);
-        assert_eq!(rows[0].cycles, 1600);
-        assert_eq!(rows[0].cycles_per_byte, Some(100.0));
-        assert_eq!(rows[0].time_us, 200.0);
-        assert_eq!(rows[0].code_size_bytes, Some(3000));
-        assert!(rows[0].kat_passed);
-    }
-
-    #[test]
-    fn a_wrong_calibration_or_a_failed_kat_is_reported() {
-        let off = parse("M calibrate-empty 0\nC 3 0\nM calibrate-nop100 0\nC 103 0\nE\n").unwrap();
-        assert!(calibration(Target::Atmega1284p, &off).is_err());
-        let failed = parse("M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nK x FAIL tag\nM encrypt 16\nC 10 0\nE\n").unwrap();
-        let rows = rows(Target::Atmega1284p, "x", &failed, 1, 1, false);
-        assert!(!rows[0].kat_passed);
-        assert!(rows[0].error.as_deref().unwrap().contains("FAILED"));
-    }
-}
-
 /// The table `mcu` prints: counts per algorithm, operation and size, with
 /// each failure's reason in place of its counts.
 pub fn table(rows: &[McuResult]) -> String {
@@ -232,4 +205,31 @@ pub fn table(rows: &[McuResult]) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    #[test]
+    fn avr_rows_subtract_the_pinned_marker_cost() {
+        let run = parse("M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nA x\nK x pass\nM encrypt 16\nC 1602 40\nE\n").unwrap();
+        let rows = rows(Target::Atmega1284p, "x", &run, 12_000, 9_000, true);
+        assert_eq!(rows[0].cycles, 1600);
+        assert_eq!(rows[0].cycles_per_byte, Some(100.0));
+        assert_eq!(rows[0].time_us, 200.0);
+        assert_eq!(rows[0].code_size_bytes, Some(3000));
+        assert!(rows[0].kat_passed);
+    }
+
+    #[test]
+    fn a_wrong_calibration_or_a_failed_kat_is_reported() {
+        let off = parse("M calibrate-empty 0\nC 3 0\nM calibrate-nop100 0\nC 103 0\nE\n").unwrap();
+        assert!(calibration(Target::Atmega1284p, &off).is_err());
+        let failed = parse("M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nK x FAIL tag\nM encrypt 16\nC 10 0\nE\n").unwrap();
+        let rows = rows(Target::Atmega1284p, "x", &failed, 1, 1, false);
+        assert!(!rows[0].kat_passed);
+        assert!(rows[0].error.as_deref().unwrap().contains("FAILED"));
+    }
 }

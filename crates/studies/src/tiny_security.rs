@@ -226,11 +226,7 @@ fn by_name<'a>(series: &'a [Series], name: &str) -> Option<&'a Series> {
     series.iter().find(|s| s.scheme == name)
 }
 
-fn extreme<'a>(
-    series: &'a [Series],
-    key: impl Fn(&Series) -> f64,
-    max: bool,
-) -> Option<&'a Series> {
+fn extreme(series: &[Series], key: impl Fn(&Series) -> f64, max: bool) -> Option<&Series> {
     let pick = |a: &&Series, b: &&Series| key(a).total_cmp(&key(b));
     if max {
         series.iter().max_by(pick)
