@@ -228,7 +228,7 @@ fn steps_of(
     }
 
     // 2. Device tier, when asked (slow: it builds one firmware per algorithm).
-    let target = device_target(settings[0].device);
+    let target = device_target(settings[0].device)?;
     if full || plan.mcu {
         match target {
             Some(t) => match steps::device_tier(store, run, t, progress)? {

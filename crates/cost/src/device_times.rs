@@ -12,20 +12,22 @@ use store::conventions::MCU;
 
 use crate::Error;
 
-/// The microcontroller target simulating a device profile's CPU, if any.
-pub fn device_target(device: &Device) -> Option<mcu::Target> {
-    let cpu = device.cpu.to_ascii_lowercase();
-    if cpu.contains("atmega1284p") {
-        Some(mcu::Target::Atmega1284p)
-    } else if cpu.contains("cortex-m0") || cpu.contains("samd21") {
-        Some(mcu::Target::CortexM0plus)
-    } else if cpu.contains("cortex-m3") {
-        Some(mcu::Target::CortexM3)
-    } else if cpu.contains("cortex-m4") {
-        Some(mcu::Target::CortexM4)
-    } else {
-        None
-    }
+/// The microcontroller target that runs a device profile's instruction
+/// stream, as the profile names it (`simulated_target`); none for a board
+/// without one. A name no simulator knows is an error in the profile.
+pub fn device_target(device: &Device) -> Result<Option<mcu::Target>, Error> {
+    device
+        .simulated_target
+        .as_ref()
+        .map(|t| {
+            t.value.parse::<mcu::Target>().map_err(|e| {
+                Error::invalid(format!(
+                    "device '{}': simulated_target {}: {e}",
+                    device.name, t.value
+                ))
+            })
+        })
+        .transpose()
 }
 
 /// Device-level seal times (µs by reading size) and code size per firmware id,
@@ -129,5 +131,48 @@ impl CpuSource {
                 target.name()
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each study device and modern MCU names its simulated target, with its
+    /// clock and a source; a Linux board has none.
+    #[test]
+    fn device_profiles_name_their_simulated_target() {
+        let p = crate::data::profiles(None).unwrap();
+        for (device, target, mhz) in [
+            ("sodaq-mbili", Some(mcu::Target::Atmega1284p), 8.0),
+            ("mkr-wan-1300", Some(mcu::Target::CortexM0plus), 48.0),
+            ("stm32l0", Some(mcu::Target::CortexM0plus), 32.0),
+            ("nrf52840", Some(mcu::Target::CortexM4), 64.0),
+            ("rpi-3b", None, 1200.0),
+        ] {
+            let d = p.device(device).unwrap();
+            assert_eq!(device_target(d).unwrap(), target, "{device}");
+            assert_eq!(d.clock_mhz.value, mhz, "{device}");
+            if let Some(t) = &d.simulated_target {
+                assert!(t.source.is_some(), "{device}: target without a source");
+            }
+        }
+        let mkr = p.device("mkr-wan-1300").unwrap();
+        assert_eq!(mkr.flash_wait_states.as_ref().map(|w| w.value), Some(1));
+    }
+
+    #[test]
+    fn an_unknown_target_in_a_profile_is_an_error() {
+        let mut d = crate::data::profiles(None)
+            .unwrap()
+            .device("sodaq-mbili")
+            .unwrap()
+            .clone();
+        d.simulated_target = Some(link::figure::Figure::sourced("pdp-11".to_string(), "x"));
+        let err = device_target(&d).unwrap_err();
+        assert!(
+            err.is_invalid() && err.to_string().contains("pdp-11"),
+            "{err}"
+        );
     }
 }

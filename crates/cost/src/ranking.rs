@@ -100,7 +100,7 @@ pub fn rank_names(
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
-    let device_times = match device_target(device) {
+    let device_times = match device_target(device)? {
         Some(t) => DeviceTimes::load(store, t)?,
         None => None,
     };

@@ -38,6 +38,14 @@ pub struct Device {
     pub active_ma: Figure<f64>,
     /// Current between messages.
     pub sleep_ua: Figure<f64>,
+    /// The simulated microcontroller that runs this device's instruction
+    /// stream (`atmega1284p`, `cortex-m0plus`, ...); none for a Linux board,
+    /// whose CPU times come from runs imported from that board.
+    #[serde(default)]
+    pub simulated_target: Option<Figure<String>>,
+    /// Wait states of a flash read at `clock_mhz`, for the cycle estimate.
+    #[serde(default)]
+    pub flash_wait_states: Option<Figure<u32>>,
     /// Which study uses this device, if any.
     #[serde(default)]
     pub study: Option<String>,
@@ -166,6 +174,14 @@ impl Profiles {
             positive(&who, "voltage_v", &d.voltage_v, false).map_err(err)?;
             positive(&who, "active_ma", &d.active_ma, false).map_err(err)?;
             positive(&who, "sleep_ua", &d.sleep_ua, true).map_err(err)?;
+            if let Some(t) = &d.simulated_target {
+                t.check(&who, "simulated_target")
+                    .map_err(|e| err(e.into()))?;
+            }
+            if let Some(w) = &d.flash_wait_states {
+                w.check(&who, "flash_wait_states")
+                    .map_err(|e| err(e.into()))?;
+            }
             self.devices.retain(|x| x.name != d.name);
             self.devices.push(d);
         }
