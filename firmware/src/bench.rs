@@ -18,12 +18,18 @@ impl<'p, P: Probe> Bench<'p, P> {
     }
 
     /// An empty region and a 100-`nop` region: the host subtracts the first
-    /// from every count and checks that the second adds exactly 100.
+    /// from every count and checks that the second adds exactly 100. Where
+    /// the platform has one, a hand-countable loop follows, which pins the
+    /// host's cycle estimate (crates/mcu/tests/cycle_model.rs).
     pub fn calibrate(&mut self) {
         self.label("calibrate-empty", 0);
         self.probe.region(|| ());
         self.label("calibrate-nop100", 0);
         self.probe.region(P::nop100);
+        if P::HAS_CALIBRATION_LOOP {
+            self.label("calibrate-loop", 0);
+            self.probe.region(P::calibration_loop);
+        }
     }
 
     pub fn algorithm(&mut self, id: &str) {

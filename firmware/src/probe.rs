@@ -10,6 +10,15 @@ pub trait Probe {
 
     /// Exactly 100 `nop` instructions, for the calibration region.
     fn nop100();
+
+    /// Whether the platform has [`Probe::calibration_loop`]: Cortex-M does
+    /// (its cycles are estimated from the instruction mix, and this region
+    /// checks the estimate against a count by hand); AVR cycles are exact.
+    const HAS_CALIBRATION_LOOP: bool = false;
+
+    /// A fixed loop of loads, stores, ALU operations and taken branches whose
+    /// cycles can be counted by hand from the core's manual.
+    fn calibration_loop() {}
 }
 
 /// Small formatting helpers that avoid `core::fmt` (large, and slow on AVR).

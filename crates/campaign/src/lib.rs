@@ -159,7 +159,7 @@ pub fn execute(
             command: command.clone(),
             host: plan.host.clone(),
             origin: "local".into(),
-            environment: serde_json::to_value(&environment).map_err(Error::failed)?,
+            environment: run_environment(&environment, plan)?,
         },
         RunStatus::Running,
     )?;
@@ -190,6 +190,21 @@ pub fn execute(
         report: path,
         command,
     })
+}
+
+/// The host's environment, plus the firmware revision when the device tier
+/// runs, so its stored counts are matched to the firmware that made them.
+fn run_environment(env: &Environment, plan: &Plan) -> Result<serde_json::Value, Error> {
+    let mut value = serde_json::to_value(env).map_err(Error::failed)?;
+    if (plan.full || plan.mcu)
+        && let (Some(map), Ok(rev)) = (
+            value.as_object_mut(),
+            mcu::cost_table::firmware_revision(&mcu::firmware_dir()),
+        )
+    {
+        map.insert("firmware_revision".into(), rev.into());
+    }
+    Ok(value)
 }
 
 /// The campaign proper; returns notes (gaps) for the summary.
@@ -249,10 +264,7 @@ fn steps_of(
     }
 
     // 3. Sealed-message path (host) and energy per link.
-    let device_times = match target {
-        Some(t) => DeviceTimes::load(store, t)?,
-        None => None,
-    };
+    let device_times = DeviceTimes::for_device(store, settings[0].device)?;
     let samples: &[&str] = if full { &FULL_SAMPLES } else { &QUICK_SAMPLES };
     for sample in samples {
         let mut rows = Vec::new();
@@ -282,11 +294,15 @@ fn steps_of(
         }
         store.add_results(run, &rows)?;
     }
-    if device_times.is_none() && target.is_some() {
-        notes.push(format!(
-            "energy uses host CPU times: {} was not simulated yet (add --mcu)",
+    match &device_times {
+        Some(d) => progress(Progress::Milestone(&format!(
+            "[energy] CPU times: {}",
+            d.describe()
+        ))),
+        None => notes.push(format!(
+            "energy uses this host's CPU times: {} has no simulated target",
             settings[0].device.name
-        ));
+        )),
     }
     if stop() {
         return Ok(notes);

@@ -62,3 +62,10 @@ impl From<cost::Error> for CliError {
         }
     }
 }
+
+/// A missing toolchain piece is the user's to install: exit 2, as cost maps it.
+impl From<mcu::McuError> for CliError {
+    fn from(err: mcu::McuError) -> Self {
+        cost::Error::from(err).into()
+    }
+}

@@ -176,7 +176,7 @@ fn device_results_are_stored_with_their_target() {
 }
 
 /// `energy --cpu-from TARGET` takes the seal time from the stored simulation:
-/// the line through the shortest and longest stored readings, at this length.
+/// interpolated between the stored readings nearest this length.
 #[test]
 fn energy_takes_the_seal_time_from_a_stored_device_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -235,16 +235,24 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
             )
         })
         .collect();
-    let (lo, hi) = (seals[0], seals[seals.len() - 1]);
-
     let doc = json_output(&mut energy("aead:aes-128-gcm", "cortex-m0plus"));
     let text = doc.to_string();
-    assert!(text.contains("cortex-m0plus simulated (run 1)"), "{text}");
+    assert!(
+        text.contains("cortex-m0plus at 48 MHz, stored simulation (run 1)"),
+        "{text}"
+    );
     let cpu_us = doc["cpu_time_us"].as_f64().expect("cpu_time_us");
     let bytes = doc["messages"][0]["bytes"]
         .as_f64()
         .expect("plaintext bytes");
-    let expected = lo.1 + (hi.1 - lo.1) / (hi.0 - lo.0) * (bytes - lo.0);
+    // Between the two stored readings around this length, on their segment.
+    let right = seals
+        .iter()
+        .position(|p| p.0 > bytes)
+        .unwrap_or(seals.len() - 1)
+        .max(1);
+    let (a, b) = (seals[right - 1], seals[right]);
+    let expected = a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0);
     assert!(
         (cpu_us - expected).abs() < 1e-6 * expected,
         "{cpu_us} vs {expected}"

@@ -215,6 +215,8 @@ fn energy_with_a_scheme_measures_the_seal_and_compares_with_plaintext() {
         "10m",
         "--battery",
         "2xAA",
+        "--cpu-from",
+        "host",
         "--quick",
         "--format",
         "json",
@@ -250,6 +252,72 @@ fn energy_with_a_scheme_measures_the_seal_and_compares_with_plaintext() {
     assert!(d["battery_days"].as_f64().unwrap() < 0.0);
 }
 
+/// Without a flag, a simulated device's seal time is its own: the ATmega1284P's
+/// cycle count for that reading from the shipped table, at 8 MHz, never the host's.
+#[test]
+fn energy_takes_the_cpu_time_from_the_device_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let v = json(&[
+        "energy",
+        "--device",
+        "sodaq-mbili",
+        "--link",
+        "lorawan-eu868-dr3",
+        "--scheme",
+        "aead:aes-256-gcm",
+        "--sample",
+        "chain:10",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let source = v["cpu_time_source"].as_str().unwrap();
+    assert!(
+        source.contains("atmega1284p") && source.contains("device cost table"),
+        "{source}"
+    );
+    assert!(!source.contains("host"), "{source}");
+    let table: serde_json::Value =
+        serde_json::from_str(include_str!("../../../data/device-costs/atmega1284p.json")).unwrap();
+    let entry = table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
+        .expect("the table has AES-256-GCM's seal");
+    // The table's exact cycles at the two firmware readings around this one.
+    let points: Vec<(f64, f64)> = serde_json::from_value(entry["points"].clone()).unwrap();
+    let bytes = chain10().len() as f64;
+    let right = points
+        .iter()
+        .position(|p| p.0 > bytes)
+        .unwrap_or(points.len() - 1)
+        .max(1);
+    let (a, b) = (points[right - 1], points[right]);
+    let cycles = a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0);
+    let expected_us = cycles / 8.0;
+    let us = v["cpu_time_us"].as_f64().unwrap();
+    assert!(
+        (us - expected_us).abs() <= 1e-9 * expected_us,
+        "{us} vs {expected_us}"
+    );
+    assert!(us > 50_000.0, "an 8-bit MCU takes tens of ms: {us}");
+
+    // A device no simulator runs has no time of its own: said so, exit 2.
+    cm().args(["energy", "--device", "esp32", "--link", "ble-1m-251"])
+        .args([
+            "--scheme",
+            "aead:chacha20-poly1305",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--cpu-from host"));
+}
+
 #[test]
 fn energy_with_a_device_level_time_uses_it() {
     let v = json(&[
@@ -283,6 +351,8 @@ fn energy_with_a_device_level_time_uses_it() {
         "chacha20-poly1305",
         "--battery",
         "cr2032",
+        "--cpu-from",
+        "host",
         "--quick",
     ])
     .assert()

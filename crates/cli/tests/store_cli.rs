@@ -244,15 +244,17 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
         );
         String::from_utf8(out.stdout).unwrap()
     };
-    let rows = |text: &str| -> Vec<(String, u32, f64)> {
+    // (scheme, bits, total µJ, costed with the host's time) per ranked line.
+    let rows = |text: &str| -> Vec<(String, u32, f64, bool)> {
         text.lines()
             .filter_map(|l| {
                 let f: Vec<&str> = l.split_whitespace().collect();
-                (f.len() >= 9 && f[0].parse::<usize>().is_ok()).then(|| {
+                (f.len() >= 10 && f[0].parse::<usize>().is_ok()).then(|| {
                     (
                         f[1].to_string(),
-                        f[f.len() - 7].parse().unwrap(),
-                        f[f.len() - 3].parse().unwrap(),
+                        f[f.len() - 8].parse().unwrap(),
+                        f[f.len() - 4].parse().unwrap(),
+                        l.contains("[host time]"),
                     )
                 })
             })
@@ -263,13 +265,20 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
     let ranked = rows(&conf);
     assert!(!ranked.is_empty(), "{conf}");
     assert!(
-        ranked.iter().all(|(s, _, _)| !s.starts_with("hmac:")),
+        ranked.iter().all(|(s, ..)| !s.starts_with("hmac:")),
         "confidentiality needs encryption:\n{conf}"
     );
-    assert!(
-        ranked.windows(2).all(|w| w[0].2 <= w[1].2),
-        "sorted by energy:\n{conf}"
-    );
+    // The device's own times first, sorted by energy; schemes it has no
+    // firmware for after them, marked, sorted among themselves.
+    assert!(!ranked[0].3, "the winner has a device time:\n{conf}");
+    let first_host = ranked.iter().position(|r| r.3).unwrap_or(ranked.len());
+    assert!(ranked[first_host..].iter().all(|r| r.3), "{conf}");
+    for part in [&ranked[..first_host], &ranked[first_host..]] {
+        assert!(
+            part.windows(2).all(|w| w[0].2 <= w[1].2),
+            "sorted by energy:\n{conf}"
+        );
+    }
     assert!(!conf.contains("[LEGACY]"));
     assert!(
         conf.contains("Winner: ") && conf.contains("Study 003 recommended AES-256-GCM"),
@@ -278,7 +287,7 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
 
     let strong = run(&["--min-security", "256"]);
     assert!(
-        rows(&strong).iter().all(|(_, bits, _)| *bits >= 256),
+        rows(&strong).iter().all(|(_, bits, ..)| *bits >= 256),
         "{strong}"
     );
     assert!(
@@ -311,4 +320,46 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
         legacy.contains("[LEGACY]") && legacy.contains("des-cbc"),
         "{legacy}"
     );
+
+    // As JSON: device CPU energy, code size and stack per scheme, and ranks
+    // that tied schemes share.
+    let doc: serde_json::Value = serde_json::from_str(&run(&["--format", "json"])).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    let measured: Vec<_> = rows
+        .iter()
+        .filter(|r| r["device_measured"] == true)
+        .collect();
+    assert!(measured.len() >= 4, "{doc}");
+    for r in &measured {
+        assert!(
+            r["cpu_uj"].as_f64().unwrap() > 100.0,
+            "an 8-bit MCU's seal: {r}"
+        );
+        assert!(r["code_size_bytes"].as_i64().unwrap() > 0, "{r}");
+        assert!(r["stack_bytes"].as_u64().unwrap() > 0, "{r}");
+        assert!(
+            r["cpu_source"].as_str().unwrap().contains("atmega1284p"),
+            "{r}"
+        );
+    }
+    let ranks: Vec<u64> = rows.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
+    assert_eq!(ranks[0], 1);
+    for (i, w) in ranks.windows(2).enumerate() {
+        assert!(w[0] <= w[1], "{ranks:?}");
+        // A shared rank means the energies overlap within their uncertainty.
+        if w[1] == w[0] {
+            let leader = rows.iter().find(|r| r["rank"] == w[0]).unwrap();
+            let (hi, lo) = (
+                leader["total_uj_range"][1].as_f64().unwrap(),
+                rows[i + 1]["total_uj_range"][0].as_f64().unwrap(),
+            );
+            assert!(lo <= hi, "{} ties without overlap", rows[i + 1]["scheme"]);
+        } else {
+            assert_eq!(
+                w[1] as usize,
+                i + 2,
+                "a new rank counts the schemes above it"
+            );
+        }
+    }
 }

@@ -30,41 +30,130 @@ pub fn device_target(device: &Device) -> Result<Option<mcu::Target>, Error> {
         .transpose()
 }
 
-/// Device-level seal times (µs by reading size) and code size per firmware id,
-/// from the newest stored simulation of `target`.
+/// Where a device's counts came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// A simulation stored by `mcu` or `run --mcu`.
+    Stored { run: i64 },
+    /// The table shipped in this build (data/device-costs/TARGET.json).
+    Table { firmware_revision: String },
+}
+
+/// Device-level seal counts by reading size, code size and stack per firmware
+/// id for one target, turned into time at the device's own clock.
 pub struct DeviceTimes {
-    pub run: i64,
     pub target: mcu::Target,
-    seal: BTreeMap<String, Vec<(f64, f64)>>,
+    pub origin: Origin,
+    /// The clock the counts are divided by: the device profile's.
+    pub clock_hz: f64,
+    seal: BTreeMap<String, Vec<(usize, u64)>>,
     code: BTreeMap<String, i64>,
+    stack: BTreeMap<String, u32>,
+    /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
+    estimated: bool,
 }
 
 impl DeviceTimes {
+    /// The newest stored simulation of `target`, at the target's own clock.
     pub fn load(store: &Store, target: mcu::Target) -> Result<Option<DeviceTimes>, Error> {
+        Self::stored(store, target, target.clock_hz() as f64, None)
+    }
+
+    /// A device's times: a stored simulation made from the same firmware
+    /// revision, else the shipped table; none for a device no simulator runs.
+    pub fn for_device(store: &Store, device: &Device) -> Result<Option<DeviceTimes>, Error> {
+        let Some(target) = device_target(device)? else {
+            return Ok(None);
+        };
+        let clock_hz = device.clock_mhz.value * 1e6;
+        let table = mcu::cost_table::shipped(target)?;
+        // The firmware in this checkout, else the one the shipped table came from.
+        let revision = mcu::cost_table::firmware_revision(&mcu::firmware_dir())
+            .ok()
+            .or_else(|| table.as_ref().map(|t| t.firmware_revision.clone()));
+        if let Some(times) = Self::stored(store, target, clock_hz, revision.as_deref())? {
+            return Ok(Some(times));
+        }
+        Ok(table.map(|t| Self::from_table(&t, clock_hz)))
+    }
+
+    /// Rows of the newest stored run of `target`; with `revision`, only a run
+    /// that recorded the same firmware revision.
+    fn stored(
+        store: &Store,
+        target: mcu::Target,
+        clock_hz: f64,
+        revision: Option<&str>,
+    ) -> Result<Option<DeviceTimes>, Error> {
         let Some((run, rows)) = store.latest_section(MCU, target.name())? else {
             return Ok(None);
         };
-        let mut seal: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-        let mut code = BTreeMap::new();
-        for r in &rows {
-            if let Some(c) = r.data.get("code_size_bytes").and_then(Value::as_i64) {
-                code.insert(r.subject.clone(), c);
-            }
-            let us = r.data.get("time_us").and_then(Value::as_f64);
-            if r.operation == "seal"
-                && let (Some(us), Some(n)) = (us, r.size_bytes)
-            {
-                seal.entry(r.subject.clone())
-                    .or_default()
-                    .push((n as f64, us));
+        if let Some(want) = revision {
+            let env = store.run(run)?.environment;
+            if env.get("firmware_revision").and_then(Value::as_str) != Some(want) {
+                return Ok(None);
             }
         }
-        Ok(Some(DeviceTimes {
-            run,
+        let mut times = DeviceTimes {
             target,
-            seal,
-            code,
-        }))
+            origin: Origin::Stored { run },
+            clock_hz,
+            seal: BTreeMap::new(),
+            code: BTreeMap::new(),
+            stack: BTreeMap::new(),
+            estimated: false,
+        };
+        for r in &rows {
+            if let Some(c) = r.data.get("code_size_bytes").and_then(Value::as_i64) {
+                times.code.insert(r.subject.clone(), c);
+            }
+            if let Some(st) = r.data.get("stack_bytes").and_then(Value::as_u64) {
+                let peak = times.stack.entry(r.subject.clone()).or_default();
+                *peak = (*peak).max(st as u32);
+            }
+            if r.operation == "seal"
+                && r.metric != store::conventions::FAILURE
+                && let Some(n) = r.size_bytes
+            {
+                // Cycles on the device: the estimate where the count is instructions.
+                let estimate = r.data.get("cycles_estimate").and_then(Value::as_u64);
+                times.estimated |= estimate.is_some();
+                let cycles = estimate.unwrap_or(r.value as u64);
+                times
+                    .seal
+                    .entry(r.subject.clone())
+                    .or_default()
+                    .push((n as usize, cycles));
+            }
+        }
+        Ok(Some(times))
+    }
+
+    fn from_table(table: &mcu::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
+        let mut times = DeviceTimes {
+            target: table.target,
+            origin: Origin::Table {
+                firmware_revision: table.firmware_revision.clone(),
+            },
+            clock_hz,
+            seal: BTreeMap::new(),
+            code: BTreeMap::new(),
+            stack: BTreeMap::new(),
+            estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
+        };
+        for e in table.entries.iter().filter(|e| e.error.is_none()) {
+            if let Some(c) = e.code_size_bytes {
+                times.code.insert(e.algorithm.clone(), c);
+            }
+            if let Some(st) = e.stack_bytes {
+                let peak = times.stack.entry(e.algorithm.clone()).or_default();
+                *peak = (*peak).max(st);
+            }
+            if e.operation == "seal" {
+                times.seal.insert(e.algorithm.clone(), e.cycle_points());
+            }
+        }
+        times
     }
 
     /// The firmware id of a scheme's sealed-message build (study 003's set):
@@ -83,54 +172,74 @@ impl DeviceTimes {
         }
     }
 
-    /// Seal time for a reading of `bytes`, by the straight line through the
-    /// smallest and largest measured readings (the cost is linear in length).
+    /// Seal time for a reading of `bytes` in µs at the device's clock: the
+    /// exact count at a measured length, else interpolated between the
+    /// nearest measured ones (`mcu::cost_table::interpolate`).
     pub fn seal_us(&self, scheme: &Scheme, bytes: usize) -> Option<f64> {
-        let mut pts = self.seal.get(&Self::firmware_id(scheme))?.clone();
-        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (first, last) = (*pts.first()?, *pts.last()?);
-        if pts.len() == 1 || last.0 == first.0 {
-            return Some(first.1 / first.0 * bytes as f64);
-        }
-        let slope = (last.1 - first.1) / (last.0 - first.0);
-        Some((first.1 + slope * (bytes as f64 - first.0)).max(0.0))
+        let mut points = self.seal.get(&Self::firmware_id(scheme))?.clone();
+        points.sort();
+        let count = mcu::cost_table::interpolate(&points, bytes)?;
+        Some(count / self.clock_hz * 1e6)
     }
 
     pub fn code_size(&self, scheme: &Scheme) -> Option<i64> {
         self.code.get(&Self::firmware_id(scheme)).copied()
+    }
+
+    pub fn stack(&self, scheme: &Scheme) -> Option<u32> {
+        self.stack.get(&Self::firmware_id(scheme)).copied()
+    }
+
+    /// "atmega1284p at 8 MHz, stored simulation (run 12)".
+    pub fn describe(&self) -> String {
+        let origin = match &self.origin {
+            Origin::Stored { run } => format!("stored simulation (run {run})"),
+            Origin::Table { firmware_revision } => {
+                format!("shipped device cost table (firmware {firmware_revision})")
+            }
+        };
+        let counted = if self.target.is_avr() {
+            "exact cycles"
+        } else if self.estimated {
+            "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states"
+        } else {
+            "exact instructions at one per cycle, a lower bound"
+        };
+        format!(
+            "device-level: {} at {} MHz, {origin}, {counted}",
+            self.target.name(),
+            self.clock_hz / 1e6
+        )
     }
 }
 
 /// Where a CPU time came from.
 #[derive(Clone, Debug)]
 pub enum CpuSource {
-    Device {
-        target: mcu::Target,
-        run: i64,
-    },
+    /// The device's own instruction stream ([`DeviceTimes::describe`]).
+    Device(String),
+    /// This host, for a device no simulator runs.
     Host,
     /// The device was simulated but has no seal time for this scheme (its
-    /// firmware failed a known answer or was not built): the host's stands in.
-    HostInsteadOfDevice {
-        target: mcu::Target,
-        run: i64,
-    },
+    /// firmware failed a known answer or was not built): the host's stands in,
+    /// labelled, and the ranking puts it after the measured ones.
+    HostInsteadOfDevice { target: mcu::Target },
 }
 
 impl CpuSource {
     pub fn describe(&self) -> String {
         match self {
-            CpuSource::Device { target, run } => {
-                format!("device-level: {} simulated (run {run})", target.name())
-            }
-            CpuSource::Host => {
-                "this host (not the device: run `ciphermeter run --mcu` to simulate it)".into()
-            }
-            CpuSource::HostInsteadOfDevice { target, run } => format!(
-                "this host, because {} (run {run}) has no seal time for this scheme: see the device section for why",
+            CpuSource::Device(what) => what.clone(),
+            CpuSource::Host => "this host, not the device: the device has no simulated target (give its time with --cpu-us)".into(),
+            CpuSource::HostInsteadOfDevice { target } => format!(
+                "this host, because {} has no seal time for this scheme (no firmware build, or its known answer failed): see the device section for why",
                 target.name()
             ),
         }
+    }
+
+    pub fn is_device(&self) -> bool {
+        matches!(self, CpuSource::Device(_))
     }
 }
 

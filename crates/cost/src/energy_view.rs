@@ -14,7 +14,7 @@ use store::Store;
 
 use crate::Error;
 use crate::data::ms;
-use crate::device_times::{CpuSource, DeviceTimes};
+use crate::device_times::DeviceTimes;
 use crate::message::{Message, MessageSpec, build_note, host_time_label};
 
 /// The two messages to compare.
@@ -27,6 +27,9 @@ pub enum Messages {
 
 /// Where the seal's CPU time comes from.
 pub enum CpuChoice<'a> {
+    /// The default: the device's own instruction stream, from a stored
+    /// simulation of the same firmware or the shipped device cost table.
+    Device { store: &'a Store },
     /// Device-level, given by the user.
     User(f64),
     /// The newest stored simulation of this target.
@@ -90,7 +93,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     let (device, spec, radio, battery) = (req.device, req.link, req.radio, req.battery);
     let interval = parse_interval(&req.interval).map_err(Error::invalid)?;
     let sizes = match &req.messages {
-        Messages::Real(spec) => message_sizes(spec, &req.cpu)?,
+        Messages::Real(spec) => message_sizes(spec, &req.cpu, device)?,
         Messages::Bytes { plain, sealed } => byte_sizes(*plain, *sealed, &req.cpu)?,
     };
     let (plain, sealed, cpu_us) = (sizes.plain, sizes.sealed, sizes.cpu.us);
@@ -300,9 +303,8 @@ fn device_cpu(
     })?;
     let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
         Error::invalid(format!(
-            "the newest {} run (run {}) has no seal time for {firmware}: run `ciphermeter mcu --target {} {firmware}`",
-            target.name(),
-            times.run,
+            "{} has no seal time for {firmware}: run `ciphermeter mcu --target {} {firmware}`",
+            times.describe(),
             target.name()
         ))
     })?;
@@ -310,11 +312,7 @@ fn device_cpu(
         us,
         source: format!(
             "{}, whole message path (serialize, seal, base64)",
-            CpuSource::Device {
-                target,
-                run: times.run
-            }
-            .describe()
+            times.describe()
         ),
         measured: None,
     })
@@ -322,7 +320,7 @@ fn device_cpu(
 
 /// `--scheme`: the serialized reading against the same reading sealed, the seal's CPU
 /// time measured here unless `--cpu-us` gives a device-level one.
-fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice) -> Result<Sizes, Error> {
+fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result<Sizes, Error> {
     if spec.scheme.is_none() {
         return Err(Error::invalid(
             "energy compares the plaintext with a sealed message: add --scheme (e.g. --scheme aead:aes-128-gcm)",
@@ -332,6 +330,9 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice) -> Result<Sizes, Error> {
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
     let cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
+        CpuChoice::Device { store } => {
+            own_device_cpu(store, device, &sealed.scheme, msg.plaintext.len())?
+        }
         CpuChoice::Stored { store, target } => {
             device_cpu(store, *target, &sealed.scheme, msg.plaintext.len())?
         }
@@ -404,11 +405,44 @@ fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
     })
 }
 
+/// The default: the seal's time on the device itself, or a clear error that
+/// says how to give one. Never this host's time in the device's place.
+fn own_device_cpu(
+    store: &Store,
+    device: &Device,
+    scheme: &seal::Scheme,
+    reading_bytes: usize,
+) -> Result<CpuTime, Error> {
+    let Some(times) = DeviceTimes::for_device(store, device)? else {
+        return Err(Error::invalid(format!(
+            "{} has no simulated target and no device measurements here: give its seal time with --cpu-us US, or use this machine's with --cpu-from host",
+            device.name
+        )));
+    };
+    let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
+        Error::invalid(format!(
+            "{} has no seal time for {} ({}; its firmware builds study 003's schemes, see `ciphermeter mcu --target {}`): give --cpu-us US, or --cpu-from host",
+            device.name,
+            scheme.name(),
+            times.describe(),
+            times.target.name()
+        ))
+    })?;
+    Ok(CpuTime {
+        us,
+        source: format!(
+            "{}, whole message path (serialize, seal, base64)",
+            times.describe()
+        ),
+        measured: None,
+    })
+}
+
 /// `Messages::Bytes`: sizes as typed.
 fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> {
     let cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
-        CpuChoice::Host { .. } => CpuTime {
+        CpuChoice::Host { .. } | CpuChoice::Device { .. } => CpuTime {
             us: 0.0,
             source: "not given: 0 (give --cpu-us, or --scheme to measure the seal here)".into(),
             measured: None,

@@ -16,7 +16,7 @@ use store::Store;
 
 use crate::Error;
 use crate::data::{links, profiles};
-use crate::device_times::{CpuSource, DeviceTimes, device_target};
+use crate::device_times::{CpuSource, DeviceTimes};
 use crate::scheme_cost::{SchemeCost, Setting, cost_scheme};
 
 /// What the reading needs besides integrity.
@@ -100,10 +100,7 @@ pub fn rank_names(
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
-    let device_times = match device_target(device)? {
-        Some(t) => DeviceTimes::load(store, t)?,
-        None => None,
-    };
+    let device_times = DeviceTimes::for_device(store, device)?;
     let setting = Setting {
         device,
         radio,
@@ -152,31 +149,28 @@ pub fn rank_names(
         }
         ranked.push(cost);
     }
-    // With device-level times for some schemes, host times of the others are not
-    // comparable (an 8-bit MCU is thousands of times slower): rank only the former.
-    if ranked
-        .iter()
-        .any(|c| matches!(c.cpu_source, CpuSource::Device { .. }))
-    {
-        let (dev, host): (Vec<_>, Vec<_>) = ranked
-            .into_iter()
-            .partition(|c| matches!(c.cpu_source, CpuSource::Device { .. }));
-        excluded.extend(host.into_iter().map(|c| {
-            (
-                c.name().to_string(),
-                "not simulated on this device; host times would not compare".into(),
-            )
-        }));
-        ranked = dev;
-    }
+    // A scheme the device has no time for is costed with this host's time,
+    // labelled, and ranked after every measured one: host times would not
+    // compare (an 8-bit MCU is thousands of times slower).
     ranked.sort_by(|a, b| {
-        message_uj(a).total_cmp(&message_uj(b)).then(
-            a.code_size
-                .unwrap_or(i64::MAX)
-                .cmp(&b.code_size.unwrap_or(i64::MAX)),
+        unmeasured(a).cmp(&unmeasured(b)).then(
+            message_uj(a).total_cmp(&message_uj(b)).then(
+                a.code_size
+                    .unwrap_or(i64::MAX)
+                    .cmp(&b.code_size.unwrap_or(i64::MAX)),
+            ),
         )
     });
-    let ranks = shared_ranks(&ranked.iter().map(energy_range_uj).collect::<Vec<_>>());
+    // Ties are ties within the measured schemes and within the unmeasured
+    // ones; an unmeasured scheme never shares a rank with a measured one.
+    let measured = ranked.iter().filter(|c| !unmeasured(c)).count();
+    let ranges: Vec<(f64, f64)> = ranked.iter().map(energy_range_uj).collect();
+    let mut ranks = shared_ranks(&ranges[..measured]);
+    ranks.extend(
+        shared_ranks(&ranges[measured..])
+            .into_iter()
+            .map(|r| r + measured),
+    );
     Ok(Ranking {
         ranked,
         ranks,
@@ -184,23 +178,30 @@ pub fn rank_names(
     })
 }
 
+/// A scheme costed with this host's time because the device has none for it.
+fn unmeasured(c: &SchemeCost) -> bool {
+    matches!(c.cpu_source, CpuSource::HostInsteadOfDevice { .. })
+}
+
 fn message_uj(c: &SchemeCost) -> f64 {
     c.energy.as_ref().map_or(f64::MAX, |e| e.message_j * 1e6)
 }
 
-/// The energy per message with the CPU time at the ends of its 95 % interval.
-/// A simulated device time is exact, so its range is one point.
+/// The energy per message with the CPU time at the ends of its uncertainty:
+/// on this host, the wider of its 95 % interval and ±5 %, the run-to-run
+/// repeatability `scripts/bench-ratios` measures (one run's interval misses
+/// that). A simulated device time is exact, so its range is one point.
 pub fn energy_range_uj(c: &SchemeCost) -> (f64, f64) {
     let Some(e) = &c.energy else {
         return (f64::MAX, f64::MAX);
     };
     let total = e.message_j * 1e6;
     let (median, lo, hi, _) = c.host_us;
-    let host_timed = !matches!(c.cpu_source, CpuSource::Device { .. });
-    if !host_timed || median <= 0.0 {
+    if c.cpu_source.is_device() || median <= 0.0 {
         return (total, total);
     }
     let cpu_uj = e.cpu_j * 1e6;
+    let (lo, hi) = (lo.min(median * 0.95), hi.max(median * 1.05));
     (
         total - cpu_uj * (1.0 - lo / median),
         total + cpu_uj * (hi / median - 1.0),
@@ -400,8 +401,10 @@ impl Ranking {
                         total_uj: e.message_j * 1e6,
                         total_uj_range: [lo, hi],
                         code_size_bytes: c.code_size,
+                        stack_bytes: c.stack_bytes,
                         battery_days: e.battery_days,
                         cpu_source: c.cpu_source.describe(),
+                        device_measured: c.cpu_source.is_device(),
                     }
                 })
                 .collect(),
@@ -451,8 +454,11 @@ pub struct RankedRow {
     /// Total energy with the CPU time at the ends of its 95 % interval.
     pub total_uj_range: [f64; 2],
     pub code_size_bytes: Option<i64>,
+    pub stack_bytes: Option<u32>,
     pub battery_days: Option<f64>,
     pub cpu_source: String,
+    /// The CPU time is the device's own; false: this host's, labelled, ranked last.
+    pub device_measured: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -65,6 +65,8 @@ pub struct SchemeCost {
     pub cpu_us: f64,
     pub cpu_source: CpuSource,
     pub code_size: Option<i64>,
+    /// Peak stack of the seal on the device, bytes.
+    pub stack_bytes: Option<u32>,
     pub energy: Option<EnergyEstimate>,
     /// Why there is no energy figure (message too long for the link...).
     pub energy_gap: Option<String>,
@@ -112,25 +114,17 @@ pub fn cost_scheme(
             .map(|us| (us, d))
     });
     let (cpu_us, cpu_source) = match device_us {
-        Some((us, d)) => (
-            us,
-            CpuSource::Device {
-                target: d.target,
-                run: d.run,
-            },
-        ),
+        Some((us, d)) => (us, CpuSource::Device(d.describe())),
         None => (
             host_us.0,
             match device {
-                Some(d) => CpuSource::HostInsteadOfDevice {
-                    target: d.target,
-                    run: d.run,
-                },
+                Some(d) => CpuSource::HostInsteadOfDevice { target: d.target },
                 None => CpuSource::Host,
             },
         ),
     };
     let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
+    let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme));
     let sealed_bytes = sealed.bytes.len();
     let (energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
         Ok((_, e)) => (Some(e), None),
@@ -148,6 +142,7 @@ pub fn cost_scheme(
         cpu_us,
         cpu_source,
         code_size,
+        stack_bytes,
         energy,
         energy_gap,
     })
@@ -223,6 +218,7 @@ impl SchemeCost {
             "cpu_time_us": self.cpu_us,
             "cpu_time_source": self.cpu_source.describe(),
             "code_size_bytes": self.code_size,
+            "stack_bytes": self.stack_bytes,
             "on_air_bytes": cost.on_air_bytes,
             "frames": cost.frames,
             "airtime_ms": cost.airtime.as_ms(),
@@ -306,7 +302,7 @@ mod tests {
         };
         let gcm =
             cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
-        assert!(matches!(gcm.cpu_source, CpuSource::Device { .. }));
+        assert!(gcm.cpu_source.is_device());
         let expected = 50_000.0 + 200_000.0 / 416.0 * (gcm.plaintext_bytes as f64 - 65.0);
         assert!((gcm.cpu_us - expected).abs() < 1e-6, "{}", gcm.cpu_us);
         let eax =

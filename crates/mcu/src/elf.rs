@@ -47,6 +47,47 @@ pub fn flash_bytes_of(b: &[u8]) -> Option<u64> {
     Some(total)
 }
 
+/// The section the Cortex-M firmware records its timer-sample addresses in
+/// (firmware/src/platform/arm.rs): the measured regions' boundaries.
+pub const MARKS_SECTION: &str = ".ciphermeter.marks";
+
+/// The contents of the section `name`, if the ELF has it.
+pub fn section_of<'a>(b: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    if b.get(0..4)? != b"\x7fELF" || b[4] != 1 || b[5] != 1 {
+        return None;
+    }
+    let shoff = u32_at(b, 0x20)? as usize;
+    let shentsize = u16_at(b, 0x2e)? as usize;
+    let shnum = u16_at(b, 0x30)? as usize;
+    let shstrndx = u16_at(b, 0x32)? as usize;
+    let names = u32_at(b, shoff + shstrndx * shentsize + 16)? as usize;
+    (0..shnum).find_map(|i| {
+        let sh = shoff + i * shentsize;
+        let at = names + u32_at(b, sh)? as usize;
+        let end = at + b.get(at..)?.iter().position(|&c| c == 0)?;
+        if &b[at..end] != name.as_bytes() {
+            return None;
+        }
+        let (off, size) = (u32_at(b, sh + 16)? as usize, u32_at(b, sh + 20)? as usize);
+        b.get(off..off + size)
+    })
+}
+
+/// The addresses of the timer samples (Thumb bit cleared).
+pub fn marks(path: &Path) -> Result<Vec<u32>, McuError> {
+    let bytes = std::fs::read(path)?;
+    let section = section_of(&bytes, MARKS_SECTION).ok_or_else(|| {
+        McuError::Failed(format!(
+            "{} has no {MARKS_SECTION} section (firmware too old for the cycle model?)",
+            path.display()
+        ))
+    })?;
+    Ok(section
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & !1)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

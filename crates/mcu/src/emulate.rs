@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::target::ICOUNT_SHIFT;
-use crate::{McuError, Target};
+use crate::{McuError, Target, cycles};
 
 pub struct Output {
     pub stdout: String,
@@ -50,7 +50,47 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
 }
 
 pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output, McuError> {
-    let mut child = command(target, elf, harness)?
+    run_with(command(target, elf, harness)?, |err| {
+        let mut s = String::new();
+        std::io::Read::read_to_string(err, &mut s).map(|_| s)
+    })
+    .map(|(out, stderr)| Output {
+        stderr: stderr.unwrap_or_default(),
+        ..out
+    })
+}
+
+/// What a traced run gives besides its output: the instruction mix of each
+/// measured region in the order they ran, or why there is none.
+pub type Mixes = Result<Vec<cycles::Mix>, String>;
+
+/// Runs a Cortex-M firmware with QEMU's execution log on its stderr and
+/// counts each measured region's instructions by class as the log streams
+/// in. Nothing is written to disk; the log (millions of lines for a large
+/// run) is never held in memory.
+pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuError> {
+    let marks = crate::elf::marks(elf)?;
+    let mut cmd = command(target, elf, None)?;
+    cmd.args(["-d", "in_asm,exec,nochain"]);
+    let (out, mixes) = run_with(cmd, move |err| {
+        let mut tracer = cycles::RegionTracer::new(marks);
+        for line in std::io::BufRead::lines(std::io::BufReader::new(err)) {
+            tracer.feed(&line?);
+        }
+        let stderr = tracer.other_lines.join("\n");
+        Ok((tracer.finish(), stderr))
+    })?;
+    let (mixes, stderr) = mixes.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
+    Ok((Output { stderr, ..out }, mixes))
+}
+
+/// Runs `cmd` to its end (or the time limit), reading stdout whole and
+/// handing stderr to `on_stderr` on its own thread.
+fn run_with<T: Send + 'static>(
+    mut cmd: Command,
+    on_stderr: impl FnOnce(&mut std::process::ChildStderr) -> std::io::Result<T> + Send + 'static,
+) -> Result<(Output, std::io::Result<T>), McuError> {
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -63,10 +103,7 @@ pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output,
         let mut s = String::new();
         std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
     });
-    let err_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
-    });
+    let err_thread = std::thread::spawn(move || on_stderr(&mut err));
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -82,10 +119,13 @@ pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output,
         std::thread::sleep(Duration::from_millis(20));
     };
     let stdout = out_thread.join().expect("reader").unwrap_or_default();
-    let stderr = err_thread.join().expect("reader").unwrap_or_default();
-    Ok(Output {
-        stdout,
+    let stderr = err_thread.join().expect("reader");
+    Ok((
+        Output {
+            stdout,
+            stderr: String::new(),
+            exit_ok: status.success(),
+        },
         stderr,
-        exit_ok: status.success(),
-    })
+    ))
 }

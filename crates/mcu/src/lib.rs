@@ -4,7 +4,9 @@
 //! - ATmega1284P: simavr, exact CPU cycles between marker writes
 //!   (`firmware/simavr-harness/harness.c`).
 //! - Cortex-M0/M3/M4: QEMU `microbit`, `mps2-an385`, `mps2-an386` under
-//!   `-icount`, exact *instruction* counts (QEMU has no cycle model).
+//!   `-icount`, exact *instruction* counts (QEMU has no cycle model), and a
+//!   cycle estimate with a range from the executed instruction mix
+//!   ([`cycles`]).
 //!
 //! [`measure`] is the entry point; [`tiny_security::reproduce`] reruns study
 //! 003's device-level comparison. Results are plain serde types
@@ -12,11 +14,14 @@
 
 pub mod algorithms;
 pub mod compile;
+pub mod cost_table;
+pub mod cycles;
 pub mod elf;
 pub mod emulate;
 pub mod error;
 pub mod parse;
 pub mod results;
+pub mod summary;
 pub mod target;
 pub mod tiny_security;
 pub mod toolchain;
@@ -133,8 +138,16 @@ fn measure_one(
             )];
         }
     };
-    let output = match emulate::run(req.target, &elf, harness) {
-        Ok(out) => out,
+    // Cortex-M runs log their execution for the cycle estimate (streamed,
+    // nothing on disk); CIPHERMETER_MCU_CYCLE_MODEL=off runs them bare.
+    let traced = !req.target.is_avr() && cycles::enabled();
+    let ran = if traced {
+        emulate::run_traced(req.target, &elf).map(|(out, mixes)| (out, Some(mixes)))
+    } else {
+        emulate::run(req.target, &elf, harness).map(|out| (out, None))
+    };
+    let (output, mixes) = match ran {
+        Ok(ran) => ran,
         Err(e) => return vec![McuResult::failure(req.target, alg.id, "run", e.to_string())],
     };
     match parse::parse(&output.stdout) {
@@ -147,6 +160,16 @@ fn measure_one(
                 baseline_flash,
                 output.exit_ok,
             );
+            if let Some(mixes) = mixes
+                && let Err(why) =
+                    mixes.and_then(|m| results::add_estimates(req.target, &run, &m, &mut rows))
+            {
+                // The exact counts stand; only the estimate is missing.
+                eprintln!(
+                    "warning: no cycle estimate for {} on {}: {why}",
+                    alg.id, req.target
+                );
+            }
             rows.extend(skipped_sizes(req, alg));
             rows
         }

@@ -25,6 +25,11 @@ pub struct Run {
     /// The empty region (the marker cost) and the 100-nop region, raw.
     pub calibrate_empty: Option<u64>,
     pub calibrate_nop100: Option<u64>,
+    /// Cortex-M only: the hand-countable loop that pins the cycle model.
+    pub calibrate_loop: Option<u64>,
+    /// Every measured region's name in the order it ran, calibrations
+    /// included: region i of a QEMU execution log is `regions[i]`.
+    pub regions: Vec<String>,
     pub ops: Vec<RawOp>,
     pub finished: bool,
     pub panicked: bool,
@@ -77,9 +82,11 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
                     .and_then(|w| w.parse().ok())
                     .ok_or_else(|| bad(line))?;
                 let (operation, size) = pending.take().ok_or_else(|| bad(line))?;
+                run.regions.push(operation.clone());
                 match operation.as_str() {
                     "calibrate-empty" => run.calibrate_empty = Some(raw),
                     "calibrate-nop100" => run.calibrate_nop100 = Some(raw),
+                    "calibrate-loop" => run.calibrate_loop = Some(raw),
                     _ => run.ops.push(RawOp {
                         operation,
                         size,
@@ -120,6 +127,10 @@ mod tests {
         assert_eq!(
             (run.calibrate_empty, run.calibrate_nop100),
             (Some(2), Some(102))
+        );
+        assert_eq!(
+            run.regions,
+            ["calibrate-empty", "calibrate-nop100", "keysetup", "encrypt"]
         );
         assert_eq!(
             run.kats,

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::cycles::{self, Mix};
 use crate::parse::Run;
 use crate::{McuError, Target};
 
@@ -21,8 +22,26 @@ pub struct McuResult {
     pub cycles: u64,
     /// None for key setup (no message bytes).
     pub cycles_per_byte: Option<f64>,
-    /// At the target clock; on Cortex-M one instruction per cycle (a lower bound).
+    /// The operation's time at `clock_hz`, from the best cycle figure there
+    /// is, named by `time_basis`: exact cycles (AVR), the cycle estimate
+    /// (Cortex-M), or one instruction per cycle (Cortex-M with the execution
+    /// log off: a lower bound).
     pub time_us: f64,
+    /// "cycles", "cycles_estimate" or "instructions": what `time_us` is from.
+    #[serde(default)]
+    pub time_basis: String,
+    /// Cortex-M: cycles estimated from the executed instruction mix with the
+    /// ARM timing tables and the board's flash wait states
+    /// (data/cycle-timings/cortex-m.toml, firmware/README.md). None on AVR,
+    /// where `cycles` is exact, and when the execution log was off.
+    #[serde(default)]
+    pub cycles_estimate: Option<u64>,
+    /// The low end: every range at its minimum, no wait state.
+    #[serde(default)]
+    pub cycles_low: Option<u64>,
+    /// The high end: every range at its maximum, wait states on every fetch.
+    #[serde(default)]
+    pub cycles_high: Option<u64>,
     pub clock_hz: u64,
     /// Flash bytes over the `identity` firmware (study 003 Fig. 12, FELICS).
     pub code_size_bytes: Option<i64>,
@@ -51,6 +70,10 @@ impl McuResult {
             cycles: 0,
             cycles_per_byte: None,
             time_us: 0.0,
+            time_basis: time_basis(target).to_string(),
+            cycles_estimate: None,
+            cycles_low: None,
+            cycles_high: None,
             clock_hz: target.clock_hz(),
             code_size_bytes: None,
             flash_bytes: None,
@@ -63,6 +86,90 @@ impl McuResult {
     pub fn is_measurement(&self) -> bool {
         self.error.is_none()
     }
+}
+
+/// What `time_us` is computed from before any estimate: exact cycles on
+/// AVR, instructions on Cortex-M (one per cycle, a lower bound).
+fn time_basis(target: Target) -> &'static str {
+    if target.is_avr() {
+        "cycles"
+    } else {
+        "instructions"
+    }
+}
+
+/// Each measured region's mix less the empty calibration region's (the
+/// same subtraction as for the exact counts), by region name, in run order.
+pub fn net_mixes(run: &Run, mixes: &[Mix]) -> Result<Vec<(String, Mix)>, String> {
+    if mixes.len() != run.regions.len() {
+        return Err(format!(
+            "the execution log has {} regions, the firmware reported {}",
+            mixes.len(),
+            run.regions.len()
+        ));
+    }
+    let empty = run
+        .regions
+        .iter()
+        .position(|r| r == "calibrate-empty")
+        .map(|i| mixes[i].clone())
+        .ok_or("no empty calibration region")?;
+    Ok(run
+        .regions
+        .iter()
+        .zip(mixes)
+        .map(|(name, mix)| (name.clone(), mix.minus(&empty)))
+        .collect())
+}
+
+/// Fills the cycle estimate of each measured row from the regions' mixes
+/// and times it by the estimate. Fails, leaving the rows as they were, when
+/// the log does not match the run: a region count differs, or a region's
+/// logged instructions differ from its exact count.
+pub fn add_estimates(
+    target: Target,
+    run: &Run,
+    mixes: &[Mix],
+    rows: &mut [McuResult],
+) -> Result<(), String> {
+    let Some(core) = cycles::timing::for_target(target) else {
+        return Ok(());
+    };
+    let ops: Vec<Mix> = net_mixes(run, mixes)?
+        .into_iter()
+        .filter(|(name, _)| !name.starts_with("calibrate-"))
+        .map(|(_, mix)| mix)
+        .collect();
+    let measured: Vec<&mut McuResult> = rows
+        .iter_mut()
+        .filter(|r| r.cycles > 0 || r.error.is_none())
+        .collect();
+    if ops.len() != measured.len() {
+        return Err(format!(
+            "{} logged regions for {} rows",
+            ops.len(),
+            measured.len()
+        ));
+    }
+    if let Some((row, mix)) = measured
+        .iter()
+        .zip(&ops)
+        .find(|(r, m)| m.instructions != r.cycles as i64)
+    {
+        return Err(format!(
+            "{} {}: the log counts {} instructions, the timer {}",
+            row.operation, row.size_bytes, mix.instructions, row.cycles
+        ));
+    }
+    for (row, mix) in measured.into_iter().zip(&ops) {
+        let e = cycles::estimate::estimate(mix, core);
+        row.cycles_estimate = Some(e.estimate);
+        row.cycles_low = Some(e.low);
+        row.cycles_high = Some(e.high);
+        row.time_us = e.estimate as f64 * 1e6 / target.clock_hz() as f64;
+        row.time_basis = "cycles_estimate".into();
+    }
+    Ok(())
 }
 
 /// The marker cost, after checking the calibration regions: 100 `nop`s must
@@ -128,6 +235,10 @@ pub fn rows(
                 cycles: count,
                 cycles_per_byte: (op.size > 0).then(|| count as f64 / op.size as f64),
                 time_us: count as f64 * 1e6 / target.clock_hz() as f64,
+                time_basis: time_basis(target).to_string(),
+                cycles_estimate: None,
+                cycles_low: None,
+                cycles_high: None,
                 clock_hz: target.clock_hz(),
                 code_size_bytes: Some(flash as i64 - baseline_flash as i64),
                 flash_bytes: Some(flash),
@@ -140,18 +251,27 @@ pub fn rows(
 }
 
 /// The table `mcu` prints: counts per algorithm, operation and size, with
-/// each failure's reason in place of its counts.
+/// each failure's reason in place of its counts. On Cortex-M it shows the
+/// exact instruction count beside the cycle estimate and its range; the time
+/// column is from the estimate where there is one.
 pub fn table(rows: &[McuResult]) -> String {
     use std::fmt::Write as _;
     let mut o = String::new();
     let counter = rows.first().map(|r| r.counter.as_str()).unwrap_or("cycles");
+    let estimated = rows.iter().any(|r| r.cycles_estimate.is_some());
+    let dash = || "-".to_string();
     let _ = writeln!(
         o,
-        "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11} {:>8} {:>7} {:>5}",
+        "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11} {:>8} {:>7} {:>5}",
         "algorithm",
         "operation",
         "bytes",
         counter,
+        if estimated {
+            "cycles est. [low-high]"
+        } else {
+            ""
+        },
         "per byte",
         "time (µs)",
         "code (B)",
@@ -169,23 +289,30 @@ pub fn table(rows: &[McuResult]) -> String {
             );
             continue;
         }
+        let estimate = match (r.cycles_estimate, r.cycles_low, r.cycles_high) {
+            (Some(e), Some(lo), Some(hi)) => format!("{e} [{lo}-{hi}]"),
+            _ => String::new(),
+        };
+        // Per byte of the figure the time is from: the estimate where there is one.
+        let per_byte_of = r.cycles_estimate.unwrap_or(r.cycles);
         let _ = writeln!(
             o,
-            "{:<32} {:<9} {:>6} {:>12} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
+            "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
             r.algorithm,
             r.operation,
             r.size_bytes,
             r.cycles,
-            r.cycles_per_byte
-                .map(|c| format!("{c:.1}"))
-                .unwrap_or_else(|| "-".into()),
+            estimate,
+            if r.size_bytes > 0 {
+                format!("{:.1}", per_byte_of as f64 / r.size_bytes as f64)
+            } else {
+                dash()
+            },
             r.time_us,
             r.code_size_bytes
                 .map(|c| c.to_string())
-                .unwrap_or_else(|| "-".into()),
-            r.stack_bytes
-                .map(|s| s.to_string())
-                .unwrap_or_else(|| "-".into()),
+                .unwrap_or_else(dash),
+            r.stack_bytes.map(|s| s.to_string()).unwrap_or_else(dash),
             if r.kat_passed { "pass" } else { "FAIL" },
         );
     }
@@ -197,7 +324,21 @@ pub fn table(rows: &[McuResult]) -> String {
             r.counter,
             r.clock_hz / 1_000_000
         );
-        if r.counter == "instructions" {
+        if estimated {
+            let board = cycles::timing::for_target(r.target)
+                .map(|c| {
+                    format!(
+                        "{}, {} flash wait state(s)",
+                        c.board.part, c.board.wait_states.value
+                    )
+                })
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "QEMU counts instructions exactly; cycles are ESTIMATED from the executed instruction mix with ARM's \
+                 timing tables ({board}); per byte and time use the estimate. See firmware/README.md."
+            );
+        } else if r.counter == "instructions" {
             let _ = writeln!(
                 o,
                 "QEMU counts instructions, not cycles: time assumes one instruction per cycle (a lower bound)."

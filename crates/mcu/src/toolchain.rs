@@ -145,6 +145,7 @@ pub fn versions(target: Target) -> serde_json::Value {
         first_line("qemu-system-arm", &["--version"])
     };
     serde_json::json!({
+        "firmware_revision": crate::cost_table::firmware_revision(&crate::firmware_dir()).ok(),
         "target": target.name(),
         "rust_target": target.rust_target(),
         "counter": target.counter(),

@@ -45,6 +45,7 @@ fn ranking(r: &RankingSummary) -> String {
             "radio µJ",
             "total µJ",
             "code B",
+            "stack B",
             "battery d",
             "CPU time from",
         ]);
@@ -62,8 +63,13 @@ fn ranking(r: &RankingSummary) -> String {
                 num(row.radio_uj),
                 num(row.total_uj),
                 row.code_size_bytes.map_or("-".into(), |b| b.to_string()),
+                row.stack_bytes.map_or("-".into(), |b| b.to_string()),
                 row.battery_days.map_or("-".into(), num),
-                esc(&row.cpu_source),
+                if row.device_measured {
+                    esc(&row.cpu_source)
+                } else {
+                    format!("<span class=\"warn\">{}</span>", esc(&row.cpu_source))
+                },
             ]);
         }
         s.push_str(&format!("<div class=\"wide\">{}</div>", t.render()));

@@ -24,6 +24,11 @@ fn semihost(op: u32, arg: usize) -> usize {
 /// read is one fixed assembly sequence, so the instructions between two
 /// samples that are not the measured code never vary (the calibration region
 /// measures them and the host subtracts them).
+///
+/// Each sampling instruction is labelled and its address recorded in the
+/// non-allocated ELF section `.ciphermeter.marks` (no flash, no extra
+/// instruction): the host finds the measured regions in QEMU's execution
+/// log by these addresses, alternately start and stop (crates/mcu/src/cycles).
 #[cfg(not(board_microbit))]
 mod timer {
     //! mps2-an385 / an386: CMSDK APB TIMER0 at 0x4000_0000, clocked at 25 MHz, counting down.
@@ -45,7 +50,11 @@ mod timer {
             asm!(
                 "movw {a}, #0x0004",
                 "movt {a}, #0x4000",
+                "7:",
                 "ldr {v}, [{a}]",
+                ".pushsection .ciphermeter.marks,\"\",%progbits",
+                ".word 7b",
+                ".popsection",
                 a = out(reg) _,
                 v = out(reg) v,
                 options(nostack, preserves_flags),
@@ -85,7 +94,11 @@ mod timer {
                 "lsls r2, r2, #24",
                 "adds r1, r1, r2",
                 "movs r2, #1",
+                "7:",
                 "str r2, [r1]",
+                ".pushsection .ciphermeter.marks,\"\",%progbits",
+                ".word 7b",
+                ".popsection",
                 "movs r2, #5",
                 "lsls r2, r2, #8",
                 "ldr r0, [r1, r2]",
@@ -165,6 +178,72 @@ impl Probe for Platform {
         self.number(stack as u32);
         self.text("\n");
         r
+    }
+
+    const HAS_CALIBRATION_LOOP: bool = true;
+
+    /// Ten turns of a 7-instruction loop, in 16-bit Thumb-1 encodings that
+    /// ARMv6-M and ARMv7-M share, so one hand count serves all three cores:
+    ///
+    /// ```text
+    ///     push {r0-r3}        1 + N, N = 4
+    ///     sub  sp, #8         ALU
+    ///     movs r0, #10        ALU
+    /// 2:  ldr  r1, [sp]       load (after a branch or movs: not pipelined)
+    ///     ldr  r3, [sp, #4]   load right after a load (M3/M4: pipelined)
+    ///     adds r1, #1         ALU
+    ///     str  r1, [sp]       store
+    ///     eors r2, r1         ALU
+    ///     subs r0, #1         ALU
+    ///     bne  2b             taken 9 times, not taken once
+    ///     add  sp, #8         ALU
+    ///     pop  {r0-r3}        1 + N, N = 4
+    /// ```
+    ///
+    /// 75 instructions, 150 bytes, 9 pipeline refills (the taken branches).
+    /// With data/cycle-timings/cortex-m.toml:
+    ///
+    /// - M0+ (TRM Table 3-1): push 5, sub 1, movs 1, ten turns of
+    ///   (2 + 2 + 1 + 2 + 1 + 1) = 90, nine taken branches × 2 = 18, one
+    ///   not taken 1, add 1, pop 5: 122, no range. SAMD21 at 48 MHz with
+    ///   1 wait state: estimate 122 + 9 × 1 = 131; high 122 + ⌈150/4⌉ × 1
+    ///   plus 9 × 1 = 169.
+    /// - M3 and M4 (the same rows for these classes): low is push 5, sub 1,
+    ///   movs 1, ten turns of (2 + 1 + 1 + 1 + 1 + 1) = 70 (second load
+    ///   pipelined, store 1), nine taken × (1 + P=1) = 18, not taken 1,
+    ///   add 1, pop 5: 102. Core high: ten turns of (2 + 2 + 1 + 2 + 1 + 1)
+    ///   = 90 and nine taken × (1 + P=3) = 36, so 140. STM32F103 at 72 MHz
+    ///   with 2 wait states: estimate 102 + 9 × 2 = 120, high 140 plus
+    ///   2 × 150/4 plus 9 × 2 = 233. STM32L4 at 80 MHz with 4 wait states:
+    ///   estimate 102 + 9 × 4 = 138, high 140 plus 4 × 150/4 plus 9 × 4 = 326.
+    #[inline(always)]
+    fn calibration_loop() {
+        // The loop saves the registers it uses itself, so the compiler spills
+        // nothing into the region. The unused clobbers keep it from
+        // scheduling its own constant loads (into high registers) between
+        // the loop and the stop sample, which would add instructions that
+        // are not in the hand count.
+        // SAFETY: works on 8 bytes it reserves below SP and gives them back.
+        unsafe {
+            asm!(
+                "push {{r0, r1, r2, r3}}",
+                "sub sp, #8",
+                "movs r0, #10",
+                "2:",
+                "ldr r1, [sp]",
+                "ldr r3, [sp, #4]",
+                "adds r1, #1",
+                "str r1, [sp]",
+                "eors r2, r1",
+                "subs r0, #1",
+                "bne 2b",
+                "add sp, #8",
+                "pop {{r0, r1, r2, r3}}",
+                out("r8") _,
+                out("r10") _,
+                out("r12") _,
+            )
+        }
     }
 
     #[inline(always)]

@@ -35,13 +35,13 @@ pub struct Args {
     overhead: Option<String>,
     #[command(flatten)]
     message: MessageArgs,
-    /// Device-level CPU time to seal one message, in microseconds (e.g. from the mcu
-    /// tier). With --scheme and without this, the seal is measured on this machine;
-    /// with --bytes and without this, 0.
+    /// Device-level CPU time to seal one message, in microseconds; overrides the
+    /// device's own. With --bytes and without this, 0.
     #[arg(long, allow_hyphen_values = true)]
     cpu_us: Option<String>,
-    /// Take the seal's CPU time from the newest stored simulation of this target
-    /// (atmega1284p, cortex-m0plus, ...; `ciphermeter mcu --target T message-...`).
+    /// By default the seal's CPU time is the device's own (a stored simulation of
+    /// the same firmware, else the shipped device cost table). `host` measures it on
+    /// this machine instead; a target (atmega1284p, ...) takes its newest stored run.
     #[arg(
         long,
         value_name = "TARGET",
@@ -111,6 +111,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let store;
     let cpu = match (&args.cpu_us, &args.cpu_from) {
         (Some(us), _) => CpuChoice::User(parse_cpu_us(us)?),
+        (None, Some(host)) if host == "host" => CpuChoice::Host { quick: args.quick },
         (None, Some(target)) => {
             let target: mcu::Target = target.parse()?;
             store = args.db.open()?;
@@ -119,7 +120,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 target,
             }
         }
-        (None, None) => CpuChoice::Host { quick: args.quick },
+        (None, None) => {
+            store = args.db.open()?;
+            CpuChoice::Device { store: &store }
+        }
     };
     let req = Request {
         device,

@@ -2,7 +2,7 @@
 //! simulation (simavr: exact cycles; QEMU: exact instruction counts).
 
 use clap::Args as ClapArgs;
-use mcu::{McuError, Request, Target};
+use mcu::{Request, Target};
 
 use crate::args::Format;
 use crate::error::CliError;
@@ -24,16 +24,9 @@ pub struct Args {
     /// Do not append the results to the results store.
     #[arg(long)]
     pub no_store: bool,
-}
-
-impl From<McuError> for CliError {
-    fn from(err: McuError) -> Self {
-        match err {
-            // A missing toolchain piece is fixed by the user with the printed command.
-            McuError::Usage(m) | McuError::Missing(m) => CliError::Usage(m),
-            McuError::Failed(m) => CliError::Failed(m),
-        }
-    }
+    /// Also write the device cost table (data/device-costs/TARGET.json) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub cost_table: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -66,6 +59,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ),
         Format::Table => print!("{}", mcu::results::table(&rows)),
     }
+    if let Some(path) = &args.cost_table {
+        let table = mcu::cost_table::CostTable::from_results(
+            target,
+            &rows,
+            mcu::toolchain::versions(target),
+            mcu::cost_table::firmware_revision(&mcu::firmware_dir())?,
+            format!("scripts/device-costs {}", target.name()),
+        );
+        let text = serde_json::to_string_pretty(&table).map_err(CliError::failed)? + "\n";
+        crate::args::write_output(&text, Some(path))?;
+    }
     if !args.no_store {
         let mut store = args.db.open()?;
         let id = cost::record::save_mcu_results(
@@ -83,37 +87,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             rows.len()
         )));
     }
-    for r in rows
-        .iter()
-        .filter(|r| r.operation == "build" || r.operation == "run")
-    {
-        eprintln!(
-            "note: {} on {}: {} failed: {}",
-            r.algorithm,
-            target,
-            r.operation,
-            r.error.as_deref().unwrap_or("")
-        );
+    for note in mcu::summary::build_notes(&rows) {
+        eprintln!("note: {note}");
     }
-    // One line per algorithm whose known answer failed, with the device's reason.
-    let mut failed: Vec<(&str, &str)> = Vec::new();
-    for r in &rows {
-        if let Some(e) = r.error.as_deref().filter(|e| e.contains("known-answer"))
-            && !failed.iter().any(|(a, _)| *a == r.algorithm)
-        {
-            failed.push((&r.algorithm, e));
-        }
-    }
-    if !failed.is_empty() {
-        let lines: Vec<String> = failed
-            .iter()
-            .map(|(alg, why)| format!("  {alg}: {why}"))
-            .collect();
-        return Err(CliError::failed(format!(
-            "known-answer test FAILED on {target} for {} algorithm(s):\n{}",
-            failed.len(),
-            lines.join("\n")
-        )));
+    if let Some(why) = mcu::summary::known_answer_failures(&rows) {
+        return Err(CliError::failed(why));
     }
     Ok(())
 }

@@ -95,17 +95,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
         req.device, req.link, req.payload
     );
     println!(
-        "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>9} {:>9}",
-        "#", "scheme", "bits", "bytes", "CPU uJ", "radio uJ", "total uJ", "code B", "battery d"
+        "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
+        "#",
+        "scheme",
+        "bits",
+        "bytes",
+        "CPU uJ",
+        "radio uJ",
+        "total uJ",
+        "code B",
+        "stack B",
+        "battery d"
     );
     for row in summary.rows.iter().take(args.top) {
-        let legacy = if row.status != "recommended" {
-            " [LEGACY]"
-        } else {
-            ""
+        let legacy = match (row.status != "recommended", row.device_measured) {
+            (true, _) => " [LEGACY]",
+            (false, false) if summary.rows[0].device_measured => " [host time]",
+            _ => "",
         };
         println!(
-            "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>9} {:>9}",
+            "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
             row.rank,
             format!("{}{legacy}", row.scheme),
             row.security_bits,
@@ -114,6 +123,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             row.radio_uj,
             row.total_uj,
             row.code_size_bytes.map_or("-".into(), |s| s.to_string()),
+            row.stack_bytes.map_or("-".into(), |s| s.to_string()),
             row.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
         );
     }

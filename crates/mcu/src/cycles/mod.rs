@@ -1,0 +1,29 @@
+//! Cycle estimates for Cortex-M from the instructions QEMU executed.
+//!
+//! QEMU counts instructions exactly but has no cycle model. Its execution log
+//! (`-d in_asm,exec,nochain`) says which instructions ran in each measured
+//! region ([`trace`]); each is put in a timing class ([`classify`]); the
+//! classes are priced from the ARM manuals and the board's flash wait states
+//! (`data/cycle-timings/cortex-m.toml`, [`timing`]) into a low / estimate /
+//! high triple ([`estimate`]). The model is described in firmware/README.md.
+
+pub mod classify;
+pub mod estimate;
+pub mod timing;
+pub mod trace;
+
+pub use classify::Class;
+pub use estimate::Estimate;
+pub use timing::CoreTiming;
+pub use trace::{Mix, RegionTracer};
+
+/// Set to `off` to skip the execution log (then `time_us` falls back to one
+/// instruction per cycle, a lower bound).
+pub const ENV_SWITCH: &str = "CIPHERMETER_MCU_CYCLE_MODEL";
+
+/// Whether runs on Cortex-M log their execution for the cycle estimate.
+pub fn enabled() -> bool {
+    std::env::var(ENV_SWITCH)
+        .map(|v| v != "off")
+        .unwrap_or(true)
+}

@@ -1,0 +1,344 @@
+//! Reads QEMU's execution log (`-d in_asm,exec,nochain`) line by line and
+//! counts the instructions of each measured region by class.
+//!
+//! The log prints each translation block's instructions once (`IN:` then
+//! `0x00000c2c:  b580  push {r7, lr}` lines) and a `Trace 0: <host ptr>
+//! [cs_base/pc/flags/cflags]` line on every execution. Two other lines say
+//! a block did not run to its end: `cpu_io_recompile: rewound execution of
+//! TB to <pc>` (a timer read in the middle of a block under -icount: the
+//! instructions from <pc> on run again in a new block) and `Stopped
+//! execution of TB chain before <ptr> [<pc>]` (the block did not run).
+//!
+//! A region starts at an instruction whose address is a mark (the timer
+//! sample, recorded by the firmware in `.ciphermeter.marks`), which counts,
+//! and ends at the next mark, which does not. The same convention holds for
+//! the empty calibration region, so the host's subtraction removes it.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+
+use super::Class;
+use super::classify::{Decoded, decode};
+
+/// The instructions of a region, counted for pricing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mix {
+    pub instructions: i64,
+    pub by_class: BTreeMap<Class, i64>,
+    /// Registers moved by LDM/STM/PUSH/POP, per class.
+    pub registers: BTreeMap<Class, i64>,
+    /// Bytes of instructions executed (the fetch stream).
+    pub bytes: i64,
+    /// Pipeline refills: taken branches and other writes to PC.
+    pub refills: i64,
+}
+
+impl Mix {
+    fn add(&mut self, class: Class, n: i64) {
+        *self.by_class.entry(class).or_default() += n;
+    }
+
+    /// `self - other`, class by class: a region less the empty region.
+    pub fn minus(&self, other: &Mix) -> Mix {
+        let sub = |a: &BTreeMap<Class, i64>, b: &BTreeMap<Class, i64>| {
+            let mut out = a.clone();
+            for (k, v) in b {
+                *out.entry(*k).or_default() -= v;
+            }
+            out.retain(|_, v| *v != 0);
+            out
+        };
+        Mix {
+            instructions: self.instructions - other.instructions,
+            by_class: sub(&self.by_class, &other.by_class),
+            registers: sub(&self.registers, &other.registers),
+            bytes: self.bytes - other.bytes,
+            refills: self.refills - other.refills,
+        }
+    }
+
+    pub fn count(&self, class: Class) -> i64 {
+        self.by_class.get(&class).copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Insn {
+    addr: u32,
+    size: u32,
+    decoded: Decoded,
+}
+
+type Block = Rc<Vec<Insn>>;
+
+/// Streams the log; [`RegionTracer::finish`] gives one [`Mix`] per region.
+pub struct RegionTracer {
+    marks: HashSet<u32>,
+    /// Translations by the host address QEMU prints on each execution.
+    blocks: HashMap<u64, Block>,
+    /// Being read (`IN:` seen), then waiting for its first execution.
+    translating: Option<Vec<Insn>>,
+    translated: Option<Block>,
+    /// The block executing now, and where it was cut short, if it was.
+    current: Option<(Block, Option<u32>)>,
+    region: Option<Mix>,
+    regions: Vec<Mix>,
+    previous_was_load: bool,
+    /// Non-log lines (QEMU's own errors), kept for error messages.
+    pub other_lines: Vec<String>,
+    unknown_blocks: usize,
+}
+
+fn hex(s: &str) -> Option<u64> {
+    u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok()
+}
+
+/// `0x00000c2c:  b580       push     {r7, lr}` → the instruction.
+fn parse_insn(line: &str) -> Option<Insn> {
+    let (addr, rest) = line.split_once(':')?;
+    let addr = hex(addr)? as u32;
+    let mut words = rest.split_whitespace().peekable();
+    let mut size = 0;
+    while let Some(w) = words.peek() {
+        if w.len() == 4 && w.chars().all(|c| c.is_ascii_hexdigit()) {
+            size += 2;
+            words.next();
+        } else {
+            break;
+        }
+    }
+    let mnemonic = words.next()?;
+    let operands: Vec<&str> = words.collect();
+    (size > 0).then(|| Insn {
+        addr,
+        size,
+        decoded: decode(mnemonic, &operands.join(" ")),
+    })
+}
+
+impl RegionTracer {
+    pub fn new(marks: impl IntoIterator<Item = u32>) -> Self {
+        RegionTracer {
+            marks: marks.into_iter().map(|m| m & !1).collect(),
+            blocks: HashMap::new(),
+            translating: None,
+            translated: None,
+            current: None,
+            region: None,
+            regions: Vec::new(),
+            previous_was_load: false,
+            other_lines: Vec::new(),
+            unknown_blocks: 0,
+        }
+    }
+
+    pub fn feed(&mut self, line: &str) {
+        if let Some(insns) = &mut self.translating {
+            if line.trim().is_empty() {
+                self.translated = self.translating.take().map(Rc::new);
+            } else if let Some(insn) = parse_insn(line) {
+                insns.push(insn);
+            }
+            return;
+        }
+        if line.starts_with("IN:") {
+            self.translating = Some(Vec::new());
+        } else if let Some(rest) = line.strip_prefix("Trace ") {
+            self.execute(rest);
+        } else if let Some(pc) = line.strip_prefix("cpu_io_recompile: rewound execution of TB to ")
+        {
+            if let (Some((_, cut)), Some(pc)) = (&mut self.current, hex(pc)) {
+                *cut = Some(pc as u32);
+            }
+        } else if line.starts_with("Stopped execution of TB chain before ") {
+            // The block was entered but none of it ran (the -icount budget ran out).
+            self.current = None;
+        } else if !line.starts_with("----")
+            && !line.trim().is_empty()
+            && self.other_lines.len() < 20
+        {
+            self.other_lines.push(line.to_string());
+        }
+    }
+
+    /// `0: 0x7fd5f4000100 [00800400/00000400/00000110/ff020200] Reset`
+    fn execute(&mut self, rest: &str) {
+        let mut words = rest.split_whitespace();
+        let ptr = words.nth(1).and_then(hex);
+        let pc = words
+            .next()
+            .and_then(|b| b.trim_matches(|c| c == '[' || c == ']').split('/').nth(1))
+            .and_then(hex)
+            .map(|pc| pc as u32);
+        let (Some(ptr), Some(pc)) = (ptr, pc) else {
+            return;
+        };
+        self.run_current(Some(pc));
+        if let Some(block) = self.translated.take()
+            && block.first().map(|i| i.addr) == Some(pc)
+        {
+            self.blocks.insert(ptr, block);
+        }
+        match self
+            .blocks
+            .get(&ptr)
+            .filter(|b| b.first().map(|i| i.addr) == Some(pc))
+        {
+            Some(block) => self.current = Some((block.clone(), None)),
+            None => self.unknown_blocks += 1,
+        }
+    }
+
+    /// Steps through the block that just ran; `next_pc` is where it went.
+    fn run_current(&mut self, next_pc: Option<u32>) {
+        let Some((block, cut)) = self.current.take() else {
+            return;
+        };
+        let ran = block
+            .iter()
+            .take_while(|i| cut.is_none_or(|c| i.addr != c))
+            .copied()
+            .collect::<Vec<_>>();
+        for (k, insn) in ran.iter().enumerate() {
+            let next = ran.get(k + 1).map(|i| i.addr).or(cut).or(next_pc);
+            self.step(insn, next);
+        }
+    }
+
+    fn step(&mut self, insn: &Insn, next: Option<u32>) {
+        let mut start = false;
+        if self.marks.contains(&insn.addr) {
+            match self.region.take() {
+                Some(done) => {
+                    self.regions.push(done);
+                    self.previous_was_load = false;
+                    return;
+                }
+                None => {
+                    self.region = Some(Mix::default());
+                    start = true;
+                }
+            }
+        }
+        let d = insn.decoded;
+        let after_load = self.previous_was_load;
+        self.previous_was_load = d.class == Class::Load && !d.loads_pc;
+        let Some(mix) = &mut self.region else {
+            return;
+        };
+        mix.instructions += 1;
+        // The start sample's own bytes are left out: its encoding (16 or 32
+        // bits) depends on the register the compiler gave it, so it would
+        // not cancel against the empty region's.
+        if !start {
+            mix.bytes += i64::from(insn.size);
+        }
+        let taken = d.may_branch && next.is_some_and(|n| n != insn.addr + insn.size);
+        if d.may_branch && !taken {
+            mix.add(Class::BranchNotTaken, 1);
+            return;
+        }
+        let class = match d.class {
+            Class::Load if after_load && !d.loads_pc => Class::LoadPipelined,
+            c => c,
+        };
+        mix.add(class, 1);
+        if d.registers > 0 {
+            *mix.registers.entry(class).or_default() += i64::from(d.registers);
+        }
+        if taken {
+            mix.refills += 1;
+            if d.loads_pc {
+                mix.add(Class::ToPcExtra, 1);
+            }
+        }
+    }
+
+    /// The regions in the order they ran. Fails if the log had executions of
+    /// blocks it never showed (the log is then not the whole run).
+    pub fn finish(mut self) -> Result<Vec<Mix>, String> {
+        self.run_current(None);
+        if self.unknown_blocks > 0 {
+            return Err(format!(
+                "{} executed blocks were never disassembled in the QEMU log",
+                self.unknown_blocks
+            ));
+        }
+        if self.region.is_some() {
+            return Err("a measured region never ended in the QEMU log".into());
+        }
+        Ok(self.regions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written log in QEMU 7.2's format: a loop block run three times
+    /// (taken, taken, not taken), with a block cut by an I/O rewind.
+    const LOG: &str = "\
+----------------
+IN: f
+0x00000100:  f240 0104  movw     r1, #4
+0x00000104:  680c       ldr      r4, [r1]
+0x00000106:  2003       movs     r0, #3
+
+Trace 0: 0x7f0000000100 [00800400/00000100/00000110/ff020200] f
+cpu_io_recompile: rewound execution of TB to 00000104
+----------------
+IN: f
+0x00000104:  680c       ldr      r4, [r1]
+
+Trace 0: 0x7f0000000200 [00800400/00000104/00000110/ff038201] f
+----------------
+IN: f
+0x00000106:  2003       movs     r0, #3
+
+Trace 0: 0x7f0000000300 [00800400/00000106/00000110/ff020200] f
+----------------
+IN: f
+0x00000108:  6809       ldr      r1, [r1]
+0x0000010a:  680a       ldr      r2, [r1]
+0x0000010c:  3801       subs     r0, #1
+0x0000010e:  d1fb       bne      #0x108
+
+Trace 0: 0x7f0000000400 [00800400/00000108/00000110/ff020200] f
+Trace 0: 0x7f0000000400 [00800400/00000108/00000110/ff020200] f
+Stopped execution of TB chain before 0x7f0000000400 [00000108] f
+Trace 0: 0x7f0000000400 [00800400/00000108/00000110/ff020200] f
+Trace 0: 0x7f0000000400 [00800400/00000108/00000110/ff020200] f
+----------------
+IN: f
+0x00000110:  680c       ldr      r4, [r1]
+
+Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
+";
+
+    #[test]
+    fn counts_a_region_between_marks_with_rewinds_and_stopped_blocks() {
+        let mut t = RegionTracer::new([0x104, 0x110]);
+        for line in LOG.lines() {
+            t.feed(line);
+        }
+        let regions = t.finish().unwrap();
+        assert_eq!(regions.len(), 1);
+        let r = &regions[0];
+        // ldr (start mark), movs, 3 × (ldr, ldr, subs, bne); the stop mark is not counted.
+        assert_eq!(r.instructions, 2 + 3 * 4);
+        assert_eq!(r.count(Class::Load), 1 + 3);
+        assert_eq!(r.count(Class::LoadPipelined), 3);
+        assert_eq!(r.count(Class::Alu), 1 + 3);
+        assert_eq!(r.count(Class::BranchTaken), 2);
+        assert_eq!(r.count(Class::BranchNotTaken), 1);
+        // The start sample's 2 bytes are not counted.
+        assert_eq!((r.refills, r.bytes), (2, 2 * 14 - 2));
+    }
+
+    #[test]
+    fn an_execution_of_a_block_never_shown_is_an_error() {
+        let mut t = RegionTracer::new([]);
+        t.feed("Trace 0: 0x7f0000000900 [00800400/00000900/00000110/ff020200] g");
+        assert!(t.finish().is_err());
+    }
+}

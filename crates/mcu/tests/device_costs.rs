@@ -1,0 +1,95 @@
+//! The shipped device cost tables (data/device-costs/) hold exactly what the
+//! simulators count today: a few entries are re-simulated and compared. A
+//! firmware, primitives or toolchain change that moves a count fails here
+//! with the command that regenerates the tables.
+
+use ciphermeter_mcu as mcu;
+use mcu::cost_table::{CostTable, shipped};
+use mcu::{Request, Target, toolchain};
+
+fn table(target: Target) -> CostTable {
+    shipped(target).unwrap().unwrap_or_else(|| {
+        panic!(
+            "no shipped device cost table for {target}: run scripts/device-costs {}",
+            target.name()
+        )
+    })
+}
+
+/// Re-simulates `algorithm` at the table's sizes and requires every count of
+/// `operation` to equal the table's.
+fn resimulate(target: Target, algorithm: &str, operation: &str) {
+    if let Err(e) = toolchain::require(target) {
+        panic!("device tests need the {target} toolchain (run scripts/setup): {e}");
+    }
+    let table = table(target);
+    let entry = table
+        .entry(algorithm, operation)
+        .unwrap_or_else(|| panic!("{algorithm} {operation} is not in the {target} table"));
+    let mut sizes: Vec<usize> = entry.points.iter().map(|p| p.0).collect();
+    // The message builds measure their chain readings whatever the sizes say.
+    if algorithm.starts_with("message-") {
+        sizes = vec![16];
+    }
+    let rows = mcu::measure(
+        &Request {
+            target,
+            algorithms: vec![algorithm.into()],
+            sizes,
+        },
+        |_| {},
+    )
+    .unwrap();
+    let mut now: Vec<(usize, u64)> = rows
+        .iter()
+        .filter(|r| r.operation == operation && r.error.is_none())
+        .map(|r| (r.size_bytes, r.cycles))
+        .collect();
+    now.sort();
+    assert_eq!(
+        now,
+        entry.points,
+        "{algorithm} {operation} on {target} no longer matches data/device-costs/{}.json \
+         (table firmware {}, {}): the firmware or the toolchain changed; regenerate with `{}`",
+        target.name(),
+        table.firmware_revision,
+        table.environment["rustc"],
+        table.regenerate
+    );
+}
+
+#[test]
+fn aes_256_gcm_seal_on_the_atmega1284p_matches_the_shipped_table() {
+    resimulate(Target::Atmega1284p, "message-aes-256-gcm", "seal");
+}
+
+#[test]
+fn chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
+    resimulate(Target::CortexM0plus, "chacha20-poly1305", "encrypt");
+}
+
+/// Every table covers every firmware algorithm: measured, or failed with its reason.
+#[test]
+fn the_tables_cover_every_firmware_algorithm() {
+    for target in Target::ALL {
+        let table = table(target);
+        assert_eq!(table.target, target);
+        for alg in mcu::algorithms::ALL {
+            assert!(
+                table.entries.iter().any(|e| e.algorithm == alg.id),
+                "{} missing from the {target} table: run {}",
+                alg.id,
+                table.regenerate
+            );
+        }
+        for e in table.entries.iter().filter(|e| e.error.is_none()) {
+            let fit = e.fit.as_ref().expect("a measured entry has a fit");
+            assert!(
+                fit.max_relative_error < 0.05,
+                "{} {}: {fit:?}",
+                e.algorithm,
+                e.operation
+            );
+        }
+    }
+}
