@@ -305,6 +305,57 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
     );
     assert!(us > 50_000.0, "an 8-bit MCU takes tens of ms: {us}");
 
+    // The MKR WAN 1300's SAMD21 (Cortex-M0+, 48 MHz, one flash wait state):
+    // QEMU's exact instruction mix priced with ARM's timings, from the table.
+    let m0 = json(&[
+        "energy",
+        "--device",
+        "mkr-wan-1300",
+        "--link",
+        "lorawan-eu868-dr3",
+        "--scheme",
+        "aead:aes-256-gcm",
+        "--sample",
+        "chain:10",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let source = m0["cpu_time_source"].as_str().unwrap();
+    assert!(
+        source.contains("cortex-m0plus at 48 MHz") && source.contains("cycles estimated"),
+        "{source}"
+    );
+    let table: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../data/device-costs/cortex-m0plus.json"
+    ))
+    .unwrap();
+    let entry = table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
+        .expect("the table has AES-256-GCM's seal");
+    let estimates: Vec<(f64, f64, f64, f64)> =
+        serde_json::from_value(entry["cycle_estimates"].clone()).unwrap();
+    let right = estimates
+        .iter()
+        .position(|p| p.0 > bytes)
+        .unwrap_or(estimates.len() - 1)
+        .max(1);
+    let (a, b) = (estimates[right - 1], estimates[right]);
+    let cycles = a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0);
+    let us = m0["cpu_time_us"].as_f64().unwrap();
+    assert!(
+        (us - cycles / 48.0).abs() <= 1e-9 * us,
+        "{us} vs {}",
+        cycles / 48.0
+    );
+    // More than one cycle per instruction: the estimate is above the count.
+    let instructions = entry["points"][right][1].as_f64().unwrap();
+    assert!(b.1 > instructions, "{} vs {instructions}", b.1);
+
     // A device no simulator runs has no time of its own: said so, exit 2.
     cm().args(["energy", "--device", "esp32", "--link", "ble-1m-251"])
         .args([
