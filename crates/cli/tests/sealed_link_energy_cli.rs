@@ -252,6 +252,19 @@ fn energy_with_a_scheme_measures_the_seal_and_compares_with_plaintext() {
     assert!(d["battery_days"].as_f64().unwrap() < 0.0);
 }
 
+/// On the segment between the two measured sizes around `bytes` (extended
+/// past the ends), as the device cost tables interpolate; and that segment's
+/// right end.
+fn between(points: &[(f64, f64)], bytes: f64) -> (f64, usize) {
+    let right = points
+        .iter()
+        .position(|p| p.0 > bytes)
+        .unwrap_or(points.len() - 1)
+        .max(1);
+    let (a, b) = (points[right - 1], points[right]);
+    (a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0), right)
+}
+
 /// Without a flag, a simulated device's seal time is its own: the ATmega1284P's
 /// cycle count for that reading from the shipped table, at 8 MHz, never the host's.
 #[test]

@@ -308,14 +308,7 @@ fn device_cpu(
             target.name()
         ))
     })?;
-    Ok(CpuTime {
-        us,
-        source: format!(
-            "{}, whole message path (serialize, seal, base64)",
-            times.describe()
-        ),
-        measured: None,
-    })
+    Ok(device_time(us, &times))
 }
 
 /// `--scheme`: the serialized reading against the same reading sealed, the seal's CPU
@@ -428,14 +421,19 @@ fn own_device_cpu(
             times.target.name()
         ))
     })?;
-    Ok(CpuTime {
+    Ok(device_time(us, &times))
+}
+
+/// A device's seal time, labelled with where its counts came from.
+fn device_time(us: f64, times: &DeviceTimes) -> CpuTime {
+    CpuTime {
         us,
         source: format!(
             "{}, whole message path (serialize, seal, base64)",
             times.describe()
         ),
         measured: None,
-    })
+    }
 }
 
 /// `Messages::Bytes`: sizes as typed.
