@@ -303,13 +303,7 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
     // The table's exact cycles at the two firmware readings around this one.
     let points: Vec<(f64, f64)> = serde_json::from_value(entry["points"].clone()).unwrap();
     let bytes = chain10().len() as f64;
-    let right = points
-        .iter()
-        .position(|p| p.0 > bytes)
-        .unwrap_or(points.len() - 1)
-        .max(1);
-    let (a, b) = (points[right - 1], points[right]);
-    let cycles = a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0);
+    let (cycles, _) = between(&points, bytes);
     let expected_us = cycles / 8.0;
     let us = v["cpu_time_us"].as_f64().unwrap();
     assert!(
@@ -352,13 +346,8 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         .expect("the table has AES-256-GCM's seal");
     let estimates: Vec<(f64, f64, f64, f64)> =
         serde_json::from_value(entry["cycle_estimates"].clone()).unwrap();
-    let right = estimates
-        .iter()
-        .position(|p| p.0 > bytes)
-        .unwrap_or(estimates.len() - 1)
-        .max(1);
-    let (a, b) = (estimates[right - 1], estimates[right]);
-    let cycles = a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0);
+    let estimated: Vec<(f64, f64)> = estimates.iter().map(|e| (e.0, e.1)).collect();
+    let (cycles, right) = between(&estimated, bytes);
     let us = m0["cpu_time_us"].as_f64().unwrap();
     assert!(
         (us - cycles / 48.0).abs() <= 1e-9 * us,
@@ -367,7 +356,10 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
     );
     // More than one cycle per instruction: the estimate is above the count.
     let instructions = entry["points"][right][1].as_f64().unwrap();
-    assert!(b.1 > instructions, "{} vs {instructions}", b.1);
+    assert!(
+        estimated[right].1 > instructions,
+        "{estimated:?} vs {instructions}"
+    );
 
     // A device no simulator runs has no time of its own: said so, exit 2.
     cm().args(["energy", "--device", "esp32", "--link", "ble-1m-251"])
