@@ -275,6 +275,7 @@ mod tests {
                 store::RunStatus::Running,
             )
             .unwrap();
+        // Exact cycles at 8 MHz: 8 per µs.
         let seal = |bytes: usize, us: f64| {
             let mut r = mcu::McuResult::failure(
                 mcu::Target::Atmega1284p,
@@ -283,6 +284,7 @@ mod tests {
                 "",
             );
             (r.error, r.kat_passed, r.size_bytes, r.time_us) = (None, true, bytes, us);
+            r.cycles = (us * 8.0) as u64;
             r
         };
         let rows = crate::record::mcu_rows(&[seal(65, 50_000.0), seal(481, 250_000.0)]);
