@@ -341,4 +341,60 @@ mod tests {
             assert!(mcu::algorithms::find(id).is_some(), "{id} is not built");
         }
     }
+
+    /// A known message on a known link, to the byte and the microjoule: study
+    /// 003's chain:10 reading (216 B as JSON) sealed with AES-128-GCM in the
+    /// json container is 415 B; on EU868 DR5 that is two frames and 696.832 ms
+    /// on air. With a device seal time of exactly 800,000 cycles (100 ms at
+    /// the SODAQ Mbili's 8 MHz), the CPU costs 3.3 V × 3.5 mA × 0.1 s = 1,155 µJ.
+    #[test]
+    fn a_known_message_on_a_known_link_costs_known_bytes_and_microjoules() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let run = store
+            .begin_run(
+                &store::NewRun {
+                    command: "mcu".into(),
+                    host: "test".into(),
+                    origin: "local".into(),
+                    environment: json!({}),
+                },
+                store::RunStatus::Running,
+            )
+            .unwrap();
+        let mut r =
+            mcu::McuResult::failure(mcu::Target::Atmega1284p, "message-aes-128-gcm", "seal", "");
+        (r.error, r.kat_passed, r.size_bytes, r.cycles) = (None, true, 216, 800_000);
+        store
+            .add_results(run, &crate::record::mcu_rows(&[r]))
+            .unwrap();
+        let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
+            .unwrap()
+            .unwrap();
+        let profiles = crate::data::profiles(None).unwrap();
+        let links = crate::data::links(None).unwrap();
+        let link = links.get("lorawan-eu868-dr5").unwrap();
+        let setting = Setting {
+            device: profiles.device("sodaq-mbili").unwrap(),
+            radio: profiles.radio(&link.radio).unwrap(),
+            link,
+            battery: Some(profiles.battery("2xAA").unwrap()),
+            interval_s: 600.0,
+        };
+        let c = cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
+        assert_eq!((c.plaintext_bytes, c.sealed_bytes), (216, 415));
+        assert_eq!(c.cpu_us, 100_000.0);
+        let row = c.energy_row(&setting).unwrap();
+        assert_eq!(row.data["frames"], 2);
+        assert_eq!(row.data["airtime_ms"], 696.832);
+        let cpu_uj = row.data["cpu_uj"].as_f64().unwrap();
+        assert!((cpu_uj - 1_155.0).abs() < 1e-9, "{cpu_uj}");
+        let radio_uj = row.data["tx_uj"].as_f64().unwrap() + row.data["rx_uj"].as_f64().unwrap();
+        assert!((radio_uj - 120_449.56).abs() < 0.01, "{radio_uj}");
+        assert!(
+            (row.value - (cpu_uj + radio_uj)).abs() < 1e-6,
+            "{}",
+            row.value
+        );
+    }
 }
