@@ -409,12 +409,10 @@ fn frame_bench_reports_every_column() {
         .code(2);
 }
 
-/// Study 001 measures every row of Table IV, each scheme's minified input is
-/// smaller than the pretty one, and every claim gets a verdict from our numbers.
-#[test]
-fn the_serialization_reproduction_measures_every_row() {
+/// `reproduce STUDY --quick --format json`, which must succeed.
+fn quick_reproduction(study: &str) -> serde_json::Value {
     let out = cm()
-        .args(["reproduce", "serialization", "--quick", "--format", "json"])
+        .args(["reproduce", study, "--quick", "--format", "json"])
         .output()
         .unwrap();
     assert!(
@@ -422,7 +420,14 @@ fn the_serialization_reproduction_measures_every_row() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Study 001 measures every row of Table IV, each scheme's minified input is
+/// smaller than the pretty one, and every claim gets a verdict from our numbers.
+#[test]
+fn the_serialization_reproduction_measures_every_row() {
+    let doc = quick_reproduction("serialization");
     assert_eq!(doc["study"], "serialization");
     let rows = doc["rows"].as_array().unwrap();
     assert_eq!(
@@ -450,20 +455,11 @@ fn the_serialization_reproduction_measures_every_row() {
     }
 }
 
-/// Study 003 on the host: all nineteen schemes over six chain lengths, the
+/// Study 003 on the host: all eighteen schemes over six chain lengths, the
 /// paper's values and a verdict for each of its six statements.
 #[test]
 fn the_tiny_security_reproduction_carries_paper_values_and_verdicts() {
-    let out = cm()
-        .args(["reproduce", "tiny-security", "--quick", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = quick_reproduction("tiny-security");
     assert!(doc["ran_on"].as_str().unwrap().starts_with("this host"));
     assert_eq!(doc["paper"]["input_bytes_approx"][0], 66.0);
     let series = doc["series"].as_array().unwrap();

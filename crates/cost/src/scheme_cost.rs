@@ -258,10 +258,9 @@ mod tests {
     use super::*;
     use store::Store;
 
-    /// With a simulated device, a scheme that has a device seal time uses it;
-    /// one without (its firmware failed a known answer) says the host's stands in.
-    #[test]
-    fn a_scheme_without_a_device_time_is_labelled_as_host() {
+    /// A store holding one ATmega1284P run of AES-128-GCM's seal at these
+    /// (reading bytes, exact cycles), and the device times read from it.
+    fn stored_gcm_seals(points: &[(usize, u64)]) -> (tempfile::TempDir, DeviceTimes) {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
         let run = store
@@ -275,23 +274,34 @@ mod tests {
                 store::RunStatus::Running,
             )
             .unwrap();
-        // Exact cycles at 8 MHz: 8 per µs.
-        let seal = |bytes: usize, us: f64| {
-            let mut r = mcu::McuResult::failure(
-                mcu::Target::Atmega1284p,
-                "message-aes-128-gcm",
-                "seal",
-                "",
-            );
-            (r.error, r.kat_passed, r.size_bytes, r.time_us) = (None, true, bytes, us);
-            r.cycles = (us * 8.0) as u64;
-            r
-        };
-        let rows = crate::record::mcu_rows(&[seal(65, 50_000.0), seal(481, 250_000.0)]);
-        store.add_results(run, &rows).unwrap();
+        let results: Vec<mcu::McuResult> = points
+            .iter()
+            .map(|&(bytes, cycles)| {
+                let mut r = mcu::McuResult::failure(
+                    mcu::Target::Atmega1284p,
+                    "message-aes-128-gcm",
+                    "seal",
+                    "",
+                );
+                (r.error, r.kat_passed, r.size_bytes, r.cycles) = (None, true, bytes, cycles);
+                r
+            })
+            .collect();
+        store
+            .add_results(run, &crate::record::mcu_rows(&results))
+            .unwrap();
         let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
             .unwrap()
             .unwrap();
+        (dir, times)
+    }
+
+    /// With a simulated device, a scheme that has a device seal time uses it;
+    /// one without (its firmware failed a known answer) says the host's stands in.
+    #[test]
+    fn a_scheme_without_a_device_time_is_labelled_as_host() {
+        // Exact cycles at 8 MHz: 8 per µs.
+        let (_dir, times) = stored_gcm_seals(&[(65, 400_000), (481, 2_000_000)]);
         let profiles = crate::data::profiles(None).unwrap();
         let links = crate::data::links(None).unwrap();
         let link = links.get("lora-sf9-125").unwrap();
@@ -349,28 +359,7 @@ mod tests {
     /// the SODAQ Mbili's 8 MHz), the CPU costs 3.3 V × 3.5 mA × 0.1 s = 1,155 µJ.
     #[test]
     fn a_known_message_on_a_known_link_costs_known_bytes_and_microjoules() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
-        let run = store
-            .begin_run(
-                &store::NewRun {
-                    command: "mcu".into(),
-                    host: "test".into(),
-                    origin: "local".into(),
-                    environment: json!({}),
-                },
-                store::RunStatus::Running,
-            )
-            .unwrap();
-        let mut r =
-            mcu::McuResult::failure(mcu::Target::Atmega1284p, "message-aes-128-gcm", "seal", "");
-        (r.error, r.kat_passed, r.size_bytes, r.cycles) = (None, true, 216, 800_000);
-        store
-            .add_results(run, &crate::record::mcu_rows(&[r]))
-            .unwrap();
-        let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
-            .unwrap()
-            .unwrap();
+        let (_dir, times) = stored_gcm_seals(&[(216, 800_000)]);
         let profiles = crate::data::profiles(None).unwrap();
         let links = crate::data::links(None).unwrap();
         let link = links.get("lorawan-eu868-dr5").unwrap();
