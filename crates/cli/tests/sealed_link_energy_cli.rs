@@ -1,6 +1,8 @@
 //! `link` and `energy` with a real message (`--scheme`, `--sample`, `--container`), run
 //! as a user runs them. No assertion depends on how fast this machine is.
 
+use std::path::Path;
+
 use assert_cmd::Command;
 use payload::{Format, chain_reading};
 use predicates::prelude::*;
@@ -265,16 +267,12 @@ fn between(points: &[(f64, f64)], bytes: f64) -> (f64, usize) {
     (a.1 + (b.1 - a.1) / (b.0 - a.0) * (bytes - a.0), right)
 }
 
-/// Without a flag, a simulated device's seal time is its own: the ATmega1284P's
-/// cycle count for that reading from the shipped table, at 8 MHz, never the host's.
-#[test]
-fn energy_takes_the_cpu_time_from_the_device_by_default() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.sqlite");
-    let v = json(&[
+/// `energy` on DEVICE for study 003's pick, AES-256-GCM, on a chain:10 reading, as JSON.
+fn device_energy(device: &str, db: &Path) -> serde_json::Value {
+    json(&[
         "energy",
         "--device",
-        "sodaq-mbili",
+        device,
         "--link",
         "lorawan-eu868-dr3",
         "--scheme",
@@ -285,21 +283,35 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         db.to_str().unwrap(),
         "--format",
         "json",
-    ]);
+    ])
+}
+
+/// AES-256-GCM's seal entry of a shipped device cost table.
+fn shipped_gcm_seal(table: &str) -> serde_json::Value {
+    let table: serde_json::Value = serde_json::from_str(table).unwrap();
+    table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
+        .expect("the table has AES-256-GCM's seal")
+        .clone()
+}
+
+/// Without a flag, a simulated device's seal time is its own: the ATmega1284P's
+/// cycle count for that reading from the shipped table, at 8 MHz, never the host's.
+#[test]
+fn energy_takes_the_cpu_time_from_the_device_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let v = device_energy("sodaq-mbili", &db);
     let source = v["cpu_time_source"].as_str().unwrap();
     assert!(
         source.contains("atmega1284p") && source.contains("device cost table"),
         "{source}"
     );
     assert!(!source.contains("host"), "{source}");
-    let table: serde_json::Value =
-        serde_json::from_str(include_str!("../../../data/device-costs/atmega1284p.json")).unwrap();
-    let entry = table["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
-        .expect("the table has AES-256-GCM's seal");
+    let entry = shipped_gcm_seal(include_str!("../../../data/device-costs/atmega1284p.json"));
     // The table's exact cycles at the two firmware readings around this one.
     let points: Vec<(f64, f64)> = serde_json::from_value(entry["points"].clone()).unwrap();
     let bytes = chain10().len() as f64;
@@ -314,36 +326,15 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
 
     // The MKR WAN 1300's SAMD21 (Cortex-M0+, 48 MHz, one flash wait state):
     // QEMU's exact instruction mix priced with ARM's timings, from the table.
-    let m0 = json(&[
-        "energy",
-        "--device",
-        "mkr-wan-1300",
-        "--link",
-        "lorawan-eu868-dr3",
-        "--scheme",
-        "aead:aes-256-gcm",
-        "--sample",
-        "chain:10",
-        "--db",
-        db.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let m0 = device_energy("mkr-wan-1300", &db);
     let source = m0["cpu_time_source"].as_str().unwrap();
     assert!(
         source.contains("cortex-m0plus at 48 MHz") && source.contains("cycles estimated"),
         "{source}"
     );
-    let table: serde_json::Value = serde_json::from_str(include_str!(
+    let entry = shipped_gcm_seal(include_str!(
         "../../../data/device-costs/cortex-m0plus.json"
-    ))
-    .unwrap();
-    let entry = table["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
-        .expect("the table has AES-256-GCM's seal");
+    ));
     let estimates: Vec<(f64, f64, f64, f64)> =
         serde_json::from_value(entry["cycle_estimates"].clone()).unwrap();
     let estimated: Vec<(f64, f64)> = estimates.iter().map(|e| (e.0, e.1)).collect();

@@ -91,11 +91,15 @@ pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
 
 /// This machine's name, for run listings.
 pub fn host_name() -> String {
+    hostname().unwrap_or_else(|| "this machine".into())
+}
+
+/// The kernel's name for this machine, if it has one.
+pub fn hostname() -> Option<String> {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_string())
         .ok()
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "this machine".into())
 }
 
 /// Stores a whole bench report (from `bench` or another machine's JSON) as one run.

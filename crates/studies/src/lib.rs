@@ -132,14 +132,9 @@ pub(crate) fn sampling(quick: bool, full_ms: u64) -> measure::Config {
 
 /// "this host (x86_64, 4 cores)": where a host-measured study ran.
 pub fn this_host() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
+    let named = cost::record::hostname()
+        .map(|h| format!(" {h}"))
         .unwrap_or_default();
-    let named = if host.is_empty() {
-        String::new()
-    } else {
-        format!(" {host}")
-    };
     format!(
         "this host{named} ({}, {} build)",
         std::env::consts::ARCH,
