@@ -15,7 +15,7 @@ use store::Store;
 use crate::Error;
 use crate::data::ms;
 use crate::device_times::DeviceTimes;
-use crate::message::{Message, MessageSpec, build_note, host_time_label};
+use crate::message::{Message, MessageSpec, build_note, host_time_label, message_len};
 
 /// The two messages to compare.
 pub enum Messages {
@@ -352,8 +352,8 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
         ));
     }
     Ok(Sizes {
-        plain: len_u32(msg.plaintext.len())?,
-        sealed: len_u32(sealed.bytes.len())?,
+        plain: message_len(msg.plaintext.len())?,
+        sealed: message_len(sealed.bytes.len())?,
         cpu,
         lines,
         sample: Some(msg.describe_plaintext()),
@@ -460,8 +460,4 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
         scheme: None,
         container: None,
     })
-}
-
-fn len_u32(len: usize) -> Result<u32, Error> {
-    u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
 }

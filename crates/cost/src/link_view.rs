@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::Error;
 use crate::data::ms;
-use crate::message::{Message, MessageSpec};
+use crate::message::{Message, MessageSpec, message_len};
 
 /// The serialized reading and, with a scheme, the sealed one, costed on `spec`.
 pub struct MessageCosts {
@@ -23,15 +23,12 @@ pub fn cost_message(
     pad_to_packet: bool,
 ) -> Result<MessageCosts, Error> {
     let msg = Message::build(message)?;
-    let len = |n: usize| {
-        u32::try_from(n).map_err(|_| Error::invalid(format!("a {n}-byte message is too large")))
-    };
     let plain = spec
-        .cost(len(msg.plaintext.len())?, pad_to_packet)
+        .cost(message_len(msg.plaintext.len())?, pad_to_packet)
         .map_err(Error::invalid)?;
     let sealed = match &msg.sealed {
         Some(s) => Some(
-            spec.cost(len(s.bytes.len())?, pad_to_packet)
+            spec.cost(message_len(s.bytes.len())?, pad_to_packet)
                 .map_err(Error::invalid)?,
         ),
         None => None,

@@ -195,6 +195,12 @@ impl Sealed {
     }
 }
 
+/// A message length as the link models take it; longer than they can carry is
+/// the user's to fix.
+pub fn message_len(len: usize) -> Result<u32, Error> {
+    u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
+}
+
 /// How the host time came about, for the report.
 pub fn host_time_label() -> &'static str {
     "host-measured on this machine, scaled by nothing"
