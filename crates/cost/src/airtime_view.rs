@@ -12,6 +12,61 @@ use crate::data::ms;
 /// One SF and payload: the time on air, or why it cannot be computed.
 pub type PhyRow = (LoraParams, u32, Result<Airtime, String>);
 
+/// Every SF × payload cell of a PHY grid, with the distinct reasons of the
+/// cells that cannot be computed; an error when none can.
+pub fn phy_grid(
+    base: &LoraParams,
+    sfs: &[u32],
+    payloads: &[u32],
+) -> Result<(Vec<PhyRow>, Vec<String>), String> {
+    let mut rows = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for &sf in sfs {
+        for &pl in payloads {
+            let p = LoraParams {
+                sf: sf as u8,
+                ..*base
+            };
+            let cell = p.airtime(pl).map_err(|e| e.to_string());
+            if let Err(msg) = &cell
+                && !notes.contains(msg)
+            {
+                notes.push(msg.clone());
+            }
+            rows.push((p, pl, cell));
+        }
+    }
+    if rows.iter().all(|r| r.2.is_err()) {
+        return Err(notes.join("; "));
+    }
+    Ok((rows, notes))
+}
+
+/// Every data rate × payload of a region. A single message over the frame
+/// limit is refused unless `split` allows costing it as several frames.
+pub fn lorawan_grid(
+    region: Region,
+    drs: &[u32],
+    payloads: &[u32],
+    split: bool,
+) -> Result<Vec<(u32, LorawanMessage)>, String> {
+    let single = drs.len() == 1 && payloads.len() == 1;
+    let mut rows = Vec::new();
+    for &dr in drs {
+        let rate = region.data_rate(dr as u8).map_err(|e| e.to_string())?;
+        for &pl in payloads {
+            if pl > rate.max_payload && single && !split {
+                return Err(format!(
+                    "{}; pass --split to cost it as several frames",
+                    rate.too_big(pl)
+                ));
+            }
+            rows.push((pl, rate.message(pl).map_err(|e| e.to_string())?));
+        }
+    }
+    Ok(rows)
+}
+
 pub fn case_json(p: &LoraParams, payload: u32, a: &Airtime) -> Value {
     json!({
         "chip": p.chip.name(),

@@ -107,29 +107,7 @@ fn phy(args: &Args) -> Result<(), CliError> {
             }
         };
     }
-    let mut rows = Vec::new();
-    let mut notes = Vec::new();
-    for &sf in &sfs {
-        for &pl in &payloads {
-            let p = LoraParams {
-                sf: sf as u8,
-                ..base
-            };
-            match p.airtime(pl) {
-                Ok(a) => rows.push((p, pl, Ok(a))),
-                Err(e) => {
-                    let msg = e.to_string();
-                    if !notes.contains(&msg) {
-                        notes.push(msg.clone());
-                    }
-                    rows.push((p, pl, Err(msg)));
-                }
-            }
-        }
-    }
-    if rows.iter().all(|r| r.2.is_err()) {
-        return Err(CliError::usage(notes.join("; ")));
-    }
+    let (rows, notes) = airtime_view::phy_grid(&base, &sfs, &payloads).map_err(CliError::usage)?;
     match args.format {
         Format::Json => print_json(&airtime_view::phy_json(&rows)),
         Format::Table => {
@@ -145,24 +123,10 @@ fn lorawan(args: &Args, region: Region) -> Result<(), CliError> {
         Some(d) => parse_range("--dr", d, 15)?,
         None => (0..=max_dr).collect(),
     };
-    for &dr in &drs {
-        region.data_rate(dr as u8).map_err(usage)?;
-    }
     let payloads = parse_range("--payload", &args.payload, 65535)?;
     let single = drs.len() == 1 && payloads.len() == 1;
-    let mut rows = Vec::new();
-    for &dr in &drs {
-        let rate = region.data_rate(dr as u8).map_err(usage)?;
-        for &pl in &payloads {
-            if pl > rate.max_payload && single && !args.split {
-                return Err(CliError::usage(format!(
-                    "{}; pass --split to cost it as several frames",
-                    rate.too_big(pl)
-                )));
-            }
-            rows.push((pl, rate.message(pl).map_err(usage)?));
-        }
-    }
+    let rows =
+        airtime_view::lorawan_grid(region, &drs, &payloads, args.split).map_err(CliError::usage)?;
     match args.format {
         Format::Json if single => {
             print_json(&airtime_view::lorawan_json(region, rows[0].0, &rows[0].1))
