@@ -4,8 +4,8 @@
 
 use catalogue::Kind;
 use cost::Error;
-use cost::record::{bench_row, mcu_rows};
-use measure::workload::{Case, CaseError, measure_case, operations_of};
+use cost::record::{bench_row, mcu_rows, noise_row};
+use measure::workload::{BackendChoice, Case, Operation, interleave_groups, measure_group, plan};
 use measure::{BenchResult, Sampler};
 use store::{RunId, Store};
 
@@ -36,13 +36,25 @@ pub const QUICK_ALGORITHMS: [&str; 18] = [
 /// `bench`'s default sizes: the four study sizes plus typical packet and file sizes.
 pub const DEFAULT_SIZES: [usize; 8] = [16, 64, 100, 256, 1024, 1536, 4096, 16384];
 
+/// Timed at the start and the end of the sweep; how far they drift is this
+/// run's noise (see `store::conventions::NOISE`). Four characters of code:
+/// AES-NI, wide integer arithmetic, SHA extensions, table lookups.
+pub const NOISE_PROBES: [(&str, Operation, usize); 4] = [
+    ("aes-128-gcm", Operation::Encrypt, 1024),
+    ("chacha20-poly1305", Operation::Encrypt, 1024),
+    ("sha256", Operation::Digest, 1024),
+    ("present-80-cbc", Operation::Encrypt, 64),
+];
+
 pub struct SweepOutcome {
     pub results: usize,
     pub skipped: Vec<String>,
     pub interrupted: bool,
 }
 
-/// Measures each algorithm at each size, storing one batch per algorithm.
+/// Measures each algorithm at each size, one operation and size at a time
+/// with the algorithms' samples interleaved, storing each group as it
+/// finishes; the noise probes run before and after.
 pub fn sweep(
     store: &mut Store,
     run: RunId,
@@ -56,52 +68,91 @@ pub fn sweep(
         skipped: Vec::new(),
         interrupted: false,
     };
-    for (i, id) in ids.iter().enumerate() {
-        let Some(entry) = catalogue::catalogue().get(id) else {
-            out.skipped.push(format!("{id}: not in the catalogue"));
-            continue;
-        };
-        let Some(&backend) = entry.backends().first() else {
-            continue;
-        };
-        progress(Progress::Working(&format!(
-            "[sweep {}/{}] {}",
-            i + 1,
-            ids.len(),
-            entry.id
-        )));
-        let mut batch: Vec<BenchResult> = Vec::new();
-        'ops: for op in operations_of(entry, backend) {
-            let op_sizes: &[usize] = if op.is_size_free() { &[0] } else { sizes };
-            for &size in op_sizes {
-                let case = Case {
-                    entry,
-                    backend,
-                    operation: op,
-                    size,
-                };
-                match measure_case(sampler, case) {
-                    Ok(output) => batch.push(BenchResult::from_case(&case, &output)),
-                    Err(CaseError::Interrupted) => {
-                        out.interrupted = true;
-                        break 'ops;
-                    }
-                    Err(CaseError::Unsupported(why)) => {
-                        out.skipped
-                            .push(format!("{} {op} {size} B: {why}", entry.id));
-                        continue 'ops;
-                    }
-                }
-            }
-        }
-        let rows: Vec<_> = batch.iter().map(bench_row).collect();
-        store.add_results(run, &rows)?;
-        out.results += rows.len();
-        if out.interrupted {
-            break;
+    let mut entries = Vec::new();
+    for id in ids {
+        match catalogue::catalogue().get(id) {
+            Some(entry) => entries.push(entry),
+            None => out.skipped.push(format!("{id}: not in the catalogue")),
         }
     }
+    let sizes: Vec<u64> = sizes.iter().map(|&s| s as u64).collect();
+    let (cases, _) = plan(&entries, &sizes, None, &BackendChoice::Default);
+    let probes = noise_probes();
+    let Some(before) = measure_probes(sampler, &probes) else {
+        out.interrupted = true;
+        return Ok(out);
+    };
+    let groups = interleave_groups(&cases);
+    for (g, group) in groups.iter().enumerate() {
+        let group: Vec<Case> = group.iter().map(|&i| cases[i]).collect();
+        progress(Progress::Working(&format!(
+            "[sweep {}/{}] {} {} B, {} algorithms interleaved",
+            g + 1,
+            groups.len(),
+            group[0].operation,
+            group[0].recorded_size(),
+            group.len()
+        )));
+        let Ok(outcomes) = measure_group(sampler, &group) else {
+            out.interrupted = true;
+            return Ok(out);
+        };
+        let mut rows = Vec::new();
+        for (case, outcome) in group.iter().zip(outcomes) {
+            match outcome {
+                Ok(output) => rows.push(bench_row(&BenchResult::from_case(case, &output))),
+                Err(why) => out.skipped.push(format!(
+                    "{} {} {} B: {why}",
+                    case.entry.id,
+                    case.operation,
+                    case.recorded_size()
+                )),
+            }
+        }
+        store.add_results(run, &rows)?;
+        out.results += rows.len();
+    }
+    if let Some(after) = measure_probes(sampler, &probes) {
+        let rows: Vec<_> = before
+            .iter()
+            .zip(&after)
+            .map(|(a, b)| noise_row(a, b))
+            .collect();
+        store.add_results(run, &rows)?;
+    } else {
+        out.interrupted = true;
+    }
     Ok(out)
+}
+
+fn noise_probes() -> Vec<Case> {
+    NOISE_PROBES
+        .iter()
+        .filter_map(|&(id, operation, size)| {
+            let entry = catalogue::catalogue().get(id)?;
+            let backend = *entry.backends().first()?;
+            Some(Case {
+                entry,
+                backend,
+                operation,
+                size,
+            })
+        })
+        .collect()
+}
+
+/// The probes' results, or None when interrupted. A probe that cannot run
+/// here is left out of both ends alike.
+fn measure_probes(sampler: &mut Sampler, probes: &[Case]) -> Option<Vec<BenchResult>> {
+    let outcomes = measure_group(sampler, probes).ok()?;
+    Some(
+        probes
+            .iter()
+            .zip(outcomes)
+            .map(|(case, o)| o.map(|output| BenchResult::from_case(case, &output)))
+            .filter_map(Result::ok)
+            .collect(),
+    )
 }
 
 /// Every catalogue entry (asymmetric ones too) for `--full`.

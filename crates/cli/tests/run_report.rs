@@ -64,6 +64,17 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
             "no {section} results stored"
         );
     }
+    // The noise probes ran at both ends of the sweep: one drift per probe, and a
+    // same-run comparison derives its threshold from them.
+    let noise: Vec<_> = rows.iter().filter(|r| r.section == "noise").collect();
+    assert_eq!(noise.len(), 4, "one drift row per noise probe");
+    for r in &noise {
+        let (start, end) = (
+            r.data["start_ns"].as_f64().unwrap(),
+            r.data["end_ns"].as_f64().unwrap(),
+        );
+        assert!((r.value - 100.0 * (end / start - 1.0)).abs() < 1e-9 && start > 0.0);
+    }
     // The sweep measured AES-128-GCM at 1024 B with a real interval around the median.
     let gcm = rows
         .iter()

@@ -90,7 +90,7 @@ fn import_round_trips_and_compare_marks_only_the_injected_difference() {
         .success();
 
     let out = cm(&db)
-        .args(["compare", "1", "2", "--json", "--db"])
+        .args(["compare", "1", "2", "--format", "json", "--db"])
         .arg(&db)
         .output()
         .unwrap();
@@ -109,7 +109,9 @@ fn import_round_trips_and_compare_marks_only_the_injected_difference() {
     assert!((marked[0]["ratio"].as_f64().unwrap() - 3.0).abs() < 1e-9);
     for r in ratios.iter().filter(|r| r["significant"] == false) {
         assert_eq!(r["ratio"].as_f64().unwrap(), 1.0);
+        assert_eq!(r["verdict"], "equal");
     }
+    assert_eq!(cmp["mode"], "same_machine");
     cm(&db)
         .args(["compare", "1", "2", "--changed", "--db"])
         .arg(&db)
@@ -118,7 +120,9 @@ fn import_round_trips_and_compare_marks_only_the_injected_difference() {
         .stdout(
             predicate::str::contains("* higher in B")
                 .count(1)
-                .and(predicate::str::contains("1 differ beyond the noise")),
+                .and(predicate::str::contains(
+                    "1 higher and 0 lower beyond the noise",
+                )),
         );
 
     cm(&db)
@@ -129,6 +133,105 @@ fn import_round_trips_and_compare_marks_only_the_injected_difference() {
         .stdout(
             predicate::str::contains("import a.json")
                 .and(predicate::str::contains("import b.json")),
+        );
+}
+
+/// Writes `report` with every interval ±0.2 % of its median (so whether
+/// intervals are apart does not depend on this machine's noise), with
+/// `slower` on the AES-GCM 1 KiB encryption, and imports it.
+fn import_scaled(db: &Path, report: &Value, name: &str, slower: f64, cpu: &str) {
+    let mut r = report.clone();
+    r["environment"]["cpu_model"] = Value::from(cpu);
+    for x in r["results"].as_array_mut().unwrap() {
+        let victim = x["algorithm"] == "aes-128-gcm"
+            && x["operation"] == "encrypt"
+            && x["size_bytes"] == 1024;
+        let median = x["median_ns"].as_f64().unwrap() * if victim { slower } else { 1.0 };
+        x["median_ns"] = Value::from(median);
+        x["ci95_low_ns"] = Value::from(median * 0.998);
+        x["ci95_high_ns"] = Value::from(median * 1.002);
+    }
+    let path = db.parent().unwrap().join(name);
+    std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+    cm(db)
+        .arg("import")
+        .arg(&path)
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success();
+}
+
+#[test]
+fn fail_above_gates_an_injected_ten_percent_slowdown_and_only_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let (_, report) = bench_json(dir.path());
+    import_scaled(&db, &report, "base.json", 1.0, "EPYC");
+    import_scaled(&db, &report, "slower.json", 1.10, "EPYC");
+    import_scaled(&db, &report, "same.json", 1.0, "EPYC");
+    import_scaled(&db, &report, "board.json", 1.10, "Cortex-A53");
+    let gate = |b: &str, pct: &str| {
+        cm(&db)
+            .args(["compare", "1", b, "--fail-above", pct, "--db"])
+            .arg(&db)
+            .assert()
+    };
+    gate("2", "5").code(1).stdout(
+        predicate::str::contains("encrypt 1024B")
+            .count(1)
+            .and(predicate::str::contains("* higher in B").count(1))
+            .and(
+                predicate::str::contains("1 of ")
+                    .and(predicate::str::contains("slower by more than 5 %")),
+            ),
+    );
+    gate("3", "5")
+        .code(0)
+        .stdout(predicate::str::contains("0 of "));
+    gate("2", "15").code(0);
+    // Two machines are compared, never gated.
+    gate("4", "5")
+        .code(2)
+        .stderr(predicate::str::contains("two").and(predicate::str::contains("Cortex-A53")));
+
+    let out = cm(&db)
+        .args([
+            "compare",
+            "1",
+            "2",
+            "--fail-above",
+            "5",
+            "--format",
+            "json",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let slower = json["slower"].as_array().unwrap();
+    assert_eq!(slower.len(), 1);
+    assert_eq!(slower[0]["key"]["subject"], "aes-128-gcm");
+    assert_eq!(slower[0]["verdict"], "higher");
+    assert_eq!(
+        json["sampled_threshold"]["pct"], 2.0,
+        "no noise probes: the default"
+    );
+
+    // A machine comparison names both and judges nothing.
+    cm(&db)
+        .args(["compare", "1", "4", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("two machines")
+                .and(predicate::str::contains("EPYC"))
+                .and(predicate::str::contains("Cortex-A53"))
+                .and(predicate::str::contains("higher on B").count(1))
+                .and(predicate::str::contains("* higher in B").not()),
         );
 }
 
@@ -146,6 +249,10 @@ fn bad_input_exits_2_with_a_message() {
             .stderr(predicate::str::contains(msg));
     };
     fails(&["compare", "1", "99"], "no run with id 1");
+    fails(
+        &["compare", "1", "2", "--threshold", "5000"],
+        "--threshold: give a percentage",
+    );
     fails(&["report", "--run", "5"], "no run with id 5");
     fails(&["report"], "no runs yet");
     fails(

@@ -3,7 +3,7 @@
 //! reads the device rows back, so both sides of the schema live here.
 
 use measure::{BenchReport, BenchResult};
-use store::conventions::{BENCH, FAILURE, MCU, NS_PER_OP};
+use store::conventions::{BENCH, DRIFT_PCT, FAILURE, HOST, MCU, NOISE, NS_PER_OP};
 use store::{NewRun, ResultRow, RunId, RunStatus, Store};
 
 use crate::Error;
@@ -18,7 +18,7 @@ fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
 pub fn bench_row(r: &BenchResult) -> ResultRow {
     ResultRow {
         section: BENCH.into(),
-        target: store::conventions::HOST.into(),
+        target: HOST.into(),
         subject: r.algorithm.clone(),
         operation: r.operation.to_string(),
         size_bytes: Some(r.size_bytes as i64),
@@ -30,6 +30,26 @@ pub fn bench_row(r: &BenchResult) -> ResultRow {
         ci_high: Some(r.ci95_high_ns),
         samples: Some(r.samples as i64),
         data: json(r),
+    }
+}
+
+/// A noise probe: the same case timed at the start and at the end of a run;
+/// the row holds the drift in percent (see `store::conventions::NOISE`).
+pub fn noise_row(start: &BenchResult, end: &BenchResult) -> ResultRow {
+    ResultRow {
+        section: NOISE.into(),
+        target: HOST.into(),
+        subject: start.algorithm.clone(),
+        operation: start.operation.to_string(),
+        size_bytes: Some(start.size_bytes as i64),
+        context: start.backend.clone(),
+        metric: DRIFT_PCT.into(),
+        unit: "%".into(),
+        value: 100.0 * (end.median_ns / start.median_ns - 1.0),
+        ci_low: None,
+        ci_high: None,
+        samples: None,
+        data: serde_json::json!({ "start_ns": start.median_ns, "end_ns": end.median_ns }),
     }
 }
 

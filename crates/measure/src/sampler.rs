@@ -40,6 +40,26 @@ impl Config {
         }
     }
 
+    /// `--quick` or the standard configuration, with `time_s` seconds of
+    /// sampling per result when given (above 0, at most 60).
+    pub fn chosen(time_s: Option<f64>, quick: bool) -> Result<Config, String> {
+        let base = if quick {
+            Config::quick()
+        } else {
+            Config::standard()
+        };
+        match time_s {
+            None => Ok(base),
+            Some(t) if t > 0.0 && t <= 60.0 => Ok(Config {
+                time: Duration::from_secs_f64(t),
+                ..base
+            }),
+            Some(t) => Err(format!(
+                "--time {t}: give seconds per result, above 0 and at most 60"
+            )),
+        }
+    }
+
     /// Samples for `time`, warm-up a fifth of it (5 ms to 0.5 s). Up to
     /// 1000 samples: many short samples rather than few long ones, so that
     /// when other processes take the CPU only some samples are hit and the
@@ -128,77 +148,75 @@ impl Sampler {
     /// Measures `op`. Its result goes through `black_box` so the optimiser
     /// cannot drop the work. Returns `Interrupted` if a stop was requested.
     pub fn measure<R>(&mut self, mut op: impl FnMut() -> R) -> Result<Measurement, Interrupted> {
-        let per_call = self.warm_up(&mut op)?;
+        let mut op = || {
+            black_box(op());
+        };
+        let mut all = self.measure_interleaved(&mut [&mut op])?;
+        Ok(all.remove(0))
+    }
+
+    /// Measures several operations in rounds, one sample of each per round
+    /// (starting with a different one each round), instead of each to
+    /// completion: a slow drift of the machine (frequency, a neighbour's
+    /// load) then hits all of them alike, and their ratios stay true. Each
+    /// operation gets the time budget it would get alone, and its statistics
+    /// are computed from its own samples exactly as for one operation.
+    pub fn measure_interleaved(
+        &mut self,
+        ops: &mut [&mut dyn FnMut()],
+    ) -> Result<Vec<Measurement>, Interrupted> {
         let target = self
             .min_sample
             .max(self.config.time / self.config.max_samples as u32);
-        let iters = ((target.as_secs_f64() / per_call.max(1e-10)).ceil() as u64).max(1);
-        // An operation slower than the whole budget gets 3 samples, not 10.
-        let min_samples = if per_call > self.config.time.as_secs_f64() {
-            3
-        } else {
-            self.config.min_samples
-        };
+        let mut runs = Vec::with_capacity(ops.len());
+        for op in ops.iter_mut() {
+            let per_call = self.warm_up(op)?;
+            let iters = ((target.as_secs_f64() / per_call.max(1e-10)).ceil() as u64).max(1);
+            // An operation slower than the whole budget gets 3 samples, not 10.
+            let min_samples = if per_call > self.config.time.as_secs_f64() {
+                3
+            } else {
+                self.config.min_samples
+            };
+            runs.push(Samples::new(iters, min_samples, self.config.max_samples));
+        }
 
-        let mut ns = Vec::with_capacity(self.config.max_samples);
-        let mut cycles = Vec::with_capacity(self.config.max_samples);
-        let mut instructions = Vec::with_capacity(self.config.max_samples);
-        let usage_before = cpu_time::process_usage();
+        let budget = self.config.time * ops.len() as u32;
         let started = Instant::now();
-        while ns.len() < self.config.max_samples
-            && (ns.len() < min_samples || started.elapsed() < self.config.time)
-        {
-            if interrupt::stop_requested() {
-                return Err(Interrupted);
+        for round in 0.. {
+            let in_budget = started.elapsed() < budget;
+            let wanted: Vec<usize> = (0..ops.len())
+                .map(|k| (round + k) % ops.len())
+                .filter(|&i| runs[i].wants_more(in_budget))
+                .collect();
+            if wanted.is_empty() {
+                break;
             }
-            let c0 = self.counter.read();
-            let t0 = Instant::now();
-            for _ in 0..iters {
-                black_box(op());
-            }
-            let elapsed = t0.elapsed();
-            let c1 = self.counter.read();
-            ns.push(elapsed.as_nanos() as f64 / iters as f64);
-            if let (Some(a), Some(b)) = (c0.cycles, c1.cycles) {
-                cycles.push(b.wrapping_sub(a) as f64 / iters as f64);
-            }
-            if let (Some(a), Some(b)) = (c0.instructions, c1.instructions) {
-                instructions.push(b.wrapping_sub(a) as f64 / iters as f64);
+            for i in wanted {
+                if interrupt::stop_requested() {
+                    return Err(Interrupted);
+                }
+                runs[i].take(&mut *ops[i], &mut self.counter);
             }
         }
-        let wall = started.elapsed();
-        let cpu = match (usage_before, cpu_time::process_usage()) {
-            (Some(a), Some(b)) => b.cpu().saturating_sub(a.cpu()),
-            _ => Duration::ZERO,
-        };
 
-        let heap = self.heap_counted.then(|| {
-            let probe = HeapProbe::start();
-            black_box(op());
-            probe.finish()
-        });
-        let median = |v: &[f64]| Summary::of(v).map(|s| s.median);
-        Ok(Measurement {
-            ns: Summary::of(&ns).expect("at least one sample, none NaN"),
-            iterations_per_sample: iters,
-            cycles_per_op: median(&cycles),
-            cycles_source: if cycles.is_empty() {
-                None
-            } else {
-                self.counter.source()
-            },
-            instructions_per_op: median(&instructions),
-            heap,
-            cpu_time_ns: cpu.as_nanos() as u64,
-            wall_time_ns: wall.as_nanos() as u64,
-        })
+        let mut out = Vec::with_capacity(ops.len());
+        for (op, run) in ops.iter_mut().zip(runs) {
+            let heap = self.heap_counted.then(|| {
+                let probe = HeapProbe::start();
+                op();
+                probe.finish()
+            });
+            out.push(run.summarise(heap, self.counter.source()));
+        }
+        Ok(out)
     }
 
     /// Runs `op` in growing batches for the warm-up time; returns the
     /// fastest seconds per call seen in a batch long enough to time. The
     /// fastest, because a preempted batch only ever looks slower, and an
     /// inflated estimate would make every sample too short.
-    fn warm_up<R>(&mut self, op: &mut impl FnMut() -> R) -> Result<f64, Interrupted> {
+    fn warm_up(&mut self, op: &mut dyn FnMut()) -> Result<f64, Interrupted> {
         let started = Instant::now();
         let warmup = if std::mem::take(&mut self.first) {
             self.config.warmup.max(FIRST_WARMUP)
@@ -213,7 +231,7 @@ impl Sampler {
             }
             let t0 = Instant::now();
             for _ in 0..batch {
-                black_box(op());
+                op();
             }
             let took = t0.elapsed();
             let per_call = took.as_secs_f64() / batch as f64;
@@ -226,6 +244,77 @@ impl Sampler {
             if started.elapsed() >= warmup {
                 return Ok(if best.is_finite() { best } else { per_call });
             }
+        }
+    }
+}
+
+/// One operation's samples as they are taken.
+struct Samples {
+    iters: u64,
+    min_samples: usize,
+    max_samples: usize,
+    ns: Vec<f64>,
+    cycles: Vec<f64>,
+    instructions: Vec<f64>,
+    /// Process CPU time and wall time over this operation's samples only.
+    cpu: Duration,
+    wall: Duration,
+}
+
+impl Samples {
+    fn new(iters: u64, min_samples: usize, max_samples: usize) -> Samples {
+        Samples {
+            iters,
+            min_samples,
+            max_samples,
+            ns: Vec::with_capacity(max_samples),
+            cycles: Vec::with_capacity(max_samples),
+            instructions: Vec::with_capacity(max_samples),
+            cpu: Duration::ZERO,
+            wall: Duration::ZERO,
+        }
+    }
+
+    /// Up to the maximum, at least the minimum, and more while time is left.
+    fn wants_more(&self, in_budget: bool) -> bool {
+        self.ns.len() < self.max_samples && (self.ns.len() < self.min_samples || in_budget)
+    }
+
+    fn take(&mut self, op: &mut dyn FnMut(), counter: &mut CycleCounter) {
+        let usage_before = cpu_time::process_usage();
+        let w0 = Instant::now();
+        let c0 = counter.read();
+        let t0 = Instant::now();
+        for _ in 0..self.iters {
+            op();
+        }
+        let elapsed = t0.elapsed();
+        let c1 = counter.read();
+        self.wall += w0.elapsed();
+        if let (Some(a), Some(b)) = (usage_before, cpu_time::process_usage()) {
+            self.cpu += b.cpu().saturating_sub(a.cpu());
+        }
+        let per = self.iters as f64;
+        self.ns.push(elapsed.as_nanos() as f64 / per);
+        if let (Some(a), Some(b)) = (c0.cycles, c1.cycles) {
+            self.cycles.push(b.wrapping_sub(a) as f64 / per);
+        }
+        if let (Some(a), Some(b)) = (c0.instructions, c1.instructions) {
+            self.instructions.push(b.wrapping_sub(a) as f64 / per);
+        }
+    }
+
+    fn summarise(self, heap: Option<HeapUsage>, source: Option<CycleSource>) -> Measurement {
+        let median = |v: &[f64]| Summary::of(v).map(|s| s.median);
+        Measurement {
+            ns: Summary::of(&self.ns).expect("at least one sample, none NaN"),
+            iterations_per_sample: self.iters,
+            cycles_per_op: median(&self.cycles),
+            cycles_source: if self.cycles.is_empty() { None } else { source },
+            instructions_per_op: median(&self.instructions),
+            heap,
+            cpu_time_ns: self.cpu.as_nanos() as u64,
+            wall_time_ns: self.wall.as_nanos() as u64,
         }
     }
 }
@@ -265,5 +354,29 @@ mod tests {
             .unwrap();
         // A sample lasts >= 20 µs, so a sub-microsecond op repeats >= 20 times.
         assert!(m.iterations_per_sample >= 20, "{}", m.iterations_per_sample);
+    }
+
+    #[test]
+    fn interleaved_operations_take_their_samples_in_rounds() {
+        // Each call logs which operation ran. Measured one after the other,
+        // the log would switch operation a handful of times (warm-ups, then
+        // A's samples, then B's); in rounds it switches at every sample.
+        let log = std::cell::RefCell::new(Vec::new());
+        let spin = |id: u8| {
+            log.borrow_mut().push(id);
+            let t = Instant::now();
+            while t.elapsed() < Duration::from_micros(5) {}
+        };
+        let (mut a, mut b) = (|| spin(0), || spin(1));
+        let mut s = Sampler::new(Config::quick(), false);
+        let m = s.measure_interleaved(&mut [&mut a, &mut b]).unwrap();
+        assert_eq!(m.len(), 2);
+        assert!(
+            m.iter()
+                .all(|m| m.ns.samples >= 10 && m.ns.median >= 5_000.0)
+        );
+        let log = log.into_inner();
+        let switches = log.windows(2).filter(|w| w[0] != w[1]).count();
+        assert!(switches >= 2 * 10, "{switches} switches between operations");
     }
 }

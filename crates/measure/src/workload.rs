@@ -239,15 +239,98 @@ impl NonceCounter {
     }
 }
 
-/// Runs a case through the sampler.
-pub fn measure_case(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
-    match case.entry.kind {
-        Kind::BlockMode | Kind::Stream | Kind::Aead | Kind::Baseline => {
-            measure_cipher(sampler, case)
+/// A case ready to time: the operation, with everything it needs owned by
+/// it, and what it produces besides its timings.
+pub struct Prepared {
+    op: Box<dyn FnMut()>,
+    output_bytes: Option<usize>,
+    expansion_bytes: Option<i64>,
+    key_bytes: usize,
+}
+
+impl Prepared {
+    fn new(
+        mut op: impl FnMut() -> bool + 'static,
+        output_bytes: Option<usize>,
+        expansion_bytes: Option<i64>,
+        key_bytes: usize,
+    ) -> Prepared {
+        Prepared {
+            op: Box::new(move || {
+                std::hint::black_box(op());
+            }),
+            output_bytes,
+            expansion_bytes,
+            key_bytes,
         }
-        Kind::Hash => measure_hash(sampler, case),
-        Kind::Mac => measure_mac(sampler, case),
-        Kind::Asymmetric => measure_asymmetric(sampler, case),
+    }
+
+    fn output(&self, measurement: Measurement) -> CaseOutput {
+        CaseOutput {
+            measurement,
+            output_bytes: self.output_bytes,
+            expansion_bytes: self.expansion_bytes,
+            key_bytes: self.key_bytes,
+        }
+    }
+}
+
+/// Runs a case through the sampler on its own.
+pub fn measure_case(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+    let mut prepared = prepare(case)?;
+    let m = sampler.measure(&mut prepared.op)?;
+    Ok(prepared.output(m))
+}
+
+/// Cases measured together, their samples interleaved in rounds: one
+/// operation at one size across algorithms and backends, so the comparison
+/// that matters (which is faster here) is the one drift cannot bias.
+/// Each group lists indices into `cases`, in their order.
+pub fn interleave_groups(cases: &[Case]) -> Vec<Vec<usize>> {
+    let key = |c: &Case| (c.operation, c.recorded_size());
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        match groups.iter_mut().find(|g| key(&cases[g[0]]) == key(case)) {
+            Some(group) => group.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+/// Measures a group of cases interleaved (see `Sampler::measure_interleaved`).
+/// Each case's outcome is in the order given; a case that cannot run is
+/// `Unsupported` without stopping the others. An interruption loses only
+/// this group: its cases finish together.
+pub fn measure_group(
+    sampler: &mut Sampler,
+    cases: &[Case],
+) -> Result<Vec<Result<CaseOutput, CaseError>>, Interrupted> {
+    let mut prepared: Vec<Result<Prepared, CaseError>> =
+        cases.iter().map(|&c| prepare(c)).collect();
+    let mut ops: Vec<&mut dyn FnMut()> = prepared
+        .iter_mut()
+        .filter_map(|p| p.as_mut().ok())
+        .map(|p| &mut *p.op as &mut dyn FnMut())
+        .collect();
+    let mut measured = sampler.measure_interleaved(&mut ops)?.into_iter();
+    Ok(prepared
+        .into_iter()
+        .map(|p| {
+            let p = p?;
+            let m = measured.next().expect("one measurement per prepared case");
+            Ok(p.output(m))
+        })
+        .collect())
+}
+
+/// Builds the operation of a case, checking once that it works.
+pub fn prepare(case: Case) -> Result<Prepared, CaseError> {
+    match case.entry.kind {
+        Kind::BlockMode | Kind::Stream | Kind::Aead | Kind::Baseline => prepare_cipher(case),
+        Kind::Hash => prepare_hash(case),
+        Kind::Mac => prepare_mac(case),
+        Kind::Asymmetric => prepare_asymmetric(case),
     }
 }
 
@@ -258,25 +341,20 @@ fn unsupported(case: &Case) -> CaseError {
     ))
 }
 
-fn measure_cipher(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+fn prepare_cipher(case: Case) -> Result<Prepared, CaseError> {
     let entry = case.entry;
     let key = pattern(key_len(entry), 0x11);
+    let key_bytes = key.len();
     let backend = Some(case.backend);
     let padding = if entry.mode.is_some_and(|m| m.is_padded()) {
         Padding::Pkcs7
     } else {
         Padding::None
     };
-    let done = |measurement, output: Option<usize>, expansion: Option<i64>| CaseOutput {
-        measurement,
-        output_bytes: output,
-        expansion_bytes: expansion,
-        key_bytes: key.len(),
-    };
     if case.operation == Operation::Keysetup {
         entry.cipher(backend, &key)?;
-        let m = sampler.measure(|| entry.cipher(backend, &key).is_ok())?;
-        return Ok(done(m, None, None));
+        let op = move || entry.cipher(backend, &key).is_ok();
+        return Ok(Prepared::new(op, None, None, key_bytes));
     }
 
     let mut cipher = entry.cipher(backend, &key)?;
@@ -295,7 +373,8 @@ fn measure_cipher(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseE
     match case.operation {
         Operation::Encrypt => {
             let mut nonces = NonceCounter::new(fixed_nonce.len());
-            let m = sampler.measure(|| {
+            let len = ciphertext.len();
+            let op = move || {
                 out.clear();
                 let params = Params {
                     iv: nonces.next(),
@@ -303,8 +382,8 @@ fn measure_cipher(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseE
                     padding,
                 };
                 cipher.encrypt(&params, &message, &mut out).is_ok()
-            })?;
-            Ok(done(m, Some(ciphertext.len()), Some(expansion)))
+            };
+            Ok(Prepared::new(op, Some(len), Some(expansion), key_bytes))
         }
         Operation::Decrypt => {
             out.clear();
@@ -315,17 +394,23 @@ fn measure_cipher(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseE
                     entry.id
                 )));
             }
-            let m = sampler.measure(|| {
+            let len = message.len();
+            let op = move || {
                 out.clear();
+                let fixed = Params {
+                    iv: &fixed_nonce,
+                    aad: &[],
+                    padding,
+                };
                 cipher.decrypt(&fixed, &ciphertext, &mut out).is_ok()
-            })?;
-            Ok(done(m, Some(message.len()), Some(expansion)))
+            };
+            Ok(Prepared::new(op, Some(len), Some(expansion), key_bytes))
         }
         _ => Err(unsupported(&case)),
     }
 }
 
-fn measure_hash(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+fn prepare_hash(case: Case) -> Result<Prepared, CaseError> {
     if case.operation != Operation::Digest {
         return Err(unsupported(&case));
     }
@@ -334,110 +419,93 @@ fn measure_hash(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseErr
     let mut out = Vec::with_capacity(128);
     hasher.digest(&message, &mut out);
     let len = out.len();
-    let m = sampler.measure(|| {
+    let op = move || {
         out.clear();
-        hasher.digest(&message, &mut out)
-    })?;
-    Ok(CaseOutput {
-        measurement: m,
-        output_bytes: Some(len),
-        expansion_bytes: None,
-        key_bytes: 0,
-    })
+        hasher.digest(&message, &mut out);
+        true
+    };
+    Ok(Prepared::new(op, Some(len), None, 0))
 }
 
-fn measure_mac(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+fn prepare_mac(case: Case) -> Result<Prepared, CaseError> {
     let entry = case.entry;
     let backend = Some(case.backend);
     let key = pattern(key_len(entry), 0x11);
+    let key_bytes = key.len();
     let mut mac = entry.mac(backend, &key)?;
     let message = pattern(case.size, 0x33);
     let mut tag = Vec::with_capacity(128);
     mac.compute(&message, &mut tag)?;
-    let done = |measurement, output| CaseOutput {
-        measurement,
-        output_bytes: output,
-        expansion_bytes: Some(tag.len() as i64),
-        key_bytes: key.len(),
-    };
+    let expansion = Some(tag.len() as i64);
     match case.operation {
         Operation::Keysetup => {
-            let m = sampler.measure(|| entry.mac(backend, &key).is_ok())?;
-            Ok(done(m, None))
+            let op = move || entry.mac(backend, &key).is_ok();
+            Ok(Prepared::new(op, None, expansion, key_bytes))
         }
         Operation::Sign => {
+            let len = tag.len();
             let mut out = Vec::with_capacity(128);
-            let m = sampler.measure(|| {
+            let op = move || {
                 out.clear();
                 mac.compute(&message, &mut out).is_ok()
-            })?;
-            Ok(done(m, Some(tag.len())))
+            };
+            Ok(Prepared::new(op, Some(len), expansion, key_bytes))
         }
         Operation::Verify => {
             mac.verify(&message, &tag)?;
-            let m = sampler.measure(|| mac.verify(&message, &tag).is_ok())?;
-            Ok(done(m, Some(0)))
+            let op = move || mac.verify(&message, &tag).is_ok();
+            Ok(Prepared::new(op, Some(0), expansion, key_bytes))
         }
         _ => Err(unsupported(&case)),
     }
 }
 
-fn measure_asymmetric(sampler: &mut Sampler, case: Case) -> Result<CaseOutput, CaseError> {
+fn prepare_asymmetric(case: Case) -> Result<Prepared, CaseError> {
     let scheme = case.entry.asymmetric(Some(case.backend))?;
     let pair = scheme.keygen()?;
     let message = pattern(case.size, 0x33);
-    let done = |measurement, output: Option<usize>, expansion| CaseOutput {
-        measurement,
-        output_bytes: output,
-        expansion_bytes: expansion,
-        key_bytes: pair.public.len(),
-    };
+    let key_bytes = pair.public.len();
     match case.operation {
         Operation::Keygen => {
-            let m = sampler.measure(|| scheme.keygen().is_ok())?;
-            Ok(done(m, Some(pair.public.len()), None))
+            let op = move || scheme.keygen().is_ok();
+            Ok(Prepared::new(op, Some(key_bytes), None, key_bytes))
         }
         Operation::Sign => {
             let private = scheme.load_private(&pair.private)?;
-            let sig = private.sign(&message)?;
-            let m = sampler.measure(|| private.sign(&message).is_ok())?;
-            Ok(done(m, Some(sig.len()), Some(sig.len() as i64)))
+            let sig = private.sign(&message)?.len();
+            let op = move || private.sign(&message).is_ok();
+            Ok(Prepared::new(op, Some(sig), Some(sig as i64), key_bytes))
         }
         Operation::Verify => {
             let private = scheme.load_private(&pair.private)?;
             let public = scheme.load_public(&pair.public)?;
             let sig = private.sign(&message)?;
             public.verify(&message, &sig)?;
-            let m = sampler.measure(|| public.verify(&message, &sig).is_ok())?;
-            Ok(done(m, Some(0), Some(sig.len() as i64)))
+            let len = sig.len() as i64;
+            let op = move || public.verify(&message, &sig).is_ok();
+            Ok(Prepared::new(op, Some(0), Some(len), key_bytes))
         }
         Operation::Encrypt => {
             let public = scheme.load_public(&pair.public)?;
-            let ct = public.encrypt(&message)?;
-            let m = sampler.measure(|| public.encrypt(&message).is_ok())?;
-            Ok(done(
-                m,
-                Some(ct.len()),
-                Some(ct.len() as i64 - message.len() as i64),
-            ))
+            let ct = public.encrypt(&message)?.len();
+            let expansion = ct as i64 - message.len() as i64;
+            let op = move || public.encrypt(&message).is_ok();
+            Ok(Prepared::new(op, Some(ct), Some(expansion), key_bytes))
         }
         Operation::Decrypt => {
             let public = scheme.load_public(&pair.public)?;
             let private = scheme.load_private(&pair.private)?;
             let ct = public.encrypt(&message)?;
-            let m = sampler.measure(|| private.decrypt(&ct).is_ok())?;
-            Ok(done(
-                m,
-                Some(message.len()),
-                Some(ct.len() as i64 - message.len() as i64),
-            ))
+            let (len, expansion) = (message.len(), ct.len() as i64 - message.len() as i64);
+            let op = move || private.decrypt(&ct).is_ok();
+            Ok(Prepared::new(op, Some(len), Some(expansion), key_bytes))
         }
         Operation::Agree => {
             let private = scheme.load_private(&pair.private)?;
             let peer = scheme.keygen()?;
-            let secret = private.agree(&peer.public)?;
-            let m = sampler.measure(|| private.agree(&peer.public).is_ok())?;
-            Ok(done(m, Some(secret.len()), None))
+            let secret = private.agree(&peer.public)?.len();
+            let op = move || private.agree(&peer.public).is_ok();
+            Ok(Prepared::new(op, Some(secret), None, key_bytes))
         }
         _ => Err(unsupported(&case)),
     }

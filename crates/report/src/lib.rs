@@ -10,6 +10,7 @@
 //! (microcontroller tier), [`recommendation`] and [`reproductions`] (one
 //! module per study under [`studies`]).
 
+pub mod comparison;
 pub mod device;
 pub mod environment;
 pub mod framing;

@@ -11,6 +11,12 @@ pub const ENERGY: &str = "energy";
 /// Device-level (simulated microcontroller) counts; `target` names the device.
 pub const MCU: &str = "mcu";
 
+/// This host's own noise, measured by `run`: a few probe cases timed at the
+/// start and again at the end of the sweep; `value` is the end's drift from
+/// the start in percent. `compare` derives its noise threshold from it.
+pub const NOISE: &str = "noise";
+pub const DRIFT_PCT: &str = "drift_pct";
+
 pub const HOST: &str = "host";
 
 pub const NS_PER_OP: &str = "ns_per_op";

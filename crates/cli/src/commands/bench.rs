@@ -3,13 +3,12 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use catalogue::{Backend, Kind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::environment::{self, Environment};
 use measure::export::{self, Format};
-use measure::workload::{self, CaseError, DEFAULT_ALGORITHMS, Operation};
+use measure::workload::{self, DEFAULT_ALGORITHMS, Operation};
 use measure::{BenchReport, BenchResult, Config, Sampler};
 
 use crate::args::write_output;
@@ -78,27 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some("all") => workload::BackendChoice::All,
         Some(name) => workload::BackendChoice::One(Backend::parse(name)?),
     };
-    let config = match (args.time, args.quick) {
-        (Some(t), _) if !(t > 0.0 && t <= 60.0) => {
-            return Err(CliError::usage(format!(
-                "--time {t}: give seconds per result, above 0 and at most 60"
-            )));
-        }
-        (Some(t), quick) => {
-            let base = if quick {
-                Config::quick()
-            } else {
-                Config::standard()
-            };
-            Config {
-                time: Duration::from_secs_f64(t),
-                ..base
-            }
-        }
-        (None, true) => Config::quick(),
-        (None, false) => Config::standard(),
-    };
-
+    let config = Config::chosen(args.time, args.quick).map_err(CliError::usage)?;
     let entries =
         workload::select(&args.algorithms, kind, DEFAULT_ALGORITHMS).map_err(CliError::usage)?;
     let (cases, notes) = workload::plan(&entries, &sizes, ops.as_deref(), &backend);
@@ -117,29 +96,36 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let env = Environment::capture(sampler.cycles_source(), environment::perf_status());
     let mut report = BenchReport::new(env, config.time.as_secs_f64());
     let bar = progress_bar(cases.len() as u64);
-    for case in &cases {
+    let mut measured = Vec::new();
+    for group in workload::interleave_groups(&cases) {
+        let group: Vec<_> = group.into_iter().map(|i| (i, cases[i])).collect();
+        let (first, n) = (group[0].1, group.len());
         bar.set_message(format!(
-            "{} {} {} {}",
-            case.entry.id,
-            case.backend,
-            case.operation,
-            case.recorded_size()
+            "{} {} B, {n} interleaved",
+            first.operation,
+            first.recorded_size()
         ));
-        match workload::measure_case(&mut sampler, *case) {
-            Ok(output) => report.results.push(BenchResult::from_case(case, &output)),
-            Err(CaseError::Interrupted) => {
-                report.interrupted = true;
-                break;
+        let batch: Vec<_> = group.iter().map(|g| g.1).collect();
+        let Ok(outcomes) = workload::measure_group(&mut sampler, &batch) else {
+            report.interrupted = true;
+            break;
+        };
+        for ((i, case), outcome) in group.iter().zip(outcomes) {
+            match outcome {
+                Ok(output) => measured.push((*i, BenchResult::from_case(case, &output))),
+                Err(why) => bar.suspend(|| {
+                    eprintln!(
+                        "note: skipped {} {} {}: {why}",
+                        case.entry.id, case.backend, case.operation
+                    )
+                }),
             }
-            Err(CaseError::Unsupported(why)) => bar.suspend(|| {
-                eprintln!(
-                    "note: skipped {} {} {}: {why}",
-                    case.entry.id, case.backend, case.operation
-                )
-            }),
         }
-        bar.inc(1);
+        bar.inc(n as u64);
     }
+    // Back in the order asked for: by algorithm, then operation and size.
+    measured.sort_by_key(|m| m.0);
+    report.results = measured.into_iter().map(|m| m.1).collect();
     bar.finish_and_clear();
 
     write_output(&export::render(&report, format), args.output.as_ref())?;

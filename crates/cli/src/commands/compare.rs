@@ -1,11 +1,11 @@
-//! `ciphermeter compare RUN_A RUN_B`: per-result ratios B/A with their intervals;
-//! only differences outside the noise (non-overlapping 95 % CIs) are marked.
+//! `ciphermeter compare RUN_A RUN_B`: per-result ratios B/A; a change needs
+//! apart intervals and a size beyond the noise threshold (`store::compare`).
+//! `--fail-above PCT` makes it a regression gate.
 
 use clap::Args as ClapArgs;
-use report::html::num;
-use store::compare::{Ratio, compare};
+use store::compare::{Mode, Options, Side, compare};
 
-use crate::args::{DbArgs, store_err};
+use crate::args::{DbArgs, Format, print_json, store_err};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -14,67 +14,80 @@ pub struct Args {
     run_a: i64,
     /// The run compared against it.
     run_b: i64,
-    /// Only results whose difference is outside the noise.
+    /// Only results that changed beyond the noise.
     #[arg(long)]
     changed: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
+    /// Noise threshold in percent for every result [default: from the runs' noise
+    /// probes, else 2 for host timings; 0 for exact values].
+    #[arg(long, value_name = "PCT")]
+    threshold: Option<f64>,
+    /// Exit 1 when a result got slower by more than PCT beyond the noise, printing only those.
+    #[arg(long, value_name = "PCT")]
+    fail_above: Option<f64>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
     #[command(flatten)]
     db: DbArgs,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    for (flag, v) in [
+        ("--threshold", args.threshold),
+        ("--fail-above", args.fail_above),
+    ] {
+        if v.is_some_and(|p| !(0.0..=1000.0).contains(&p)) {
+            return Err(CliError::usage(format!(
+                "{flag}: give a percentage from 0 to 1000"
+            )));
+        }
+    }
     let store = args.db.open()?;
+    let (run_a, run_b) = (store.run(args.run_a), store.run(args.run_b));
+    let (run_a, run_b) = (run_a.map_err(store_err)?, run_b.map_err(store_err)?);
     let a = store.results(args.run_a).map_err(store_err)?;
     let b = store.results(args.run_b).map_err(store_err)?;
-    let cmp = compare(&a, &b);
-    if args.json {
-        let text = serde_json::to_string_pretty(&cmp).map_err(CliError::failed)?;
-        println!("{text}");
-        return Ok(());
-    }
-    if cmp.ratios.is_empty() {
-        println!(
-            "runs {} and {} share no results to compare",
-            args.run_a, args.run_b
-        );
-        return Ok(());
-    }
-    println!(
-        "B = run {}, A = run {}; ratio B/A [interval from both 95% CIs]; * = outside the noise",
-        args.run_b, args.run_a
+    let options = Options {
+        threshold_pct: args.threshold,
+    };
+    let cmp = compare(
+        Side {
+            run: &run_a,
+            rows: &a,
+        },
+        Side {
+            run: &run_b,
+            rows: &b,
+        },
+        &options,
     );
-    println!("{:<58} {:>12} {:>12} {:>24}", "result", "A", "B", "B/A");
-    for r in cmp.ratios.iter().filter(|r| !args.changed || r.significant) {
-        println!("{}", line(r));
+    let Some(pct) = args.fail_above else {
+        match args.format {
+            Format::Json => print_json(&serde_json::to_value(&cmp).map_err(CliError::failed)?)?,
+            Format::Table => print!("{}", report::comparison::text(&cmp, args.changed)),
+        }
+        return Ok(());
+    };
+    if cmp.mode == Mode::TwoMachines {
+        return Err(CliError::usage(format!(
+            "--fail-above gates changes on one machine; runs {} and {} come from two ({} and {})",
+            args.run_a, args.run_b, cmp.a.machine, cmp.b.machine
+        )));
     }
-    let n = cmp.significant().count();
-    println!(
-        "{} compared, {n} differ beyond the noise; {} only in A, {} only in B",
-        cmp.ratios.len(),
-        cmp.only_a.len(),
-        cmp.only_b.len()
-    );
-    Ok(())
-}
-
-fn line(r: &Ratio) -> String {
-    let mark = if r.significant { direction(r) } else { "" };
-    format!(
-        "{:<58} {:>12} {:>12} {:>24} {mark}",
-        r.key.to_string(),
-        format!("{} {}", num(r.a), r.unit),
-        format!("{} {}", num(r.b), r.unit),
-        format!("{:.3} [{:.3}-{:.3}]", r.ratio, r.ratio_low, r.ratio_high),
-    )
-}
-
-/// Times and energies: higher is worse.
-fn direction(r: &Ratio) -> &'static str {
-    if r.ratio > 1.0 {
-        "* higher in B"
+    let slower = cmp.slower_than(pct);
+    match args.format {
+        Format::Json => print_json(&serde_json::json!({
+            "fail_above_pct": pct, "sampled_threshold": cmp.sampled_threshold,
+            "exact_threshold": cmp.exact_threshold, "a": cmp.a, "b": cmp.b,
+            "compared": cmp.ratios.len(), "slower": slower,
+        }))?,
+        Format::Table => print!("{}", report::comparison::gate_text(&cmp, pct, &slower)),
+    }
+    if slower.is_empty() {
+        Ok(())
     } else {
-        "* lower in B"
+        Err(CliError::failed(format!(
+            "{} results slower by more than {pct} % beyond the noise",
+            slower.len()
+        )))
     }
 }
