@@ -2,7 +2,7 @@
 //! processes, on pseudo-terminals and loopback only, each bounded in messages and time.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::UdpSocket;
+use std::net::{TcpStream, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
@@ -441,6 +441,288 @@ fn live_study_000_is_never_faster_than_the_link_model() {
     }
     // Message 1: 32 hex characters leave a partial packet, 36 padded ones do not.
     assert!(text.contains("Padding to whole packets saves"), "{text}");
+}
+
+/// Polls the gateway's stats file until `done` holds for it (at most 20 s).
+fn wait_stats(path: &Path, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let now = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        if let Some(v) = now.filter(|v| done(v)) {
+            return v;
+        }
+        assert!(Instant::now() < end, "no {what} within 20 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn tcp_gateway(dir: &Path, key: &Path, extra: &[&str]) -> (Proc, String, PathBuf, PathBuf) {
+    let db = dir.join("g.sqlite");
+    let stats = dir.join("stats.json");
+    let mut args = vec![
+        "gateway",
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--stats-file",
+        stats.to_str().unwrap(),
+        "--stats-interval",
+        "0.05",
+    ];
+    args.extend_from_slice(extra);
+    let gw = Proc::start(&args);
+    let to = bound(&gw.wait_line("listening on"));
+    (gw, to, db, stats)
+}
+
+fn n(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+#[test]
+fn a_flood_of_connections_is_refused_and_counted_and_a_good_client_still_stored() {
+    // 5,000 client sockets live in this process at once: lift the soft descriptor
+    // limit (often 1024) up to the hard one.
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit with a valid pointer to an rlimit.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+        lim.rlim_cur = lim.rlim_max.min(16_384);
+        libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+    }
+    assert!(
+        lim.rlim_cur >= 5_200,
+        "RLIMIT_NOFILE hard limit {} < 5200",
+        lim.rlim_max
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "k.json");
+    let (gw, to, db, stats) = tcp_gateway(dir.path(), &key, &["--max-connections", "50"]);
+    let addr = to.trim_start_matches("tcp://").to_string();
+    // Four threads connect at once, in batches of 500 (each batch waits until the
+    // gateway has accepted or refused all of it): the kernel's accept queue then never
+    // overflows, so every attempt reaches the gateway and the counters add up exactly.
+    let mut flood: Vec<TcpStream> = Vec::new();
+    for batch in 1..=10u64 {
+        let conns: Vec<TcpStream> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        (0..125)
+                            .map(|_| TcpStream::connect(&addr).unwrap())
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap())
+                .collect()
+        });
+        flood.extend(conns);
+        wait_stats(&stats, "settled connections", |v| {
+            n(&v["connections"]["accepted"]) + n(&v["connections"]["refused"]) == batch * 500
+        });
+    }
+    let c = wait_stats(&stats, "5000 connections", |_| true);
+    // The first 50 hold their slots (they stay open), so every later one is refused.
+    assert_eq!(n(&c["connections"]["accepted"]), 50, "{c}");
+    assert_eq!(n(&c["connections"]["refused"]), 4_950, "{c}");
+    drop(flood);
+    wait_stats(&stats, "closed connections", |v| {
+        n(&v["connections"]["closed"]) == 50
+    });
+    let sent = send(&[
+        "--to",
+        &to,
+        "--key-file",
+        key.to_str().unwrap(),
+        "--sample",
+        "chain:2",
+        "--count",
+        "20",
+    ]);
+    assert_eq!(sent["acked"].as_u64(), Some(20), "{sent}");
+    let c = gw.stop_gateway();
+    assert_eq!(n(&c["connections"]["accepted"]), 51, "{c}");
+    assert_eq!(n(&c["connections"]["refused"]), 4_950, "{c}");
+    assert_eq!(n(&c["connections"]["closed"]), 51, "{c}");
+    assert_eq!(n(&c["connections"]["idle_closed"]), 0, "{c}");
+    assert_eq!((n(&c["received"]), n(&c["stored"])), (20, 20), "{c}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), 20);
+}
+
+#[test]
+fn idle_connections_and_oversize_lines_are_closed_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "k.json");
+    let (gw, to, _, stats) = tcp_gateway(
+        dir.path(),
+        &key,
+        &["--idle-timeout", "1", "--max-message", "100"],
+    );
+    let addr = to.trim_start_matches("tcp://");
+    let mut silent = TcpStream::connect(addr).unwrap();
+    let mut talker = TcpStream::connect(addr).unwrap();
+    talker.write_all(&[b'x'; 300]).unwrap();
+    talker.write_all(b"\n").unwrap();
+    // Closed by the client at once, so only the silent one can idle.
+    drop(talker);
+    wait_stats(&stats, "an oversize line", |v| {
+        n(&v["rejected"]["oversize"]) == 1
+    });
+    // The silent one is closed by the gateway: reading gives end of file.
+    silent
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut rest = Vec::new();
+    silent.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
+    let c = wait_stats(&stats, "two closed connections", |v| {
+        n(&v["connections"]["closed"]) == 2
+    });
+    assert_eq!(n(&c["connections"]["accepted"]), 2, "{c}");
+    assert_eq!(n(&c["connections"]["idle_closed"]), 1, "{c}");
+    assert_eq!(
+        (n(&c["received"]), n(&c["rejected"]["oversize"])),
+        (1, 1),
+        "{c}"
+    );
+    gw.stop_gateway();
+    for bad in [
+        ["--max-connections", "0"],
+        ["--max-message", "70000"],
+        ["--max-age", "0"],
+    ] {
+        let out = run(&[
+            &[
+                "gateway",
+                "--listen",
+                "tcp://127.0.0.1:0",
+                "--key-file",
+                key.to_str().unwrap(),
+            ],
+            &bad[..],
+        ]
+        .concat());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_stream_replayed_after_its_window_is_stale_and_the_replay_table_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "k.json");
+    let saved = dir.path().join("sent.txt");
+    let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &["--max-age", "1"]);
+    let k = key.to_str().unwrap();
+    // 200 readings paced at 100/s span two 1-second windows.
+    let first = send(&[
+        "--to",
+        &to,
+        "--key-file",
+        k,
+        "--sample",
+        "chain:2",
+        "--count",
+        "200",
+        "--rate",
+        "100",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(first["acked"].as_u64(), Some(200), "{first}");
+    // Only nonces inside the window are kept: none older than 1 s before the last arrival.
+    let rows = db_count(&db, "SELECT COUNT(*) FROM seen_nonces");
+    let old = db_count(
+        &db,
+        "SELECT COUNT(*) FROM seen_nonces WHERE sent_us < (SELECT MAX(arrived_us) FROM readings) - 1000000",
+    );
+    eprintln!("replay table after 200 readings over two windows: {rows} rows");
+    assert!(
+        rows < 200 && old == 0,
+        "{rows} rows, {old} older than the window"
+    );
+    // Once the window has passed, the same stream verbatim is stale, and the table empties.
+    std::thread::sleep(Duration::from_millis(2_500));
+    let again = send(&[
+        "--to",
+        &to,
+        "--input",
+        saved.to_str().unwrap(),
+        "--presealed",
+    ]);
+    assert_eq!(again["acked"].as_u64(), Some(200), "{again}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM seen_nonces"), 0);
+    let c = gw.stop_gateway();
+    assert_eq!(n(&c["stored"]), 200, "{c}");
+    assert_eq!(n(&c["rejected"]["stale"]), 200, "{c}");
+    assert_eq!(n(&c["rejected"]["replay"]), 0, "{c}");
+    assert_eq!(n(&c["received"]), 400, "{c}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), 200);
+}
+
+#[test]
+fn counter_nonce_keys_keep_one_high_water_mark_and_refuse_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("c.key");
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "etm:salsa20+hmac-sha256",
+        "--nonce",
+        "counter",
+        "--output",
+        key.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved = dir.path().join("sent.txt");
+    let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &[]);
+    let k = key.to_str().unwrap();
+    let first = send(&[
+        "--to",
+        &to,
+        "--key-file",
+        k,
+        "--sample",
+        "chain:2",
+        "--count",
+        "30",
+        "--no-timestamp",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(first["acked"].as_u64(), Some(30), "{first}");
+    let again = send(&[
+        "--to",
+        &to,
+        "--input",
+        saved.to_str().unwrap(),
+        "--presealed",
+    ]);
+    assert_eq!(again["acked"].as_u64(), Some(30), "{again}");
+    let c = gw.stop_gateway();
+    assert_eq!(
+        (n(&c["stored"]), n(&c["rejected"]["replay"])),
+        (30, 30),
+        "{c}"
+    );
+    // One row for the key, whatever the count; no per-message nonces.
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM counter_marks"), 1);
+    assert_eq!(db_count(&db, "SELECT high FROM counter_marks"), 29);
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM seen_nonces"), 0);
 }
 
 #[test]

@@ -239,6 +239,113 @@ fn insecure_schemes_are_refused_with_reasons() {
         .stdout(READING);
 }
 
+/// Every scheme the catalogue can name, in each pattern (etm with one MAC: the
+/// nonce is the cipher's alone).
+fn every_scheme() -> Vec<String> {
+    let mut out = Vec::new();
+    for e in catalogue::catalogue().entries() {
+        match e.kind {
+            catalogue::Kind::Aead => out.push(format!("aead:{}", e.id)),
+            catalogue::Kind::Mac => out.push(format!("hmac:{}", e.id)),
+            catalogue::Kind::BlockMode | catalogue::Kind::Stream => {
+                out.push(format!("etm:{}+hmac-sha256", e.id));
+                out.push(format!("enc:{}", e.id));
+            }
+            catalogue::Kind::Baseline => out.push(format!("enc:{}", e.id)),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_scheme_keygen_accepts_seals_with_a_long_random_or_a_counter_nonce() {
+    let dir = tempfile::tempdir().unwrap();
+    let iv = |m: &[u8]| -> Vec<u8> {
+        let v: serde_json::Value = serde_json::from_slice(m).unwrap();
+        v["iv"].as_str().map_or(Vec::new(), |b| {
+            payload::Encoding::Base64.decode(b.as_bytes()).unwrap()
+        })
+    };
+    let mut accepted = 0;
+    for (i, scheme) in every_scheme().iter().enumerate() {
+        for policy in ["random", "counter"] {
+            let key = dir.path().join(format!("{i}-{policy}.key"));
+            let out = cm()
+                .args(["keygen", "--scheme", scheme, "--nonce", policy, "--output"])
+                .arg(&key)
+                .output()
+                .unwrap();
+            if !out.status.success() {
+                assert_eq!(out.status.code(), Some(2), "{scheme} {policy}: {out:?}");
+                continue;
+            }
+            accepted += 1;
+            let (a, b) = (iv(&seal(&key, &[], b"{}")), iv(&seal(&key, &[], b"{}")));
+            if a.is_empty() {
+                assert!(
+                    scheme.starts_with("hmac:"),
+                    "{scheme} encrypts without a nonce"
+                );
+            } else if policy == "random" {
+                assert!(a.len() >= 12, "{scheme}: a {}-byte random nonce", a.len());
+                assert_ne!(a, b, "{scheme}");
+            } else {
+                let counter = |n: &[u8]| u64::from_be_bytes(n[n.len() - 8..].try_into().unwrap());
+                assert!(a[..a.len() - 8].iter().all(|&x| x == 0), "{scheme}: {a:?}");
+                assert_eq!((counter(&a), counter(&b)), (0, 1), "{scheme}");
+            }
+        }
+    }
+    eprintln!("{accepted} scheme and nonce choices accepted");
+    assert!(accepted > 100, "only {accepted} schemes accepted");
+    // The example: refused with the reason, fine with a counter.
+    cm().args(["keygen", "--scheme", "etm:salsa20+hmac-sha256", "--output"])
+        .arg(dir.path().join("s"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("64-bit nonce")
+                .and(predicate::str::contains("--nonce counter")),
+        );
+    keygen(
+        dir.path(),
+        "etm:salsa20+hmac-sha256",
+        &["--nonce", "counter"],
+    );
+}
+
+#[test]
+fn private_key_files_are_checked_and_never_written_through_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("ed.key");
+    cm().args(["keygen", "ed25519", "--output"])
+        .arg(&key)
+        .assert()
+        .success();
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o640)).unwrap();
+    cm().args(["sign", "ed25519", "--input", "6869", "--key-file"])
+        .arg(&key)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("chmod 600"));
+    let target = dir.path().join("target");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.path().join("link.key");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    for args in [&["ed25519"][..], &["--scheme", "aead:aes-128-gcm"]] {
+        cm().arg("keygen")
+            .args(args)
+            .args(["--force", "--output"])
+            .arg(&link)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("symbolic link"));
+    }
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+}
+
 #[test]
 fn bad_input_exits_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use catalogue::{Kind, Status};
+use catalogue::Kind;
 use energy::model::parse_interval;
 use seal::{Pattern, Scheme};
 use serde::{Deserialize, Serialize};
@@ -129,15 +129,13 @@ pub fn rank_names(
             ));
             continue;
         }
-        let insecure = scheme
-            .cipher
-            .iter()
-            .chain(scheme.mac.iter())
-            .any(|e| e.status != Status::Recommended);
-        if insecure && !req.allow_legacy {
+        // The rule `seal` applies (legacy or broken parts, a short random nonce…):
+        // a scheme `seal` refuses is never ranked among the safe ones.
+        let insecurity = scheme.insecurity();
+        if !insecurity.is_empty() && !req.allow_legacy {
             excluded.push((
                 scheme.name().to_string(),
-                "legacy or broken (use --allow-legacy)".into(),
+                format!("{} (use --allow-legacy)", insecurity.join("; ")),
             ));
             continue;
         }
@@ -481,11 +479,8 @@ mod tests {
         assert_eq!(shared_ranks(&[(1.0, 1.0), (1.5, 1.5)]), vec![1, 2]);
     }
 
-    #[test]
-    fn an_unknown_candidate_is_excluded_with_its_reason_not_dropped() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
-        let req = Request {
+    fn request() -> Request {
+        Request {
             device: "esp32".into(),
             link: "lorawan-eu868-dr3".into(),
             payload: "chain:1".into(),
@@ -495,7 +490,14 @@ mod tests {
             battery: "2xAA".into(),
             interval: "10m".into(),
             data_dir: None,
-        };
+        }
+    }
+
+    #[test]
+    fn an_unknown_candidate_is_excluded_with_its_reason_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let req = request();
         let names = vec!["aead:no-such-cipher".to_string()];
         let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
         assert!(r.ranked.is_empty());
@@ -506,5 +508,20 @@ mod tests {
             "{:?}",
             r.excluded
         );
+    }
+
+    #[test]
+    fn a_scheme_seal_refuses_is_never_ranked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let req = Request {
+            need: Need::Confidentiality,
+            ..request()
+        };
+        assert!(candidates(req.need).contains(&"etm:salsa20+hmac-sha256".to_string()));
+        let names = vec!["etm:salsa20+hmac-sha256".to_string()];
+        let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
+        assert!(r.ranked.is_empty());
+        assert!(r.excluded[0].1.contains("64-bit nonce"), "{:?}", r.excluded);
     }
 }

@@ -1,5 +1,7 @@
 //! What the gateway has seen: every received frame ends as stored or as exactly one
-//! rejection reason, so `received == stored + rejected` once the queue is drained.
+//! rejection reason, so `received == stored + rejected` once the queue is drained;
+//! every TCP connection that reached `accept` was served or refused, so
+//! `connections.accepted + connections.refused` is every one that arrived.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -20,15 +22,22 @@ pub enum Reason {
     Garbage,
     /// A nonce this device has used before (checked against the database, so across restarts).
     Replay,
+    /// Outside the replay window: a counter below the key's window, or a reading
+    /// whose `sent_us` is missing or further than `--max-age` from the gateway's clock.
+    Stale,
+    /// A line or datagram longer than `--max-message`.
+    Oversize,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 5] = [
+    pub const ALL: [Reason; 7] = [
         Reason::Tampered,
         Reason::WrongKey,
         Reason::Truncated,
         Reason::Garbage,
         Reason::Replay,
+        Reason::Stale,
+        Reason::Oversize,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -38,6 +47,8 @@ impl Reason {
             Reason::Truncated => "truncated",
             Reason::Garbage => "garbage",
             Reason::Replay => "replay",
+            Reason::Stale => "stale",
+            Reason::Oversize => "oversize",
         }
     }
 
@@ -50,9 +61,13 @@ impl Reason {
 pub struct Counters {
     received: AtomicU64,
     stored: AtomicU64,
-    rejected: [AtomicU64; 5],
+    rejected: [AtomicU64; Reason::ALL.len()],
     first_us: AtomicI64,
     last_us: AtomicI64,
+    accepted: AtomicU64,
+    refused: AtomicU64,
+    idle_closed: AtomicU64,
+    closed: AtomicU64,
 }
 
 /// A copy of the counters at one moment, as written to the stats file.
@@ -67,21 +82,46 @@ pub struct Snapshot {
     /// throughput is (stored + rejected) / (last - first).
     pub first_us: Option<i64>,
     pub last_us: Option<i64>,
+    #[serde(default)]
+    pub connections: Connections,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Rejected {
     pub tampered: u64,
     pub wrong_key: u64,
     pub truncated: u64,
     pub garbage: u64,
     pub replay: u64,
+    pub stale: u64,
+    pub oversize: u64,
 }
 
 impl Rejected {
     pub fn total(&self) -> u64 {
-        self.tampered + self.wrong_key + self.truncated + self.garbage + self.replay
+        self.tampered
+            + self.wrong_key
+            + self.truncated
+            + self.garbage
+            + self.replay
+            + self.stale
+            + self.oversize
     }
+}
+
+/// TCP connections (zero on other transports).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Connections {
+    /// Served by a connection thread.
+    pub accepted: u64,
+    /// Closed at once: `--max-connections` were already open.
+    pub refused: u64,
+    /// Of the accepted, those closed for sending nothing for `--idle-timeout`.
+    pub idle_closed: u64,
+    /// Of the accepted, those that ended (their threads joined); `accepted - closed` are open.
+    pub closed: u64,
 }
 
 impl Counters {
@@ -104,6 +144,27 @@ impl Counters {
         self.rejected[reason.index()].fetch_add(1, Ordering::Relaxed);
     }
 
+    pub fn connection_accepted(&self) {
+        self.accepted.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn connection_refused(&self) {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn connection_closed(&self, idle: bool) {
+        if idle {
+            self.idle_closed.fetch_add(1, Ordering::Relaxed);
+        }
+        self.closed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Connections being served now.
+    pub fn open_connections(&self) -> u64 {
+        let closed = self.closed.load(Ordering::Relaxed);
+        self.accepted.load(Ordering::Relaxed).saturating_sub(closed)
+    }
+
     pub fn snapshot(&self) -> Snapshot {
         let r = |x: Reason| self.rejected[x.index()].load(Ordering::Relaxed);
         let rejected = Rejected {
@@ -112,6 +173,15 @@ impl Counters {
             truncated: r(Reason::Truncated),
             garbage: r(Reason::Garbage),
             replay: r(Reason::Replay),
+            stale: r(Reason::Stale),
+            oversize: r(Reason::Oversize),
+        };
+        let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let connections = Connections {
+            accepted: n(&self.accepted),
+            refused: n(&self.refused),
+            idle_closed: n(&self.idle_closed),
+            closed: n(&self.closed),
         };
         let stored = self.stored.load(Ordering::Relaxed);
         let received = self.received.load(Ordering::Relaxed);
@@ -123,6 +193,7 @@ impl Counters {
             received,
             stored,
             rejected,
+            connections,
         }
     }
 }

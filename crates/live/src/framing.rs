@@ -118,8 +118,11 @@ pub fn encode(
 #[derive(Debug, PartialEq, Eq)]
 pub enum Event {
     Message(Vec<u8>),
-    /// Bytes that cannot start a frame (len framing), or a line longer than allowed.
+    /// Bytes that cannot start a frame (len framing). A len header above the limit is
+    /// garbage too: it cannot be told from noise, so the stream resynchronises after it.
     Garbage(usize),
+    /// A line longer than the limit (line framing), dropped up to its newline.
+    Oversize(usize),
     /// A partial frame that stopped arriving.
     Truncated(usize),
 }
@@ -167,8 +170,8 @@ impl Deframer {
             let (head, rest) = bytes.split_at(pos);
             bytes = &rest[1..];
             if self.skipped > 0 {
-                // The end of an overlong line: drop it as one piece of garbage.
-                out.push(Event::Garbage(self.skipped + head.len()));
+                // The end of an overlong line: drop it as one oversize message.
+                out.push(Event::Oversize(self.skipped + head.len()));
                 self.skipped = 0;
                 continue;
             }
@@ -178,7 +181,10 @@ impl Deframer {
                 .iter()
                 .rposition(|&b| b != b' ' && b != b'\r')
                 .map_or(0, |i| i + 1);
-            if end > 0 {
+            if end > self.max {
+                // A whole overlong line in one read never passed the check below.
+                out.push(Event::Oversize(line.len()));
+            } else if end > 0 {
                 let mut line = line;
                 line.truncate(end);
                 out.push(Event::Message(line));
@@ -248,7 +254,10 @@ impl Deframer {
             return;
         }
         if self.skipped > 0 {
-            out.push(Event::Garbage(self.skipped));
+            out.push(match self.framing {
+                Framing::Line => Event::Oversize(self.skipped),
+                Framing::Len => Event::Garbage(self.skipped),
+            });
             self.skipped = 0;
         }
         let partial = self.buf.len();
@@ -326,12 +335,16 @@ mod tests {
     }
 
     #[test]
-    fn oversize_lines_and_bad_headers_are_garbage() {
+    fn oversize_lines_are_oversize_and_bad_headers_garbage() {
         let long = vec![b'x'; 2000];
         let out = deframe(Framing::Line, &[&long, b"\nok\n"]);
         assert_eq!(
             out,
-            vec![Event::Garbage(2000), Event::Message(b"ok".to_vec())]
+            vec![Event::Oversize(2000), Event::Message(b"ok".to_vec())]
+        );
+        assert_eq!(
+            deframe(Framing::Line, &[&long]),
+            vec![Event::Oversize(2000)]
         );
         // A sync byte claiming 60000 bytes (over the 1000 limit) is skipped.
         let ok = encode(b"ok", Framing::Len, None).unwrap();

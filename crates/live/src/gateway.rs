@@ -2,15 +2,17 @@
 //! stores verified readings in batches, and counts (and logs, one line each) everything
 //! it refuses. Nothing it refuses is stored, and no input makes it stop.
 //!
-//! Threads: one per listening socket or device (and per TCP connection) turns bytes into
-//! messages; one worker opens them and writes SQLite, so a slow disk never stalls reads.
+//! Threads: one per listening socket or device (and per TCP connection, at most
+//! `--max-connections`, each joined when it ends) turns bytes into messages; one worker
+//! opens them and writes SQLite, so a slow disk never stalls reads. What the network may
+//! take is bounded by [`Limits`], and each refusal is counted.
 //! On TCP the worker writes `ack N\n` after each commit: the first N messages of that
 //! connection are on disk (stored, or refused for good), so an acknowledged message is
 //! never lost.
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Read, Write};
-use std::net::{TcpListener, TcpStream, UdpSocket};
+use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
@@ -22,6 +24,8 @@ use crate::counters::{Counters, Reason, Snapshot};
 use crate::endpoint::Endpoint;
 use crate::error::LiveError;
 use crate::framing::{Deframer, Event, Framing};
+use crate::limits::Limits;
+use crate::replay::Verdict;
 use crate::store::{Pending, ReadingStore};
 use crate::tty::{open_serial, wait_readable};
 use crate::verify::Keyring;
@@ -36,7 +40,7 @@ pub struct GatewayConfig {
     pub batch_wait: Duration,
     /// A partial frame older than this is dropped as truncated.
     pub idle: Duration,
-    pub max_message: usize,
+    pub limits: Limits,
     pub stats_file: Option<PathBuf>,
     pub stats_interval: Duration,
     /// Stop once this many messages have been received and settled.
@@ -52,7 +56,7 @@ impl GatewayConfig {
             batch_max: 4096,
             batch_wait: Duration::from_millis(20),
             idle: Duration::from_millis(500),
-            max_message: 16 * 1024,
+            limits: Limits::default(),
             stats_file: None,
             stats_interval: Duration::from_secs(1),
             exit_after: None,
@@ -113,11 +117,12 @@ pub fn run(
     mut keyring: Keyring,
     stop: Arc<AtomicBool>,
 ) -> Result<Snapshot, LiveError> {
-    let mut store = ReadingStore::open(&config.db)?;
+    config.limits.validate()?;
+    let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);
     let inputs_stop = Arc::new(AtomicBool::new(false));
-    let (bound, threads) = listen(&config, tx, inputs_stop.clone())?;
+    let (bound, threads) = listen(&config, tx, inputs_stop.clone(), counters.clone())?;
     eprintln!(
         "gateway: listening on {bound}, storing in {}",
         config.db.display()
@@ -271,16 +276,11 @@ impl Worker<'_> {
             let outcome = store.commit_batch(&self.pending)?;
             let batch = std::mem::take(&mut self.pending);
             let mut stored = 0;
-            for (p, fresh) in batch.iter().zip(outcome) {
-                if fresh {
-                    stored += 1;
-                } else {
-                    let detail = format!(
-                        "device {} already used nonce {}",
-                        p.verified.device,
-                        hex::encode(&p.verified.replay_id)
-                    );
-                    self.reject(Reason::Replay, &p.source, &detail);
+            for (p, verdict) in batch.iter().zip(outcome) {
+                match verdict {
+                    Verdict::Fresh => stored += 1,
+                    Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, &detail),
+                    Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, &detail),
                 }
             }
             self.counters.stored(stored);
@@ -302,10 +302,11 @@ fn listen(
     config: &GatewayConfig,
     tx: SyncSender<Input>,
     stop: Arc<AtomicBool>,
+    counters: Arc<Counters>,
 ) -> Result<(Endpoint, Vec<JoinHandle<()>>), LiveError> {
     let framing = config.framing;
     let idle = config.idle;
-    let max = config.max_message;
+    let max = config.limits.max_message;
     match &config.listen {
         Endpoint::Udp(addr) => {
             let socket =
@@ -315,7 +316,7 @@ fn listen(
                 .set_read_timeout(Some(Duration::from_millis(100)))
                 .map_err(|e| LiveError::io("udp", e))?;
             let bound = Endpoint::Udp(socket.local_addr().map_err(|e| LiveError::io("udp", e))?);
-            let t = std::thread::spawn(move || udp_loop(socket, tx, &stop));
+            let t = std::thread::spawn(move || udp_loop(socket, max, tx, &stop));
             Ok((bound, vec![t]))
         }
         Endpoint::Tcp(addr) => {
@@ -324,24 +325,17 @@ fn listen(
             listener
                 .set_nonblocking(true)
                 .map_err(|e| LiveError::io("tcp", e))?;
+            enlarge_backlog(&listener);
             let bound = Endpoint::Tcp(listener.local_addr().map_err(|e| LiveError::io("tcp", e))?);
-            let t = std::thread::spawn(move || {
-                let mut conns = Vec::new();
-                while !stop.load(Ordering::Relaxed) {
-                    match listener.accept() {
-                        Ok((stream, peer)) => {
-                            let (tx, stop) = (tx.clone(), stop.clone());
-                            conns.push(std::thread::spawn(move || {
-                                tcp_conn(stream, peer.to_string(), framing, max, idle, tx, &stop)
-                            }));
-                        }
-                        Err(_) => std::thread::sleep(Duration::from_millis(20)),
-                    }
-                }
-                for c in conns {
-                    let _ = c.join();
-                }
-            });
+            let conn = TcpConn {
+                framing,
+                max,
+                idle,
+                idle_timeout: config.limits.idle_timeout,
+            };
+            let limit = config.limits.max_connections as u64;
+            let t =
+                std::thread::spawn(move || tcp_accept(listener, conn, limit, tx, &stop, &counters));
             Ok((bound, vec![t]))
         }
         Endpoint::Serial { path, baud } => {
@@ -407,13 +401,19 @@ fn forward(
                 source,
                 ack,
             },
+            Event::Oversize(n) => Input::Broken {
+                reason: Reason::Oversize,
+                detail: format!("line of {n} bytes, above --max-message"),
+                source,
+                ack,
+            },
         };
         tx.send(input).map_err(|_| ())?;
     }
     Ok(())
 }
 
-fn udp_loop(socket: UdpSocket, tx: SyncSender<Input>, stop: &AtomicBool) {
+fn udp_loop(socket: UdpSocket, max: usize, tx: SyncSender<Input>, stop: &AtomicBool) {
     let mut buf = vec![0u8; 65_536];
     let mut sources: HashMap<std::net::SocketAddr, Arc<str>> = HashMap::new();
     while !stop.load(Ordering::Relaxed) {
@@ -435,6 +435,13 @@ fn udp_loop(socket: UdpSocket, tx: SyncSender<Input>, stop: &AtomicBool) {
                 source,
                 ack: None,
             }
+        } else if n > max {
+            Input::Broken {
+                reason: Reason::Oversize,
+                detail: format!("datagram of {n} bytes, above --max-message {max}"),
+                source,
+                ack: None,
+            }
         } else {
             Input::Message {
                 bytes: buf[..n].to_vec(),
@@ -449,19 +456,75 @@ fn udp_loop(socket: UdpSocket, tx: SyncSender<Input>, stop: &AtomicBool) {
     }
 }
 
-fn tcp_conn(
-    mut stream: TcpStream,
-    peer: String,
+/// How each TCP connection is read.
+#[derive(Clone, Copy)]
+struct TcpConn {
     framing: Framing,
     max: usize,
     idle: Duration,
+    idle_timeout: Duration,
+}
+
+/// Accepts until `stop`. Beyond `limit` open connections, a new one is closed at
+/// once (FIN, nothing read) and counted as refused; threads of ended connections
+/// are joined as the loop goes, so none accumulate.
+fn tcp_accept(
+    listener: TcpListener,
+    conn: TcpConn,
+    limit: u64,
+    tx: SyncSender<Input>,
+    stop: &Arc<AtomicBool>,
+    counters: &Arc<Counters>,
+) {
+    let mut threads: Vec<JoinHandle<()>> = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
+            Err(_) => {
+                threads = join_finished(threads);
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        if counters.open_connections() >= limit {
+            counters.connection_refused();
+            let _ = stream.shutdown(Shutdown::Both);
+            continue;
+        }
+        counters.connection_accepted();
+        threads = join_finished(threads);
+        let (tx, stop, counters) = (tx.clone(), stop.clone(), counters.clone());
+        threads.push(std::thread::spawn(move || {
+            let idle = tcp_conn(stream, peer.to_string(), conn, tx, &stop);
+            counters.connection_closed(idle);
+        }));
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+}
+
+fn join_finished(threads: Vec<JoinHandle<()>>) -> Vec<JoinHandle<()>> {
+    let (done, running): (Vec<_>, Vec<_>) = threads.into_iter().partition(|t| t.is_finished());
+    for t in done {
+        let _ = t.join();
+    }
+    running
+}
+
+/// Serves one connection until it closes, stops, or sends nothing for the idle
+/// timeout; returns true in that last case.
+fn tcp_conn(
+    mut stream: TcpStream,
+    peer: String,
+    conn: TcpConn,
     tx: SyncSender<Input>,
     stop: &AtomicBool,
-) {
+) -> bool {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
     let Ok(writer) = stream.try_clone() else {
-        return;
+        return false;
     };
     // A client that never reads its acks must not stall the worker for long.
     let _ = writer.set_write_timeout(Some(Duration::from_millis(200)));
@@ -471,8 +534,9 @@ fn tcp_conn(
         dead: AtomicBool::new(false),
     });
     let source: Arc<str> = Arc::from(format!("tcp {peer}"));
-    let mut deframer = Deframer::new(framing, max, idle);
+    let mut deframer = Deframer::new(conn.framing, conn.max, conn.idle);
     let mut buf = vec![0u8; 64 * 1024];
+    let mut last_byte = Instant::now();
     while !stop.load(Ordering::Relaxed) {
         let (n, closed) = match stream.read(&mut buf) {
             Ok(0) => (0, true),
@@ -488,17 +552,36 @@ fn tcp_conn(
             Err(_) => (0, true),
         };
         let now = Instant::now();
+        if n > 0 {
+            last_byte = now;
+        }
+        let idle = !closed && now.duration_since(last_byte) >= conn.idle_timeout;
         let mut events = Vec::new();
         deframer.push(&buf[..n], now, &mut events);
-        if closed {
+        if closed || idle {
             // Whatever partial frame is left will never be completed.
-            deframer.expire(now + idle * 2, &mut events);
+            deframer.expire(now + conn.idle * 2, &mut events);
         } else {
             deframer.expire(now, &mut events);
         }
         if forward(events, &source, Some(&acker), &tx).is_err() || closed {
-            return;
+            return false;
         }
+        if idle {
+            let _ = stream.shutdown(Shutdown::Both);
+            return true;
+        }
+    }
+    false
+}
+
+/// A burst of connections should wait in the kernel's accept queue (capped by
+/// net.core.somaxconn) for the accept loop, not have its SYNs dropped and retried.
+fn enlarge_backlog(listener: &TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: listen(2) again on a listening socket only resizes its queue.
+    unsafe {
+        libc::listen(listener.as_raw_fd(), 4096);
     }
 }
 

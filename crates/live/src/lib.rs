@@ -5,7 +5,8 @@
 //! - [`endpoint`], [`tty`], [`framing`]: transports (serial, pty, UDP, TCP) and how
 //!   messages are delimited on byte streams.
 //! - [`gateway`]: opens sealed messages ([`verify`]), stores verified readings and
-//!   the replay state in SQLite ([`store`]), counts every refusal ([`counters`]).
+//!   the replay state in SQLite ([`store`]) under a bounded rule ([`replay`]), counts
+//!   every refusal ([`counters`]), and takes no more from the network than [`limits`] allow.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
 
 pub mod counters;
@@ -14,7 +15,9 @@ pub mod error;
 pub mod framing;
 pub mod gateway;
 pub mod inject;
+pub mod limits;
 pub mod radio;
+pub mod replay;
 pub mod sender;
 pub mod store;
 pub mod tty;
@@ -25,6 +28,7 @@ pub use endpoint::Endpoint;
 pub use error::LiveError;
 pub use framing::Framing;
 pub use gateway::{GatewayConfig, run as run_gateway};
+pub use limits::Limits;
 pub use radio::{Impairments, RadioEmulator};
 pub use sender::{PayloadType, Readings, SendConfig, SendReport, send};
 pub use verify::Keyring;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use seal::{Container, SealError, SealKey, Sealer};
+use seal::{Container, NoncePolicy, SealError, SealKey, Sealer};
 use sha2::{Digest, Sha256};
 
 use crate::counters::Reason;
@@ -19,6 +19,9 @@ pub struct Verified {
     /// What makes this message unique for its device: the nonce, or (hmac, no nonce)
     /// SHA-256 of the message, which is canonical in every container.
     pub replay_id: Vec<u8>,
+    /// The nonce as a counter, when the key's policy is `counter` (the last 8 bytes,
+    /// big-endian, as `seal` writes it): checked against a high-water mark instead.
+    pub counter: Option<u64>,
     pub reading: Vec<u8>,
     /// `sent_us` of the reading (Unix µs), which `send` adds to JSON readings.
     pub sent_us: Option<i64>,
@@ -28,6 +31,8 @@ pub struct Verified {
 pub struct Keyring {
     container: Container,
     sealers: Vec<Sealer>,
+    /// Each key's nonce policy, in the order of `sealers`.
+    nonces: Vec<NoncePolicy>,
     by_id: HashMap<Vec<u8>, usize>,
 }
 
@@ -47,6 +52,7 @@ impl Keyring {
         let mut ring = Keyring {
             container,
             sealers: Vec::new(),
+            nonces: Vec::new(),
             by_id: HashMap::new(),
         };
         for key in keys {
@@ -63,6 +69,7 @@ impl Keyring {
                 )));
             }
             ring.sealers.push(sealer);
+            ring.nonces.push(key.nonce);
         }
         Ok(ring)
     }
@@ -91,11 +98,19 @@ impl Keyring {
         } else {
             opened.nonce.clone()
         };
+        let counter = match self.nonces[index] {
+            NoncePolicy::Counter if opened.nonce.len() >= 8 => {
+                let tail = &opened.nonce[opened.nonce.len() - 8..];
+                Some(u64::from_be_bytes(tail.try_into().expect("8 bytes")))
+            }
+            _ => None,
+        };
         let (device, sent_us) = reading_fields(&opened.plaintext);
         Ok(Verified {
             device: device.unwrap_or_else(|| key_id.clone()),
             key_id,
             replay_id,
+            counter,
             reading: opened.plaintext.to_vec(),
             sent_us,
         })

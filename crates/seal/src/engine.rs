@@ -27,7 +27,7 @@ impl Sealer {
     /// (benchmarks measure them; `seal` refuses them by default).
     pub fn new(key: &SealKey, allow_insecure: bool) -> Result<Sealer, SealError> {
         let scheme = key.scheme.clone();
-        scheme.check_allowed(allow_insecure)?;
+        scheme.check_allowed_for(key.nonce, allow_insecure)?;
         let material = key.material();
         let (cipher, mac) = match scheme.pattern {
             Pattern::Hmac => (

@@ -12,7 +12,7 @@
 //! ```
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -59,7 +59,7 @@ impl SealKey {
         if nonce == NoncePolicy::Counter && !scheme.allows_counter_nonces() {
             return Err(SealError::InvalidScheme {
                 scheme: scheme.name().to_string(),
-                why: "counter nonces are for aead schemes only (CBC IVs must be unpredictable; counter IVs overlap CTR keystreams); use --nonce random".into(),
+                why: "counter nonces are for aead schemes and etm with a stream cipher (CBC IVs must be unpredictable; counter IVs overlap CTR keystreams); use --nonce random".into(),
             });
         }
         let mut material = Zeroizing::new(vec![0u8; scheme.key_len()]);
@@ -124,23 +124,20 @@ impl SealKey {
     /// Reads and checks a key file. Refuses files others can read, as ssh does.
     pub fn load(path: &Path) -> Result<SealKey, SealError> {
         let shown = path.display().to_string();
+        let text = read_private(path)?;
+        let mut key = SealKey::parse(text.as_bytes(), &shown)?;
+        key.path = Some(path.to_path_buf());
+        Ok(key)
+    }
+
+    /// Checks a key file's contents; `shown` names it in errors. `load` reads
+    /// files through this; the fuzz target `keyfile` feeds it directly.
+    pub fn parse(bytes: &[u8], shown: &str) -> Result<SealKey, SealError> {
         let bad = |detail: String| SealError::KeyFile {
-            path: shown.clone(),
+            path: shown.to_string(),
             detail,
         };
-        let meta = fs::metadata(path).map_err(|e| bad(format!("cannot read: {e}")))?;
-        if meta.permissions().mode() & 0o077 != 0 {
-            return Err(bad(format!(
-                "permissions {:o} let others read the key; run: chmod 600 {shown}",
-                meta.permissions().mode() & 0o777
-            )));
-        }
-        if meta.len() > 64 * 1024 {
-            return Err(bad("too large to be a key file".into()));
-        }
-        let text =
-            Zeroizing::new(fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?);
-        let doc: KeyFileJson = serde_json::from_str(&text)
+        let doc: KeyFileJson = serde_json::from_slice(bytes)
             .map_err(|e| bad(format!("not a ciphermeter key file: {e}")))?;
         if doc.format != FORMAT {
             return Err(bad(format!(
@@ -159,13 +156,13 @@ impl SealKey {
         }
         let material =
             Zeroizing::new(hex::decode(&doc.key).map_err(|_| bad("key is not hex".into()))?);
-        check_material(&scheme, &material, &shown)?;
+        check_material(&scheme, &material, shown)?;
         Ok(SealKey {
             scheme,
             key_id,
             nonce,
             material,
-            path: Some(path.to_path_buf()),
+            path: None,
         })
     }
 }
@@ -195,22 +192,60 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8], force: bool) -> Result<()
     write_key_file(path, bytes, 0o600, force)
 }
 
+/// Reads a private key file (a sealing key or a signing key): refused when
+/// group or others may read it, as ssh does, or when it is too large to be a
+/// key. The checks and the read use one descriptor, so the file cannot be
+/// swapped between them.
+pub fn read_private(path: &Path) -> Result<Zeroizing<String>, SealError> {
+    let shown = path.display().to_string();
+    let bad = |detail: String| SealError::KeyFile {
+        path: shown.clone(),
+        detail,
+    };
+    let mut file = File::open(path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| bad(format!("cannot read: {e}")))?;
+    if meta.permissions().mode() & 0o077 != 0 {
+        return Err(bad(format!(
+            "permissions {:o} let others read the key; run: chmod 600 {shown}",
+            meta.permissions().mode() & 0o777
+        )));
+    }
+    if meta.len() > 64 * 1024 {
+        return Err(bad("too large to be a key file".into()));
+    }
+    let mut text = Zeroizing::new(String::new());
+    file.read_to_string(&mut text)
+        .map_err(|e| bad(format!("cannot read: {e}")))?;
+    Ok(text)
+}
+
 /// Creates a key file with `mode` (0o600 for private keys, 0o644 for public
 /// ones), refusing to replace an existing file unless `force`, and flushes it.
+/// It never writes through a symbolic link (O_NOFOLLOW; O_EXCL without
+/// `force`), so a planted link cannot redirect a key elsewhere.
 pub fn write_key_file(path: &Path, bytes: &[u8], mode: u32, force: bool) -> Result<(), SealError> {
     let shown = path.display().to_string();
     let mut options = OpenOptions::new();
-    options.write(true).mode(mode);
+    options
+        .write(true)
+        .mode(mode)
+        .custom_flags(libc::O_NOFOLLOW);
     if force {
         options.create(true).truncate(true);
     } else {
         options.create_new(true);
     }
+    let refused = |detail: &str| SealError::KeyFile {
+        path: shown.clone(),
+        detail: detail.into(),
+    };
     let mut file: File = options.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => SealError::KeyFile {
-            path: shown.clone(),
-            detail: "already exists; pass --force to replace it".into(),
-        },
+        std::io::ErrorKind::AlreadyExists => refused("already exists; pass --force to replace it"),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => {
+            refused("is a symbolic link; refusing to write through it (remove the link first)")
+        }
         _ => SealError::Io(format!("{shown}: {e}")),
     })?;
     // A replaced file keeps its old mode; set it.

@@ -21,8 +21,11 @@ mod scheme;
 pub use container::{Container, Opened, header};
 pub use engine::{ETM_ENC_INFO, ETM_MAC_INFO, Sealer, etm_mac_input};
 pub use error::{SealError, limits};
-pub use keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, write_key_file};
-pub use nonce::{CounterNonces, NoncePolicy, NonceSource, RandomNonces, counter_path, source_for};
+pub use keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file};
+pub use nonce::{
+    CounterNonces, MIN_RANDOM_NONCE, NoncePolicy, NonceSource, RandomNonces, counter_path,
+    source_for,
+};
 pub use scheme::{Pattern, Scheme};
 
 /// Seals with a fresh nonce from the key's policy.

@@ -1,7 +1,7 @@
 //! Where nonces come from. Both sources make reuse under one key impossible
 //! in practice: random nonces from the OS generator (the default; 96 bits or
-//! more, so 2^32 messages per key keep the collision chance below 2^-32, the
-//! NIST SP 800-38D bound for GCM), or a counter persisted beside the key file
+//! more, which the scheme check enforces, so 2^32 messages per key keep the
+//! collision chance below 2^-32, the NIST SP 800-38D bound for GCM), or a counter persisted beside the key file
 //! and reserved on disk (written and fsync'd) before it is used, so a crash
 //! can skip values but never repeat one.
 
@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::error::SealError;
+
+/// The shortest random nonce a key may use (96 bits); shorter ones need a
+/// counter or `--allow-insecure` (see `Scheme::insecurity_for`).
+pub const MIN_RANDOM_NONCE: usize = 12;
 use crate::keyfile::{SealKey, fill_random, write_private};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@ use std::fmt;
 use catalogue::{Entry, Kind, Mode, catalogue};
 
 use crate::error::SealError;
+use crate::nonce::{MIN_RANDOM_NONCE, NoncePolicy};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
@@ -204,8 +205,13 @@ impl Scheme {
         }
     }
 
-    /// Why sealing with this scheme is unsafe; empty when it is fine.
+    /// Why sealing with this scheme and random nonces is unsafe; empty when it is fine.
     pub fn insecurity(&self) -> Vec<String> {
+        self.insecurity_for(NoncePolicy::Random)
+    }
+
+    /// Why sealing with this scheme and these nonces is unsafe; empty when it is fine.
+    pub fn insecurity_for(&self, nonces: NoncePolicy) -> Vec<String> {
         let mut reasons = Vec::new();
         if self.pattern == Pattern::Enc {
             reasons.push(
@@ -231,6 +237,9 @@ impl Scheme {
                 c.id
             ));
         }
+        if let Some(why) = self.short_random_nonce(nonces) {
+            reasons.push(why);
+        }
         if let Some(m) = self.mac
             && m.id == "poly1305"
         {
@@ -241,9 +250,40 @@ impl Scheme {
         reasons
     }
 
+    /// A random nonce under 96 bits repeats after about 2^(bits/2) messages
+    /// under one key (Salsa20's 64 bits: 2^32), and a repeat leaks plaintext.
+    fn short_random_nonce(&self, nonces: NoncePolicy) -> Option<String> {
+        let len = self.nonce_len();
+        if nonces != NoncePolicy::Random || len == 0 || len >= MIN_RANDOM_NONCE {
+            return None;
+        }
+        let cipher = self.cipher.map_or("the cipher", |c| c.id.as_str());
+        let counter = if self.allows_counter_nonces() {
+            "use --nonce counter (safe for it), or "
+        } else {
+            "use "
+        };
+        Some(format!(
+            "{cipher} has a {}-bit nonce: random nonces that short repeat after about 2^{} messages \
+             under one key, and a repeat leaks plaintext (for a stream, the XOR of two readings); \
+             {counter}a cipher with a nonce of 96 bits or more (e.g. xsalsa20, xchacha20, aes-128-ctr)",
+            8 * len,
+            4 * len
+        ))
+    }
+
     /// Fails with the reasons unless the scheme is safe or `allow_insecure` is set.
     pub fn check_allowed(&self, allow_insecure: bool) -> Result<(), SealError> {
-        let reasons = self.insecurity();
+        self.check_allowed_for(NoncePolicy::Random, allow_insecure)
+    }
+
+    /// [`Scheme::check_allowed`] for a key with these nonces.
+    pub fn check_allowed_for(
+        &self,
+        nonces: NoncePolicy,
+        allow_insecure: bool,
+    ) -> Result<(), SealError> {
+        let reasons = self.insecurity_for(nonces);
         if reasons.is_empty() || allow_insecure {
             Ok(())
         } else {
@@ -254,11 +294,16 @@ impl Scheme {
         }
     }
 
-    /// Whether a persistent counter may supply nonces: only AEADs, whose nonces
-    /// need only be unique (CBC IVs must be unpredictable; CTR IVs from a
-    /// counter would overlap keystreams).
+    /// Whether a persistent counter may supply nonces: AEADs and stream ciphers
+    /// with a nonce (Salsa20, ChaCha20…), whose nonces need only be unique, as
+    /// the block counter is a separate input. Not block modes: CBC/CFB IVs must
+    /// be unpredictable, and CTR IVs from a counter would overlap keystreams.
     pub fn allows_counter_nonces(&self) -> bool {
-        self.pattern == Pattern::Aead
+        match (self.pattern, self.cipher) {
+            (Pattern::Aead, _) => true,
+            (Pattern::Etm, Some(c)) => c.kind == Kind::Stream && !c.nonce_sizes.is_empty(),
+            _ => false,
+        }
     }
 
     /// Bits of security as study 003 scores them (section 3.5): key length for

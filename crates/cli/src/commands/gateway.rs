@@ -43,6 +43,19 @@ pub struct Args {
     /// Exit after this many messages have been received and settled.
     #[arg(long)]
     exit_after: Option<u64>,
+    /// TCP connections served at once; more are closed at once and counted as refused.
+    #[arg(long, default_value_t = live::Limits::default().max_connections)]
+    max_connections: usize,
+    /// Close a TCP connection that sends nothing for this many seconds (counted).
+    #[arg(long, default_value_t = live::Limits::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
+    /// Largest message in bytes; longer lines and datagrams are refused as oversize.
+    #[arg(long, default_value_t = live::Limits::default().max_message)]
+    max_message: usize,
+    /// Seconds a random-nonce reading's sent_us may differ from this clock; older ones
+    /// are refused as stale, and nonces are kept only this long (docs/live.md).
+    #[arg(long, default_value_t = live::Limits::default().max_age.as_secs())]
+    max_age: u64,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -70,6 +83,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.stats_file = args.stats_file;
     config.stats_interval = Duration::from_secs_f64(args.stats_interval);
     config.exit_after = args.exit_after;
+    config.limits = live::Limits {
+        max_connections: args.max_connections,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        max_message: args.max_message,
+        max_age: Duration::from_secs(args.max_age),
+    };
     let stop = stop_flag()?;
     let snap = live::run_gateway(config, keyring, stop).map_err(live_error)?;
     println!(

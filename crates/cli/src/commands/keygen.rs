@@ -23,14 +23,15 @@ pub struct Args {
     /// Where to write the key (a key pair also writes FILE.pub).
     #[arg(long, short)]
     output: PathBuf,
-    /// Nonces of a sealing key: random (96 bits or more from the OS) or counter
-    /// (aead only; kept in FILE.counter and reserved on disk before each use).
+    /// Nonces of a sealing key: random (96 bits or more from the OS; shorter ones need
+    /// --allow-insecure) or counter (aead, or etm with a stream cipher such as salsa20;
+    /// kept in FILE.counter and reserved on disk before each use).
     #[arg(long, default_value = "random", requires = "scheme")]
     nonce: String,
     /// Replace existing files.
     #[arg(long)]
     force: bool,
-    /// Make a key for a legacy, broken or unauthenticated scheme anyway.
+    /// Make a key for a legacy, broken, unauthenticated or short-nonce scheme anyway.
     #[arg(long, requires = "scheme")]
     allow_insecure: bool,
     /// Backend for a key pair (default: the first that implements it).
@@ -50,13 +51,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
     let scheme = Scheme::parse(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
-    scheme
-        .check_allowed(args.allow_insecure)
-        .map_err(seal_err)?;
     let nonce: NoncePolicy = args
         .nonce
         .parse()
         .map_err(|e| CliError::usage(format!("--nonce: {e}")))?;
+    scheme
+        .check_allowed_for(nonce, args.allow_insecure)
+        .map_err(seal_err)?;
     let mut key = SealKey::generate(scheme, nonce).map_err(seal_err)?;
     key.save(&args.output, args.force).map_err(seal_err)?;
     eprintln!(

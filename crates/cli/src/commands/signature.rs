@@ -39,11 +39,14 @@ pub struct VerifyArgs {
     pub input: Option<String>,
 }
 
-fn read_key(path: &PathBuf) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let text =
-        Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
+/// A private key must be the owner's alone (as `seal` demands); a public one need not.
+fn read_key(path: &PathBuf, private: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let text = match private {
+        true => seal::read_private(path).map_err(crate::args::seal_err)?,
+        false => Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
             CliError::usage(format!("cannot read key file {}: {e}", path.display()))
-        })?);
+        })?),
+    };
     crate::args::decode_hex(&format!("key file {}", path.display()), text.trim())
 }
 
@@ -51,7 +54,7 @@ pub fn sign(args: SignArgs) -> Result<(), CliError> {
     let entry = catalogue::catalogue().resolve(&args.algorithm, None)?;
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
     let scheme = entry.asymmetric(backend)?;
-    let key = read_key(&args.key_file)?;
+    let key = read_key(&args.key_file, true)?;
     let message = read_input(args.input.as_deref())?;
     let signature = scheme.load_private(&key)?.sign(&message)?;
     println!("{}", hex::encode(signature));
@@ -62,7 +65,7 @@ pub fn verify(args: VerifyArgs) -> Result<(), CliError> {
     let entry = catalogue::catalogue().resolve(&args.algorithm, None)?;
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
     let scheme = entry.asymmetric(backend)?;
-    let key = read_key(&args.key_file)?;
+    let key = read_key(&args.key_file, false)?;
     let signature = crate::args::decode_hex("--signature", &args.signature)?;
     let message = read_input(args.input.as_deref())?;
     scheme.load_public(&key)?.verify(&message, &signature)?;
