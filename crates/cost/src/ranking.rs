@@ -147,11 +147,14 @@ pub fn rank_names(
         }
         ranked.push(cost);
     }
-    // A scheme the device has no time for is costed with this host's time,
-    // labelled, and ranked after every measured one: host times would not
-    // compare (an 8-bit MCU is thousands of times slower).
+    // Safe schemes first; what `seal` refuses (legacy, broken, a short random
+    // nonce) follows, when asked for, and never shares a rank with a safe one.
+    // Within each, a scheme the device has no time for is costed with this
+    // host's time, labelled, and ranked after every measured one: host times
+    // would not compare (an 8-bit MCU is thousands of times slower).
+    let class = |c: &SchemeCost| (refused(c), unmeasured(c));
     ranked.sort_by(|a, b| {
-        unmeasured(a).cmp(&unmeasured(b)).then(
+        class(a).cmp(&class(b)).then(
             message_uj(a).total_cmp(&message_uj(b)).then(
                 a.code_size
                     .unwrap_or(i64::MAX)
@@ -159,16 +162,14 @@ pub fn rank_names(
             ),
         )
     });
-    // Ties are ties within the measured schemes and within the unmeasured
-    // ones; an unmeasured scheme never shares a rank with a measured one.
-    let measured = ranked.iter().filter(|c| !unmeasured(c)).count();
+    // Ties are ties within a class; ranks continue across classes.
     let ranges: Vec<(f64, f64)> = ranked.iter().map(energy_range_uj).collect();
-    let mut ranks = shared_ranks(&ranges[..measured]);
-    ranks.extend(
-        shared_ranks(&ranges[measured..])
-            .into_iter()
-            .map(|r| r + measured),
-    );
+    let mut ranks = Vec::with_capacity(ranked.len());
+    for group in ranked.chunk_by(|a, b| class(a) == class(b)) {
+        let start = ranks.len();
+        let group_ranks = shared_ranks(&ranges[start..start + group.len()]);
+        ranks.extend(group_ranks.into_iter().map(|r| r + start));
+    }
     Ok(Ranking {
         ranked,
         ranks,
@@ -176,9 +177,23 @@ pub fn rank_names(
     })
 }
 
+/// A scheme `seal` refuses with random nonces unless the user insists.
+fn refused(c: &SchemeCost) -> bool {
+    !c.scheme.insecurity().is_empty()
+}
+
 /// A scheme costed with this host's time because the device has none for it.
 fn unmeasured(c: &SchemeCost) -> bool {
     matches!(c.cpu_source, CpuSource::HostInsteadOfDevice { .. })
+}
+
+/// The catalogue status, or "insecure" with `seal`'s reasons for a scheme
+/// of recommended algorithms that `seal` still refuses (a short nonce).
+fn status_of(c: &SchemeCost) -> (String, Option<String>) {
+    if c.status == catalogue::Status::Recommended && refused(c) {
+        return ("insecure".into(), Some(c.scheme.insecurity().join("; ")));
+    }
+    (c.status.as_str().to_string(), c.status_reason.clone())
 }
 
 fn message_uj(c: &SchemeCost) -> f64 {
@@ -389,8 +404,8 @@ impl Ranking {
                     RankedRow {
                         rank,
                         scheme: c.name().to_string(),
-                        status: c.status.as_str().to_string(),
-                        status_reason: c.status_reason.clone(),
+                        status: status_of(c).0,
+                        status_reason: status_of(c).1,
                         security_bits: c.scheme.security_bits(),
                         sealed_bytes: c.sealed_bytes,
                         cpu_us: c.cpu_us,
@@ -523,5 +538,29 @@ mod tests {
         let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
         assert!(r.ranked.is_empty());
         assert!(r.excluded[0].1.contains("64-bit nonce"), "{:?}", r.excluded);
+
+        // Asked for, it is ranked after every safe scheme, even one that sends
+        // 40 bytes more (a 16-byte IV, CBC padding and a 64-byte tag), marked
+        // with why.
+        let req = Request {
+            allow_legacy: true,
+            ..req
+        };
+        let names = vec![
+            "etm:salsa20+hmac-sha256".to_string(),
+            "etm:aes-256-cbc+hmac-sha512".to_string(),
+        ];
+        let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
+        let rows = r.summary(&req).rows;
+        assert_eq!(rows[0].scheme, "etm:aes-256-cbc+hmac-sha512");
+        assert!(rows[0].sealed_bytes > rows[1].sealed_bytes);
+        assert_eq!((rows[1].rank, rows[1].status.as_str()), (2, "insecure"));
+        assert!(
+            rows[1]
+                .status_reason
+                .as_deref()
+                .unwrap()
+                .contains("64-bit nonce")
+        );
     }
 }

@@ -87,7 +87,7 @@ pub fn status_badge(status: &str, reason: Option<&str>) -> String {
             " <span class=\"badge unknown\" title=\"{}\">? unknown status</span>",
             esc(reason.unwrap_or("not in the catalogue"))
         ),
-        "legacy" | "broken" => format!(
+        "legacy" | "broken" | "insecure" => format!(
             " <span class=\"badge {0}\" title=\"{1}\">{2} {0}</span>",
             esc(status),
             esc(reason.unwrap_or("")),
@@ -108,7 +108,7 @@ table.data th,table.data td{border:1px solid #ddd;padding:.2em .5em;text-align:r
 table.data th{background:#f3f3f3}table.data td:first-child,table.data th:first-child{text-align:left}
 table.env td{text-align:left}
 .badge{font-size:.8em;padding:0 .35em;border-radius:.3em;white-space:nowrap}
-.badge.legacy{background:#fff0c0;color:#7a5600;border:1px solid #d9b000}
+.badge.legacy,.badge.insecure{background:#fff0c0;color:#7a5600;border:1px solid #d9b000}
 .badge.broken{background:#ffd6d6;color:#900;border:1px solid #c00}
 svg.chart{max-width:100%;height:auto;font-family:sans-serif;background:#fff}
 svg .chart-title{font-size:14px;font-weight:bold;fill:#222}

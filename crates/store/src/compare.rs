@@ -25,11 +25,11 @@ use crate::records::{ResultKey, ResultRow, RunSummary};
 /// The threshold without a measurement of the noise: criterion's default.
 pub const DEFAULT_THRESHOLD_PCT: f64 = 2.0;
 /// The probes see a few drifts within one run; between runs the spread is
-/// wider (their tails, and placement that changes per process), so the
+/// wider (its tails, and placement that changes with each process), so the
 /// threshold is this multiple of the largest drift seen, never below the
-/// floor.
+/// default.
 pub const NOISE_MULTIPLE: f64 = 2.0;
-pub const NOISE_FLOOR_PCT: f64 = 1.0;
+pub const NOISE_FLOOR_PCT: f64 = DEFAULT_THRESHOLD_PCT;
 
 /// One run: its summary and its rows.
 pub struct Side<'a> {

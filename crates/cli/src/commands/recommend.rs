@@ -108,10 +108,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         "battery d"
     );
     for row in summary.rows.iter().take(args.top) {
-        let legacy = match (row.status != "recommended", row.device_measured) {
-            (true, _) => " [LEGACY]",
-            (false, false) if summary.rows[0].device_measured => " [host time]",
-            _ => "",
+        let legacy = match (row.status.as_str(), row.device_measured) {
+            ("recommended", false) if summary.rows[0].device_measured => " [host time]".into(),
+            ("recommended", _) => String::new(),
+            (status, _) => format!(" [{}]", status.to_uppercase()),
         };
         println!(
             "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
