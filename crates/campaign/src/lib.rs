@@ -17,7 +17,7 @@ use cost::Error;
 use cost::data::{links, profiles};
 use cost::device_times::{DeviceTimes, device_target};
 use cost::ranking::{self, Need};
-use cost::scheme_cost::{SCHEMES, Setting, cost_scheme};
+use cost::scheme_cost::{SCHEMES, Setting, cost_schemes};
 use energy::model::parse_interval;
 use measure::{Config, Environment, Sampler};
 use serde_json::json;
@@ -267,21 +267,28 @@ fn steps_of(
     let device_times = DeviceTimes::for_device(store, settings[0].device)?;
     let samples: &[&str] = if full { &FULL_SAMPLES } else { &QUICK_SAMPLES };
     for sample in samples {
+        if stop() {
+            break;
+        }
+        progress(Progress::Working(&format!(
+            "[sealing {sample}] {} schemes interleaved",
+            SCHEMES.len()
+        )));
+        let costs = match cost_schemes(
+            &SCHEMES,
+            sample,
+            plan.quick,
+            &settings[0],
+            device_times.as_ref(),
+        ) {
+            Ok(costs) => costs,
+            Err(Error::Interrupted(_)) => break,
+            Err(e) => return Err(e),
+        };
         let mut rows = Vec::new();
-        for scheme in SCHEMES {
-            if stop() {
-                break;
-            }
-            progress(Progress::Working(&format!("[sealing {sample}] {scheme}")));
-            let cost = match cost_scheme(
-                scheme,
-                sample,
-                plan.quick,
-                &settings[0],
-                device_times.as_ref(),
-            ) {
+        for (scheme, cost) in SCHEMES.iter().zip(costs) {
+            let cost = match cost {
                 Ok(c) => c,
-                Err(Error::Interrupted(_)) => break,
                 Err(e) => {
                     notes.push(format!("{scheme}: {e}"));
                     continue;

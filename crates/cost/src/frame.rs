@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use measure::{Config, Measurement, Sampler};
 use payload::{Encoding, Format, Node, Sample};
-use seal::{Container, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealKey, Sealer};
+use seal::{
+    Container, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealError, SealKey, Sealer,
+};
 
 use serde_json::json;
 
@@ -131,29 +133,71 @@ pub fn time_sealing(
     container: Container,
     encoding: Encoding,
     config: Config,
-    mut next: impl FnMut() -> Vec<u8>,
+    next: impl FnMut() -> Vec<u8>,
 ) -> Result<Measurement, Error> {
-    let nonce_len = scheme.nonce_len();
-    let mut failure = None;
-    let measurement = Sampler::new(config, false)
-        .measure(|| {
-            let plaintext = next();
-            let sealed = RandomNonces
-                .next_nonce(nonce_len)
-                .and_then(|nonce| sealer.seal(container, &nonce, &plaintext, b""));
-            match sealed {
-                Ok(bytes) => encoding.encode(&bytes).len(),
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    0
+    let job = SealJob {
+        sealer,
+        scheme,
+        container,
+        encoding,
+        next: Box::new(next),
+    };
+    time_sealings(vec![job], config)?.remove(0)
+}
+
+/// One message path to time: its sealer and the plaintexts it seals.
+pub struct SealJob<'a> {
+    pub sealer: &'a mut Sealer,
+    pub scheme: &'a Scheme,
+    pub container: Container,
+    pub encoding: Encoding,
+    pub next: Box<dyn FnMut() -> Vec<u8> + 'a>,
+}
+
+/// Times several message paths with their samples interleaved in rounds
+/// (`Sampler::measure_interleaved`), so a drift of the machine hits all
+/// schemes alike. Each job's measurement, or the error its seal failed with;
+/// an interruption is the outer error.
+pub fn time_sealings(
+    mut jobs: Vec<SealJob>,
+    config: Config,
+) -> Result<Vec<Result<Measurement, Error>>, Error> {
+    let mut failures: Vec<Option<SealError>> = jobs.iter().map(|_| None).collect();
+    let mut ops: Vec<Box<dyn FnMut() + '_>> = jobs
+        .iter_mut()
+        .zip(failures.iter_mut())
+        .map(|(job, failure)| {
+            let nonce_len = job.scheme.nonce_len();
+            Box::new(move || {
+                let plaintext = (job.next)();
+                let sealed = RandomNonces
+                    .next_nonce(nonce_len)
+                    .and_then(|nonce| job.sealer.seal(job.container, &nonce, &plaintext, b""));
+                match sealed {
+                    Ok(bytes) => {
+                        std::hint::black_box(job.encoding.encode(&bytes));
+                    }
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                    }
                 }
-            }
+            }) as Box<dyn FnMut()>
         })
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> = ops.iter_mut().map(|op| &mut **op as _).collect();
+    let measured = Sampler::new(config, false)
+        .measure_interleaved(&mut refs)
         .map_err(|_| Error::interrupted())?;
-    match failure {
-        Some(e) => Err(e.into()),
-        None => Ok(measurement),
-    }
+    drop(refs);
+    drop(ops);
+    Ok(measured
+        .into_iter()
+        .zip(failures)
+        .map(|(m, failure)| match failure {
+            Some(e) => Err(e.into()),
+            None => Ok(m),
+        })
+        .collect())
 }
 
 /// Ciphertext bytes as they travel: base64 (or escaped text for hmac) inside `json`,

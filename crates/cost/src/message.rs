@@ -178,11 +178,16 @@ impl Sealed {
         s
     }
 
+    /// A sealer under this message's key, its key schedule done.
+    pub fn sealer(&self) -> Result<Sealer, Error> {
+        Ok(Sealer::new(&self.key, self.allow_insecure)?)
+    }
+
     /// Measures one seal of `plaintext` on this machine: a fresh random nonce, the
     /// sealing itself and the transport encoding. The key schedule is done once
     /// beforehand, as a device keeps its key schedule between messages.
     pub fn measure_seal(&self, plaintext: &[u8], quick: bool) -> Result<HostTime, Error> {
-        let mut sealer = Sealer::new(&self.key, self.allow_insecure)?;
+        let mut sealer = self.sealer()?;
         let measurement = crate::frame::time_sealing(
             &mut sealer,
             &self.scheme,

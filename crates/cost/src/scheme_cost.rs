@@ -6,13 +6,15 @@
 use catalogue::{Entry, Status};
 use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
 use link::{LinkCost, LinkSpec};
-use seal::Scheme;
+use measure::Measurement;
+use seal::{Scheme, Sealer};
 use serde_json::{Value, json};
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
 
 use crate::Error;
 use crate::device_times::{CpuSource, DeviceTimes};
+use crate::frame::{self, SealJob, time_sealings};
 use crate::message::{Message, MessageSpec};
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
@@ -88,20 +90,74 @@ pub fn cost_scheme(
     setting: &Setting,
     device: Option<&DeviceTimes>,
 ) -> Result<SchemeCost, Error> {
-    let message = Message::build(&MessageSpec {
-        scheme: Some(scheme_text.to_string()),
-        sample: Some(sample.to_string()),
-        seed: 1,
-        // Measuring legacy schemes is allowed; they are marked, never recommended by default.
-        allow_insecure: true,
-        ..MessageSpec::default()
-    })?;
+    cost_schemes(&[scheme_text], sample, quick, setting, device)?.remove(0)
+}
+
+/// Costs several schemes on one sample, their host seal times measured
+/// together with the samples interleaved (`frame::time_sealings`). Each
+/// scheme's cost, or why it has none; an interruption is the outer error.
+pub fn cost_schemes(
+    schemes: &[&str],
+    sample: &str,
+    quick: bool,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<Vec<Result<SchemeCost, Error>>, Error> {
+    let mut built: Vec<Result<(Message, Sealer), Error>> = schemes
+        .iter()
+        .map(|scheme| {
+            let message = Message::build(&MessageSpec {
+                scheme: Some(scheme.to_string()),
+                sample: Some(sample.to_string()),
+                seed: 1,
+                // Measuring legacy schemes is allowed; they are marked, never recommended by default.
+                allow_insecure: true,
+                ..MessageSpec::default()
+            })?;
+            let sealed = message
+                .sealed
+                .as_ref()
+                .ok_or_else(|| Error::failed("no sealed message"))?;
+            let sealer = sealed.sealer()?;
+            Ok((message, sealer))
+        })
+        .collect();
+    let mut jobs = Vec::new();
+    for (message, sealer) in built.iter_mut().filter_map(|b| b.as_mut().ok()) {
+        let sealed = message.sealed.as_ref().expect("built with a seal");
+        let plaintext = message.plaintext.clone();
+        jobs.push(SealJob {
+            sealer,
+            scheme: &sealed.scheme,
+            container: sealed.container,
+            encoding: sealed.encoding,
+            next: Box::new(move || plaintext.clone()),
+        });
+    }
+    let mut times = time_sealings(jobs, frame::config(quick))?.into_iter();
+    Ok(built
+        .into_iter()
+        .map(|b| {
+            let (message, _) = b?;
+            let measurement = times.next().expect("one time per built message")?;
+            finish(&message, &measurement, sample, setting, device)
+        })
+        .collect())
+}
+
+/// A scheme's cost from its message and its host seal time.
+fn finish(
+    message: &Message,
+    measurement: &Measurement,
+    sample: &str,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<SchemeCost, Error> {
     let sealed = message
         .sealed
         .as_ref()
         .ok_or_else(|| Error::failed("no sealed message"))?;
-    let host = sealed.measure_seal(&message.plaintext, quick)?;
-    let ns = &host.measurement.ns;
+    let ns = &measurement.ns;
     let host_us = (
         ns.median / 1e3,
         ns.ci95_low / 1e3,
