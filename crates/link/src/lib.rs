@@ -2,6 +2,7 @@
 //!
 //! - [`lora`]: LoRa PHY time on air, exact (SX127x and SX126x rules).
 //! - [`lorawan`]: MAC overhead, per-data-rate limits, duty cycle, dwell time.
+//! - [`lorawan_frame`]: LoRaWAN 1.0.x uplink frames built and opened (AppSKey, NwkSKey, MIC).
 //! - [`catalogue`]: the link entries from the data files and [`LinkSpec::cost`].
 //! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
 //! - [`figure`]: a number with its source, shared with the energy crate.
@@ -12,6 +13,7 @@ pub mod figure;
 pub mod framed;
 pub mod lora;
 pub mod lorawan;
+pub mod lorawan_frame;
 pub mod serial;
 pub mod time;
 
