@@ -6,6 +6,7 @@
 //! a difference smaller than the host timer's confidence interval is noise,
 //! and noise must not pick a winner.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use catalogue::Kind;
@@ -472,6 +473,68 @@ pub struct RankedRow {
     pub cpu_source: String,
     /// The CPU time is the device's own; false: this host's, labelled, ranked last.
     pub device_measured: bool,
+}
+
+impl RankingSummary {
+    /// The ranking as `recommend` prints it: the first `top` rows, marked
+    /// (legacy, broken, insecure, host time), then why the winner won and
+    /// study 003's advice judged. Empty rows print only the header.
+    pub fn text(&self, top: usize) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "Schemes for {} over {} carrying {} (energy: model estimate)",
+            self.device, self.link, self.payload
+        );
+        let _ = writeln!(
+            o,
+            "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
+            "#",
+            "scheme",
+            "bits",
+            "bytes",
+            "CPU uJ",
+            "radio uJ",
+            "total uJ",
+            "code B",
+            "stack B",
+            "battery d"
+        );
+        let first_on_device = self.rows.first().is_some_and(|r| r.device_measured);
+        for row in self.rows.iter().take(top) {
+            let mark = match (row.status.as_str(), row.device_measured) {
+                ("recommended", false) if first_on_device => " [host time]".into(),
+                ("recommended", _) => String::new(),
+                (status, _) => format!(" [{}]", status.to_uppercase()),
+            };
+            let _ = writeln!(
+                o,
+                "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
+                row.rank,
+                format!("{}{mark}", row.scheme),
+                row.security_bits,
+                row.sealed_bytes,
+                row.cpu_uj,
+                row.radio_uj,
+                row.total_uj,
+                row.code_size_bytes.map_or("-".into(), |s| s.to_string()),
+                row.stack_bytes.map_or("-".into(), |s| s.to_string()),
+                row.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
+            );
+        }
+        if self.rows.len() > top {
+            let _ = writeln!(o, "     ... {} more (--top N)", self.rows.len() - top);
+        }
+        let _ = writeln!(o);
+        for line in &self.explanation {
+            let _ = writeln!(o, "{line}");
+        }
+        let _ = writeln!(o, "\n{}", self.study003_verdict);
+        if let Some(first) = self.rows.first() {
+            let _ = writeln!(o, "CPU time source: {}", first.cpu_source);
+        }
+        o
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

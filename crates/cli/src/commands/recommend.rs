@@ -90,52 +90,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.format == Format::Json {
         return print_json(&serde_json::to_value(&summary).map_err(CliError::failed)?);
     }
-    println!(
-        "Schemes for {} over {} carrying {} (energy: model estimate)",
-        req.device, req.link, req.payload
-    );
-    println!(
-        "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
-        "#",
-        "scheme",
-        "bits",
-        "bytes",
-        "CPU uJ",
-        "radio uJ",
-        "total uJ",
-        "code B",
-        "stack B",
-        "battery d"
-    );
-    for row in summary.rows.iter().take(args.top) {
-        let legacy = match (row.status.as_str(), row.device_measured) {
-            ("recommended", false) if summary.rows[0].device_measured => " [host time]".into(),
-            ("recommended", _) => String::new(),
-            (status, _) => format!(" [{}]", status.to_uppercase()),
-        };
-        println!(
-            "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
-            row.rank,
-            format!("{}{legacy}", row.scheme),
-            row.security_bits,
-            row.sealed_bytes,
-            row.cpu_uj,
-            row.radio_uj,
-            row.total_uj,
-            row.code_size_bytes.map_or("-".into(), |s| s.to_string()),
-            row.stack_bytes.map_or("-".into(), |s| s.to_string()),
-            row.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
-        );
-    }
-    if summary.rows.len() > args.top {
-        println!("     ... {} more (--top N)", summary.rows.len() - args.top);
-    }
-    println!();
-    for line in &summary.explanation {
-        println!("{line}");
-    }
-    println!();
-    println!("{}", summary.study003_verdict);
-    println!("CPU time source: {}", summary.rows[0].cpu_source);
+    print!("{}", summary.text(args.top));
     Ok(())
 }
