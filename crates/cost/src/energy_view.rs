@@ -461,3 +461,36 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
         container: None,
     })
 }
+
+/// `energy --list`: the devices, radios and batteries, as JSON.
+pub fn profiles_json(p: &energy::Profiles) -> Value {
+    json!({ "devices": p.devices, "radios": p.radios, "batteries": p.batteries })
+}
+
+/// `energy --list` as text: one name and title per line, by kind.
+pub fn profiles_text(p: &energy::Profiles) -> String {
+    let mut o = String::new();
+    let names = p.devices.iter().map(|d| (&d.name, &d.title));
+    let radios = p.radios.iter().map(|r| (&r.name, &r.title));
+    let batteries = p.batteries.iter().map(|b| (&b.name, &b.title));
+    for (kind, rows) in [
+        ("devices", names.collect::<Vec<_>>()),
+        ("radios", radios.collect()),
+        ("batteries", batteries.collect()),
+    ] {
+        o.push_str(&format!("{kind}:\n"));
+        for (name, title) in rows {
+            o.push_str(&format!("  {name:<18} {title}\n"));
+        }
+    }
+    o
+}
+
+/// `--cpu-us`: a CPU time per message in microseconds, zero or more.
+pub fn parse_cpu_us(t: &str) -> Result<f64, Error> {
+    match t.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(_) => Err(Error::invalid("--cpu-us: must be zero or positive")),
+        Err(_) => Err(Error::invalid(format!("--cpu-us: '{t}' is not a number"))),
+    }
+}

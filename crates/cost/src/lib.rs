@@ -14,6 +14,7 @@ pub mod energy_view;
 pub mod error;
 pub mod frame;
 pub mod link_view;
+pub mod lorawan_view;
 pub mod message;
 pub mod ranking;
 pub mod record;

@@ -24,6 +24,34 @@ pub struct SerialRadio {
     pub overhead_bytes: Figure<u32>,
 }
 
+/// Values given on the command line in place of the link entry's.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub baud: Option<u64>,
+    pub packet_size: Option<u32>,
+    pub timeout_ms: Option<u64>,
+    pub air_rate: Option<u64>,
+    pub overhead: Option<u32>,
+}
+
+impl SerialRadio {
+    /// This radio with `o` applied, each changed figure's source naming its flag.
+    pub fn with_overrides(mut self, o: &Overrides) -> SerialRadio {
+        fn set<T>(figure: &mut Figure<T>, value: Option<T>, flag: &str) {
+            if let Some(v) = value {
+                figure.value = v;
+                figure.source = Some(format!("set on the command line ({flag})"));
+            }
+        }
+        set(&mut self.serial_baud, o.baud, "--baud");
+        set(&mut self.packet_payload, o.packet_size, "--packet-size");
+        set(&mut self.timeout_ms, o.timeout_ms, "--timeout-ms");
+        set(&mut self.air_rate_bps, o.air_rate, "--air-rate");
+        set(&mut self.overhead_bytes, o.overhead, "--overhead");
+        self
+    }
+}
+
 /// The timeline of one message through a serial packet radio.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SerialTimeline {

@@ -171,6 +171,19 @@ pub struct DirectionStats {
     pub bits_flipped: AtomicU64,
 }
 
+impl DirectionStats {
+    /// "N bytes in, N packets, N lost, N bits flipped".
+    pub fn text(&self) -> String {
+        format!(
+            "{} bytes in, {} packets, {} lost, {} bits flipped",
+            self.bytes_in.load(Ordering::Relaxed),
+            self.packets.load(Ordering::Relaxed),
+            self.lost.load(Ordering::Relaxed),
+            self.bits_flipped.load(Ordering::Relaxed)
+        )
+    }
+}
+
 /// The running emulator: two pseudo-terminals and four threads.
 pub struct RadioEmulator {
     pub a: PathBuf,

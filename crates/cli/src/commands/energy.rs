@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use cost::energy_view::{self, CpuChoice, Messages, Request};
-use serde_json::json;
 
 use crate::args::{DbArgs, Format, MessageArgs, links, parse_bytes, print_json, profiles, usage};
 use crate::error::CliError;
@@ -76,7 +75,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let prof = profiles(&args.data_dir)?;
     if args.list {
-        return list(&prof, args.format);
+        return match args.format {
+            Format::Json => print_json(&energy_view::profiles_json(&prof)),
+            Format::Table => {
+                print!("{}", energy_view::profiles_text(&prof));
+                Ok(())
+            }
+        };
     }
     let cat = links(&args.data_dir)?;
     let device = prof
@@ -110,7 +115,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let store;
     let cpu = match (&args.cpu_us, &args.cpu_from) {
-        (Some(us), _) => CpuChoice::User(parse_cpu_us(us)?),
+        (Some(us), _) => CpuChoice::User(energy_view::parse_cpu_us(us)?),
         (None, Some(host)) if host == "host" => CpuChoice::Host { quick: args.quick },
         (None, Some(target)) => {
             let target: mcu::Target = target.parse()?;
@@ -140,42 +145,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Format::Json => print_json(&view.json()),
         Format::Table => {
             print!("{}", view.text());
-            Ok(())
-        }
-    }
-}
-
-fn parse_cpu_us(t: &str) -> Result<f64, CliError> {
-    let v: f64 = t
-        .trim()
-        .parse()
-        .map_err(|_| CliError::usage(format!("--cpu-us: '{t}' is not a number")))?;
-    if !(v.is_finite() && v >= 0.0) {
-        return Err(CliError::usage("--cpu-us: must be zero or positive"));
-    }
-    Ok(v)
-}
-
-fn list(p: &energy::Profiles, format: Format) -> Result<(), CliError> {
-    match format {
-        Format::Json => print_json(&json!({
-            "devices": serde_json::to_value(&p.devices).map_err(CliError::failed)?,
-            "radios": serde_json::to_value(&p.radios).map_err(CliError::failed)?,
-            "batteries": serde_json::to_value(&p.batteries).map_err(CliError::failed)?,
-        })),
-        Format::Table => {
-            println!("devices:");
-            for d in &p.devices {
-                println!("  {:<18} {}", d.name, d.title);
-            }
-            println!("radios:");
-            for r in &p.radios {
-                println!("  {:<18} {}", r.name, r.title);
-            }
-            println!("batteries:");
-            for b in &p.batteries {
-                println!("  {:<18} {}", b.name, b.title);
-            }
             Ok(())
         }
     }

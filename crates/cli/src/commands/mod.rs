@@ -13,6 +13,7 @@ pub mod import;
 pub mod keygen;
 pub mod link;
 pub mod list;
+pub mod lorawan;
 pub mod mcu;
 pub mod open;
 pub mod radio_emulator;
@@ -76,6 +77,9 @@ pub enum Command {
     Report(report::Args),
     /// Rank sealing schemes for a device and link by energy per message.
     Recommend(recommend::Args),
+    /// LoRaWAN 1.0.x uplink frames: build one, or open one with its session keys.
+    #[command(subcommand)]
+    Lorawan(lorawan::Action),
     /// Receive sealed readings (serial, pty, UDP, TCP), verify them and store them in SQLite.
     Gateway(gateway::Args),
     /// Seal readings and send them to a gateway, at a rate or as fast as possible.
@@ -108,6 +112,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Import(args) => import::run(args),
         Command::Report(args) => report::run(args),
         Command::Recommend(args) => recommend::run(args),
+        Command::Lorawan(action) => lorawan::run(action),
         Command::Gateway(args) => gateway::run(args),
         Command::Send(args) => send::run(args),
         Command::RadioEmulator(args) => radio_emulator::run(args),

@@ -56,34 +56,20 @@ pub struct Args {
 pub fn radio(args: &Args) -> Result<link::serial::SerialRadio, CliError> {
     let cat = links(&args.data_dir)?;
     let spec = cat.get(&args.link).map_err(usage)?;
-    let mut radio = spec.serial.clone().ok_or_else(|| {
+    let radio = spec.serial.clone().ok_or_else(|| {
         CliError::usage(format!(
             "--link {}: not a serial packet-radio link",
             spec.name
         ))
     })?;
-    let note = |what: &str| Some(format!("set on the command line ({what})"));
-    if let Some(v) = args.baud {
-        radio.serial_baud.value = v;
-        radio.serial_baud.source = note("--baud");
-    }
-    if let Some(v) = args.packet_size {
-        radio.packet_payload.value = v;
-        radio.packet_payload.source = note("--packet-size");
-    }
-    if let Some(v) = args.timeout_ms {
-        radio.timeout_ms.value = v;
-        radio.timeout_ms.source = note("--timeout-ms");
-    }
-    if let Some(v) = args.air_rate {
-        radio.air_rate_bps.value = v;
-        radio.air_rate_bps.source = note("--air-rate");
-    }
-    if let Some(v) = args.overhead {
-        radio.overhead_bytes.value = v;
-        radio.overhead_bytes.source = note("--overhead");
-    }
-    Ok(radio)
+    let overrides = link::serial::Overrides {
+        baud: args.baud,
+        packet_size: args.packet_size,
+        timeout_ms: args.timeout_ms,
+        air_rate: args.air_rate,
+        overhead: args.overhead,
+    };
+    Ok(radio.with_overrides(&overrides))
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -121,17 +107,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     while !stop.load(Ordering::Relaxed) && until.is_none_or(|t| std::time::Instant::now() < t) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    let stats = |i: usize| {
-        let s = &emu.stats[i];
-        format!(
-            "{} bytes in, {} packets, {} lost, {} bits flipped",
-            s.bytes_in.load(Ordering::Relaxed),
-            s.packets.load(Ordering::Relaxed),
-            s.lost.load(Ordering::Relaxed),
-            s.bits_flipped.load(Ordering::Relaxed)
-        )
-    };
-    eprintln!("radio-emulator: a->b {}; b->a {}", stats(0), stats(1));
+    let [ab, ba] = &emu.stats;
+    eprintln!("radio-emulator: a->b {}; b->a {}", ab.text(), ba.text());
     emu.stop();
     Ok(())
 }

@@ -1,0 +1,107 @@
+//! `lorawan encode` and `lorawan decode` as the CLI takes and shows them: hex
+//! in, a PHYPayload or its fields out (`link::lorawan_frame` does the work).
+
+use link::lorawan_frame::{self, Opened, SessionKeys, Uplink};
+use serde_json::{Value, json};
+
+use crate::Error;
+
+/// An uplink as given on the command line.
+pub struct EncodeRequest<'a> {
+    pub confirmed: bool,
+    pub adr: bool,
+    pub ack: bool,
+    pub dev_addr: &'a str,
+    pub f_cnt: u32,
+    pub f_port: Option<u8>,
+    pub payload: &'a str,
+    pub f_opts: &'a str,
+}
+
+/// The session keys from 32 hex digits each.
+pub fn keys(nwk_s_key: &str, app_s_key: &str) -> Result<SessionKeys, Error> {
+    let key = |flag: &str, text: &str| -> Result<[u8; 16], Error> {
+        let bytes = bytes(flag, text)?;
+        <[u8; 16]>::try_from(bytes.as_slice()).map_err(|_| {
+            Error::invalid(format!(
+                "{flag}: give 16 bytes (32 hex digits), not {}",
+                bytes.len()
+            ))
+        })
+    };
+    Ok(SessionKeys {
+        nwk_s_key: key("--nwk-s-key", nwk_s_key)?,
+        app_s_key: key("--app-s-key", app_s_key)?,
+    })
+}
+
+fn bytes(flag: &str, text: &str) -> Result<Vec<u8>, Error> {
+    hex::decode(text.trim()).map_err(|e| Error::invalid(format!("{flag}: not hex ({e})")))
+}
+
+/// The PHYPayload of `req`, in hex.
+pub fn encode(req: &EncodeRequest, keys: &SessionKeys) -> Result<String, Error> {
+    let addr = bytes("--dev-addr", req.dev_addr)?;
+    let dev_addr = <[u8; 4]>::try_from(addr.as_slice())
+        .map(u32::from_be_bytes)
+        .map_err(|_| Error::invalid("--dev-addr: give 4 bytes (8 hex digits), e.g. 26011BDA"))?;
+    let up = Uplink {
+        confirmed: req.confirmed,
+        dev_addr,
+        adr: req.adr,
+        ack: req.ack,
+        f_cnt: req.f_cnt,
+        f_opts: bytes("--f-opts", req.f_opts)?,
+        f_port: req.f_port,
+        frm_payload: bytes("--payload", req.payload)?,
+    };
+    let frame = lorawan_frame::encode(&up, keys).map_err(Error::invalid)?;
+    Ok(hex::encode_upper(frame))
+}
+
+pub fn decode(phy: &str, keys: &SessionKeys, last_f_cnt: Option<u32>) -> Result<Opened, Error> {
+    let phy = bytes("PHYPAYLOAD", phy)?;
+    lorawan_frame::decode(&phy, keys, last_f_cnt).map_err(Error::invalid)
+}
+
+/// DevAddr as it is written (big-endian hex), the payload in hex.
+pub fn json(o: &Opened) -> Value {
+    let u = &o.uplink;
+    json!({
+        "dev_addr": format!("{:08X}", u.dev_addr),
+        "confirmed": u.confirmed,
+        "adr": u.adr,
+        "ack": u.ack,
+        "f_cnt": u.f_cnt,
+        "f_opts": hex::encode_upper(&u.f_opts),
+        "f_port": u.f_port,
+        "frm_payload": hex::encode_upper(&u.frm_payload),
+        "mic_ok": o.mic_ok,
+    })
+}
+
+pub fn text(o: &Opened) -> String {
+    let u = &o.uplink;
+    let payload = if o.mic_ok {
+        hex::encode_upper(&u.frm_payload)
+    } else {
+        "(left encrypted: the MIC does not verify)".into()
+    };
+    format!(
+        "{} uplink from {:08X}, FCnt {}, FPort {}, FOpts {}\nFRMPayload {payload}\nMIC {}\n",
+        if u.confirmed {
+            "confirmed"
+        } else {
+            "unconfirmed"
+        },
+        u.dev_addr,
+        u.f_cnt,
+        u.f_port.map_or("none".into(), |p| p.to_string()),
+        if u.f_opts.is_empty() {
+            "none".into()
+        } else {
+            hex::encode_upper(&u.f_opts)
+        },
+        if o.mic_ok { "ok" } else { "FAILED" },
+    )
+}
