@@ -178,6 +178,29 @@ mod tests {
     }
 
     #[test]
+    fn a_keyring_of_several_schemes_finds_each_messages_key() {
+        let hmac = || {
+            SealKey::from_parts(
+                Scheme::parse("hmac:hmac-sha256").unwrap(),
+                vec![2; 8],
+                &[9u8; 32],
+            )
+            .unwrap()
+        };
+        for container in [Container::Json, Container::Binary, Container::Cose] {
+            let keys = [key(), hmac()];
+            let mut ring = Keyring::from_keys(&keys, container).unwrap();
+            for (k, id) in [
+                (&keys[1], "0202020202020202"),
+                (&keys[0], "0101010101010101"),
+            ] {
+                let m = sealed(k, container, br#"{"t":1}"#);
+                assert_eq!(ring.open(&m).unwrap().key_id, id, "{container:?}");
+            }
+        }
+    }
+
+    #[test]
     fn opens_and_extracts_device_and_timestamp() {
         let k = key();
         let mut ring = Keyring::from_keys(std::slice::from_ref(&k), Container::Json).unwrap();

@@ -97,17 +97,19 @@ pub(super) fn open(sealer: &mut Sealer, bytes: &[u8]) -> Result<Opened, SealErro
         ));
     }
     let id = r.take(4, "scheme id")?;
+    let k = r.byte("key id length")? as usize;
+    check_len("key id", k, limits::KEY_ID)?;
+    let key_id = r.take(k, "key id")?.to_vec();
+    // The key id first, as `check_identity` does: a keyring learns from it
+    // which key to try.
     let scheme = sealer.scheme.name().to_string();
     let expected = scheme_id(&scheme)?;
-    if id != expected {
+    if key_id == sealer.key_id && id != expected {
         return Err(SealError::WrongScheme {
             message: format!("id {}", hex::encode(id)),
             key: format!("{scheme} (id {})", hex::encode(expected)),
         });
     }
-    let k = r.byte("key id length")? as usize;
-    check_len("key id", k, limits::KEY_ID)?;
-    let key_id = r.take(k, "key id")?.to_vec();
     sealer.check_identity(&scheme, &key_id)?;
     let n = r.byte("nonce length")? as usize;
     check_len("nonce", n, limits::NONCE)?;

@@ -160,9 +160,28 @@ fn read_headers(
     Ok((unprotected.iv.clone(), aad))
 }
 
+/// A message of the other structure (COSE_Mac0 for an encryption key,
+/// COSE_Encrypt0 for a MAC key) still names its key: the identity error that
+/// lets a keyring holding both kinds find the right one. None if it is not
+/// that structure either, or names this very key.
+fn whose_instead(sealer: &Sealer, bytes: &[u8]) -> Option<SealError> {
+    let headers = if sealer.scheme.pattern == Pattern::Hmac {
+        CoseEncrypt0::from_tagged_slice(bytes)
+            .ok()
+            .map(|m| (m.protected.header, m.unprotected))
+    } else {
+        CoseMac0::from_tagged_slice(bytes)
+            .ok()
+            .map(|m| (m.protected.header, m.unprotected))
+    };
+    let (protected, unprotected) = headers?;
+    read_headers(sealer, &protected, &unprotected).err()
+}
+
 pub(super) fn open(sealer: &mut Sealer, bytes: &[u8]) -> Result<Opened, SealError> {
     if sealer.scheme.pattern == Pattern::Hmac {
-        let mac0 = CoseMac0::from_tagged_slice(bytes).map_err(cose_err)?;
+        let mac0 = CoseMac0::from_tagged_slice(bytes)
+            .map_err(|e| whose_instead(sealer, bytes).unwrap_or_else(|| cose_err(e)))?;
         require_canonical(mac0.clone().to_tagged_vec(), bytes)?;
         let (_, aad) = read_headers(sealer, &mac0.protected.header, &mac0.unprotected)?;
         let payload = mac0
@@ -182,7 +201,8 @@ pub(super) fn open(sealer: &mut Sealer, bytes: &[u8]) -> Result<Opened, SealErro
             nonce: Vec::new(),
         })
     } else {
-        let encrypt0 = CoseEncrypt0::from_tagged_slice(bytes).map_err(cose_err)?;
+        let encrypt0 = CoseEncrypt0::from_tagged_slice(bytes)
+            .map_err(|e| whose_instead(sealer, bytes).unwrap_or_else(|| cose_err(e)))?;
         require_canonical(encrypt0.clone().to_tagged_vec(), bytes)?;
         let (nonce, aad) = read_headers(sealer, &encrypt0.protected.header, &encrypt0.unprotected)?;
         let tag_len = sealer.scheme.tag_len();

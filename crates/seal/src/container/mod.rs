@@ -123,20 +123,24 @@ impl Sealer {
         }
     }
 
-    /// Errors unless the message's scheme and key id are this key's.
+    /// Errors unless the message's key id and scheme are this key's. The key
+    /// id first: a keyring holding keys of several schemes learns from it
+    /// which key to try next.
     pub(crate) fn check_identity(&self, scheme: &str, key_id: &[u8]) -> Result<(), SealError> {
         if scheme != self.scheme.name() {
-            // Distinguish a scheme we do not know from one we know but hold no key for.
+            // A scheme we do not know is said so, before any key question.
             crate::scheme::Scheme::parse_canonical(scheme)?;
-            return Err(SealError::WrongScheme {
-                message: scheme.to_string(),
-                key: self.scheme.name().to_string(),
-            });
         }
         if key_id != self.key_id.as_slice() {
             return Err(SealError::WrongKey {
                 message: hex::encode(key_id),
                 key: hex::encode(&self.key_id),
+            });
+        }
+        if scheme != self.scheme.name() {
+            return Err(SealError::WrongScheme {
+                message: scheme.to_string(),
+                key: self.scheme.name().to_string(),
             });
         }
         Ok(())
