@@ -93,3 +93,21 @@ fn readable_by_others_or_malformed_is_refused() {
     );
     assert!(write("not json").is_err());
 }
+
+#[test]
+fn parse_reads_from_bytes_what_load_reads_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.key");
+    let scheme = Scheme::parse("aead:aes-128-gcm").unwrap();
+    let mut key = SealKey::generate(scheme, NoncePolicy::Random).unwrap();
+    key.save(&path, false).unwrap();
+    let parsed = SealKey::parse(&std::fs::read(&path).unwrap(), "k.key").unwrap();
+    assert_eq!(parsed.key_id, key.key_id);
+    assert_eq!(parsed.material(), key.material());
+    assert_eq!(parsed.path, None);
+    assert_eq!(SealKey::load(&path).unwrap().path, Some(path));
+    let Err(err) = SealKey::parse(b"\xff\xfe not json", "junk.key") else {
+        panic!("junk parsed as a key file");
+    };
+    assert!(err.to_string().contains("junk.key"), "{err}");
+}

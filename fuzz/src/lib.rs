@@ -1,0 +1,43 @@
+//! What the fuzz targets share: the fixed test keys in `fuzz/keys/` (made by
+//! `fuzz/make-seeds` with `ciphermeter keygen`), read through the same parser
+//! as any key file. The seed messages in `corpus-seed/` are sealed with them,
+//! so mutations start from messages that pass the key and scheme checks.
+
+use std::cell::RefCell;
+
+use seal::{Container, SealKey, Sealer};
+
+/// Name and contents of every key file, in a fixed order.
+pub const KEY_FILES: [(&str, &[u8]); 4] = [
+    ("aes-gcm-a", include_bytes!("../keys/aes-gcm-a.key")),
+    ("aes-gcm-b", include_bytes!("../keys/aes-gcm-b.key")),
+    ("etm", include_bytes!("../keys/etm.key")),
+    ("hmac", include_bytes!("../keys/hmac.key")),
+];
+
+pub fn key(name: &str) -> SealKey {
+    let (_, bytes) = KEY_FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .expect("a key of fuzz/keys");
+    SealKey::parse(bytes, name).expect("fuzz/keys holds valid key files")
+}
+
+thread_local! {
+    // Key schedules run once per process, not once per input.
+    static SEALERS: RefCell<Vec<Sealer>> = RefCell::new(
+        KEY_FILES
+            .iter()
+            .map(|(name, _)| Sealer::new(&key(name), false).expect("a secure scheme"))
+            .collect(),
+    );
+}
+
+/// Opens `message` in `container` under every test key; errors are the expected outcome.
+pub fn open_with_every_key(container: Container, message: &[u8]) {
+    SEALERS.with_borrow_mut(|sealers| {
+        for sealer in sealers {
+            let _ = sealer.open(container, message);
+        }
+    });
+}
