@@ -28,6 +28,7 @@ fn main() {
     .unwrap();
 
     message_scheme();
+    counters();
 
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
@@ -94,4 +95,37 @@ fn message_scheme() {
     println!("cargo:rustc-cfg=message_path");
     println!("cargo:rustc-cfg=message_group=\"{group}\"");
     println!("cargo:rustc-env=CIPHERMETER_MESSAGE_ID={id}");
+}
+
+/// `ctr_mode`: a CTR build (`aes-*-ctr`, `aes-*-ctr-crate`). `eax_bytewise`:
+/// a build that uses the firmware's EAX over the byte-wise counter
+/// (`aes-*-eax`, `message-aes-*-eax`; not the `-crate` builds).
+fn counters() {
+    println!("cargo::rustc-check-cfg=cfg(ctr_mode)");
+    println!("cargo::rustc-check-cfg=cfg(eax_bytewise)");
+    let on = |f: &str| {
+        env::var_os(format!(
+            "CARGO_FEATURE_{}",
+            f.to_uppercase().replace('-', "_")
+        ))
+        .is_some()
+    };
+    let ctr = [
+        "aes-128-ctr",
+        "aes-256-ctr",
+        "aes-128-ctr-crate",
+        "aes-256-ctr-crate",
+    ];
+    if ctr.iter().any(|f| on(f)) {
+        println!("cargo:rustc-cfg=ctr_mode");
+    }
+    let eax = [
+        "aes-128-eax",
+        "aes-256-eax",
+        "message-aes-128-eax",
+        "message-aes-256-eax",
+    ];
+    if eax.iter().any(|f| on(f)) {
+        println!("cargo:rustc-cfg=eax_bytewise");
+    }
 }

@@ -820,6 +820,29 @@ fn aeads(b: &mut Builder) {
         Backend::Ciphermeter,
         aead::keyed::<primitives::Acorn128>("acorn-128"),
     );
+    // The same cipher, word-parallel (32 steps per call, the designers'
+    // optimized description): a second implementation is its own entry,
+    // since an entry's backends are providers and both are ours. Same vectors.
+    let acorn_wide = Verdict(
+        Status::Legacy,
+        Some(
+            "ACORN-128: CAESAR portfolio cipher, never standardised; state recoverable under nonce reuse",
+        ),
+    );
+    b.cipher(
+        "acorn-128-wide",
+        &["acorn128-wide"],
+        Kind::Aead,
+        "acorn",
+        vec![16],
+        vec![16],
+        Some(16),
+        128,
+        acorn_wide,
+        "ciphermeter (word-parallel)",
+        Backend::Ciphermeter,
+        aead::keyed::<primitives::Acorn128Wide>("acorn-128-wide"),
+    );
 }
 
 fn hashes_and_macs(b: &mut Builder) {

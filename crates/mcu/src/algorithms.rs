@@ -42,15 +42,23 @@ pub const ALL: &[Algorithm] = &[
     a("aes-256-cbc", BlockMode(16), 256),
     a("aes-128-ctr", Stream, 128),
     a("aes-256-ctr", Stream, 256),
+    // The `ctr`/`eax` crates' builds: the AVR back end miscompiles their
+    // u128 counter step, so these fail there (firmware/README.md); the ids
+    // above count byte-wise and pass.
+    a("aes-128-ctr-crate", Stream, 128),
+    a("aes-256-ctr-crate", Stream, 256),
     a("aes-128-gcm", Aead, 128),
     a("aes-256-gcm", Aead, 256),
     a("aes-128-eax", Aead, 128),
     a("aes-256-eax", Aead, 256),
+    a("aes-128-eax-crate", Aead, 128),
+    a("aes-256-eax-crate", Aead, 256),
     a("aes-128-ccm", Aead, 128),
     a("aes-256-ccm", Aead, 256),
     a("chacha20-poly1305", Aead, 256),
     a("ascon-aead128", Aead, 128),
     a("acorn-128", Aead, 128),
+    a("acorn-128-wide", Aead, 128),
     a("sha256", Hash, 256),
     a("sha512", Hash, 512),
     a("sha3-256", Hash, 256),
@@ -71,6 +79,7 @@ pub const ALL: &[Algorithm] = &[
     a("message-aes-128-eax", Message, 128),
     a("message-aes-256-eax", Message, 256),
     a("message-acorn-128", Message, 128),
+    a("message-acorn-128-wide", Message, 128),
     a("message-hmac-sha256", Message, 256),
     a("message-hmac-sha512", Message, 512),
     a("message-hmac-sha3-256", Message, 256),
@@ -155,7 +164,8 @@ pub fn catalogue_ids(id: &str) -> Vec<String> {
             Some((cipher, hash)) => vec![format!("{cipher}-ecb"), format!("hmac-{hash}")],
             None => vec![rest.to_string()],
         },
-        None => vec![id.to_string()],
+        // The `-crate` builds run the same catalogue entry through the crate.
+        None => vec![id.strip_suffix("-crate").unwrap_or(id).to_string()],
     }
 }
 
@@ -172,5 +182,7 @@ mod catalogue_id_tests {
         assert_eq!(catalogue_ids("message-aes-256-gcm"), ["aes-256-gcm"]);
         assert_eq!(catalogue_ids("message-none"), ["identity"]);
         assert_eq!(catalogue_ids("xtea-ecb"), ["xtea-ecb"]);
+        assert_eq!(catalogue_ids("aes-128-eax-crate"), ["aes-128-eax"]);
+        assert_eq!(catalogue_ids("acorn-128-wide"), ["acorn-128-wide"]);
     }
 }

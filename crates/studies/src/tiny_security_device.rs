@@ -108,6 +108,19 @@ impl Report {
                 num(g.program_size_bytes, 0)
             );
         }
+        let second: Vec<&str> = self
+            .rows
+            .iter()
+            .filter(|r| !mcu::tiny_security::counts(r))
+            .map(|r| r.algorithm.as_str())
+            .collect();
+        if !second.is_empty() {
+            out!(
+                o,
+                "Second implementations, shown but left out of the means and the findings: {} (ACORN-128 bit-serial; acorn-128-wide is the word-parallel one).",
+                second.join(", ")
+            );
+        }
         if self.rows.iter().any(|r| r.group == "EtM") {
             out!(
                 o,

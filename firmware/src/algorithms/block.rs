@@ -133,30 +133,59 @@ pub fn cbc<C, P>(
     }
 }
 
-/// CTR with a 128-bit big-endian counter, as SP 800-38A's examples use.
-#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
-type Ctr<'a, C> = ctr::Ctr128BE<&'a C>;
+/// Where a CTR keystream comes from: a 128-bit big-endian counter, as
+/// SP 800-38A's examples use, stepped by the `ctr` crate (`u128`) or by the
+/// in-project byte-wise counter (`primitives::CtrWholeBlock`).
+#[cfg(ctr_mode)]
+pub trait CtrMode<C> {
+    fn apply(cipher: &C, iv: &[u8], buf: &mut [u8]) -> Result<(), &'static str>;
+}
 
-#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
-fn ctr_new<'a, C>(cipher: &'a C, iv: &[u8]) -> Result<Ctr<'a, C>, &'static str>
+/// The `ctr` crate's `Ctr128BE` (`aes-*-ctr-crate`).
+#[cfg(any(feature = "aes-128-ctr-crate", feature = "aes-256-ctr-crate"))]
+pub struct CrateCtr;
+
+#[cfg(any(feature = "aes-128-ctr-crate", feature = "aes-256-ctr-crate"))]
+impl<C> CtrMode<C> for CrateCtr
 where
     C: BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
 {
-    let core = ctr::CtrCore::inner_iv_slice_init(cipher, iv).map_err(|_| "iv length")?;
-    Ok(Ctr::from_core(core))
+    fn apply(cipher: &C, iv: &[u8], buf: &mut [u8]) -> Result<(), &'static str> {
+        let core = ctr::CtrCore::inner_iv_slice_init(cipher, iv).map_err(|_| "iv length")?;
+        ctr::Ctr128BE::<&C>::from_core(core).apply_keystream(buf);
+        Ok(())
+    }
 }
 
+/// The in-project byte-wise counter (`aes-*-ctr`).
 #[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
-pub fn ctr_kat<C>(kat: &CipherKat, buf: &mut [u8]) -> Result<(), Failure>
+pub struct BytewiseCtr;
+
+#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
+impl<C> CtrMode<C> for BytewiseCtr
+where
+    C: BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+{
+    fn apply(cipher: &C, iv: &[u8], buf: &mut [u8]) -> Result<(), &'static str> {
+        primitives::CtrWholeBlock::<&C>::inner_iv_slice_init(cipher, iv)
+            .map_err(|_| "iv length")?
+            .apply_keystream(buf);
+        Ok(())
+    }
+}
+
+#[cfg(ctr_mode)]
+pub fn ctr_kat<C, M>(kat: &CipherKat, buf: &mut [u8]) -> Result<(), Failure>
 where
     C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+    M: CtrMode<C>,
 {
     let cipher = new_cipher::<C>(kat.key).ok_or("key length")?;
     let buf = &mut buf[..kat.pt.len()];
     buf.copy_from_slice(kat.pt);
-    ctr_new(&cipher, kat.iv)?.apply_keystream(buf);
-    expect("encrypt", buf, kat.ct).map_err(|wrong| diagnose_ctr(&cipher, kat, wrong))?;
-    ctr_new(&cipher, kat.iv)?.apply_keystream(buf);
+    M::apply(&cipher, kat.iv, buf)?;
+    expect("encrypt", buf, kat.ct).map_err(|wrong| diagnose_ctr::<C, M>(&cipher, kat, wrong))?;
+    M::apply(&cipher, kat.iv, buf)?;
     expect("decrypt", buf, kat.pt)?;
     Ok(())
 }
@@ -165,10 +194,11 @@ where
 /// CTR directly at the wrong block's counter, computed bytewise here. If that
 /// block then comes out right, AES and the keystream code are right and what
 /// the target gets wrong is stepping the 128-bit counter across a byte carry.
-#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
-fn diagnose_ctr<C>(cipher: &C, kat: &CipherKat, wrong: Failure) -> Failure
+#[cfg(ctr_mode)]
+fn diagnose_ctr<C, M>(cipher: &C, kat: &CipherKat, wrong: Failure) -> Failure
 where
     C: BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+    M: CtrMode<C>,
 {
     let Failure::Wrong { at, .. } = wrong else {
         return wrong;
@@ -191,10 +221,9 @@ where
     let range = block * 16..block * 16 + 16;
     let mut one = [0u8; 16];
     one.copy_from_slice(&kat.pt[range.clone()]);
-    let Ok(mut restarted) = ctr_new(cipher, &counter) else {
+    if M::apply(cipher, &counter, &mut one).is_err() {
         return wrong;
-    };
-    restarted.apply_keystream(&mut one);
+    }
     if same(&one, &kat.ct[range]) {
         Failure::Diagnosed {
             step: "encrypt",
@@ -205,8 +234,8 @@ where
     }
 }
 
-#[cfg(any(feature = "aes-128-ctr", feature = "aes-256-ctr"))]
-pub fn ctr<C, P>(
+#[cfg(ctr_mode)]
+pub fn ctr<C, M, P>(
     b: &mut Bench<P>,
     id: &str,
     kat: &CipherKat,
@@ -215,10 +244,11 @@ pub fn ctr<C, P>(
     sizes: &[usize],
 ) where
     C: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = cipher::consts::U16>,
+    M: CtrMode<C>,
     P: Probe,
 {
     b.algorithm(id);
-    b.kat(id, ctr_kat::<C>(kat, data));
+    b.kat(id, ctr_kat::<C, M>(kat, data));
     let Some(cipher) = b.op("keysetup", 0, || new_cipher::<C>(key)) else {
         return;
     };
@@ -230,9 +260,7 @@ pub fn ctr<C, P>(
         fill(buf);
         for op in ["encrypt", "decrypt"] {
             b.op(op, n, || {
-                if let Ok(mut c) = ctr_new(&cipher, black_box(&iv)) {
-                    c.apply_keystream(black_box(&mut *buf));
-                }
+                let _ = M::apply(&cipher, black_box(&iv), black_box(&mut *buf));
             });
         }
     }

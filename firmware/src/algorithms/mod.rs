@@ -10,6 +10,8 @@ use crate::sizes::SIZES;
 
 pub mod aead;
 pub mod block;
+#[cfg(eax_bytewise)]
+pub mod eax_bytewise;
 pub mod hash;
 pub mod identity;
 #[cfg(message_path)]
@@ -42,9 +44,41 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     #[cfg(feature = "aes-256-cbc")]
     block::cbc::<aes::Aes256, P>(b, "aes-256-cbc", &AES256_CBC, k32, data, SIZES);
     #[cfg(feature = "aes-128-ctr")]
-    block::ctr::<aes::Aes128, P>(b, "aes-128-ctr", &AES128_CTR, k16, data, SIZES);
+    block::ctr::<aes::Aes128, block::BytewiseCtr, P>(
+        b,
+        "aes-128-ctr",
+        &AES128_CTR,
+        k16,
+        data,
+        SIZES,
+    );
     #[cfg(feature = "aes-256-ctr")]
-    block::ctr::<aes::Aes256, P>(b, "aes-256-ctr", &AES256_CTR, k32, data, SIZES);
+    block::ctr::<aes::Aes256, block::BytewiseCtr, P>(
+        b,
+        "aes-256-ctr",
+        &AES256_CTR,
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-128-ctr-crate")]
+    block::ctr::<aes::Aes128, block::CrateCtr, P>(
+        b,
+        "aes-128-ctr-crate",
+        &AES128_CTR,
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-256-ctr-crate")]
+    block::ctr::<aes::Aes256, block::CrateCtr, P>(
+        b,
+        "aes-256-ctr-crate",
+        &AES256_CTR,
+        k32,
+        data,
+        SIZES,
+    );
 
     #[cfg(feature = "aes-128-gcm")]
     aead::bench::<aes_gcm::Aes128Gcm, P>(
@@ -70,23 +104,59 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
         data,
         SIZES,
     );
+    // EAX over the byte-wise counter (eax_bytewise.rs); `-crate` below is the `eax` crate.
     #[cfg(feature = "aes-128-eax")]
-    aead::bench::<eax::Eax<aes::Aes128>, P>(
+    aead::bench::<eax_bytewise::Eax<aes::Aes128>, P>(
         b,
         "aes-128-eax",
-        aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX, data).and_then(|()| {
-            aead::counter_carry(aead::kat::<eax::Eax<aes::Aes128>>(&AES128_EAX_CARRY, data))
+        aead::kat::<eax_bytewise::Eax<aes::Aes128>>(&AES128_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<eax_bytewise::Eax<aes::Aes128>>(
+                &AES128_EAX_CARRY,
+                data,
+            ))
         }),
         k16,
         data,
         SIZES,
     );
+    #[cfg(feature = "aes-128-eax-crate")]
+    aead::bench::<::eax::Eax<aes::Aes128>, P>(
+        b,
+        "aes-128-eax-crate",
+        aead::kat::<::eax::Eax<aes::Aes128>>(&AES128_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<::eax::Eax<aes::Aes128>>(
+                &AES128_EAX_CARRY,
+                data,
+            ))
+        }),
+        k16,
+        data,
+        SIZES,
+    );
+    // EAX over the byte-wise counter (eax_bytewise.rs); `-crate` below is the `eax` crate.
     #[cfg(feature = "aes-256-eax")]
-    aead::bench::<eax::Eax<aes::Aes256>, P>(
+    aead::bench::<eax_bytewise::Eax<aes::Aes256>, P>(
         b,
         "aes-256-eax",
-        aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX, data).and_then(|()| {
-            aead::counter_carry(aead::kat::<eax::Eax<aes::Aes256>>(&AES256_EAX_CARRY, data))
+        aead::kat::<eax_bytewise::Eax<aes::Aes256>>(&AES256_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<eax_bytewise::Eax<aes::Aes256>>(
+                &AES256_EAX_CARRY,
+                data,
+            ))
+        }),
+        k32,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "aes-256-eax-crate")]
+    aead::bench::<::eax::Eax<aes::Aes256>, P>(
+        b,
+        "aes-256-eax-crate",
+        aead::kat::<::eax::Eax<aes::Aes256>>(&AES256_EAX, data).and_then(|()| {
+            aead::counter_carry(aead::kat::<::eax::Eax<aes::Aes256>>(
+                &AES256_EAX_CARRY,
+                data,
+            ))
         }),
         k32,
         data,
@@ -127,7 +197,18 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     aead::bench::<primitives::Acorn128, P>(
         b,
         "acorn-128",
-        aead::kat::<primitives::Acorn128>(&ACORN128, data),
+        aead::kat::<primitives::Acorn128>(&ACORN128, data)
+            .and_then(|()| aead::kat::<primitives::Acorn128>(&ACORN128_WORDS, data)),
+        k16,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "acorn-128-wide")]
+    aead::bench::<primitives::Acorn128Wide, P>(
+        b,
+        "acorn-128-wide",
+        aead::kat::<primitives::Acorn128Wide>(&ACORN128, data)
+            .and_then(|()| aead::kat::<primitives::Acorn128Wide>(&ACORN128_WORDS, data)),
         k16,
         data,
         SIZES,

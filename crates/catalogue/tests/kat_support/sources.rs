@@ -54,6 +54,11 @@ const MAPPINGS: &[Mapping] = &[
         file: "acorn128.txt",
         entry_for_key_len: |n| (n == 16).then_some("acorn-128"),
     },
+    // The word-parallel implementation passes the same vectors.
+    Mapping {
+        file: "acorn128.txt",
+        entry_for_key_len: |n| (n == 16).then_some("acorn-128-wide"),
+    },
     Mapping {
         file: "ascon128v12.txt",
         entry_for_key_len: |n| (n == 16).then_some("ascon-128-v1.2"),
