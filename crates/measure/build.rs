@@ -35,6 +35,13 @@ const NOT_CRYPTO: &[&str] = &[
 ];
 
 fn main() {
+    // perf_event where perf-event2 has bindings (Cargo.toml names the same set).
+    println!("cargo::rustc-check-cfg=cfg(perf_event)");
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    if os == "linux" && ["x86_64", "x86", "aarch64", "riscv64"].contains(&arch.as_str()) {
+        println!("cargo:rustc-cfg=perf_event");
+    }
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap();
     let root = Path::new(&manifest).join("../..");
 

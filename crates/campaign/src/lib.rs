@@ -24,7 +24,7 @@ use serde_json::json;
 use store::conventions::RECOMMENDATION;
 use store::{Artifact, NewRun, RunId, RunStatus, Store};
 
-pub use report_file::{default_output, write_report};
+pub use report_file::{default_output, write_report, write_report_with};
 pub use steps::{DEFAULT_SIZES, QUICK_ALGORITHMS};
 
 /// What one `run` does, as values.

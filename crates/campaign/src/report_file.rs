@@ -14,6 +14,18 @@ pub fn default_output(id: i64) -> PathBuf {
 /// Renders run `id` to `path`. Device-level results come from the newest run that
 /// has them when this run has none.
 pub fn write_report(store: &Store, id: i64, path: &Path) -> Result<(), Error> {
+    write_report_with(store, id, None, path)
+}
+
+/// The report of run `id`; with `with`, that run's machine beside it and the
+/// per-result ratios (`compare id with`), e.g. a board's imported bench beside this
+/// machine's run.
+pub fn write_report_with(
+    store: &Store,
+    id: i64,
+    with: Option<i64>,
+    path: &Path,
+) -> Result<(), Error> {
     let run = store.run(id)?;
     let results = store.results(id)?;
     let artifacts = store.artifacts(id)?;
@@ -21,11 +33,34 @@ pub fn write_report(store: &Store, id: i64, path: &Path) -> Result<(), Error> {
         true => None,
         false => newest_device_results(store)?,
     };
+    let beside = match with {
+        Some(other) => {
+            let other_run = store.run(other)?;
+            let other_rows = store.results(other)?;
+            let comparison = store::compare::compare(
+                store::compare::Side {
+                    run: &run,
+                    rows: &results,
+                },
+                store::compare::Side {
+                    run: &other_run,
+                    rows: &other_rows,
+                },
+                &store::compare::Options::default(),
+            );
+            Some(report::Beside {
+                run: other_run,
+                comparison,
+            })
+        }
+        None => None,
+    };
     let html = report::render(&report::ReportInput {
         run,
         results,
         artifacts,
         device_results,
+        beside,
     });
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

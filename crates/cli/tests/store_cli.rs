@@ -235,6 +235,63 @@ fn fail_above_gates_an_injected_ten_percent_slowdown_and_only_that() {
         );
 }
 
+/// A Raspberry Pi 3's bench JSON (this machine's, relabelled as the board's) imported
+/// beside this machine's run: the report shows both machines and says the Pi 3 has no
+/// AES instructions.
+#[test]
+fn report_with_shows_a_board_beside_this_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let (path, report) = bench_json(dir.path());
+    cm(&db)
+        .arg("import")
+        .arg(&path)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+    let mut pi = report.clone();
+    let env = &mut pi["environment"];
+    env["cpu_model"] = Value::from("Cortex-A53");
+    env["arch"] = Value::from("aarch64");
+    env["board_model"] = Value::from("Raspberry Pi 3 Model B Rev 1.2");
+    env["arm_features"] = serde_json::json!(["neon"]);
+    let pi_path = dir.path().join("pi3.json");
+    std::fs::write(&pi_path, serde_json::to_string(&pi).unwrap()).unwrap();
+    cm(&db)
+        .arg("import")
+        .arg(&pi_path)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+    let html = dir.path().join("both.html");
+    cm(&db)
+        .args(["report", "--run", "1", "--with", "2", "--db"])
+        .arg(&db)
+        .arg("--output")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    for want in [
+        "Two runs side by side",
+        "Raspberry Pi 3 Model B Rev 1.2",
+        "no AES instructions (NEON;",
+        "two machines: ratios B/A",
+        "pi3.json",
+    ] {
+        assert!(page.contains(want), "report lacks {want:?}");
+    }
+    cm(&db)
+        .args(["report", "--run", "1", "--with", "9", "--db"])
+        .arg(&db)
+        .arg("--output")
+        .arg(&html)
+        .assert()
+        .failure();
+}
+
 #[test]
 fn bad_input_exits_2_with_a_message() {
     let dir = tempfile::tempdir().unwrap();

@@ -20,6 +20,15 @@ pub struct Environment {
     pub cpu_flags: Vec<String>,
     /// True when the CPU reports running under a hypervisor.
     pub virtualized: Option<bool>,
+    /// The board, from the device tree (`/proc/device-tree/model`, e.g. "Raspberry Pi 3
+    /// Model B Rev 1.2"); absent on PCs and under qemu-user. Missing in older reports.
+    #[serde(default)]
+    pub board_model: Option<String>,
+    /// ARM only: which of neon, aes, pmull, sha1, sha2 the CPU has, from the kernel's
+    /// HWCAP/HWCAP2 (getauxval). Empty on other architectures and in older reports.
+    /// A Pi 3's BCM2837 has neon but none of the others: no AES instructions.
+    #[serde(default)]
+    pub arm_features: Vec<String>,
     pub cpu_mhz: Option<f64>,
     pub governor: Option<String>,
     pub memory_total_bytes: Option<u64>,
@@ -55,6 +64,21 @@ pub struct Timers {
     pub tsc_invariant: Option<bool>,
     /// "available", or why perf_event cycles/instructions could not be used.
     pub perf_event: String,
+    /// The counter behind the results: `perf_event`, `tsc` or `cntvct` when there is
+    /// one, else `monotonic` (clock_gettime(CLOCK_MONOTONIC) alone, as on 32-bit ARM).
+    /// Empty in older reports.
+    #[serde(default)]
+    pub timer: String,
+}
+
+/// The `timer` name for a cycle source.
+pub fn timer_name(cycles_source: Option<CycleSource>) -> &'static str {
+    match cycles_source {
+        Some(CycleSource::PerfCycles) => "perf_event",
+        Some(CycleSource::TscReference) => "tsc",
+        Some(CycleSource::CntvctTicks) => "cntvct",
+        None => "monotonic",
+    }
 }
 
 impl Environment {
@@ -66,7 +90,7 @@ impl Environment {
         let has_flag = |f: &str| flags.split_whitespace().any(|x| x == f);
         let (os, kernel) = uname();
         Environment {
-            cpu_model: cpu_model(&cpuinfo),
+            cpu_model: cpu_model_here(&cpuinfo),
             arch: std::env::consts::ARCH.to_string(),
             cores_logical: std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -74,6 +98,9 @@ impl Environment {
             cores_physical: physical_cores(&cpuinfo),
             cpu_flags: crypto_flags(),
             virtualized: (!flags.is_empty()).then(|| has_flag("hypervisor")),
+            board_model: read_trimmed("/proc/device-tree/model")
+                .map(|m| m.trim_end_matches('\0').to_string()),
+            arm_features: arm_features(),
             cpu_mhz: cpuinfo_field(&cpuinfo, "cpu MHz").and_then(|v| v.parse().ok()),
             governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
             memory_total_bytes: memory_total(),
@@ -98,6 +125,7 @@ impl Environment {
                 tsc_invariant: (cfg!(target_arch = "x86_64") && !flags.is_empty())
                     .then(|| has_flag("constant_tsc") && has_flag("nonstop_tsc")),
                 perf_event,
+                timer: timer_name(cycles_source).to_string(),
             },
             heap_counting: crate::alloc::is_installed(),
             time_utc: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
@@ -107,13 +135,20 @@ impl Environment {
 
 /// "available" or the reason perf_event cannot be used here.
 pub fn perf_status() -> String {
-    #[cfg(target_os = "linux")]
+    #[cfg(perf_event)]
     return match crate::perf::PerfCounters::open() {
         Ok(_) => "available".to_string(),
         Err(reason) => reason,
     };
     #[allow(unreachable_code)]
-    "not Linux: perf_event does not exist".to_string()
+    if cfg!(target_os = "linux") {
+        format!(
+            "not built in: perf-event2 has no bindings for {}",
+            std::env::consts::ARCH
+        )
+    } else {
+        "not Linux: perf_event does not exist".to_string()
+    }
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
@@ -137,6 +172,20 @@ fn cpu_model(cpuinfo: &str) -> String {
         .iter()
         .find_map(|k| cpuinfo_field(cpuinfo, k))
         .unwrap_or_else(|| format!("unknown {}", std::env::consts::ARCH))
+}
+
+/// The CPU's name. An ARM binary under qemu-user reads the host's /proc/cpuinfo
+/// (qemu 7 does not emulate it), which would name the host's x86 CPU: say so instead.
+fn cpu_model_here(cpuinfo: &str) -> String {
+    let arm = cfg!(any(target_arch = "arm", target_arch = "aarch64"));
+    match cpuinfo_field(cpuinfo, "vendor_id") {
+        Some(_) if arm => format!(
+            "{} under user-mode emulation (host: {})",
+            std::env::consts::ARCH,
+            cpu_model(cpuinfo)
+        ),
+        _ => cpu_model(cpuinfo),
+    }
 }
 
 fn physical_cores(cpuinfo: &str) -> Option<usize> {
@@ -241,9 +290,61 @@ pub fn crypto_flags() -> Vec<String> {
     flags
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+/// 32-bit ARM: the features from HWCAP/HWCAP2 (std has no run-time detection there).
+#[cfg(target_arch = "arm")]
+pub fn crypto_flags() -> Vec<String> {
+    arm_features()
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
 pub fn crypto_flags() -> Vec<String> {
     Vec::new()
+}
+
+/// neon, aes, pmull, sha1, sha2 as the kernel reports them (AT_HWCAP, AT_HWCAP2), which
+/// under qemu-user are the emulated CPU's. Empty off ARM.
+pub fn arm_features() -> Vec<String> {
+    #[cfg(all(target_os = "linux", any(target_arch = "arm", target_arch = "aarch64")))]
+    {
+        // SAFETY: getauxval only reads the auxiliary vector; 0 means absent.
+        let (hwcap, hwcap2) = unsafe {
+            (
+                libc::getauxval(libc::AT_HWCAP),
+                libc::getauxval(libc::AT_HWCAP2),
+            )
+        };
+        return arm_features_from_hwcap(std::env::consts::ARCH, hwcap as u64, hwcap2 as u64);
+    }
+    #[allow(unreachable_code)]
+    Vec::new()
+}
+
+/// The named features from the kernel's HWCAP words (linux/arch/*/include/uapi/asm/hwcap.h):
+/// aarch64 has them all in HWCAP; 32-bit ARM has neon in HWCAP and the ARMv8 crypto
+/// extensions in HWCAP2.
+pub fn arm_features_from_hwcap(arch: &str, hwcap: u64, hwcap2: u64) -> Vec<String> {
+    let bits: &[(&str, u64, u64)] = match arch {
+        // (name, HWCAP bit, HWCAP2 bit)
+        "aarch64" => &[
+            ("neon", 1 << 1, 0),
+            ("aes", 1 << 3, 0),
+            ("pmull", 1 << 4, 0),
+            ("sha1", 1 << 5, 0),
+            ("sha2", 1 << 6, 0),
+        ],
+        "arm" => &[
+            ("neon", 1 << 12, 0),
+            ("aes", 0, 1 << 0),
+            ("pmull", 0, 1 << 1),
+            ("sha1", 0, 1 << 2),
+            ("sha2", 0, 1 << 3),
+        ],
+        _ => &[],
+    };
+    bits.iter()
+        .filter(|(_, h1, h2)| hwcap & h1 != 0 || hwcap2 & h2 != 0)
+        .map(|(name, _, _)| name.to_string())
+        .collect()
 }
 
 #[cfg(test)]
@@ -266,6 +367,32 @@ mod tests {
             cpu_model("Hardware\t: BCM2835\nModel\t: Raspberry Pi 3 Model B\n"),
             "Raspberry Pi 3 Model B"
         );
+    }
+
+    #[test]
+    fn arm_features_from_the_kernel_words() {
+        // A Pi 3 (BCM2837, Cortex-A53 without the crypto extensions) under a 64-bit kernel:
+        // fp, asimd, evtstrm, crc32.
+        assert_eq!(arm_features_from_hwcap("aarch64", 0b1000_0111, 0), ["neon"]);
+        // A Cortex-A53 with them: asimd, aes, pmull, sha1, sha2.
+        assert_eq!(
+            arm_features_from_hwcap("aarch64", 0b0111_1111, 0),
+            ["neon", "aes", "pmull", "sha1", "sha2"]
+        );
+        // 32-bit: a Cortex-A7 (neon, no crypto), an ARM1176 (vfp only), a 32-bit kernel
+        // on a crypto-capable core.
+        assert_eq!(
+            arm_features_from_hwcap("arm", 1 << 12 | 1 << 6, 0),
+            ["neon"]
+        );
+        assert!(arm_features_from_hwcap("arm", 1 << 6, 0).is_empty());
+        assert_eq!(
+            arm_features_from_hwcap("arm", 1 << 12, 0b1111),
+            ["neon", "aes", "pmull", "sha1", "sha2"]
+        );
+        assert!(arm_features_from_hwcap("x86_64", u64::MAX, u64::MAX).is_empty());
+        assert_eq!(timer_name(None), "monotonic");
+        assert_eq!(timer_name(Some(CycleSource::CntvctTicks)), "cntvct");
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod cpu_time;
 pub mod environment;
 pub mod export;
 pub mod interrupt;
-#[cfg(target_os = "linux")]
+#[cfg(perf_event)]
 mod perf;
 pub mod result;
 pub mod sampler;

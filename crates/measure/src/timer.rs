@@ -43,7 +43,7 @@ pub struct Counts {
 /// Reads whichever counter is available; `read` is called right outside the
 /// timed loop of each sample.
 pub enum CycleCounter {
-    #[cfg(target_os = "linux")]
+    #[cfg(perf_event)]
     Perf(crate::perf::PerfCounters),
     #[cfg(target_arch = "x86_64")]
     Tsc,
@@ -56,7 +56,7 @@ impl CycleCounter {
     /// The best counter this process may use: perf_event when the kernel
     /// allows it, else the TSC or cntvct, else none.
     pub fn best() -> CycleCounter {
-        #[cfg(target_os = "linux")]
+        #[cfg(perf_event)]
         if let Ok(perf) = crate::perf::PerfCounters::open() {
             return CycleCounter::Perf(perf);
         }
@@ -75,7 +75,7 @@ impl CycleCounter {
 
     pub fn source(&self) -> Option<CycleSource> {
         match self {
-            #[cfg(target_os = "linux")]
+            #[cfg(perf_event)]
             CycleCounter::Perf(_) => Some(CycleSource::PerfCycles),
             #[cfg(target_arch = "x86_64")]
             CycleCounter::Tsc => Some(CycleSource::TscReference),
@@ -88,7 +88,7 @@ impl CycleCounter {
     #[inline(always)]
     pub fn read(&mut self) -> Counts {
         match self {
-            #[cfg(target_os = "linux")]
+            #[cfg(perf_event)]
             CycleCounter::Perf(p) => p.read(),
             #[cfg(target_arch = "x86_64")]
             CycleCounter::Tsc => Counts {

@@ -33,6 +33,15 @@ pub struct ReportInput {
     /// Device-level results taken from an earlier run when this one has none
     /// (the run id says where they came from).
     pub device_results: Option<(i64, Vec<ResultRow>)>,
+    /// Another run shown beside this one (`report --with RUN`, e.g. a board's imported
+    /// bench): both machines' environments side by side and the per-result ratios.
+    pub beside: Option<Beside>,
+}
+
+/// The other run of a side-by-side report and its comparison with this one.
+pub struct Beside {
+    pub run: RunSummary,
+    pub comparison: store::compare::Comparison,
 }
 
 /// The section ids, in page order; tests and the e2e check look for them.
@@ -85,7 +94,10 @@ pub fn render(input: &ReportInput) -> String {
     // Rendered after the numbered sections (device::render writes its own section).
     page.push_str("<a href=\"#devices\">Microcontrollers (simulated)</a></nav>");
     let sections: [(&str, String); 11] = [
-        ("environment", environment::render(run)),
+        (
+            "environment",
+            environment::render_beside(run, input.beside.as_ref()),
+        ),
         ("throughput", host::throughput(&input.results)),
         ("ranking", host::ranking(&input.results)),
         ("cycles", host::cycles(&input.results, device_rows(input))),

@@ -12,6 +12,9 @@ pub struct Args {
     /// The run to show [default: the newest].
     #[arg(long)]
     run: Option<i64>,
+    /// Another run beside it (e.g. a board's imported bench): both machines and the ratios.
+    #[arg(long, value_name = "RUN")]
+    with: Option<i64>,
     /// Where to write the HTML [default: ciphermeter-run-ID.html here].
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -28,7 +31,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         })?,
     };
     let path = args.output.unwrap_or_else(|| campaign::default_output(id));
-    campaign::write_report(&store, id, &path)?;
+    campaign::write_report_with(&store, id, args.with, &path)?;
     println!("report: {}", path.display());
     Ok(())
 }
