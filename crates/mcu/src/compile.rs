@@ -93,10 +93,16 @@ pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBu
         } else {
             "ciphermeter-firmware"
         });
+    // One file per feature and sizes, replaced by an atomic rename: a
+    // simulator still reading an earlier copy keeps its file, and two
+    // builds with other sizes never share one (parallel tests do both).
     let dir = target_dir().join("elf").join(target.name());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let copy = dir.join(format!("{feature}.elf"));
-    std::fs::copy(&built, &copy).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+    let copy = dir.join(format!("{feature}-{}.elf", sizes.join("-")));
+    let temp = copy.with_extension(format!("{}.tmp", std::process::id()));
+    std::fs::copy(&built, &temp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    std::fs::rename(&temp, &copy).map_err(|e| format!("cannot place {}: {e}", copy.display()))?;
     Ok(copy)
 }
 
