@@ -5,6 +5,7 @@
 //! step as it finishes and writes the HTML report. A stop request (Ctrl-C)
 //! ends the current step; everything finished is kept.
 
+pub mod process_noise;
 pub mod report_file;
 pub mod reproductions;
 pub mod steps;
@@ -45,6 +46,9 @@ pub struct Plan {
     /// The report's path; `None` for [`default_output`].
     pub output: Option<PathBuf>,
     pub host: String,
+    /// This binary, to time a few groups again in fresh processes: the
+    /// between-process noise `compare` needs (`process_noise`). `None` skips it.
+    pub fresh_process: Option<PathBuf>,
 }
 
 /// What the campaign is doing: milestones belong in a log, the work items
@@ -225,7 +229,8 @@ fn steps_of(
     } else {
         QUICK_ALGORITHMS.iter().map(|s| s.to_string()).collect()
     };
-    let sweep = steps::sweep(store, run, sampler, &ids, &DEFAULT_SIZES, progress)?;
+    let fresh = plan.fresh_process.as_deref().map(|exe| (exe, plan.quick));
+    let sweep = steps::sweep(store, run, sampler, &ids, &DEFAULT_SIZES, fresh, progress)?;
     progress(Progress::Milestone(&format!(
         "[sweep] {} results from {} algorithms",
         sweep.results,

@@ -4,12 +4,14 @@
 
 use catalogue::Kind;
 use cost::Error;
-use cost::record::{bench_row, mcu_rows, noise_row};
+use std::path::Path;
+
+use cost::record::{bench_row, mcu_rows, noise_row, process_noise_row};
 use measure::workload::{BackendChoice, Case, Operation, interleave_groups, measure_group, plan};
 use measure::{BenchResult, Sampler};
 use store::{RunId, Store};
 
-use crate::Progress;
+use crate::{Progress, process_noise};
 
 /// A representative subset for `--quick`: each kind, fast and slow, modern and legacy.
 pub const QUICK_ALGORITHMS: [&str; 18] = [
@@ -54,13 +56,16 @@ pub struct SweepOutcome {
 
 /// Measures each algorithm at each size, one operation and size at a time
 /// with the algorithms' samples interleaved, storing each group as it
-/// finishes; the noise probes run before and after.
+/// finishes; the noise probes run before and after. With `fresh_process`
+/// (this binary), a few groups are then timed again in fresh processes
+/// (`process_noise`).
 pub fn sweep(
     store: &mut Store,
     run: RunId,
     sampler: &mut Sampler,
     ids: &[String],
     sizes: &[usize],
+    fresh_process: Option<(&Path, bool)>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<SweepOutcome, Error> {
     let mut out = SweepOutcome {
@@ -83,6 +88,8 @@ pub fn sweep(
         return Ok(out);
     };
     let groups = interleave_groups(&cases);
+    let retimed = process_noise::chosen(&groups, &cases, process_noise::GROUPS);
+    let mut to_retime: Vec<(Vec<Case>, Vec<BenchResult>)> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let group: Vec<Case> = group.iter().map(|&i| cases[i]).collect();
         progress(Progress::Working(&format!(
@@ -98,9 +105,14 @@ pub fn sweep(
             return Ok(out);
         };
         let mut rows = Vec::new();
+        let mut results = Vec::new();
         for (case, outcome) in group.iter().zip(outcomes) {
             match outcome {
-                Ok(output) => rows.push(bench_row(&BenchResult::from_case(case, &output))),
+                Ok(output) => {
+                    let result = BenchResult::from_case(case, &output);
+                    rows.push(bench_row(&result));
+                    results.push(result);
+                }
                 Err(why) => out.skipped.push(format!(
                     "{} {} {} B: {why}",
                     case.entry.id,
@@ -111,6 +123,9 @@ pub fn sweep(
         }
         store.add_results(run, &rows)?;
         out.results += rows.len();
+        if retimed.contains(&g) {
+            to_retime.push((group, results));
+        }
     }
     if let Some(after) = measure_probes(sampler, &probes) {
         let rows: Vec<_> = before
@@ -121,8 +136,49 @@ pub fn sweep(
         store.add_results(run, &rows)?;
     } else {
         out.interrupted = true;
+        return Ok(out);
+    }
+    if let Some((exe, quick)) = fresh_process {
+        retime_in_fresh_processes(store, run, exe, quick, &to_retime, &mut out, progress)?;
     }
     Ok(out)
+}
+
+/// Stores the fresh processes' differences from the run's results; a group
+/// that cannot be retimed is a note, since the run's own results stand.
+fn retime_in_fresh_processes(
+    store: &mut Store,
+    run: RunId,
+    exe: &Path,
+    quick: bool,
+    groups: &[(Vec<Case>, Vec<BenchResult>)],
+    out: &mut SweepOutcome,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), Error> {
+    for (k, (group, in_run)) in groups.iter().enumerate() {
+        if measure::interrupt::stop_requested() {
+            out.interrupted = true;
+            return Ok(());
+        }
+        progress(Progress::Working(&format!(
+            "[noise {}/{}] {} {} B again in a fresh process",
+            k + 1,
+            groups.len(),
+            group[0].operation,
+            group[0].size
+        )));
+        match process_noise::retime(exe, group, quick) {
+            Ok(fresh) => {
+                let rows: Vec<_> = process_noise::pairs(in_run, &fresh)
+                    .into_iter()
+                    .map(|(r, f)| process_noise_row(r, f))
+                    .collect();
+                store.add_results(run, &rows)?;
+            }
+            Err(why) => out.skipped.push(format!("between-process noise: {why}")),
+        }
+    }
+    Ok(())
 }
 
 fn noise_probes() -> Vec<Case> {

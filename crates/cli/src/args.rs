@@ -94,6 +94,21 @@ pub fn print_json(value: &serde_json::Value) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Prints `json()` or `text()`, as `format` asks.
+pub fn show(
+    format: Format,
+    json: impl FnOnce() -> serde_json::Value,
+    text: impl FnOnce() -> String,
+) -> Result<(), CliError> {
+    match format {
+        Format::Json => print_json(&json()),
+        Format::Table => {
+            print!("{}", text());
+            Ok(())
+        }
+    }
+}
+
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct DbArgs {
     /// Results database [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].
@@ -255,6 +270,28 @@ pub fn parse_bytes(text: &str) -> Result<u32, CliError> {
     }
     t.parse::<u32>()
         .map_err(|_| CliError::usage(format!("--bytes: '{text}' is not a byte count")))
+}
+
+/// How a message is sent, beyond its size (`link`, `energy`).
+#[derive(ClapArgs, Clone, Debug, Default)]
+pub struct SendArgs {
+    /// Pad the message with zeros to whole frames/packets (study 000's remedy).
+    #[arg(long)]
+    pub pad_to_packet: bool,
+    /// LoRaWAN: MAC commands piggybacked in the first frame's FOpts, as hex (at most 15 B).
+    #[arg(long, default_value = "")]
+    pub f_opts: String,
+}
+
+impl SendArgs {
+    pub fn options(&self) -> Result<link::SendOptions, CliError> {
+        let f_opts = cost::lorawan_view::f_opts(&self.f_opts)?;
+        let pad_to_packet = self.pad_to_packet;
+        Ok(link::SendOptions {
+            pad_to_packet,
+            f_opts,
+        })
+    }
 }
 
 /// The flags that describe a real message to seal (`link`, `energy`).

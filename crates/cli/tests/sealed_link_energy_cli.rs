@@ -509,3 +509,102 @@ fn reproduce_lora_takes_every_study_004_algorithm_from_the_catalogue() {
         .stdout(predicate::str::contains("at most 190 B each"))
         .stdout(predicate::str::contains("left out").not());
 }
+
+/// On LoRaWAN, `link` builds the real uplinks: their lengths are what it counts,
+/// the FOpts ride in clear in the first frame's header (1.0.x), and the security
+/// overhead adds the network's MICs to the application's sealing.
+#[test]
+fn link_builds_the_real_lorawan_frames_with_fopts_and_counts_both_layers() {
+    let v = json(&[
+        "link",
+        "--link",
+        "lorawan-eu868-dr0",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--container",
+        "binary",
+        "--f-opts",
+        "0203",
+        "--format",
+        "json",
+    ]);
+    let sealed_bytes = sealed_len("aead:aes-128-gcm", Container::Binary);
+    let frames: Vec<Vec<u8>> = v["lorawan_frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| hex::decode(f.as_str().unwrap()).unwrap())
+        .collect();
+    // DR0 carries 51 B per frame; the first loses 2 B to the FOpts.
+    assert_eq!(frames.len(), (sealed_bytes + 2).div_ceil(51));
+    let on_air: usize = frames.iter().map(Vec::len).sum();
+    assert_eq!(on_air, sealed_bytes + 2 + 13 * frames.len());
+    assert_eq!(v["sealed"]["on_air_bytes"], on_air);
+    let first = &frames[0];
+    assert_eq!(first[0], 0x40, "unconfirmed data up");
+    assert_eq!(first[5] & 0x0f, 2, "FCtrl.FOptsLen");
+    assert_eq!(&first[8..10], &[0x02, 0x03], "FOpts in clear");
+    assert!(
+        frames[1..].iter().all(|f| f[5] & 0x0f == 0),
+        "FOpts only once"
+    );
+    let sec = &v["security_overhead"];
+    let plain = chain10().len() as i64;
+    assert_eq!(sec["network_bytes"], 4 * frames.len());
+    assert_eq!(sec["application_bytes"], sealed_bytes as i64 - plain);
+    assert_eq!(
+        sec["total_bytes"],
+        4 * frames.len() as i64 + sealed_bytes as i64 - plain
+    );
+
+    // Energy counts the same frames: the FOpts add their bytes on air.
+    let energy = |f_opts: &str| {
+        json(&[
+            "energy",
+            "--device",
+            "sodaq-mbili",
+            "--link",
+            "lorawan-eu868-dr3",
+            "--bytes",
+            "40",
+            "--cpu-us",
+            "100",
+            "--f-opts",
+            f_opts,
+            "--format",
+            "json",
+        ])
+    };
+    let (without, with) = (energy(""), energy("0203"));
+    for (v, on_air) in [(&without, 40 + 13), (&with, 40 + 13 + 2)] {
+        for m in v["messages"].as_array().unwrap() {
+            assert_eq!(m["on_air_bytes"], on_air, "{m}");
+        }
+    }
+
+    // FOpts are LoRaWAN's, and at most 15 bytes.
+    cm().args([
+        "link",
+        "--link",
+        "ble-1m-251",
+        "--bytes",
+        "40",
+        "--f-opts",
+        "02",
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("FOpts belong to LoRaWAN frames"));
+    cm().args([
+        "link",
+        "--link",
+        "lorawan-eu868-dr3",
+        "--bytes",
+        "40",
+        "--f-opts",
+        "00".repeat(16).as_str(),
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("at most 15 bytes"));
+}

@@ -8,7 +8,7 @@
 
 use energy::model::parse_interval;
 use energy::{Battery, Device, EnergyEstimate, MODEL_LABEL, MessageLoad, Radio};
-use link::{LinkCost, LinkSpec};
+use link::{LinkCost, LinkSpec, SendOptions};
 use serde_json::{Value, json};
 use store::Store;
 
@@ -48,7 +48,7 @@ pub struct Request<'a> {
     pub battery: Option<&'a Battery>,
     /// Reporting interval as typed: 30s, 10m, 1h, 1d.
     pub interval: String,
-    pub pad_to_packet: bool,
+    pub send: SendOptions,
     pub messages: Messages,
     pub cpu: CpuChoice<'a>,
 }
@@ -99,9 +99,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     let (plain, sealed, cpu_us) = (sizes.plain, sizes.sealed, sizes.cpu.us);
     let mut rows = Vec::new();
     for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
-        let cost = spec
-            .cost(bytes, req.pad_to_packet)
-            .map_err(Error::invalid)?;
+        let cost = spec.cost_with(bytes, &req.send).map_err(Error::invalid)?;
         let load = MessageLoad {
             cpu_time_s: cpu_s,
             airtime: cost.airtime,

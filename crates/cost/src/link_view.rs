@@ -3,11 +3,12 @@
 //! waits for a timeout; for a real reading, the plaintext beside the sealed
 //! message.
 
-use link::{LinkCost, LinkSpec, Micros};
+use link::{LinkCost, LinkSpec, Micros, SendOptions};
 use serde_json::{Value, json};
 
 use crate::Error;
 use crate::data::ms;
+use crate::lorawan_view;
 use crate::message::{Message, MessageSpec, message_len};
 
 /// The serialized reading and, with a scheme, the sealed one, costed on `spec`.
@@ -15,28 +16,62 @@ pub struct MessageCosts {
     pub message: Message,
     pub plain: LinkCost,
     pub sealed: Option<LinkCost>,
+    /// On a LoRaWAN link, the real uplinks that carry the message sent (the
+    /// sealed one when there is one), built and counted by `lorawan_frame`.
+    pub frames: Vec<Vec<u8>>,
 }
 
+/// Costs the reading (and its sealed form) on `spec`, sent as `options` say.
 pub fn cost_message(
     spec: &LinkSpec,
     message: &MessageSpec,
-    pad_to_packet: bool,
+    options: &SendOptions,
 ) -> Result<MessageCosts, Error> {
     let msg = Message::build(message)?;
-    let plain = spec
-        .cost(message_len(msg.plaintext.len())?, pad_to_packet)
-        .map_err(Error::invalid)?;
-    let sealed = match &msg.sealed {
-        Some(s) => Some(
-            spec.cost(message_len(s.bytes.len())?, pad_to_packet)
-                .map_err(Error::invalid)?,
-        ),
-        None => None,
+    let cost = |len: usize| {
+        spec.cost_with(message_len(len)?, options)
+            .map_err(Error::invalid)
+    };
+    let plain = cost(msg.plaintext.len())?;
+    let sealed = msg
+        .sealed
+        .as_ref()
+        .map(|s| cost(s.bytes.len()))
+        .transpose()?;
+    let frames = match &spec.lorawan {
+        Some(w) => {
+            let (bytes, c) = match (&msg.sealed, &sealed) {
+                (Some(s), Some(c)) => (&s.bytes, c),
+                _ => (&msg.plaintext, &plain),
+            };
+            let mut sent = bytes.clone();
+            sent.resize(bytes.len() + c.padding as usize, 0);
+            let rate = w.region.data_rate(w.dr).map_err(Error::invalid)?;
+            lorawan_view::message_frames(&sent, &rate, &options.f_opts)?
+        }
+        None => Vec::new(),
     };
     Ok(MessageCosts {
         message: msg,
         plain,
         sealed,
+        frames,
+    })
+}
+
+/// The bytes each layer adds for security: the link's own integrity (the
+/// LoRaWAN MIC) and the application's sealing (nonce, tag, key id, container).
+pub fn security_overhead(plain: &LinkCost, sealed: Option<&LinkCost>) -> Value {
+    let sent = sealed.unwrap_or(plain);
+    let application = sealed.map(|s| s.message_bytes as i64 - plain.message_bytes as i64);
+    let total = sent.network_mic_bytes.map(i64::from).unwrap_or(0) + application.unwrap_or(0);
+    json!({
+        "network_bytes": sent.network_mic_bytes,
+        "network_what": sent.network_mic_bytes.map(|_| "LoRaWAN MIC, 4 B per frame (AES-CMAC with the NwkSKey)"),
+        "application_bytes": application,
+        "total_bytes": total,
+        "on_air_bytes": sent.on_air_bytes,
+        "share_of_on_air": total as f64 / f64::from(sent.on_air_bytes.max(1)),
     })
 }
 
@@ -60,11 +95,32 @@ impl MessageCosts {
             out["added_bytes"] = json!(c.message_bytes as i64 - plain.message_bytes as i64);
             out["added_airtime_ms"] = json!(ms(c.airtime) - ms(plain.airtime));
         }
+        out["security_overhead"] = security_overhead(plain, self.sealed.as_ref());
+        if !self.frames.is_empty() {
+            out["lorawan_frames"] = json!(
+                self.frames
+                    .iter()
+                    .map(hex::encode_upper)
+                    .collect::<Vec<_>>()
+            );
+        }
         out
     }
 
     pub fn text(&self, spec: &LinkSpec) -> String {
-        comparison_text(spec, &self.message, &self.plain, self.sealed.as_ref())
+        let mut o = comparison_text(spec, &self.message, &self.plain, self.sealed.as_ref());
+        o.push_str(&security_text(&security_overhead(
+            &self.plain,
+            self.sealed.as_ref(),
+        )));
+        if !self.frames.is_empty() {
+            let lens: Vec<String> = self.frames.iter().map(|f| f.len().to_string()).collect();
+            o.push_str(&format!(
+                "  real LoRaWAN uplinks built (FPort 1, random session keys): {} B\n",
+                lens.join(" + ")
+            ));
+        }
+        o
     }
 }
 
@@ -185,6 +241,28 @@ fn comparison_text(
     o
 }
 
+/// One line: what each layer adds for security.
+fn security_text(v: &Value) -> String {
+    let part = |key: &str, what: &str| v[key].as_i64().map(|n| format!("{n} B {what}"));
+    let parts: Vec<String> = [
+        part("network_bytes", "network (LoRaWAN MIC)"),
+        part("application_bytes", "application (sealing)"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        return "  security overhead: none on this link without a scheme\n".into();
+    }
+    format!(
+        "  security overhead: {} = {} B of {} B on air ({:.0} %)\n",
+        parts.join(" + "),
+        v["total_bytes"],
+        v["on_air_bytes"],
+        100.0 * v["share_of_on_air"].as_f64().unwrap_or(0.0)
+    )
+}
+
 pub fn cost_json(spec: &LinkSpec, c: &LinkCost) -> Value {
     json!({
         "link": spec.name,
@@ -201,6 +279,8 @@ pub fn cost_json(spec: &LinkSpec, c: &LinkCost) -> Value {
         "last_waits_timeout": c.last_waits_timeout,
         "min_interval_s": c.min_interval.map(|t| t.as_secs()),
         "max_messages_per_hour": c.max_per_hour,
+        "f_opts_bytes": c.fopts,
+        "network_mic_bytes": c.network_mic_bytes,
         "warnings": c.warnings,
         "source": spec.source,
     })
@@ -225,6 +305,13 @@ pub fn cost_text(spec: &LinkSpec, c: &LinkCost) -> String {
         "  on air             {} B in {} frame(s) of at most {} B",
         c.on_air_bytes, c.frames, c.frame_capacity
     );
+    if let Some(mic) = c.network_mic_bytes {
+        let _ = writeln!(
+            o,
+            "  security overhead  {mic} B network (LoRaWAN MIC); FOpts {} B",
+            c.fopts
+        );
+    }
     let _ = writeln!(o, "  time on air (TX)   {}", c.airtime);
     if c.rx_time > Micros::ZERO {
         let _ = writeln!(o, "  receiver on (RX)   {}", c.rx_time);
@@ -255,4 +342,21 @@ pub fn cost_text(spec: &LinkSpec, c: &LinkCost) -> String {
     }
     let _ = writeln!(o, "  source: {}", spec.source);
     o
+}
+
+/// `link --list`: every link in the catalogue.
+pub fn list_json(cat: &link::Catalogue) -> Value {
+    Value::Array(
+        cat.links()
+            .iter()
+            .map(|l| json!({"name": l.name, "kind": l.kind(), "title": l.title, "radio": l.radio, "tx_power_dbm": l.tx_power_dbm, "source": l.source}))
+            .collect(),
+    )
+}
+
+pub fn list_text(cat: &link::Catalogue) -> String {
+    cat.links()
+        .iter()
+        .map(|l| format!("{:<22} {:<8} {}\n", l.name, l.kind(), l.title))
+        .collect()
 }

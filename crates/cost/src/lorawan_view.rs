@@ -1,7 +1,8 @@
 //! `lorawan encode` and `lorawan decode` as the CLI takes and shows them: hex
 //! in, a PHYPayload or its fields out (`link::lorawan_frame` does the work).
 
-use link::lorawan_frame::{self, Opened, SessionKeys, Uplink};
+use link::lorawan::DataRate;
+use link::lorawan_frame::{self, MAX_FOPTS, Opened, SessionKeys, Uplink};
 use serde_json::{Value, json};
 
 use crate::Error;
@@ -37,6 +38,65 @@ pub fn keys(nwk_s_key: &str, app_s_key: &str) -> Result<SessionKeys, Error> {
 
 fn bytes(flag: &str, text: &str) -> Result<Vec<u8>, Error> {
     hex::decode(text.trim()).map_err(|e| Error::invalid(format!("{flag}: not hex ({e})")))
+}
+
+/// MAC commands for FOpts from hex (`--f-opts`), at most 15 bytes.
+pub fn f_opts(text: &str) -> Result<Vec<u8>, Error> {
+    let b = bytes("--f-opts", text)?;
+    if b.len() > MAX_FOPTS {
+        return Err(Error::invalid(format!(
+            "--f-opts: FOpts holds at most {MAX_FOPTS} bytes, not {}",
+            b.len()
+        )));
+    }
+    Ok(b)
+}
+
+/// The real uplinks that carry `data` at `rate`, split as the link model
+/// splits it (`DataRate::message_with_fopts`: `f_opts` in the first frame),
+/// on FPort 1 with consecutive counters, under fresh random session keys: the
+/// keys change the frames' content, not their length. A frame whose length
+/// differs from the model's is an error, so the model can never drift from
+/// the frames it stands for.
+pub fn message_frames(data: &[u8], rate: &DataRate, f_opts: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
+    let msg = rate
+        .message_with_fopts(
+            crate::message::message_len(data.len())?,
+            f_opts.len() as u32,
+        )
+        .map_err(Error::invalid)?;
+    let mut keys = SessionKeys {
+        nwk_s_key: [0; 16],
+        app_s_key: [0; 16],
+    };
+    getrandom::fill(&mut keys.nwk_s_key)
+        .and_then(|()| getrandom::fill(&mut keys.app_s_key))
+        .map_err(|e| Error::failed(format!("operating system random generator: {e}")))?;
+    let mut rest = data;
+    let mut frames = Vec::with_capacity(msg.frame_payloads.len());
+    for (i, (&n, &model)) in msg.frame_payloads.iter().zip(&msg.frame_bytes).enumerate() {
+        let (chunk, after) = rest.split_at(n as usize);
+        rest = after;
+        let up = Uplink {
+            confirmed: false,
+            dev_addr: 0x2600_0001,
+            adr: false,
+            ack: false,
+            f_cnt: i as u32,
+            f_opts: if i == 0 { f_opts.to_vec() } else { Vec::new() },
+            f_port: Some(1),
+            frm_payload: chunk.to_vec(),
+        };
+        let frame = lorawan_frame::encode(&up, &keys).map_err(Error::invalid)?;
+        if frame.len() != model as usize {
+            return Err(Error::failed(format!(
+                "frame {i}: the link model counts {model} B, the real frame has {} B",
+                frame.len()
+            )));
+        }
+        frames.push(frame);
+    }
+    Ok(frames)
 }
 
 /// The PHYPayload of `req`, in hex.

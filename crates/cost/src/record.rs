@@ -3,7 +3,9 @@
 //! reads the device rows back, so both sides of the schema live here.
 
 use measure::{BenchReport, BenchResult};
-use store::conventions::{BENCH, DRIFT_PCT, FAILURE, HOST, MCU, NOISE, NS_PER_OP};
+use store::conventions::{
+    BENCH, DRIFT_PCT, FAILURE, HOST, MCU, NOISE, NS_PER_OP, PROCESS_DRIFT_PCT,
+};
 use store::{NewRun, ResultRow, RunId, RunStatus, Store};
 
 use crate::Error;
@@ -34,22 +36,40 @@ pub fn bench_row(r: &BenchResult) -> ResultRow {
 }
 
 /// A noise probe: the same case timed at the start and at the end of a run;
-/// the row holds the drift in percent (see `store::conventions::NOISE`).
+/// `value` is the end's drift from the start in percent.
 pub fn noise_row(start: &BenchResult, end: &BenchResult) -> ResultRow {
+    let data = serde_json::json!({ "start_ns": start.median_ns, "end_ns": end.median_ns });
+    drift_row(DRIFT_PCT, start, end, data)
+}
+
+/// One case of the run timed again in a fresh process: `value` is the fresh
+/// process's difference from the run's result in percent.
+pub fn process_noise_row(in_run: &BenchResult, fresh: &BenchResult) -> ResultRow {
+    let data =
+        serde_json::json!({ "run_ns": in_run.median_ns, "fresh_process_ns": fresh.median_ns });
+    drift_row(PROCESS_DRIFT_PCT, in_run, fresh, data)
+}
+
+fn drift_row(
+    metric: &str,
+    first: &BenchResult,
+    second: &BenchResult,
+    data: serde_json::Value,
+) -> ResultRow {
     ResultRow {
         section: NOISE.into(),
         target: HOST.into(),
-        subject: start.algorithm.clone(),
-        operation: start.operation.to_string(),
-        size_bytes: Some(start.size_bytes as i64),
-        context: start.backend.clone(),
-        metric: DRIFT_PCT.into(),
+        subject: first.algorithm.clone(),
+        operation: first.operation.to_string(),
+        size_bytes: Some(first.size_bytes as i64),
+        context: first.backend.clone(),
+        metric: metric.into(),
         unit: "%".into(),
-        value: 100.0 * (end.median_ns / start.median_ns - 1.0),
+        value: 100.0 * (second.median_ns / first.median_ns - 1.0),
         ci_low: None,
         ci_high: None,
         samples: None,
-        data: serde_json::json!({ "start_ns": start.median_ns, "end_ns": end.median_ns }),
+        data,
     }
 }
 

@@ -152,8 +152,24 @@ pub struct LinkCost {
     /// LoRaWAN duty cycle: earliest next message start.
     pub min_interval: Option<Micros>,
     pub max_per_hour: Option<u64>,
+    /// Bytes of the link's own message integrity (LoRaWAN: a 4-byte MIC per
+    /// frame); `None` where the link model has none.
+    pub network_mic_bytes: Option<u32>,
+    /// LoRaWAN: FOpts bytes (MAC commands) carried in the first frame's header.
+    pub fopts: u32,
     /// Limits the message runs into (dwell time, frame splits).
     pub warnings: Vec<String>,
+}
+
+/// How a message is sent, beyond its size.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SendOptions {
+    /// Pad the message with zeros to whole frames or packets (study 000's
+    /// remedy for the serial radio's timeout).
+    pub pad_to_packet: bool,
+    /// LoRaWAN only: MAC commands piggybacked in the first frame's FOpts (at
+    /// most 15 bytes).
+    pub f_opts: Vec<u8>,
 }
 
 impl LinkSpec {
@@ -253,9 +269,29 @@ impl LinkSpec {
     /// The cost of sending `bytes`; with `pad_to_packet` the message is first padded
     /// to whole frames or packets (study 000's remedy for the serial radio's timeout).
     pub fn cost(&self, bytes: u32, pad_to_packet: bool) -> Result<LinkCost, LinkError> {
+        let options = SendOptions {
+            pad_to_packet,
+            f_opts: Vec::new(),
+        };
+        self.cost_with(bytes, &options)
+    }
+
+    /// The cost of sending `bytes` as `options` say.
+    pub fn cost_with(&self, bytes: u32, options: &SendOptions) -> Result<LinkCost, LinkError> {
+        let fopts = options.f_opts.len() as u32;
+        if fopts > 0 && self.lorawan.is_none() {
+            return Err(LinkError::invalid(format!(
+                "FOpts belong to LoRaWAN frames; {} is a {} link",
+                self.name,
+                self.kind()
+            )));
+        }
+        let pad_to_packet = options.pad_to_packet;
         let capacity = self.frame_capacity()?;
-        let padding = if pad_to_packet && !bytes.is_multiple_of(capacity) {
-            capacity - bytes % capacity
+        // FOpts take room in the first frame, so whole frames hold them too.
+        let filled = bytes + fopts;
+        let padding = if pad_to_packet && !filled.is_multiple_of(capacity) {
+            capacity - filled % capacity
         } else {
             0
         };
@@ -274,6 +310,8 @@ impl LinkSpec {
             last_waits_timeout: false,
             min_interval: None,
             max_per_hour: None,
+            network_mic_bytes: None,
+            fopts,
             warnings: Vec::new(),
         };
         if let Some(l) = &self.lora {
@@ -293,9 +331,10 @@ impl LinkSpec {
             cost.delivery = cost.airtime;
         } else if let Some(w) = &self.lorawan {
             let rate = w.region.data_rate(w.dr)?;
-            let msg = rate.message(sent)?;
+            let msg = rate.message_with_fopts(sent, fopts)?;
             cost.frames = msg.frame_payloads.len() as u32;
             cost.on_air_bytes = msg.on_air_bytes();
+            cost.network_mic_bytes = Some(msg.mic_bytes());
             cost.airtime = msg.airtime;
             cost.delivery = msg.airtime;
             cost.min_interval = msg.min_interval();

@@ -17,7 +17,7 @@ pub mod lorawan_frame;
 pub mod serial;
 pub mod time;
 
-pub use catalogue::{Catalogue, LinkCost, LinkSpec};
+pub use catalogue::{Catalogue, LinkCost, LinkSpec, SendOptions};
 pub use error::LinkError;
 pub use figure::Figure;
 pub use time::Micros;

@@ -14,9 +14,10 @@ use num_rational::Ratio;
 
 use crate::error::LinkError;
 use crate::lora::{Airtime, Bandwidth, LoraParams};
+use crate::lorawan_frame::{MAX_FOPTS, MIC_LEN, phy_len};
 use crate::time::Micros;
 
-/// MHDR (1) + FHDR without FOpts (7) + FPort (1) + MIC (4).
+/// MHDR (1) + FHDR without FOpts (7) + FPort (1) + MIC (4): `phy_len(0, Some(0))`.
 pub const MAC_OVERHEAD: u32 = 13;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -158,21 +159,53 @@ impl DataRate {
 
     /// Splits a message into frames and costs each one.
     pub fn message(&self, app_bytes: u32) -> Result<LorawanMessage, LinkError> {
-        let full = app_bytes / self.max_payload;
-        let rest = app_bytes % self.max_payload;
-        let mut sizes = vec![self.max_payload; full as usize];
-        if rest > 0 || sizes.is_empty() {
-            sizes.push(rest);
+        self.message_with_fopts(app_bytes, 0)
+    }
+
+    /// Splits a message into frames, the first carrying `fopts` bytes of MAC
+    /// commands in its header (which leaves that much less FRMPayload, RP002
+    /// §2: N is the maximum without FOpts), and costs each frame at its real
+    /// PHYPayload length (`lorawan_frame::phy_len`).
+    pub fn message_with_fopts(
+        &self,
+        app_bytes: u32,
+        fopts: u32,
+    ) -> Result<LorawanMessage, LinkError> {
+        if fopts as usize > MAX_FOPTS {
+            return Err(LinkError::invalid(format!(
+                "FOpts holds at most {MAX_FOPTS} bytes, not {fopts}"
+            )));
         }
-        let frames = sizes
+        let mut sizes = Vec::new();
+        let mut left = app_bytes;
+        loop {
+            let room = self.max_payload - if sizes.is_empty() { fopts } else { 0 };
+            let n = left.min(room);
+            sizes.push(n);
+            left -= n;
+            if left == 0 {
+                break;
+            }
+        }
+        let frame_bytes: Vec<u32> = sizes
             .iter()
-            .map(|&n| self.frame_airtime(n))
+            .enumerate()
+            .map(|(i, &n)| {
+                let f_opts = if i == 0 { fopts as usize } else { 0 };
+                phy_len(f_opts, Some(n as usize)) as u32
+            })
+            .collect();
+        let frames = frame_bytes
+            .iter()
+            .map(|&n| self.phy().airtime(n))
             .collect::<Result<Vec<_>, _>>()?;
         let airtime: Micros = frames.iter().map(|a| a.total).sum();
         let longest = frames.iter().map(|a| a.total).max().unwrap_or(Micros::ZERO);
         Ok(LorawanMessage {
             rate: *self,
             frame_payloads: sizes,
+            frame_bytes,
+            fopts,
             airtime,
             dwell_ok: self.region.dwell_limit().is_none_or(|lim| longest <= lim),
             frames,
@@ -184,7 +217,12 @@ impl DataRate {
 #[derive(Clone, Debug)]
 pub struct LorawanMessage {
     pub rate: DataRate,
+    /// FRMPayload bytes of each frame.
     pub frame_payloads: Vec<u32>,
+    /// PHYPayload bytes of each frame: MHDR, FHDR with FOpts, FPort, FRMPayload, MIC.
+    pub frame_bytes: Vec<u32>,
+    /// FOpts bytes in the first frame's header.
+    pub fopts: u32,
     pub frames: Vec<Airtime>,
     /// Sum over all frames.
     pub airtime: Micros,
@@ -194,7 +232,14 @@ pub struct LorawanMessage {
 
 impl LorawanMessage {
     pub fn on_air_bytes(&self) -> u32 {
-        self.frame_payloads.iter().map(|n| n + MAC_OVERHEAD).sum()
+        self.frame_bytes.iter().sum()
+    }
+
+    /// The network layer's security bytes: one MIC per frame. (FCnt is sent
+    /// in every frame too, but it numbers frames whether or not they are
+    /// protected; it is counted as header.)
+    pub fn mic_bytes(&self) -> u32 {
+        MIC_LEN as u32 * self.frame_bytes.len() as u32
     }
 
     /// Shortest time from one message start to the next under the duty cycle

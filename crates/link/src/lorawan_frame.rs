@@ -19,8 +19,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::error::LinkError;
 
 /// MHDR | FHDR without FOpts | MIC: the bytes every uplink carries.
-pub const MIN_FRAME: usize = 1 + 7 + 4;
+pub const MIN_FRAME: usize = 1 + 7 + MIC_LEN;
 pub const MAX_FOPTS: usize = 15;
+pub const MIC_LEN: usize = 4;
 const UNCONFIRMED_UP: u8 = 0x40;
 const CONFIRMED_UP: u8 = 0x80;
 
@@ -57,7 +58,10 @@ pub struct Opened {
 impl Uplink {
     /// Bytes on air: the frame's length without building it.
     pub fn frame_len(&self) -> usize {
-        MIN_FRAME + self.f_opts.len() + self.f_port.map_or(0, |_| 1 + self.frm_payload.len())
+        phy_len(
+            self.f_opts.len(),
+            self.f_port.map(|_| self.frm_payload.len()),
+        )
     }
 
     fn check(&self) -> Result<(), LinkError> {
@@ -77,6 +81,12 @@ impl Uplink {
             _ => Ok(()),
         }
     }
+}
+
+/// PHYPayload bytes of an uplink with `f_opts` bytes of FOpts and, when it has
+/// an FPort, `frm_payload` bytes of FRMPayload.
+pub fn phy_len(f_opts: usize, frm_payload: Option<usize>) -> usize {
+    MIN_FRAME + f_opts + frm_payload.map_or(0, |n| 1 + n)
 }
 
 /// Builds the PHYPayload of `up` under `keys`.

@@ -1,7 +1,8 @@
 //! LoRaWAN limits, the serial packet-radio timeline and the link catalogue.
 
 use ciphermeter_link::lorawan::{MAC_OVERHEAD, Region};
-use ciphermeter_link::{Catalogue, LinkError};
+use ciphermeter_link::lorawan_frame::{SessionKeys, Uplink, encode};
+use ciphermeter_link::{Catalogue, LinkError, SendOptions};
 
 #[test]
 fn eu868_and_us915_tables() {
@@ -45,6 +46,67 @@ fn over_the_maximum_is_reported_and_split() {
     let m = dr0.message(103).unwrap();
     assert_eq!(m.frame_payloads, [51, 51, 1]);
     assert_eq!(m.on_air_bytes(), 103 + 3 * 13);
+}
+
+// The first frame carries the FOpts, which take FRMPayload room (RP002: N is
+// the maximum without FOpts); each frame is counted at its real PHYPayload
+// length, the one `lorawan_frame::encode` builds.
+#[test]
+fn fopts_take_room_in_the_first_frame_and_count_as_the_real_frame() {
+    let dr0 = Region::Eu868.data_rate(0).unwrap();
+    let m = dr0.message_with_fopts(51, 3).unwrap();
+    assert_eq!(m.frame_payloads, [48, 3]);
+    assert_eq!(m.frame_bytes, [13 + 3 + 48, 13 + 3]);
+    assert_eq!(m.on_air_bytes(), 51 + 3 + 2 * 13);
+    assert_eq!(m.mic_bytes(), 8);
+    let keys = SessionKeys {
+        nwk_s_key: [1; 16],
+        app_s_key: [2; 16],
+    };
+    for (i, (&payload, &bytes)) in m.frame_payloads.iter().zip(&m.frame_bytes).enumerate() {
+        let up = Uplink {
+            confirmed: false,
+            dev_addr: 0x2601_1BDA,
+            adr: false,
+            ack: false,
+            f_cnt: i as u32,
+            f_opts: if i == 0 {
+                vec![0x02, 0x03, 0x07]
+            } else {
+                Vec::new()
+            },
+            f_port: Some(1),
+            frm_payload: vec![0x55; payload as usize],
+        };
+        assert_eq!(
+            encode(&up, &keys).unwrap().len(),
+            bytes as usize,
+            "frame {i}"
+        );
+    }
+    // The 64-byte frame of 51 B without FOpts is the one eu868_duty_cycle times.
+    assert_eq!(dr0.message_with_fopts(51, 0).unwrap().frame_bytes, [64]);
+    let err = dr0.message_with_fopts(10, 16).unwrap_err().to_string();
+    assert!(err.contains("at most 15"), "{err}");
+}
+
+#[test]
+fn a_link_cost_counts_fopts_and_the_mic_only_on_lorawan() {
+    let cat = Catalogue::builtin().unwrap();
+    let dr3 = cat.get("lorawan-eu868-dr3").unwrap();
+    let with = SendOptions {
+        pad_to_packet: false,
+        f_opts: vec![0x02, 0x03, 0x05, 0x06, 0x07],
+    };
+    let plain = dr3.cost(100, false).unwrap();
+    let c = dr3.cost_with(100, &with).unwrap();
+    assert_eq!(c.on_air_bytes, plain.on_air_bytes + 5);
+    assert_eq!((c.network_mic_bytes, c.fopts), (Some(4), 5));
+    assert!(c.airtime >= plain.airtime);
+    let ble = cat.get("ble-1m-251").unwrap();
+    assert_eq!(ble.cost(100, false).unwrap().network_mic_bytes, None);
+    let err = ble.cost_with(100, &with).unwrap_err().to_string();
+    assert!(err.contains("FOpts belong to LoRaWAN frames"), "{err}");
 }
 
 // US915 DR0 (SF10/125) with 11 B: 24 B PHY, n = 8 + ceil((192-40+28+16)/40)*5 = 33,

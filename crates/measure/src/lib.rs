@@ -15,6 +15,7 @@ pub mod export;
 pub mod interrupt;
 #[cfg(perf_event)]
 mod perf;
+pub mod placement;
 pub mod result;
 pub mod sampler;
 pub mod sizes;

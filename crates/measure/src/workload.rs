@@ -15,6 +15,7 @@ use catalogue::{AsymOp, Backend, Entry, Kind, Padding, Params};
 use serde::{Deserialize, Serialize};
 
 use crate::interrupt::Interrupted;
+use crate::placement::{PlacedInput, output_buffer};
 use crate::sampler::{Measurement, Sampler};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -368,12 +369,13 @@ fn prepare_cipher(case: Case) -> Result<Prepared, CaseError> {
     let mut ciphertext = Vec::new();
     cipher.encrypt(&fixed, &message, &mut ciphertext)?;
     let expansion = ciphertext.len() as i64 - message.len() as i64;
-    let mut out = Vec::with_capacity(ciphertext.len().max(message.len()) + 64);
+    let mut out = output_buffer(ciphertext.len().max(message.len()) + 64);
 
     match case.operation {
         Operation::Encrypt => {
             let mut nonces = NonceCounter::new(fixed_nonce.len());
             let len = ciphertext.len();
+            let input = PlacedInput::new(&message, &out);
             let op = move || {
                 out.clear();
                 let params = Params {
@@ -381,7 +383,7 @@ fn prepare_cipher(case: Case) -> Result<Prepared, CaseError> {
                     aad: &[],
                     padding,
                 };
-                cipher.encrypt(&params, &message, &mut out).is_ok()
+                cipher.encrypt(&params, input.bytes(), &mut out).is_ok()
             };
             Ok(Prepared::new(op, Some(len), Some(expansion), key_bytes))
         }
@@ -395,6 +397,7 @@ fn prepare_cipher(case: Case) -> Result<Prepared, CaseError> {
                 )));
             }
             let len = message.len();
+            let input = PlacedInput::new(&ciphertext, &out);
             let op = move || {
                 out.clear();
                 let fixed = Params {
@@ -402,7 +405,7 @@ fn prepare_cipher(case: Case) -> Result<Prepared, CaseError> {
                     aad: &[],
                     padding,
                 };
-                cipher.decrypt(&fixed, &ciphertext, &mut out).is_ok()
+                cipher.decrypt(&fixed, input.bytes(), &mut out).is_ok()
             };
             Ok(Prepared::new(op, Some(len), Some(expansion), key_bytes))
         }
@@ -415,13 +418,13 @@ fn prepare_hash(case: Case) -> Result<Prepared, CaseError> {
         return Err(unsupported(&case));
     }
     let mut hasher = case.entry.hasher(Some(case.backend))?;
-    let message = pattern(case.size, 0x33);
-    let mut out = Vec::with_capacity(128);
-    hasher.digest(&message, &mut out);
+    let mut out = output_buffer(128);
+    let message = PlacedInput::new(&pattern(case.size, 0x33), &out);
+    hasher.digest(message.bytes(), &mut out);
     let len = out.len();
     let op = move || {
         out.clear();
-        hasher.digest(&message, &mut out);
+        hasher.digest(message.bytes(), &mut out);
         true
     };
     Ok(Prepared::new(op, Some(len), None, 0))
@@ -444,10 +447,11 @@ fn prepare_mac(case: Case) -> Result<Prepared, CaseError> {
         }
         Operation::Sign => {
             let len = tag.len();
-            let mut out = Vec::with_capacity(128);
+            let mut out = output_buffer(128);
+            let message = PlacedInput::new(&message, &out);
             let op = move || {
                 out.clear();
-                mac.compute(&message, &mut out).is_ok()
+                mac.compute(message.bytes(), &mut out).is_ok()
             };
             Ok(Prepared::new(op, Some(len), expansion, key_bytes))
         }

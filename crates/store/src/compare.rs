@@ -7,8 +7,10 @@
 //!   one run know nothing of the run-to-run noise (frequency, caches, memory
 //!   placement, neighbours) that dominates between runs.
 //!
-//! The threshold of sampled host times comes from the runs' own noise probes
-//! (`conventions::NOISE`), else a fixed default; exact values (simulated
+//! The threshold of sampled host times comes from the runs' own noise
+//! measurements (`conventions::NOISE`): the probes' drift within each run and
+//! the difference of a few groups retimed in fresh processes; else a fixed
+//! default; exact values (simulated
 //! counts, figures computed from fixed inputs) have none: any difference in
 //! them is real. Every stored metric is a cost (time, energy, cycles), so
 //! higher is worse. Runs from two machines are compared, never judged: the
@@ -19,7 +21,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::conventions::{DRIFT_PCT, MCU, NOISE};
+use crate::conventions::{DRIFT_PCT, MCU, NOISE, PROCESS_DRIFT_PCT};
 use crate::records::{ResultKey, ResultRow, RunSummary};
 
 /// The threshold without a measurement of the noise: criterion's default.
@@ -30,6 +32,11 @@ pub const DEFAULT_THRESHOLD_PCT: f64 = 2.0;
 /// default.
 pub const NOISE_MULTIPLE: f64 = 2.0;
 pub const NOISE_FLOOR_PCT: f64 = DEFAULT_THRESHOLD_PCT;
+/// Of the results retimed in fresh processes, the share whose difference the
+/// threshold's base covers. Not all of them: one case in a hundred can jump
+/// by tens of percent between processes, and the largest would blind the
+/// comparison to every real change.
+pub const PROCESS_QUANTILE: f64 = 0.9;
 
 /// One run: its summary and its rows.
 pub struct Side<'a> {
@@ -116,6 +123,9 @@ pub struct RunSide {
     pub machine: String,
     /// The largest drift of the run's noise probes, in percent, if measured.
     pub noise_pct: Option<f64>,
+    /// |difference| of each result the run retimed in a fresh process, in percent.
+    #[serde(skip)]
+    pub process_drifts: Vec<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -294,12 +304,14 @@ fn run_side(side: &Side) -> RunSide {
         Some(v @ Value::Number(_)) => v.to_string(),
         _ => "unknown".into(),
     };
-    let noise_pct = side
-        .rows
-        .iter()
-        .filter(|r| r.section == NOISE && r.metric == DRIFT_PCT && r.value.is_finite())
-        .map(|r| r.value.abs())
-        .reduce(f64::max);
+    let drifts = |metric: &'static str| {
+        side.rows
+            .iter()
+            .filter(move |r| r.section == NOISE && r.metric == metric && r.value.is_finite())
+            .map(|r| r.value.abs())
+    };
+    let noise_pct = drifts(DRIFT_PCT).reduce(f64::max);
+    let process_drifts = drifts(PROCESS_DRIFT_PCT).collect();
     RunSide {
         run: side.run.id,
         host: side.run.host.clone(),
@@ -310,7 +322,16 @@ fn run_side(side: &Side) -> RunSide {
             field("cores_logical")
         ),
         noise_pct,
+        process_drifts,
     }
+}
+
+/// The `q` quantile (nearest rank) of `values`, if any.
+fn quantile(values: &[f64], q: f64) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1));
+    v.get(rank - 1).copied()
 }
 
 fn thresholds(a: &RunSide, b: &RunSide, options: &Options) -> (Threshold, Threshold) {
@@ -321,19 +342,33 @@ fn thresholds(a: &RunSide, b: &RunSide, options: &Options) -> (Threshold, Thresh
         };
         return (t.clone(), t);
     }
-    let measured: Vec<String> = [a, b]
+    let mut measured: Vec<String> = [a, b]
         .iter()
         .filter_map(|s| {
             s.noise_pct
                 .map(|n| format!("run {} drifted {n:.2} %", s.run))
         })
         .collect();
-    let sampled = match a.noise_pct.into_iter().chain(b.noise_pct).reduce(f64::max) {
+    let within = a.noise_pct.into_iter().chain(b.noise_pct).reduce(f64::max);
+    let pooled: Vec<f64> = [&a.process_drifts, &b.process_drifts]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    let between = quantile(&pooled, PROCESS_QUANTILE);
+    if let Some(q) = between {
+        measured.push(format!(
+            "{:.0}th percentile of {} results retimed in fresh processes {q:.2} %",
+            100.0 * PROCESS_QUANTILE,
+            pooled.len()
+        ));
+    }
+    let sampled = match within.into_iter().chain(between).reduce(f64::max) {
         Some(noise) => Threshold {
             pct: (NOISE_MULTIPLE * noise).max(NOISE_FLOOR_PCT),
             source: format!(
-                "{NOISE_MULTIPLE}× the largest noise-probe drift ({}), at least {NOISE_FLOOR_PCT} %",
-                measured.join(", ")
+                "{NOISE_MULTIPLE}× the larger noise measured ({}), at least {NOISE_FLOOR_PCT} %",
+                measured.join("; ")
             ),
         },
         None => Threshold {
@@ -473,6 +508,42 @@ mod tests {
         );
         assert_eq!(c.sampled_threshold.pct, DEFAULT_THRESHOLD_PCT);
         assert_eq!(verdict_of(&c, "x").verdict, Verdict::Equal);
+    }
+
+    #[test]
+    fn fresh_process_differences_set_the_threshold_by_their_90th_percentile() {
+        let process = |subject: &str, pct: f64| ResultRow {
+            metric: PROCESS_DRIFT_PCT.into(),
+            subject: subject.into(),
+            ..noise(pct)
+        };
+        let (ra, rb) = (run(1, "EPYC"), run(2, "EPYC"));
+        // Twenty retimed results: seventeen within 1 %, 4.0 % at the 90th
+        // percentile, outliers at 5 % and 40 % that must not blind the comparison.
+        let mut a = vec![row("x", 100.0, 99.9, 100.1), row("y", 100.0, 99.9, 100.1)];
+        let mut b = vec![row("x", 107.0, 106.9, 107.1), row("y", 112.0, 111.9, 112.1)];
+        for i in 0..9 {
+            a.push(process(&format!("a{i}"), 0.5 + 0.05 * i as f64));
+        }
+        for i in 0..8 {
+            b.push(process(&format!("b{i}"), -0.6));
+        }
+        a.push(process("a9", -4.0));
+        b.push(process("b8", 5.0));
+        b.push(process("b9", 40.0));
+        a.push(noise(1.0));
+        let c = compare(
+            Side { run: &ra, rows: &a },
+            Side { run: &rb, rows: &b },
+            &Options::default(),
+        );
+        assert_eq!(c.sampled_threshold.pct, NOISE_MULTIPLE * 4.0);
+        let source = &c.sampled_threshold.source;
+        assert!(source.contains("90th percentile of 20 results"), "{source}");
+        assert!(source.contains("run 1 drifted 1.00 %"), "{source}");
+        assert_eq!(verdict_of(&c, "x").verdict, Verdict::WithinThreshold);
+        assert_eq!(verdict_of(&c, "y").verdict, Verdict::Higher);
+        assert_eq!(c.ratios.len(), 2, "noise rows are not results");
     }
 
     #[test]

@@ -16,6 +16,11 @@ pub const MCU: &str = "mcu";
 /// the start in percent. `compare` derives its noise threshold from it.
 pub const NOISE: &str = "noise";
 pub const DRIFT_PCT: &str = "drift_pct";
+/// A few of the sweep's cases timed again, each group in a fresh process of
+/// the binary: `value` is the fresh process's difference from the run's own
+/// result, in percent. What one process cannot see: placement, code layout,
+/// per-process machine state.
+pub const PROCESS_DRIFT_PCT: &str = "process_drift_pct";
 
 pub const HOST: &str = "host";
 

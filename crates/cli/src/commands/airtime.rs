@@ -7,7 +7,7 @@ use link::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
 use link::lorawan::Region;
 use serde_json::Value;
 
-use crate::args::{Format, parse_range, parse_switch, print_json, usage};
+use crate::args::{Format, parse_range, parse_switch, print_json, show, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -99,22 +99,18 @@ fn phy(args: &Args) -> Result<(), CliError> {
             ..base
         };
         let a = p.airtime(payloads[0]).map_err(usage)?;
-        return match args.format {
-            Format::Json => print_json(&airtime_view::case_json(&p, payloads[0], &a)),
-            Format::Table => {
-                print!("{}", airtime_view::case_text(&p, payloads[0], &a));
-                Ok(())
-            }
-        };
+        return show(
+            args.format,
+            || airtime_view::case_json(&p, payloads[0], &a),
+            || airtime_view::case_text(&p, payloads[0], &a),
+        );
     }
     let (rows, notes) = airtime_view::phy_grid(&base, &sfs, &payloads).map_err(CliError::usage)?;
-    match args.format {
-        Format::Json => print_json(&airtime_view::phy_json(&rows)),
-        Format::Table => {
-            print!("{}", airtime_view::phy_text(&base, &rows, &notes));
-            Ok(())
-        }
-    }
+    show(
+        args.format,
+        || airtime_view::phy_json(&rows),
+        || airtime_view::phy_text(&base, &rows, &notes),
+    )
 }
 
 fn lorawan(args: &Args, region: Region) -> Result<(), CliError> {

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use cost::energy_view::{self, CpuChoice, Messages, Request};
 
-use crate::args::{DbArgs, Format, MessageArgs, links, parse_bytes, print_json, profiles, usage};
+use crate::args::{
+    DbArgs, Format, MessageArgs, SendArgs, links, parse_bytes, profiles, show, usage,
+};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -59,9 +61,8 @@ pub struct Args {
     /// Battery profile for battery life.
     #[arg(long)]
     battery: Option<String>,
-    /// Pad both messages to whole frames/packets.
-    #[arg(long)]
-    pad_to_packet: bool,
+    #[command(flatten)]
+    send: SendArgs,
     /// List devices, radios and batteries and exit.
     #[arg(long)]
     list: bool,
@@ -75,13 +76,11 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let prof = profiles(&args.data_dir)?;
     if args.list {
-        return match args.format {
-            Format::Json => print_json(&energy_view::profiles_json(&prof)),
-            Format::Table => {
-                print!("{}", energy_view::profiles_text(&prof));
-                Ok(())
-            }
-        };
+        return show(
+            args.format,
+            || energy_view::profiles_json(&prof),
+            || energy_view::profiles_text(&prof),
+        );
     }
     let cat = links(&args.data_dir)?;
     let device = prof
@@ -136,16 +135,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         radio,
         battery,
         interval: args.interval.clone(),
-        pad_to_packet: args.pad_to_packet,
+        send: args.send.options()?,
         messages,
         cpu,
     };
     let view = energy_view::view(&req)?;
-    match args.format {
-        Format::Json => print_json(&view.json()),
-        Format::Table => {
-            print!("{}", view.text());
-            Ok(())
-        }
-    }
+    show(args.format, || view.json(), || view.text())
 }

@@ -6,9 +6,8 @@
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use serde_json::{Value, json};
 
-use crate::args::{Format, MessageArgs, links, parse_bytes, print_json, usage};
+use crate::args::{Format, MessageArgs, SendArgs, links, parse_bytes, show, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -27,9 +26,8 @@ pub struct Args {
     bytes: Option<String>,
     #[command(flatten)]
     message: MessageArgs,
-    /// Pad the message with zeros to whole frames/packets (study 000's remedy).
-    #[arg(long)]
-    pad_to_packet: bool,
+    #[command(flatten)]
+    send: SendArgs,
     /// List the links in the catalogue and exit.
     #[arg(long)]
     list: bool,
@@ -44,44 +42,23 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let cat = links(&args.data_dir)?;
     if args.list {
-        return list(&cat, args.format);
+        let (json, text) = (cost::link_view::list_json, cost::link_view::list_text);
+        return show(args.format, || json(&cat), || text(&cat));
     }
     let name = args.link.as_deref().unwrap_or_default();
     let spec = cat.get(name).map_err(usage)?;
     if args.message.given() {
-        let costs = cost::link_view::cost_message(spec, &args.message.spec(), args.pad_to_packet)?;
-        return match args.format {
-            Format::Json => print_json(&costs.json(spec)),
-            Format::Table => {
-                print!("{}", costs.text(spec));
-                Ok(())
-            }
-        };
+        let costs =
+            cost::link_view::cost_message(spec, &args.message.spec(), &args.send.options()?)?;
+        return show(args.format, || costs.json(spec), || costs.text(spec));
     }
     let bytes = parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
-    let cost = spec.cost(bytes, args.pad_to_packet).map_err(usage)?;
-    match args.format {
-        Format::Json => print_json(&cost::link_view::cost_json(spec, &cost)),
-        Format::Table => {
-            print!("{}", cost::link_view::cost_text(spec, &cost));
-            Ok(())
-        }
-    }
-}
-
-fn list(cat: &::link::Catalogue, format: Format) -> Result<(), CliError> {
-    match format {
-        Format::Json => print_json(&Value::Array(
-            cat.links()
-                .iter()
-                .map(|l| json!({"name": l.name, "kind": l.kind(), "title": l.title, "radio": l.radio, "tx_power_dbm": l.tx_power_dbm, "source": l.source}))
-                .collect(),
-        )),
-        Format::Table => {
-            for l in cat.links() {
-                println!("{:<22} {:<8} {}", l.name, l.kind(), l.title);
-            }
-            Ok(())
-        }
-    }
+    let cost = spec
+        .cost_with(bytes, &args.send.options()?)
+        .map_err(usage)?;
+    show(
+        args.format,
+        || cost::link_view::cost_json(spec, &cost),
+        || cost::link_view::cost_text(spec, &cost),
+    )
 }

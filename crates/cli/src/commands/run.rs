@@ -60,6 +60,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         data_dir: args.data_dir,
         output: args.output,
         host: cost::record::host_name(),
+        fresh_process: std::env::current_exe().ok(),
     };
     // The first Ctrl-C asks every loop to stop after its current sample.
     let _ = ctrlc::set_handler(measure::interrupt::request_stop);
