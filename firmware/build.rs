@@ -99,7 +99,8 @@ fn message_scheme() {
 
 /// `ctr_mode`: a CTR build (`aes-*-ctr`, `aes-*-ctr-crate`). `eax_bytewise`:
 /// a build that uses the firmware's EAX over the byte-wise counter
-/// (`aes-*-eax`, `message-aes-*-eax`; not the `-crate` builds).
+/// (`aes-*-eax`, `message-aes-*-eax`; not the `-crate` builds). `rsa`: an
+/// RSA build (`rsa-1024`, `rsa-2048`).
 fn counters() {
     println!("cargo::rustc-check-cfg=cfg(ctr_mode)");
     println!("cargo::rustc-check-cfg=cfg(eax_bytewise)");
@@ -127,5 +128,16 @@ fn counters() {
     ];
     if eax.iter().any(|f| on(f)) {
         println!("cargo:rustc-cfg=eax_bytewise");
+    }
+    println!("cargo::rustc-check-cfg=cfg(rsa)");
+    // RSA's 64-bit products from 16-bit halves where the core has no
+    // 32x32->64 multiply (src/algorithms/bignum.rs).
+    println!("cargo::rustc-check-cfg=cfg(mul_by_halves)");
+    let target = env::var("TARGET").unwrap_or_default();
+    if target.starts_with("avr") || target.starts_with("thumbv6m") {
+        println!("cargo:rustc-cfg=mul_by_halves");
+    }
+    if ["rsa-1024", "rsa-2048"].iter().any(|f| on(f)) {
+        println!("cargo:rustc-cfg=rsa");
     }
 }

@@ -7,11 +7,12 @@
  * to GPIOR0 (data address 0x3E) with arguments in GPIOR1/GPIOR2 (0x4A/0x4B):
  *   1 start region   2 stop region   3 put byte GPIOR1 on stdout
  *   4 stack floor = GPIOR2:GPIOR1    5 exit with status GPIOR1
- * At stop the harness prints "C <cycles> <stack bytes>\n" where cycles is
+ * At stop the harness prints "C <cycles> <stack bytes> <room>\n" where cycles is
  * avr->cycle(stop) - avr->cycle(start): it includes the marker cost, which
  * the calibration region measures (the host subtracts it).
  * At start the free SRAM between the floor and SP is painted; at stop the
- * lowest overwritten byte gives the region's peak stack.
+ * lowest overwritten byte gives the region's peak stack; room is the painted
+ * size, so a peak equal to it means the stack ran into the static data.
  *
  * Usage: harness [--mcu NAME] [--freq HZ] [--max-cycles N] firmware.elf
  * Exit status: the firmware's, 3 on a crash or when max cycles pass, 4 on
@@ -61,8 +62,9 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 		break;
 	case 2: { /* stop */
 		avr_cycle_count_t cycles = avr->cycle - st.start;
-		unsigned stack = 0;
+		unsigned stack = 0, room = 0;
 		if (st.floor && st.floor <= st.sp_at_start) {
+			room = (unsigned)(st.sp_at_start - st.floor + 1);
 			uint16_t a = st.floor;
 			while (a <= st.sp_at_start && avr->data[a] == PAINT)
 				a++;
@@ -71,7 +73,7 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 		if (!st.running)
 			fprintf(stderr, "harness: stop without start\n");
 		st.running = 0;
-		printf("C %" PRIu64 " %u\n", (uint64_t)cycles, stack);
+		printf("C %" PRIu64 " %u %u\n", (uint64_t)cycles, stack, room);
 		break;
 	}
 	case 3:

@@ -9,7 +9,10 @@
 //! Output is line oriented so the host runner can parse it:
 //! `A <algorithm>` starts an algorithm, `K <algorithm> pass|FAIL <why>` is the
 //! known-answer result, `M <operation> <bytes>` names the next measured region
-//! and the probe answers with `C <count> <stack bytes>`; `E` ends the run.
+//! and the probe answers with `C <count> <stack bytes> [<room>]` (room, from the
+//! AVR harness: the free stack the region had, so a peak that reaches it did
+//! not fit); `O` after it says the region's stack ran into the static data
+//! (Cortex-M); `E` ends the run.
 
 #![cfg_attr(not(test), no_std)]
 

@@ -19,6 +19,12 @@ pub trait Probe {
     /// A fixed loop of loads, stores, ALU operations and taken branches whose
     /// cycles can be counted by hand from the core's manual.
     fn calibration_loop() {}
+
+    /// After a region: its stack reached the lowest painted word, the end
+    /// of the static data (Cortex-M; the AVR harness reports its room).
+    fn ran_into_data(&self) -> bool {
+        false
+    }
 }
 
 /// Small formatting helpers that avoid `core::fmt` (large, and slow on AVR).

@@ -47,10 +47,11 @@ pub fn reproduce(study: &str, quick: bool) -> Result<StudyReport, Error> {
                 iterations: None,
             },
         )?),
-        "lora" => StudyReport::Lora(studies::lora::run(&studies::lora::Options {
-            quick,
-            bytes: 100,
-        })?),
+        // Study 004 on its board's stand-in, from the shipped device table.
+        "lora" => StudyReport::LoraDevice(Box::new(studies::lora_device::run(
+            studies::lora_device::study_target()?,
+            &studies::lora::Options { quick, bytes: 100 },
+        )?)),
         other => return Err(Error::invalid(format!("no study named {other}"))),
     })
 }
@@ -81,4 +82,25 @@ pub fn reproduce_and_store(
         },
     )?;
     Ok(failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Study 004 is stored at device level, for the board the study used, and
+    /// reads back from its stored JSON as the report reads it.
+    #[test]
+    fn lora_is_stored_at_device_level_and_reads_back() {
+        let report = reproduce("lora", true).unwrap();
+        let stored = json!({ "report": report });
+        let back: StudyReport = serde_json::from_value(stored["report"].clone()).unwrap();
+        let StudyReport::LoraDevice(r) = back else {
+            panic!("study 004 is not the device-level report");
+        };
+        assert_eq!(r.target, mcu::Target::CortexM0plus);
+        assert_eq!(r.rows.len(), 11);
+        assert_eq!(r.findings.len(), 5);
+        assert_eq!(stored["report"]["study"], "lora-device");
+    }
 }

@@ -111,18 +111,18 @@ pub fn show(
 
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct DbArgs {
-    /// Results database [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
+    /// Results database, a file or postgres://user@host:port/db [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].
+    #[arg(long, value_name = "PATH|URL")]
+    pub db: Option<store::Location>,
 }
 
 impl DbArgs {
     pub fn open(&self) -> Result<Store, CliError> {
-        let path = match &self.db {
-            Some(p) => p.clone(),
-            None => store::default_path().map_err(store_err)?,
+        let location = match &self.db {
+            Some(l) => l.clone(),
+            None => store::Location::Sqlite(store::default_path().map_err(store_err)?),
         };
-        Store::open(&path).map_err(store_err)
+        Store::open(location).map_err(store_err)
     }
 }
 

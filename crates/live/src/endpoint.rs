@@ -5,6 +5,8 @@
 //!   emulator prints such paths.
 //! - `udp://127.0.0.1:9000`: one datagram is one message, no framing.
 //! - `tcp://127.0.0.1:9000`: a byte stream; the gateway listens, `send` connects.
+//! - `mqtt://127.0.0.1:1883/TOPIC`: a broker; the gateway subscribes to the topic
+//!   filter, `send` publishes to the topic ([`crate::mqtt`]).
 
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -12,18 +14,20 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::error::LiveError;
+use crate::mqtt::MqttUrl;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Endpoint {
     Serial { path: PathBuf, baud: Option<u32> },
     Udp(SocketAddr),
     Tcp(SocketAddr),
+    Mqtt(MqttUrl),
 }
 
 impl Endpoint {
     /// True when bytes arrive as a stream and messages need framing.
     pub fn is_stream(&self) -> bool {
-        !matches!(self, Endpoint::Udp(_))
+        !matches!(self, Endpoint::Udp(_) | Endpoint::Mqtt(_))
     }
 }
 
@@ -49,6 +53,9 @@ impl FromStr for Endpoint {
         }
         if let Some(rest) = text.strip_prefix("tcp://") {
             return Ok(Endpoint::Tcp(socket(text, rest)?));
+        }
+        if text.starts_with("mqtt://") {
+            return Ok(Endpoint::Mqtt(text.parse()?));
         }
         if let Some(rest) = text.strip_prefix("pty:") {
             if rest.is_empty() {
@@ -80,7 +87,7 @@ impl FromStr for Endpoint {
             });
         }
         Err(bad(
-            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT or tcp://HOST:PORT",
+            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT, tcp://HOST:PORT or mqtt://HOST:PORT/TOPIC",
         ))
     }
 }
@@ -95,6 +102,7 @@ impl fmt::Display for Endpoint {
             } => write!(f, "serial:{}@{b}", path.display()),
             Endpoint::Udp(a) => write!(f, "udp://{a}"),
             Endpoint::Tcp(a) => write!(f, "tcp://{a}"),
+            Endpoint::Mqtt(u) => write!(f, "{u}"),
         }
     }
 }
@@ -153,6 +161,7 @@ mod tests {
             "udp://127.0.0.1",
             "tcp://127.0.0.1:notaport",
             "http://127.0.0.1:80",
+            "mqtt://127.0.0.1:1883",
         ] {
             assert!(bad.parse::<Endpoint>().is_err(), "{bad} should be rejected");
         }

@@ -11,6 +11,9 @@ pub enum LiveError {
     /// The gateway's SQLite database failed.
     #[error("database: {0}")]
     Store(#[from] rusqlite::Error),
+    /// The gateway's PostgreSQL database failed.
+    #[error("database: {}", store::error::with_causes(.0))]
+    Postgres(#[from] postgres::Error),
 }
 
 impl LiveError {

@@ -8,7 +8,7 @@
 //! take is bounded by [`Limits`], and each refusal is counted.
 //! On TCP the worker writes `ack N\n` after each commit: the first N messages of that
 //! connection are on disk (stored, or refused for good), so an acknowledged message is
-//! never lost.
+//! never lost. On MQTT the same commit releases each message's PUBACK ([`crate::mqtt`]).
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Read, Write};
@@ -20,11 +20,14 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use store::Location;
+
 use crate::counters::{Counters, Reason, Snapshot};
 use crate::endpoint::Endpoint;
 use crate::error::LiveError;
 use crate::framing::{Deframer, Event, Framing};
 use crate::limits::Limits;
+use crate::mqtt::{Delivery, Received, Subscriber, Subscription};
 use crate::replay::Verdict;
 use crate::store::{Pending, ReadingStore};
 use crate::tty::{open_serial, wait_readable};
@@ -33,7 +36,8 @@ use crate::verify::Keyring;
 pub struct GatewayConfig {
     pub listen: Endpoint,
     pub framing: Framing,
-    pub db: PathBuf,
+    /// A SQLite file, or a PostgreSQL database several gateway workers share.
+    pub db: Location,
     /// Commit when this many messages wait…
     pub batch_max: usize,
     /// …or when the oldest has waited this long.
@@ -45,10 +49,12 @@ pub struct GatewayConfig {
     pub stats_interval: Duration,
     /// Stop once this many messages have been received and settled.
     pub exit_after: Option<u64>,
+    /// MQTT only: envelope, shared subscription and session.
+    pub mqtt: Subscription,
 }
 
 impl GatewayConfig {
-    pub fn new(listen: Endpoint, framing: Framing, db: PathBuf) -> Self {
+    pub fn new(listen: Endpoint, framing: Framing, db: Location) -> Self {
         GatewayConfig {
             listen,
             framing,
@@ -60,8 +66,19 @@ impl GatewayConfig {
             stats_file: None,
             stats_interval: Duration::from_secs(1),
             exit_after: None,
+            mqtt: Subscription::default(),
         }
     }
+}
+
+/// `--framing line` splits at newlines, which a binary container's messages may hold.
+pub fn check_framing(framing: Framing, container: seal::Container) -> Result<(), LiveError> {
+    if framing == Framing::Line && !container.is_text() {
+        return Err(LiveError::Usage(format!(
+            "--framing line needs a text container; {container} messages may contain newlines: use --framing len"
+        )));
+    }
+    Ok(())
 }
 
 pub fn now_us() -> i64 {
@@ -96,18 +113,24 @@ impl Acker {
     }
 }
 
+/// How a message is acknowledged once its batch is committed.
+enum Ack {
+    Tcp(Arc<Acker>),
+    Mqtt(Delivery),
+}
+
 enum Input {
     Message {
         bytes: Vec<u8>,
         arrived_us: i64,
         source: Arc<str>,
-        ack: Option<Arc<Acker>>,
+        ack: Option<Ack>,
     },
     Broken {
         reason: Reason,
         detail: String,
         source: Arc<str>,
-        ack: Option<Arc<Acker>>,
+        ack: Option<Ack>,
     },
 }
 
@@ -118,15 +141,13 @@ pub fn run(
     stop: Arc<AtomicBool>,
 ) -> Result<Snapshot, LiveError> {
     config.limits.validate()?;
+    config.mqtt.check_for(&config.listen)?;
     let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);
     let inputs_stop = Arc::new(AtomicBool::new(false));
     let (bound, threads) = listen(&config, tx, inputs_stop.clone(), counters.clone())?;
-    eprintln!(
-        "gateway: listening on {bound}, storing in {}",
-        config.db.display()
-    );
+    eprintln!("gateway: listening on {bound}, storing in {}", config.db);
 
     let mut worker = Worker {
         config: &config,
@@ -134,6 +155,7 @@ pub fn run(
         log: BufWriter::new(std::io::stderr()),
         pending: Vec::new(),
         unacked: HashMap::new(),
+        deliveries: Vec::new(),
         dirty_since: None,
     };
     let result = worker.serve(&rx, &mut keyring, &mut store, &stop);
@@ -156,6 +178,8 @@ struct Worker<'a> {
     log: BufWriter<std::io::Stderr>,
     pending: Vec<Pending>,
     unacked: HashMap<*const Acker, (Arc<Acker>, u64)>,
+    /// MQTT deliveries of the current batch, acknowledged in arrival order after commit.
+    deliveries: Vec<Delivery>,
     dirty_since: Option<Instant>,
 }
 
@@ -253,13 +277,19 @@ impl Worker<'_> {
         }
     }
 
-    fn note_ack(&mut self, ack: Option<Arc<Acker>>) {
-        if let Some(a) = ack {
-            self.unacked
-                .entry(Arc::as_ptr(&a))
-                .or_insert_with(|| (a.clone(), 0))
-                .1 += 1;
+    fn note_ack(&mut self, ack: Option<Ack>) {
+        match ack {
+            Some(Ack::Tcp(a)) => self.note_tcp(a),
+            Some(Ack::Mqtt(d)) => self.deliveries.push(d),
+            None => {}
         }
+    }
+
+    fn note_tcp(&mut self, a: Arc<Acker>) {
+        self.unacked
+            .entry(Arc::as_ptr(&a))
+            .or_insert_with(|| (a.clone(), 0))
+            .1 += 1;
     }
 
     fn reject(&mut self, reason: Reason, source: &str, detail: &str) {
@@ -288,10 +318,14 @@ impl Worker<'_> {
         if self.dirty_since.is_some() {
             self.counters.settled(now_us());
         }
+        // The log of what was refused is out before anything is acknowledged.
+        let _ = self.log.flush();
         for (_, (acker, n)) in self.unacked.drain() {
             acker.ack(n);
         }
-        let _ = self.log.flush();
+        for d in self.deliveries.drain(..) {
+            d.ack();
+        }
         self.dirty_since = None;
         Ok(())
     }
@@ -338,6 +372,15 @@ fn listen(
                 std::thread::spawn(move || tcp_accept(listener, conn, limit, tx, &stop, &counters));
             Ok((bound, vec![t]))
         }
+        Endpoint::Mqtt(url) => {
+            let sub = Subscriber::connect(url, &config.mqtt)?;
+            let envelope = config.mqtt.envelope;
+            let bound = config.listen.clone();
+            let t = std::thread::spawn(move || {
+                sub.run(&stop, |r| tx.send(mqtt_input(r, envelope, max)).is_ok());
+            });
+            Ok((bound, vec![t]))
+        }
         Endpoint::Serial { path, baud } => {
             let file = open_serial(path, *baud)?;
             let source: Arc<str> = Arc::from(config.listen.to_string());
@@ -380,7 +423,7 @@ fn forward(
     tx: &SyncSender<Input>,
 ) -> Result<(), ()> {
     for e in events {
-        let ack = ack.cloned();
+        let ack = ack.cloned().map(Ack::Tcp);
         let source = source.clone();
         let input = match e {
             Event::Message(bytes) => Input::Message {
@@ -411,6 +454,56 @@ fn forward(
         tx.send(input).map_err(|_| ())?;
     }
     Ok(())
+}
+
+/// One MQTT message as the worker's input: the sealed message out of its envelope, or
+/// the reason it is none. The source names the uplink, so that a redelivery (same
+/// uplink id) can be told from a replay (an old message in a new uplink) in the log.
+fn mqtt_input(r: Received, envelope: crate::envelope::Envelope, max: usize) -> Input {
+    let arrived_us = now_us();
+    let ack = Some(Ack::Mqtt(r.delivery));
+    // An envelope carries the message in base64 beside its metadata: room for both.
+    let opened = if r.payload.len() > max * 2 + 4096 {
+        Err((
+            Reason::Oversize,
+            format!("uplink of {} bytes", r.payload.len()),
+        ))
+    } else {
+        match envelope.open(&r.payload) {
+            Ok(up) if up.sealed.len() > max => Err((
+                Reason::Oversize,
+                format!("{} bytes, above --max-message {max}", up.sealed.len()),
+            )),
+            other => other.map_err(|e| (Reason::Garbage, e)),
+        }
+    };
+    let id = opened
+        .as_ref()
+        .ok()
+        .and_then(|u| u.id.as_deref())
+        .unwrap_or("-");
+    let dup = if r.dup { " dup" } else { "" };
+    let source: Arc<str> = Arc::from(format!("mqtt {} uplink {id}{dup}", r.topic));
+    match opened {
+        Ok(up) if up.sealed.is_empty() => Input::Broken {
+            reason: Reason::Truncated,
+            detail: "uplink without FRMPayload".into(),
+            source,
+            ack,
+        },
+        Ok(up) => Input::Message {
+            bytes: up.sealed,
+            arrived_us,
+            source,
+            ack,
+        },
+        Err((reason, detail)) => Input::Broken {
+            reason,
+            detail,
+            source,
+            ack,
+        },
+    }
 }
 
 fn udp_loop(socket: UdpSocket, max: usize, tx: SyncSender<Input>, stop: &AtomicBool) {

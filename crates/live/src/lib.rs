@@ -7,15 +7,19 @@
 //! - [`gateway`]: opens sealed messages ([`verify`]), stores verified readings and
 //!   the replay state in SQLite ([`store`]) under a bounded rule ([`replay`]), counts
 //!   every refusal ([`counters`]), and takes no more from the network than [`limits`] allow.
+//! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
+//!   Things Stack), acknowledged only after commit, shared over several workers.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
 
 pub mod counters;
 pub mod endpoint;
+pub mod envelope;
 pub mod error;
 pub mod framing;
 pub mod gateway;
 pub mod inject;
 pub mod limits;
+pub mod mqtt;
 pub mod radio;
 pub mod replay;
 pub mod sender;
@@ -25,6 +29,7 @@ pub mod verify;
 
 pub use counters::{Reason, Snapshot};
 pub use endpoint::Endpoint;
+pub use envelope::Envelope;
 pub use error::LiveError;
 pub use framing::Framing;
 pub use gateway::{GatewayConfig, run as run_gateway};

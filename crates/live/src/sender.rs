@@ -11,10 +11,12 @@ use seal::{Container, SealKey, Sealer};
 use serde::Serialize;
 
 use crate::endpoint::Endpoint;
+use crate::envelope::{Envelope, UplinkMeta, uplink_id};
 use crate::error::LiveError;
 use crate::framing::{Framing, encode};
 use crate::gateway::now_us;
 use crate::inject::{Injector, Kind, Mix, tamper, truncate};
+use crate::mqtt::Publisher;
 use crate::tty::open_serial;
 
 /// Study 000's three payload types.
@@ -115,6 +117,8 @@ pub struct SendConfig {
     /// Append every message sent (one per line; hex unless the container is text) to this file,
     /// before it goes out, so it can be sent again verbatim with `presealed`.
     pub save: Option<std::path::PathBuf>,
+    /// MQTT: how each message is wrapped, as a network server publishes an uplink.
+    pub envelope: Envelope,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -125,15 +129,38 @@ pub struct SendReport {
     pub replayed: u64,
     pub truncated: u64,
     pub bytes: u64,
-    /// TCP only: messages the gateway acknowledged as committed.
+    /// TCP: messages the gateway acknowledged as committed; MQTT: messages the broker
+    /// acknowledged (PUBACK).
     pub acked: Option<u64>,
     pub micros: u64,
+}
+
+impl SendConfig {
+    /// Refuses settings that cannot be sent with, saying what is valid.
+    pub fn check(&self) -> Result<(), LiveError> {
+        if self.rate.is_some_and(|r| !r.is_finite() || r <= 0.0) {
+            return Err(LiveError::Usage(
+                "--rate must be a positive number of messages per second".into(),
+            ));
+        }
+        if self.packet == 0 {
+            return Err(LiveError::Usage("--packet-size must be positive".into()));
+        }
+        if self.envelope != Envelope::Raw && !matches!(self.to, Endpoint::Mqtt(_)) {
+            return Err(LiveError::Usage(format!(
+                "--envelope is for mqtt:// destinations, not {}",
+                self.to
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// A connected transport to write framed messages to.
 enum Link {
     Udp(UdpSocket),
     Stream(Box<dyn Write + Send>),
+    Mqtt(Publisher),
 }
 
 fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
@@ -162,6 +189,7 @@ fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
         Endpoint::Serial { path, baud } => {
             (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
         }
+        Endpoint::Mqtt(url) => (Link::Mqtt(Publisher::connect(url)?), None),
     })
 }
 
@@ -206,6 +234,7 @@ pub fn send(
         None => None,
     };
     let pad_to = (config.payload == PayloadType::Padded).then_some(config.packet);
+    let device = key.map_or_else(|| "unknown".to_string(), |k| hex::encode(&k.key_id));
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
     let mut report = SendReport::default();
@@ -272,6 +301,20 @@ pub fn send(
                 .map_err(|e| LiveError::io("--save", e))?;
         }
         let bytes = match &mut link {
+            Link::Mqtt(p) => {
+                let uplink = config.envelope.wrap(
+                    &wire,
+                    &UplinkMeta {
+                        id: &uplink_id(config.seed, i),
+                        device: &device,
+                        f_cnt: i as u32,
+                        f_port: 1,
+                    },
+                );
+                let n = uplink.len();
+                p.publish(uplink)?;
+                n
+            }
             Link::Udp(s) => {
                 s.send(&wire).map_err(|e| LiveError::io("udp send", e))?;
                 wire.len()
@@ -304,8 +347,10 @@ pub fn send(
         }
         i += 1;
     }
-    if let Link::Stream(w) = &mut link {
-        w.flush().map_err(|e| LiveError::io("flush", e))?;
+    match link {
+        Link::Stream(mut w) => w.flush().map_err(|e| LiveError::io("flush", e))?,
+        Link::Mqtt(p) => report.acked = Some(p.finish(report.sent, config.ack_wait)),
+        Link::Udp(_) => {}
     }
     if ack_reader.is_some() {
         let deadline = Instant::now() + config.ack_wait;

@@ -1,45 +1,29 @@
-//! The gateway's own SQLite file: verified readings and the replay state.
+//! The gateway's own database: verified readings and the replay state, in a SQLite
+//! file (one gateway) or a PostgreSQL database that several gateway workers share.
 //!
 //! It is kept apart from the benchmark results store (crates/store): readings arrive
-//! continuously and are written in batches by one process, results are written per run;
-//! sharing one file would make a benchmark wait on the gateway's write lock.
+//! continuously and are written in batches, results are written per run; sharing one
+//! file would make a benchmark wait on the gateway's write lock.
 //!
 //! A reading and its nonce go in the same transaction, so after any crash either both
 //! are there or neither is: a message stored before a SIGKILL is still a replay after
 //! the restart, and a message lost in flight can be sent again and is stored once.
+//! Between workers the database decides: a random nonce is accepted by whichever
+//! transaction inserts it into `seen_nonces` (its primary key refuses the second), and
+//! the counter marks are read and written under the batch's write lock, never cached.
+//! In PostgreSQL a batch is one transaction of a fixed number of statements, whatever its
+//! size; SQLite, in-process, runs one statement per row.
 
-use std::collections::HashMap;
-use std::path::Path;
+mod postgres;
+mod sqlite;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::{HashMap, HashSet};
+
+use store::Location;
 
 use crate::error::LiveError;
 use crate::replay::{CounterMark, Verdict, check_age};
 use crate::verify::Verified;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS readings (
-    seq        INTEGER PRIMARY KEY,
-    device     TEXT    NOT NULL,
-    key_id     TEXT    NOT NULL,
-    reading    BLOB    NOT NULL,   -- TEXT when the reading is UTF-8 (JSON), else BLOB
-    arrived_us INTEGER NOT NULL,   -- Unix time in microseconds at the gateway
-    sent_us    INTEGER,            -- the reading's sent_us, when it has one
-    latency_us INTEGER,            -- arrived_us - sent_us (clocks of two machines!)
-    source     TEXT    NOT NULL    -- transport and peer
-);
-CREATE TABLE IF NOT EXISTS seen_nonces (
-    device  TEXT    NOT NULL,
-    nonce   BLOB    NOT NULL,
-    sent_us INTEGER NOT NULL,      -- pruned once older than --max-age
-    PRIMARY KEY (device, nonce)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS counter_marks (
-    key_id TEXT    PRIMARY KEY,
-    high   INTEGER NOT NULL,       -- highest counter accepted (u64 stored as i64)
-    seen   INTEGER NOT NULL        -- bit i: counter high - i was accepted
-) WITHOUT ROWID;
-";
 
 /// One message waiting to be stored.
 pub struct Pending {
@@ -49,175 +33,185 @@ pub struct Pending {
 }
 
 pub struct ReadingStore {
-    conn: Connection,
+    db: Backend,
     max_age_us: i64,
-    /// `counter_marks`, read once at open and written back in every commit.
-    marks: HashMap<String, CounterMark>,
+}
+
+enum Backend {
+    Sqlite(sqlite::Readings),
+    Postgres(Box<postgres::Readings>),
+}
+
+/// A random nonce to remember while its reading is inside the freshness window.
+struct NonceRow<'a> {
+    device: &'a str,
+    nonce: &'a [u8],
+    sent_us: i64,
+}
+
+struct ReadingRow<'a> {
+    device: &'a str,
+    key_id: &'a str,
+    /// Stored as text when UTF-8 (JSON), else as bytes.
+    reading: &'a [u8],
+    arrived_us: i64,
+    sent_us: Option<i64>,
+    /// arrived_us - sent_us (clocks of two machines!).
+    latency_us: Option<i64>,
+    source: &'a str,
+}
+
+/// What one batch's transaction does; each database does it its own way.
+trait BatchTx {
+    /// The marks of these key ids (sorted, distinct), held against other writers until
+    /// the commit; a key without one gets the empty mark, which accepts any counter.
+    fn lock_marks(&mut self, key_ids: &[&str]) -> Result<HashMap<String, CounterMark>, LiveError>;
+    /// Inserts nonces (distinct); says for each whether it was new.
+    fn claim_nonces(&mut self, nonces: &[NonceRow]) -> Result<Vec<bool>, LiveError>;
+    fn insert_readings(&mut self, rows: &[ReadingRow]) -> Result<(), LiveError>;
+    fn save_marks(&mut self, marks: &[(&str, CounterMark)]) -> Result<(), LiveError>;
+    /// Forgets nonces sent before `before_us`.
+    fn prune_nonces(&mut self, before_us: i64) -> Result<(), LiveError>;
 }
 
 impl ReadingStore {
-    /// Opens (or creates) the database. `synchronous=FULL` in WAL mode: a commit is on
-    /// disk before `commit_batch` returns, so what the gateway acknowledged survives a
-    /// power cut, not only a crash. `max_age_us` is the freshness window of random nonces.
-    pub fn open(path: &Path, max_age_us: i64) -> Result<ReadingStore, LiveError> {
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.execute_batch(SCHEMA)?;
-        migrate_seen_nonces(&conn)?;
-        conn.execute_batch("CREATE INDEX IF NOT EXISTS seen_nonces_age ON seen_nonces (sent_us);")?;
-        let marks = conn
-            .prepare("SELECT key_id, high, seen FROM counter_marks")?
-            .query_map([], |r| {
-                let (high, seen): (i64, i64) = (r.get(1)?, r.get(2)?);
-                Ok((
-                    r.get(0)?,
-                    CounterMark {
-                        high: high as u64,
-                        seen: seen as u64,
-                    },
-                ))
-            })?
-            .collect::<Result<_, _>>()?;
-        Ok(ReadingStore {
-            conn,
-            max_age_us,
-            marks,
-        })
+    /// Opens (or creates) the database: a SQLite file, or a PostgreSQL database.
+    /// `max_age_us` is the freshness window of random nonces.
+    pub fn open(location: impl Into<Location>, max_age_us: i64) -> Result<ReadingStore, LiveError> {
+        let db = match location.into() {
+            Location::Sqlite(path) => Backend::Sqlite(sqlite::Readings::open(&path)?),
+            Location::Postgres(url) => Backend::Postgres(Box::new(postgres::Readings::open(&url)?)),
+        };
+        Ok(ReadingStore { db, max_age_us })
     }
 
     /// Stores a batch in one transaction, with the replay state it changes, and prunes
     /// nonces that left the freshness window. Returns each message's verdict: only
     /// `Fresh` ones were stored.
     pub fn commit_batch(&mut self, batch: &[Pending]) -> Result<Vec<Verdict>, LiveError> {
-        let tx = self.conn.transaction()?;
-        let mut marks = self.marks.clone();
-        let mut outcome = Vec::with_capacity(batch.len());
-        let mut now_us = i64::MIN;
-        {
-            let mut seen = tx.prepare_cached(
-                "INSERT INTO seen_nonces (device, nonce, sent_us) VALUES (?1, ?2, ?3)
-                 ON CONFLICT DO NOTHING",
-            )?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO readings (device, key_id, reading, arrived_us, sent_us, latency_us, source)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for p in batch {
-                let v = &p.verified;
-                now_us = now_us.max(p.arrived_us);
-                let verdict = match v.counter {
-                    Some(n) => match marks.get_mut(&v.key_id) {
-                        Some(mark) => mark.accept(n),
-                        None => {
-                            marks.insert(v.key_id.clone(), CounterMark::first(n));
-                            Verdict::Fresh
-                        }
-                    },
-                    None => match check_age(v.sent_us, p.arrived_us, self.max_age_us) {
-                        Verdict::Fresh => {
-                            let sent = v.sent_us.expect("fresh readings have a timestamp");
-                            if seen.execute(params![v.device, v.replay_id, sent])? == 1 {
-                                Verdict::Fresh
-                            } else {
-                                Verdict::Replay(format!(
-                                    "device {} already used nonce {}",
-                                    v.device,
-                                    hex::encode(&v.replay_id)
-                                ))
-                            }
-                        }
-                        other => other,
-                    },
-                };
-                if verdict == Verdict::Fresh {
-                    let latency = v.sent_us.map(|s| p.arrived_us - s);
-                    let reading = match std::str::from_utf8(&v.reading) {
-                        Ok(text) => rusqlite::types::Value::Text(text.to_string()),
-                        Err(_) => rusqlite::types::Value::Blob(v.reading.clone()),
-                    };
-                    insert.execute(params![
-                        v.device,
-                        v.key_id,
-                        reading,
-                        p.arrived_us,
-                        v.sent_us,
-                        latency,
-                        p.source
-                    ])?;
-                }
-                outcome.push(verdict);
-            }
-            let mut mark = tx.prepare_cached(
-                "INSERT INTO counter_marks (key_id, high, seen) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (key_id) DO UPDATE SET high = excluded.high, seen = excluded.seen",
-            )?;
-            for (key_id, m) in &marks {
-                if self.marks.get(key_id) != Some(m) {
-                    mark.execute(params![key_id, m.high as i64, m.seen as i64])?;
-                }
-            }
+        let max_age_us = self.max_age_us;
+        match &mut self.db {
+            Backend::Sqlite(db) => db.in_transaction(|tx| decide(tx, batch, max_age_us)),
+            Backend::Postgres(db) => db.in_transaction(|tx| decide(tx, batch, max_age_us)),
         }
-        // Any later copy of a pruned nonce is older than the window, so it is stale.
-        if now_us != i64::MIN {
-            tx.execute(
-                "DELETE FROM seen_nonces WHERE sent_us < ?1",
-                [now_us - self.max_age_us],
-            )?;
-        }
-        tx.commit()?;
-        self.marks = marks;
-        Ok(outcome)
     }
 
     /// Rows in the replay table of random nonces (bounded by the window).
-    pub fn replay_rows(&self) -> Result<u64, LiveError> {
-        Ok(self
-            .conn
-            .query_row("SELECT COUNT(*) FROM seen_nonces", [], |r| {
-                r.get::<_, i64>(0)
-            })? as u64)
+    pub fn replay_rows(&mut self) -> Result<u64, LiveError> {
+        self.count_rows("seen_nonces")
     }
 
-    pub fn count(&self) -> Result<u64, LiveError> {
-        Ok(self
-            .conn
-            .query_row("SELECT COUNT(*) FROM readings", [], |r| r.get::<_, i64>(0))?
-            as u64)
+    pub fn count(&mut self) -> Result<u64, LiveError> {
+        self.count_rows("readings")
+    }
+
+    fn count_rows(&mut self, table: &str) -> Result<u64, LiveError> {
+        match &mut self.db {
+            Backend::Sqlite(db) => db.count_rows(table),
+            Backend::Postgres(db) => db.count_rows(table),
+        }
     }
 
     /// The newest reading, as (device, reading text, latency µs).
-    pub fn latest(&self) -> Result<Option<(String, String, Option<i64>)>, LiveError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT device, CAST(reading AS TEXT), latency_us FROM readings ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?)
+    pub fn latest(&mut self) -> Result<Option<(String, String, Option<i64>)>, LiveError> {
+        match &mut self.db {
+            Backend::Sqlite(db) => db.latest(),
+            Backend::Postgres(db) => db.latest(),
+        }
     }
 }
 
-/// Databases from before the freshness window have no `sent_us` in `seen_nonces`:
-/// add it, dated now, so those nonces are kept for one more window and then pruned.
-fn migrate_seen_nonces(conn: &Connection) -> Result<(), LiveError> {
-    let has_age: bool = conn.query_row(
-        "SELECT COUNT(*) > 0 FROM pragma_table_info('seen_nonces') WHERE name = 'sent_us'",
-        [],
-        |r| r.get(0),
-    )?;
-    if !has_age {
-        conn.execute_batch(
-            "ALTER TABLE seen_nonces ADD COLUMN sent_us INTEGER NOT NULL DEFAULT 0;",
-        )?;
-        conn.execute(
-            "UPDATE seen_nonces SET sent_us = ?1",
-            [crate::gateway::now_us()],
-        )?;
+/// The replay rule over one batch, inside its transaction.
+fn decide(
+    tx: &mut dyn BatchTx,
+    batch: &[Pending],
+    max_age_us: i64,
+) -> Result<Vec<Verdict>, LiveError> {
+    let mut key_ids: Vec<&str> = batch
+        .iter()
+        .filter(|p| p.verified.counter.is_some())
+        .map(|p| p.verified.key_id.as_str())
+        .collect();
+    key_ids.sort_unstable();
+    key_ids.dedup();
+    let mut marks = if key_ids.is_empty() {
+        HashMap::new()
+    } else {
+        tx.lock_marks(&key_ids)?
+    };
+    let before = marks.clone();
+
+    let mut verdicts = Vec::with_capacity(batch.len());
+    // Random nonces that pass the age check; the database has the last word on them.
+    let (mut claims, mut claimed_by) = (Vec::new(), Vec::new());
+    let mut in_batch = HashSet::new();
+    for (i, p) in batch.iter().enumerate() {
+        let v = &p.verified;
+        let verdict = match v.counter {
+            Some(n) => marks.entry(v.key_id.clone()).or_default().accept(n),
+            None => match check_age(v.sent_us, p.arrived_us, max_age_us) {
+                Verdict::Fresh if !in_batch.insert((&v.device, &v.replay_id)) => replay(v),
+                Verdict::Fresh => {
+                    claims.push(NonceRow {
+                        device: &v.device,
+                        nonce: &v.replay_id,
+                        sent_us: v.sent_us.expect("fresh readings have a timestamp"),
+                    });
+                    claimed_by.push(i);
+                    Verdict::Fresh
+                }
+                other => other,
+            },
+        };
+        verdicts.push(verdict);
     }
-    Ok(())
+    if !claims.is_empty() {
+        for (i, new) in claimed_by.into_iter().zip(tx.claim_nonces(&claims)?) {
+            if !new {
+                verdicts[i] = replay(&batch[i].verified);
+            }
+        }
+    }
+
+    let readings: Vec<ReadingRow> = batch
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| **v == Verdict::Fresh)
+        .map(|(p, _)| ReadingRow {
+            device: &p.verified.device,
+            key_id: &p.verified.key_id,
+            reading: &p.verified.reading,
+            arrived_us: p.arrived_us,
+            sent_us: p.verified.sent_us,
+            latency_us: p.verified.sent_us.map(|s| p.arrived_us - s),
+            source: &p.source,
+        })
+        .collect();
+    if !readings.is_empty() {
+        tx.insert_readings(&readings)?;
+    }
+    let mut changed: Vec<(&str, CounterMark)> = marks
+        .iter()
+        .filter(|(k, m)| before.get(*k) != Some(*m))
+        .map(|(k, m)| (k.as_str(), *m))
+        .collect();
+    if !changed.is_empty() {
+        changed.sort_unstable_by_key(|(k, _)| *k);
+        tx.save_marks(&changed)?;
+    }
+    // Any later copy of a pruned nonce is older than the window, so it is stale.
+    if let Some(now_us) = batch.iter().map(|p| p.arrived_us).max() {
+        tx.prune_nonces(now_us - max_age_us)?;
+    }
+    Ok(verdicts)
+}
+
+fn replay(v: &Verified) -> Verdict {
+    Verdict::Replay(format!(
+        "device {} already used nonce {}",
+        v.device,
+        hex::encode(&v.replay_id)
+    ))
 }
 
 #[cfg(test)]

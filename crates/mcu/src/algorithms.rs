@@ -14,6 +14,10 @@ pub enum Family {
     Mac,
     /// Study 003's whole message path (JSON reading → secured JSON envelope).
     Message,
+    /// Raw RSA with a modulus of this many bytes: one exponentiation per
+    /// operation (encrypt = public key, decrypt = private key), recorded at
+    /// the modulus size whatever the sizes asked.
+    PublicKey(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +77,17 @@ pub const ALL: &[Algorithm] = &[
     a("xtea-ecb", BlockMode(8), 128),
     a("clefia-128-ecb", BlockMode(16), 128),
     a("piccolo-80-ecb", BlockMode(8), 80),
+    // Study 004's algorithms (with present-80-ecb, piccolo-80-ecb,
+    // clefia-128-ecb and aes-128-ecb above). DES's strength is its 56-bit key;
+    // RSA's from NIST SP 800-57 Part 1, Table 2, as the catalogue scores it.
+    a("des-ecb", BlockMode(8), 56),
+    a("idea-ecb", BlockMode(8), 128),
+    a("salsa20", Stream, 256),
+    a("xchacha20", Stream, 256),
+    a("sha1", Hash, 160),
+    a("md5", Hash, 128),
+    a("rsa-1024", PublicKey(128), 80),
+    a("rsa-2048", PublicKey(256), 112),
     a("message-none", Message, 0),
     a("message-aes-128-gcm", Message, 128),
     a("message-aes-256-gcm", Message, 256),
@@ -164,6 +179,9 @@ pub fn catalogue_ids(id: &str) -> Vec<String> {
             Some((cipher, hash)) => vec![format!("{cipher}-ecb"), format!("hmac-{hash}")],
             None => vec![rest.to_string()],
         },
+        // Raw RSA is the core of every RSA entry; the catalogue's status is
+        // per key size, the same for each padding: OAEP names it.
+        None if id.starts_with("rsa-") => vec![format!("{id}-oaep-sha256")],
         // The `-crate` builds run the same catalogue entry through the crate.
         None => vec![id.strip_suffix("-crate").unwrap_or(id).to_string()],
     }
@@ -184,5 +202,7 @@ mod catalogue_id_tests {
         assert_eq!(catalogue_ids("xtea-ecb"), ["xtea-ecb"]);
         assert_eq!(catalogue_ids("aes-128-eax-crate"), ["aes-128-eax"]);
         assert_eq!(catalogue_ids("acorn-128-wide"), ["acorn-128-wide"]);
+        assert_eq!(catalogue_ids("rsa-2048"), ["rsa-2048-oaep-sha256"]);
+        assert_eq!(catalogue_ids("des-ecb"), ["des-ecb"]);
     }
 }

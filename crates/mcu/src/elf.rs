@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::McuError;
 
+const SHF_WRITE: u32 = 0x1;
 const SHF_ALLOC: u32 = 0x2;
 const SHT_NOBITS: u32 = 8;
 
@@ -26,7 +27,29 @@ fn u32_at(b: &[u8], at: usize) -> Option<u64> {
     Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?) as u64)
 }
 
+/// Static RAM of a firmware ELF: its writable allocated sections (.data and
+/// .bss), which the stack must not run into.
+pub fn static_ram_bytes(path: &Path) -> Result<u64, McuError> {
+    let bytes = std::fs::read(path)?;
+    sum_sections(&bytes, |_, flags| {
+        flags & SHF_ALLOC != 0 && flags & SHF_WRITE != 0
+    })
+    .ok_or_else(|| {
+        McuError::Failed(format!(
+            "{} is not a 32-bit little-endian ELF",
+            path.display()
+        ))
+    })
+}
+
 pub fn flash_bytes_of(b: &[u8]) -> Option<u64> {
+    sum_sections(b, |kind, flags| {
+        flags & SHF_ALLOC != 0 && kind != SHT_NOBITS
+    })
+}
+
+/// The total size of the sections `keep(type, flags)` selects.
+fn sum_sections(b: &[u8], keep: impl Fn(u32, u32) -> bool) -> Option<u64> {
     // ELF32 (class 1), little endian (data 1): both AVR and ARM firmware.
     if b.get(0..4)? != b"\x7fELF" || b[4] != 1 || b[5] != 1 {
         return None;
@@ -40,7 +63,7 @@ pub fn flash_bytes_of(b: &[u8]) -> Option<u64> {
         let kind = u32_at(b, sh + 4)? as u32;
         let flags = u32_at(b, sh + 8)? as u32;
         let size = u32_at(b, sh + 20)?;
-        if flags & SHF_ALLOC != 0 && kind != SHT_NOBITS {
+        if keep(kind, flags) {
             total += size;
         }
     }

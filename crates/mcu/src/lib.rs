@@ -19,6 +19,7 @@ pub mod cycles;
 pub mod elf;
 pub mod emulate;
 pub mod error;
+pub mod fit;
 pub mod parse;
 pub mod results;
 pub mod summary;
@@ -125,7 +126,10 @@ fn measure_one(
 ) -> Vec<McuResult> {
     let elf = match compile::firmware(req.target, alg.id, &req.sizes) {
         Ok(elf) => elf,
-        Err(reason) => return vec![McuResult::failure(req.target, alg.id, "build", reason)],
+        Err(reason) => {
+            let why = fit::link_overflow(req.target, &reason).unwrap_or(reason);
+            return vec![McuResult::failure(req.target, alg.id, "build", why)];
+        }
     };
     let flash = match elf::flash_bytes(&elf) {
         Ok(f) => f,
@@ -152,6 +156,14 @@ fn measure_one(
     };
     match parse::parse(&output.stdout) {
         Ok(run) => {
+            // A stack that ran into the data leaves counts that mean nothing.
+            let static_ram = elf::static_ram_bytes(&elf).unwrap_or(0);
+            if let Some(why) = fit::stack_overflow(req.target, &run, static_ram) {
+                let mut row = McuResult::failure(req.target, alg.id, "run", why);
+                row.flash_bytes = Some(flash);
+                row.code_size_bytes = Some(flash as i64 - baseline_flash as i64);
+                return vec![row];
+            }
             let mut rows = results::rows(
                 req.target,
                 alg.id,

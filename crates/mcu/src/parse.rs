@@ -9,6 +9,18 @@ pub struct RawOp {
     /// Cycles (simavr) or timer ticks (QEMU), marker cost included.
     pub raw: u64,
     pub stack: u32,
+    /// The free stack the region started with (the AVR harness's painted
+    /// room); a peak that reaches it ran into the static data.
+    pub room: Option<u32>,
+    /// The firmware said (`O`) the region's stack ran into the static data.
+    pub ran_into_data: bool,
+}
+
+impl RawOp {
+    /// The region used all the stack there was: it did not fit.
+    pub fn out_of_stack(&self) -> bool {
+        self.ran_into_data || self.room.is_some_and(|room| self.stack >= room)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +93,10 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
                     .next()
                     .and_then(|w| w.parse().ok())
                     .ok_or_else(|| bad(line))?;
+                let room = match words.next() {
+                    Some(w) => Some(w.parse().map_err(|_| bad(line))?),
+                    None => None,
+                };
                 let (operation, size) = pending.take().ok_or_else(|| bad(line))?;
                 run.regions.push(operation.clone());
                 match operation.as_str() {
@@ -92,8 +108,14 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
                         size,
                         raw,
                         stack,
+                        room,
+                        ran_into_data: false,
                     }),
                 }
+            }
+            Some("O") => {
+                let op = run.ops.last_mut().ok_or_else(|| bad(line))?;
+                op.ran_into_data = true;
             }
             Some("E") => run.finished = true,
             Some("PANIC") => run.panicked = true,
@@ -119,7 +141,7 @@ mod tests {
     use super::*;
 
     const STREAM: &str = "M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nA aes-128-ecb\n\
-                          K aes-128-ecb pass\nM keysetup 0\nC 20373 254\nM encrypt 16\nC 16214 144\nE\n";
+                          K aes-128-ecb pass\nM keysetup 0\nC 20373 254\nM encrypt 16\nC 16214 144 9000\nE\n";
 
     #[test]
     fn parses_a_run() {
@@ -146,7 +168,9 @@ mod tests {
                 operation: "encrypt".into(),
                 size: 16,
                 raw: 16214,
-                stack: 144
+                stack: 144,
+                room: Some(9000),
+                ran_into_data: false,
             }
         );
     }
@@ -161,5 +185,6 @@ mod tests {
             "a run that never ends is an error"
         );
         assert!(parse("M encrypt 16\nM decrypt 16\nC 1 1\nE\n").is_err());
+        assert!(parse("M encrypt 16\nC 1 1 lots\nE\n").is_err());
     }
 }

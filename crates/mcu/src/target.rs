@@ -83,6 +83,18 @@ impl Target {
         }
     }
 
+    /// Flash and RAM of the memory map the firmware is linked for and runs
+    /// in (firmware/memory/*.x; avr-gcc's ATmega1284P map): (flash, RAM).
+    /// The Cortex-M0+ runs on QEMU's nRF51 with 16 KiB of RAM, half the
+    /// SAMD21's 32 KiB, so what fits there fits the MKR WAN 1300.
+    pub fn memory_bytes(self) -> (u64, u64) {
+        match self {
+            Target::Atmega1284p => (128 * 1024, 16 * 1024),
+            Target::CortexM0plus => (256 * 1024, 16 * 1024),
+            Target::CortexM3 | Target::CortexM4 => (4096 * 1024, 64 * 1024),
+        }
+    }
+
     pub fn qemu_machine(self) -> Option<&'static str> {
         match self {
             Target::Atmega1284p => None,

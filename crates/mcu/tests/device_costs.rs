@@ -68,6 +68,12 @@ fn chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
     resimulate(Target::CortexM0plus, "chacha20-poly1305", "encrypt");
 }
 
+/// Study 004's raw RSA: one exponentiation per row, at the modulus size.
+#[test]
+fn rsa_1024_private_on_cortex_m0plus_matches_the_shipped_table() {
+    resimulate(Target::CortexM0plus, "rsa-1024", "decrypt");
+}
+
 /// Every table covers every firmware algorithm: measured, or failed with its reason.
 #[test]
 fn the_tables_cover_every_firmware_algorithm() {

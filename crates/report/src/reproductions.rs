@@ -59,6 +59,7 @@ fn section(a: &Artifact) -> String {
         StudyReport::TinySecurity(r) => study::tiny_security::render(r),
         StudyReport::TinySecurityDevice(r) => study::tiny_security::render_device(r),
         StudyReport::Lora(r) => study::lora::render(r),
+        StudyReport::LoraDevice(r) => study::lora_device::render(r),
     });
     s.push_str("<h4>The paper's statements beside ours</h4>");
     s.push_str(&findings(report.findings()));

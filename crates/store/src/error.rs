@@ -13,20 +13,45 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("no default store location: neither XDG_DATA_HOME nor HOME is set (use --db PATH)")]
+    #[error(
+        "no default store location: neither XDG_DATA_HOME nor HOME is set (use --db PATH or --db postgres://...)"
+    )]
     NoHome,
+    /// A PostgreSQL URL that does not parse, or a server that cannot be reached.
+    #[error("{location}: {why}")]
+    Connect { location: String, why: String },
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("PostgreSQL: {}", with_causes(.0))]
+    Postgres(#[from] postgres::Error),
+    /// A stored value of an unexpected type (a store written by something else).
+    #[error("column {index} holds an unexpected value: {value}")]
+    Column { index: usize, value: String },
     #[error("stored JSON is unreadable: {0}")]
     Json(#[from] serde_json::Error),
 }
 
 impl StoreError {
-    /// True when the user can fix it (a wrong run id or file); the CLI exits 2 then.
+    /// True when the user can fix it (a wrong run id, file or URL); the CLI exits 2 then.
     pub fn is_user_error(&self) -> bool {
         matches!(
             self,
-            StoreError::UnknownRun(_) | StoreError::Incompatible { .. } | StoreError::NoHome
+            StoreError::UnknownRun(_)
+                | StoreError::Incompatible { .. }
+                | StoreError::NoHome
+                | StoreError::Connect { .. }
         )
     }
+}
+
+/// An error and the errors under it, as one line: the PostgreSQL client says only
+/// "db error" or "error connecting to server" itself and keeps the reason beneath.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
 }

@@ -1,13 +1,17 @@
-//! ciphermeter-store: every run's results and environment, kept in one SQLite file.
+//! ciphermeter-store: every run's results and environment, kept in one SQLite file, or
+//! in a PostgreSQL database that several machines share (`--db postgres://...`).
 //!
-//! - [`location`]: where the database lives by default (XDG data directory).
+//! - [`location`]: where the database lives ([`Location`]: a file or a URL), and its
+//!   default file (XDG data directory).
 //! - [`schema`]: the versioned migrations; opening a store brings it to the latest one.
 //! - [`records`]: the rows the store keeps (runs, results, artifacts).
 //! - [`Store`]: open, append, query.
 //!
 //! Results are appended one batch per transaction in WAL mode with `synchronous=FULL`,
-//! so whatever a run committed survives a crash or a Ctrl-C of the next step.
+//! so whatever a run committed survives a crash or a Ctrl-C of the next step. PostgreSQL
+//! commits are durable by the server's own settings.
 
+mod backend;
 pub mod compare;
 pub mod conventions;
 pub mod error;
@@ -17,6 +21,6 @@ pub mod schema;
 mod store;
 
 pub use error::StoreError;
-pub use location::default_path;
+pub use location::{Location, connect_postgres, default_path};
 pub use records::{Artifact, NewRun, ResultKey, ResultRow, RunId, RunStatus, RunSummary};
 pub use store::Store;

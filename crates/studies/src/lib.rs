@@ -9,6 +9,9 @@
 pub mod file_sizes;
 pub mod finding;
 pub mod lora;
+pub mod lora_device;
+mod lora_device_claims;
+mod lora_device_text;
 pub mod paper;
 pub mod rf_live;
 pub mod rf_transmission;
@@ -33,6 +36,7 @@ pub enum StudyReport {
     TinySecurity(tiny_security::Report),
     TinySecurityDevice(tiny_security_device::Report),
     Lora(lora::Report),
+    LoraDevice(Box<lora_device::Report>),
 }
 
 impl StudyReport {
@@ -56,7 +60,9 @@ impl StudyReport {
             StudyReport::TinySecurity(_) | StudyReport::TinySecurityDevice(_) => {
                 "Study 003: Tiny Security, HMAC / EtM / AEAD framing (ATmega1284P)"
             }
-            StudyReport::Lora(_) => "Study 004: lightweight ciphers and LoRa time on air",
+            StudyReport::Lora(_) | StudyReport::LoraDevice(_) => {
+                "Study 004: lightweight ciphers and LoRa time on air"
+            }
         }
     }
 
@@ -67,7 +73,7 @@ impl StudyReport {
             StudyReport::Serialization(_) => "001",
             StudyReport::FileSizes(_) => "002",
             StudyReport::TinySecurity(_) | StudyReport::TinySecurityDevice(_) => "003",
-            StudyReport::Lora(_) => "004",
+            StudyReport::Lora(_) | StudyReport::LoraDevice(_) => "004",
         }
     }
 
@@ -79,6 +85,7 @@ impl StudyReport {
             StudyReport::TinySecurity(r) => &r.ran_on,
             StudyReport::TinySecurityDevice(r) => &r.ran_on,
             StudyReport::Lora(r) => &r.ran_on,
+            StudyReport::LoraDevice(r) => &r.ran_on,
         }
     }
 
@@ -90,6 +97,7 @@ impl StudyReport {
             StudyReport::TinySecurity(r) => &r.findings,
             StudyReport::TinySecurityDevice(r) => &r.findings,
             StudyReport::Lora(r) => &r.findings,
+            StudyReport::LoraDevice(r) => &r.findings,
         }
     }
 
@@ -109,6 +117,7 @@ impl StudyReport {
             StudyReport::TinySecurity(r) => r.text(),
             StudyReport::TinySecurityDevice(r) => r.text(),
             StudyReport::Lora(r) => r.text(),
+            StudyReport::LoraDevice(r) => r.text(),
         }
     }
 }

@@ -65,21 +65,50 @@ pub fn airtime_ms(sf: u8, bytes: u32) -> Result<(u32, f64), String> {
     Ok((packets, total))
 }
 
-/// Study 004's algorithms with the concrete variant we cost (the paper gives only names;
-/// 128-bit keys as in its §III-B), then modern AEADs. Every figure comes from the
-/// catalogue entry; an id the catalogue lacks is reported, never guessed.
-const ALGORITHMS: [(&str, &str); 17] = [
-    ("DES", "des-cbc"),
-    ("PRESENT", "present-80-cbc"),
-    ("PICCOLO", "piccolo-80-cbc"),
-    ("IDEA", "idea-cbc"),
-    ("AES", "aes-128-cbc"),
-    ("CLEFIA", "clefia-128-cbc"),
-    ("Salsa20", "salsa20"),
-    ("XChaCha20", "xchacha20"),
-    ("SHA", "sha256"),
-    ("MD5", "md5"),
-    ("RSA", "rsa-2048-oaep-sha256"),
+/// One of study 004's algorithms and the concrete builds we cost it with
+/// (data/studies/004_lora.json, `algorithm_variants`): the paper gives only names.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Variant {
+    /// The paper's name ("XCHACHA").
+    pub name: String,
+    /// How our tables print it ("XChaCha20").
+    pub label: String,
+    /// In preference order; the first one a device table has numbers for is used.
+    pub candidates: Vec<Candidate>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The algorithm id in the device cost tables.
+    pub device: String,
+    /// The catalogue id whose on-air size a message takes.
+    pub variant: String,
+    /// Costed per block the variant sends (RSA: one exponentiation each), not per byte.
+    #[serde(default)]
+    pub per_block: bool,
+}
+
+#[derive(Deserialize)]
+struct Variants {
+    algorithm_variants: Vec<Variant>,
+}
+
+/// Study 004's eleven algorithms, as the data file maps them.
+pub fn variants() -> Result<Vec<Variant>, Error> {
+    let v = paper::parse::<Variants>(paper::LORA, "004")?.algorithm_variants;
+    match v.iter().find(|v| v.candidates.is_empty()) {
+        Some(empty) => Err(Error::failed(format!(
+            "study 004 data: {} has no candidate build",
+            empty.name
+        ))),
+        None => Ok(v),
+    }
+}
+
+/// Modern AEADs (and RSA as a signature) beside the study's algorithms.
+/// Every figure comes from the catalogue entry; an id the catalogue lacks is
+/// reported, never guessed.
+const MODERN: [(&str, &str); 6] = [
     ("RSA signature", "rsa-2048-pkcs1v15-sha256"),
     ("AES-GCM", "aes-128-gcm"),
     ("AES-CCM", "aes-128-ccm"),
@@ -161,7 +190,7 @@ pub struct Report {
 }
 
 /// How `id` changes a `len`-byte message; None when the catalogue lacks the id.
-fn expansion(id: &str, len: usize) -> Option<(u32, String)> {
+pub(crate) fn expansion(id: &str, len: usize) -> Option<(u32, String)> {
     let e = catalogue::catalogue().get(id)?;
     let nonce = e.nonce_sizes.iter().copied().max().unwrap_or(0);
     let (on_air, how) = match e.kind {
@@ -238,10 +267,15 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
     let len = opts.bytes;
     let mut algorithms = Vec::new();
     let mut missing = Vec::new();
-    for (label, id) in ALGORITHMS {
-        match expansion(id, len as usize) {
-            Some((on_air, how)) => algorithms.push(row(label, id, how, on_air)),
-            None => missing.push(id.to_string()),
+    let study: Vec<(String, String)> = variants()?
+        .into_iter()
+        .filter_map(|v| Some((v.label, v.candidates.first()?.variant.clone())))
+        .collect();
+    let modern = MODERN.iter().map(|(l, id)| (l.to_string(), id.to_string()));
+    for (label, id) in study.into_iter().chain(modern) {
+        match expansion(&id, len as usize) {
+            Some((on_air, how)) => algorithms.push(row(&label, &id, how, on_air)),
+            None => missing.push(id),
         }
     }
     let findings = judge(&paper);
@@ -307,6 +341,15 @@ pub fn judge(paper: &Paper) -> Vec<Finding> {
 
 impl Report {
     pub fn text(&self) -> String {
+        let mut o = self.tables();
+        out!(o);
+        out!(o, "The paper's findings beside ours:");
+        o.push_str(&crate::finding::text(&self.findings));
+        o
+    }
+
+    /// The time-on-air tables, without the findings.
+    pub fn tables(&self) -> String {
         let mut o = String::new();
         out!(
             o,
@@ -392,9 +435,6 @@ impl Report {
             o,
             "      it plots curves, not numbers, so there is no table of paper values to print beside ours."
         );
-        out!(o);
-        out!(o, "The paper's findings beside ours:");
-        o.push_str(&crate::finding::text(&self.findings));
         o
     }
 }

@@ -9,6 +9,8 @@ use crate::probe::Probe;
 use crate::sizes::SIZES;
 
 pub mod aead;
+#[cfg(rsa)]
+pub mod bignum;
 pub mod block;
 #[cfg(eax_bytewise)]
 pub mod eax_bytewise;
@@ -16,6 +18,11 @@ pub mod hash;
 pub mod identity;
 #[cfg(message_path)]
 pub mod message;
+#[cfg(rsa)]
+pub mod rsa;
+#[cfg(rsa)]
+mod rsa_vectors;
+pub mod stream;
 pub mod vectors;
 
 use aead::AeadKat;
@@ -31,7 +38,7 @@ pub const BENCH_KEY: [u8; 64] = hex!(
 pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     let k16 = &BENCH_KEY[..16];
     let k32 = &BENCH_KEY[..32];
-    let _ = (&k16, &k32, &out);
+    let _ = (&k16, &k32, &data, &out);
     #[cfg(feature = "identity")]
     identity::run(b, data, out, SIZES);
 
@@ -292,6 +299,25 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
         data,
         SIZES,
     );
+
+    // Study 004's algorithms.
+    #[cfg(feature = "des-ecb")]
+    block::ecb::<des::Des, P>(b, "des-ecb", &DES, &BENCH_KEY[..8], data, SIZES);
+    #[cfg(feature = "idea-ecb")]
+    block::ecb::<idea::Idea, P>(b, "idea-ecb", &IDEA, k16, data, SIZES);
+    #[cfg(feature = "salsa20")]
+    stream::stream::<salsa20::Salsa20, P>(b, "salsa20", &SALSA20, k32, data, SIZES);
+    #[cfg(feature = "xchacha20")]
+    stream::stream::<chacha20::XChaCha20, P>(b, "xchacha20", &XCHACHA20, k32, data, SIZES);
+    #[cfg(feature = "sha1")]
+    hash::hash::<sha1::Sha1, P>(b, "sha1", SHA1_MSG, &SHA1_DIGEST, data, SIZES);
+    #[cfg(feature = "md5")]
+    hash::hash::<md5::Md5, P>(b, "md5", MD5_MSG, &MD5_DIGEST, data, SIZES);
+    // RSA measures one exponentiation per operation, whatever the sizes.
+    #[cfg(feature = "rsa-1024")]
+    rsa::bench::<{ rsa::N1024 }, { rsa::H1024 }, P>(b, "rsa-1024", &rsa_vectors::RSA1024);
+    #[cfg(feature = "rsa-2048")]
+    rsa::bench::<{ rsa::N2048 }, { rsa::H2048 }, P>(b, "rsa-2048", &rsa_vectors::RSA2048);
 
     #[cfg(message_path)]
     message::run(b, data, out);

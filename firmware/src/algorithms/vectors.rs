@@ -8,6 +8,7 @@ use hex_literal::hex;
 
 use super::aead::AeadKat;
 use super::block::CipherKat;
+use super::stream::StreamKat;
 
 // FIPS 197, Appendix C.1 and C.3.
 pub const AES128_ECB: CipherKat = CipherKat {
@@ -270,3 +271,51 @@ pub const PICCOLO80: CipherKat = CipherKat {
     pt: &hex!("0123456789abcdef"),
     ct: &hex!("8d2bff9935f84056"),
 };
+
+// Study 004's algorithms.
+// FIPS PUB 81, Appendix B, Table B1 (ECB): "Now is the time for all ".
+pub const DES: CipherKat = CipherKat {
+    key: &hex!("0123456789abcdef"),
+    iv: &[],
+    pt: b"Now is the time for all ",
+    ct: &hex!("3fa40e8a984d48156a271787ab8883f9893d51ec4b563b53"),
+};
+// X. Lai, "On the Design and Security of Block Ciphers" (1992), IDEA test vector.
+pub const IDEA: CipherKat = CipherKat {
+    key: &hex!("00010002000300040005000600070008"),
+    iv: &[],
+    pt: &hex!("0000000100020003"),
+    ct: &hex!("11fbed2b01986de5"),
+};
+// eSTREAM Salsa20 verified test vectors, 256-bit key, Set 1, vector# 0, stream[0..63].
+pub const SALSA20: StreamKat = StreamKat {
+    key: &hex!("8000000000000000000000000000000000000000000000000000000000000000"),
+    nonce: &[0; 8],
+    offset: 0,
+    pt: &[0; 64],
+    ct: &hex!(
+        "e3be8fdd8beca2e3ea8ef9475b29a6e7003951e1097a5c38d23b7a5fad9f6844"
+        "b22c97559e2723c7cbbd3fe4fc8d9a0744652a83e72a9c461876af4d7ef1a117"
+    ),
+};
+// draft-irtf-cfrg-xchacha-03, A.3.1: the AEAD's ciphertext is XChaCha20 from
+// block counter 1 (keystream offset 64); the first 64 bytes cross a block.
+pub const XCHACHA20: StreamKat = StreamKat {
+    key: &hex!("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
+    nonce: &hex!("404142434445464748494a4b4c4d4e4f5051525354555657"),
+    offset: 64,
+    pt: b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.",
+    ct: &hex!(
+        "bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb"
+        "731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c216cb96b72e1213b452"
+        "2f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff9"
+        "21f9664c97637da9768812f615c68b13b52e"
+    ),
+};
+// FIPS 180-4 examples (NIST CSRC, SHA1.pdf): the two-block message.
+pub const SHA1_MSG: &[u8] = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+pub const SHA1_DIGEST: [u8; 20] = hex!("84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+// RFC 1321, Appendix A.5: the 80-byte (two-block) message.
+pub const MD5_MSG: &[u8] =
+    b"12345678901234567890123456789012345678901234567890123456789012345678901234567890";
+pub const MD5_DIGEST: [u8; 16] = hex!("57edf4a22be3c955ac49da2e2107b67a");

@@ -180,6 +180,13 @@ impl Probe for Platform {
         r
     }
 
+    /// `paint` starts at the end of .bss: a region that overwrote that word
+    /// used all the stack there was.
+    fn ran_into_data(&self) -> bool {
+        // SAFETY: the first word past .bss, painted before the region.
+        unsafe { read_volatile(&raw const __sheap) != PAINT }
+    }
+
     const HAS_CALIBRATION_LOOP: bool = true;
 
     /// Ten turns of a 7-instruction loop, in 16-bit Thumb-1 encodings that

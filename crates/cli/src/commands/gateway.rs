@@ -10,7 +10,7 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT.
+    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC_FILTER.
     #[arg(long)]
     listen: String,
     /// Key file(s) from `keygen`; each message's key id picks the key.
@@ -22,9 +22,9 @@ pub struct Args {
     /// Framing on byte streams: line (text containers) or len (default: line for json, len otherwise).
     #[arg(long)]
     framing: Option<live::Framing>,
-    /// SQLite file for verified readings and the replay state.
-    #[arg(long, default_value = "gateway.sqlite")]
-    db: PathBuf,
+    /// Readings and replay state: a SQLite file, or a postgres:// URL several workers share.
+    #[arg(long, value_name = "PATH|URL", default_value = "gateway.sqlite")]
+    db: store::Location,
     /// Rewrite this JSON file with the counters every --stats-interval and on exit.
     #[arg(long)]
     stats_file: Option<PathBuf>,
@@ -52,6 +52,15 @@ pub struct Args {
     /// Largest message in bytes; longer lines and datagrams are refused as oversize.
     #[arg(long, default_value_t = live::Limits::default().max_message)]
     max_message: usize,
+    /// MQTT: the network server's uplink format: chirpstack, tts or raw (the sealed message).
+    #[arg(long, default_value = "raw")]
+    envelope: live::Envelope,
+    /// MQTT: share one subscription with the other workers of this group.
+    #[arg(long)]
+    share: Option<String>,
+    /// MQTT: a stable id per worker gives a persistent session: unacknowledged messages come back after a crash.
+    #[arg(long)]
+    client_id: Option<String>,
     /// Seconds a random-nonce reading's sent_us may differ from this clock; older ones
     /// are refused as stale, and nonces are kept only this long (docs/live.md).
     #[arg(long, default_value_t = live::Limits::default().max_age.as_secs())]
@@ -64,11 +73,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let framing = args
         .framing
         .unwrap_or(live::Framing::for_container(container));
-    if framing == live::Framing::Line && !container.is_text() {
-        return Err(CliError::usage(format!(
-            "--framing line needs a text container; {container} messages may contain newlines: use --framing len"
-        )));
-    }
+    live::gateway::check_framing(framing, container).map_err(live_error)?;
     let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
     if args.batch == 0 || !positive {
         return Err(CliError::usage(
@@ -83,6 +88,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.stats_file = args.stats_file;
     config.stats_interval = Duration::from_secs_f64(args.stats_interval);
     config.exit_after = args.exit_after;
+    (config.mqtt.envelope, config.mqtt.share) = (args.envelope, args.share);
+    config.mqtt.client_id = args.client_id;
     config.limits = live::Limits {
         max_connections: args.max_connections,
         idle_timeout: Duration::from_secs(args.idle_timeout),

@@ -20,7 +20,7 @@ pub enum Study {
     TinySecurity(TinySecurityArgs),
     /// Study 002: eight ciphers on 1-128 MiB files: time, CPU, memory beside the Raspberry Pi 3.
     FileSizes(FileSizesArgs),
-    /// Study 004: LoRa time on air by SF and data size, and per algorithm.
+    /// Study 004: LoRa time on air by SF and data size, and per algorithm; with --target, Figs. 2-4 on a device.
     Lora(LoraArgs),
 }
 
@@ -95,6 +95,9 @@ pub struct LoraArgs {
     bytes: u32,
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// Also code size, time and RAM from a shipped device cost table (cortex-m0plus: the MKR1300).
+    #[arg(long)]
+    target: Option<String>,
 }
 
 pub fn run(study: Study) -> Result<(), CliError> {
@@ -149,10 +152,7 @@ pub fn run(study: Study) -> Result<(), CliError> {
         },
         Study::FileSizes(a) => return file_sizes(a),
         Study::Lora(a) => (
-            StudyReport::Lora(studies::lora::run(&studies::lora::Options {
-                quick: a.quick,
-                bytes: a.bytes,
-            })?),
+            studies::lora_device::reproduce(a.quick, a.bytes, a.target.as_deref())?,
             a.format,
         ),
     };

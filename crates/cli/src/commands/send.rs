@@ -12,7 +12,7 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT.
+    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC.
     #[arg(long)]
     to: String,
     /// Key file from `keygen` (not needed for --payload plaintext).
@@ -60,7 +60,10 @@ pub struct Args {
     /// Append each message sent to this file (one per line, hex for binary containers).
     #[arg(long)]
     save: Option<PathBuf>,
-    /// TCP: seconds to wait at the end for the gateway's acknowledgements.
+    /// MQTT: wrap each message as a network server's uplink: chirpstack, tts or raw.
+    #[arg(long, default_value = "raw")]
+    envelope: live::Envelope,
+    /// TCP, MQTT: seconds to wait at the end for the gateway's (broker's) acknowledgements.
     #[arg(long, default_value_t = 5.0)]
     ack_wait: f64,
 }
@@ -72,17 +75,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .framing
         .unwrap_or(live::Framing::for_container(container));
     let inject: live::inject::Mix = args.inject.parse().map_err(CliError::usage)?;
-    if args
-        .rate
-        .is_some_and(|r| r.is_nan() || r <= 0.0 || r.is_infinite())
-    {
-        return Err(CliError::usage(
-            "--rate must be a positive number of messages per second",
-        ));
-    }
-    if args.packet_size == 0 {
-        return Err(CliError::usage("--packet-size must be positive"));
-    }
     if args.ack_wait.is_nan() || args.ack_wait < 0.0 || args.ack_wait.is_infinite() {
         return Err(CliError::usage("--ack-wait must be a number of seconds"));
     }
@@ -117,7 +109,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ack_wait: Duration::from_secs_f64(args.ack_wait),
         presealed: args.presealed,
         save: args.save,
+        envelope: args.envelope,
     };
+    config.check().map_err(live_error)?;
     let stop = stop_flag()?;
     let report = live::send(&config, key.as_ref(), readings, &stop).map_err(live_error)?;
     println!(

@@ -136,8 +136,8 @@ fn algorithms_figure(r: &Report) -> String {
     let caption = format!(
         "Not a figure of the paper: what each of its algorithms (and modern AEADs) does to one {}-byte message on air, \
          as bytes on air (above each bar) and time on air at SF12, the factor the paper finds most size-sensitive (its message was {} bytes). \
-         Ours: {}. The paper's Figs. 2-4 (code size, execution time for 100 bytes, execution time by data size) are device measurements this report does not carry; \
-         they come with <code>reproduce lora --target</code>, a later change.",
+         Ours: {}. The paper's Figs. 2-4 (code size, execution time for 100 bytes, execution time by data size) are device measurements: \
+         <code>reproduce lora --target</code> draws them from a device cost table.",
         r.message_bytes,
         r.paper.message_bytes,
         esc(&r.ran_on)

@@ -3,6 +3,7 @@
 
 pub mod file_sizes;
 pub mod lora;
+pub mod lora_device;
 pub mod rf_transmission;
 pub mod serialization;
 pub mod tiny_security;

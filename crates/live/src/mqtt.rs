@@ -1,0 +1,412 @@
+//! MQTT v5 on both sides of a network server: the gateway subscribes (QoS 1, manual
+//! acknowledgements, optionally one shared subscription over several workers) and `send`
+//! publishes uplinks as a network server would.
+//!
+//! Acknowledgement: the gateway sends PUBACK for a message only after the batch that
+//! holds it was committed (stored, or refused for good), in the order the messages came,
+//! as MQTT v5 asks. A worker killed before that leaves the message unacknowledged.
+//!
+//! What Mosquitto 2.0 does with a shared subscription when a member dies (tested): the
+//! messages in flight to it stay in *its* session, and it keeps being given its share
+//! of new messages while offline; none moves to the other members. They are delivered
+//! (in flight ones with DUP set) when a client with the same id reconnects with
+//! `clean_start = false` before the session expires. So each worker needs a stable
+//! `--client-id` and a persistent session, and a killed worker must be restarted. A
+//! message committed but not yet acknowledged comes back once more, and the store's
+//! replay check refuses it: it is logged as a replay from the same uplink id.
+//! The same holds for a worker stopped on purpose: its session keeps receiving its
+//! share until it comes back or the session expires (an hour), so a worker that leaves
+//! the group for good loses what was routed to it after it left.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rumqttc::v5::mqttbytes::QoS;
+use rumqttc::v5::mqttbytes::v5::{Packet, Publish};
+use rumqttc::v5::{Client, Connection, Event, MqttOptions};
+
+use crate::envelope::Envelope;
+use crate::error::LiveError;
+
+/// `mqtt://HOST:PORT/TOPIC`: a broker and a topic (a filter, with `+`/`#`, to subscribe).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MqttUrl {
+    pub host: String,
+    pub port: u16,
+    pub topic: String,
+}
+
+impl FromStr for MqttUrl {
+    type Err = LiveError;
+    fn from_str(text: &str) -> Result<Self, LiveError> {
+        let bad = |why: &str| LiveError::Usage(format!("endpoint '{text}': {why}"));
+        let rest = text
+            .strip_prefix("mqtt://")
+            .ok_or_else(|| bad("expected mqtt://HOST:PORT/TOPIC"))?;
+        let (authority, topic) = rest
+            .split_once('/')
+            .ok_or_else(|| bad("expected a topic after HOST:PORT/"))?;
+        if topic.is_empty() {
+            return Err(bad("expected a topic after HOST:PORT/"));
+        }
+        let (host, port) = authority
+            .rsplit_once(':')
+            .ok_or_else(|| bad("expected HOST:PORT"))?;
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let port = port
+            .parse::<u16>()
+            .ok()
+            .filter(|p| *p > 0)
+            .ok_or_else(|| bad("the port must be a number from 1 to 65535"))?;
+        if host.is_empty() {
+            return Err(bad("expected HOST:PORT"));
+        }
+        Ok(MqttUrl {
+            host: host.to_string(),
+            port,
+            topic: topic.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for MqttUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "mqtt://[{}]:{}/{}", self.host, self.port, self.topic)
+        } else {
+            write!(f, "mqtt://{}:{}/{}", self.host, self.port, self.topic)
+        }
+    }
+}
+
+/// How the gateway subscribes.
+#[derive(Clone, Debug)]
+pub struct Subscription {
+    pub envelope: Envelope,
+    /// Shared subscription group: `$share/GROUP/FILTER`, each message to one member.
+    pub share: Option<String>,
+    /// A stable id gives a persistent session (unacknowledged messages are redelivered
+    /// when the worker comes back); without one the session ends with the connection.
+    pub client_id: Option<String>,
+    pub session_expiry: Duration,
+    /// Messages the broker may have in flight to this worker (MQTT v5 receive maximum):
+    /// it must exceed what arrives while one batch waits and commits.
+    pub receive_max: u16,
+}
+
+impl Default for Subscription {
+    fn default() -> Self {
+        Subscription {
+            envelope: Envelope::Raw,
+            share: None,
+            client_id: None,
+            session_expiry: Duration::from_secs(3600),
+            receive_max: 16_384,
+        }
+    }
+}
+
+impl Subscription {
+    /// MQTT settings on another transport are a mistake, not something to ignore.
+    pub fn check_for(&self, listen: &crate::endpoint::Endpoint) -> Result<(), LiveError> {
+        let set =
+            self.envelope != Envelope::Raw || self.share.is_some() || self.client_id.is_some();
+        if set && !matches!(listen, crate::endpoint::Endpoint::Mqtt(_)) {
+            return Err(LiveError::Usage(format!(
+                "--envelope, --share and --client-id are for mqtt:// endpoints, not {listen}"
+            )));
+        }
+        if self
+            .share
+            .as_deref()
+            .is_some_and(|g| g.is_empty() || g.contains(['/', '+', '#']))
+        {
+            return Err(LiveError::Usage(
+                "--share takes a group name without '/', '+' or '#'".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Acknowledges delivered messages through the connection's event loop.
+pub struct Acks {
+    client: Client,
+}
+
+/// One delivered message to acknowledge later: its packet id is all PUBACK needs.
+pub struct Delivery {
+    acks: Arc<Acks>,
+    pkid: u16,
+    qos: QoS,
+}
+
+impl Delivery {
+    pub fn ack(self) {
+        let mut p = Publish::new("", self.qos, Vec::<u8>::new(), None);
+        p.pkid = self.pkid;
+        // Fails only once the connection is gone; the broker then redelivers.
+        let _ = self.acks.client.ack(&p);
+    }
+}
+
+/// One message as the gateway's reader hands it on.
+pub struct Received {
+    pub payload: Vec<u8>,
+    pub topic: String,
+    pub dup: bool,
+    pub delivery: Delivery,
+}
+
+fn options(url: &MqttUrl, client_id: &str, session_expiry: u32, clean: bool) -> MqttOptions {
+    let mut o = MqttOptions::new(client_id, url.host.clone(), url.port);
+    o.set_keep_alive(Duration::from_secs(30));
+    o.set_clean_start(clean);
+    o.set_session_expiry_interval(Some(session_expiry));
+    o.set_max_packet_size(Some(1 << 20));
+    o
+}
+
+/// A subscribed connection whose reader runs in [`Subscriber::run`].
+pub struct Subscriber {
+    client: Client,
+    conn: Connection,
+    filter: String,
+    /// A persistent session's messages can arrive before the SUBACK: kept for `run`.
+    early: Vec<Publish>,
+}
+
+impl Subscriber {
+    /// Connects and subscribes, waiting (at most 10 s) until the broker confirms both.
+    pub fn connect(url: &MqttUrl, sub: &Subscription) -> Result<Subscriber, LiveError> {
+        let persistent = sub.client_id.is_some();
+        let id = sub
+            .client_id
+            .clone()
+            .unwrap_or_else(|| format!("ciphermeter-gateway-{}", std::process::id()));
+        let expiry = if persistent {
+            sub.session_expiry.as_secs().min(u32::MAX as u64) as u32
+        } else {
+            0
+        };
+        let mut o = options(url, &id, expiry, !persistent);
+        o.set_manual_acks(true);
+        o.set_receive_maximum(Some(sub.receive_max));
+        // Acks wait in this channel: it must hold a whole receive window.
+        let (client, mut conn) = Client::new(o, usize::from(sub.receive_max) * 2 + 64);
+        let filter = match &sub.share {
+            Some(group) => format!("$share/{group}/{}", url.topic),
+            None => url.topic.clone(),
+        };
+        let end = Instant::now() + Duration::from_secs(10);
+        let mut subscribed = false;
+        let mut early = Vec::new();
+        while !subscribed {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(LiveError::Io(format!("{url}: no answer from the broker")));
+            }
+            match conn.recv_timeout(left) {
+                Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                    client
+                        .subscribe(filter.clone(), QoS::AtLeastOnce)
+                        .map_err(|e| LiveError::Io(format!("{url}: {e}")))?;
+                }
+                Ok(Ok(Event::Incoming(Packet::SubAck(ack)))) => {
+                    if ack.return_codes.iter().any(|c| !is_granted(c)) {
+                        return Err(LiveError::Io(format!(
+                            "{url}: the broker refused the subscription to {filter}: {:?}",
+                            ack.return_codes
+                        )));
+                    }
+                    subscribed = true;
+                }
+                Ok(Ok(Event::Incoming(Packet::Publish(p)))) => early.push(p),
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Err(LiveError::Io(format!("{url}: {e}"))),
+                Err(_) => {}
+            }
+        }
+        Ok(Subscriber {
+            client,
+            conn,
+            filter,
+            early,
+        })
+    }
+
+    /// Hands every message to `deliver` until `stop`; then sends the acknowledgements
+    /// already queued and disconnects (the session stays for the next start).
+    /// Broken connections are retried; the subscription is renewed on each reconnect.
+    pub fn run(mut self, stop: &AtomicBool, mut deliver: impl FnMut(Received) -> bool) {
+        let acks = Arc::new(Acks {
+            client: self.client.clone(),
+        });
+        let received = |p: Publish| Received {
+            payload: p.payload.to_vec(),
+            topic: String::from_utf8_lossy(&p.topic).into_owned(),
+            dup: p.dup,
+            delivery: Delivery {
+                acks: acks.clone(),
+                pkid: p.pkid,
+                qos: p.qos,
+            },
+        };
+        let mut open = true;
+        for p in std::mem::take(&mut self.early) {
+            open = open && deliver(received(p));
+        }
+        while open && !stop.load(Ordering::Relaxed) {
+            match self.conn.recv_timeout(Duration::from_millis(100)) {
+                Ok(Ok(Event::Incoming(Packet::Publish(p)))) => open = deliver(received(p)),
+                Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                    let _ = self
+                        .client
+                        .try_subscribe(self.filter.clone(), QoS::AtLeastOnce);
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    eprintln!("gateway: mqtt: {e}; reconnecting");
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(_) => {}
+            }
+        }
+        let _ = self.client.try_disconnect();
+        let end = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < end {
+            match self.conn.recv_timeout(Duration::from_millis(100)) {
+                Ok(Ok(Event::Outgoing(rumqttc::Outgoing::Disconnect))) | Ok(Err(_)) => return,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn is_granted(code: &rumqttc::v5::mqttbytes::v5::SubscribeReasonCode) -> bool {
+    use rumqttc::v5::mqttbytes::v5::SubscribeReasonCode as C;
+    matches!(code, C::Success(_))
+}
+
+/// Publishes QoS 1 messages and counts the broker's acknowledgements.
+pub struct Publisher {
+    client: Client,
+    topic: String,
+    acked: Arc<AtomicU64>,
+    failed: Arc<AtomicBool>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Publisher {
+    pub fn connect(url: &MqttUrl) -> Result<Publisher, LiveError> {
+        if url.topic.contains(['+', '#']) {
+            return Err(LiveError::Usage(format!(
+                "{url}: a topic to publish to has no wildcards (+, #)"
+            )));
+        }
+        let id = format!("ciphermeter-send-{}", std::process::id());
+        let (client, mut conn) = Client::new(options(url, &id, 0, true), 4096);
+        // Wait for the broker to accept us, so a wrong address is a clear error.
+        let end = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(LiveError::Io(format!("{url}: no answer from the broker")));
+            }
+            match conn.recv_timeout(left) {
+                Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => break,
+                Ok(Err(e)) => return Err(LiveError::Io(format!("{url}: {e}"))),
+                _ => {}
+            }
+        }
+        let acked = Arc::new(AtomicU64::new(0));
+        let failed = Arc::new(AtomicBool::new(false));
+        let (a, f) = (acked.clone(), failed.clone());
+        let reader = std::thread::spawn(move || {
+            for event in conn.iter() {
+                match event {
+                    Ok(Event::Incoming(Packet::PubAck(_))) => {
+                        a.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(Event::Outgoing(rumqttc::Outgoing::Disconnect)) => return,
+                    Ok(_) => {}
+                    Err(_) => {
+                        f.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Publisher {
+            client,
+            topic: url.topic.clone(),
+            acked,
+            failed,
+            reader: Some(reader),
+        })
+    }
+
+    pub fn publish(&self, payload: Vec<u8>) -> Result<(), LiveError> {
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(LiveError::Io(
+                "the connection to the broker was lost".into(),
+            ));
+        }
+        self.client
+            .publish(self.topic.clone(), QoS::AtLeastOnce, false, payload)
+            .map_err(|e| LiveError::Io(format!("mqtt publish: {e}")))
+    }
+
+    pub fn acked(&self) -> u64 {
+        self.acked.load(Ordering::Relaxed)
+    }
+
+    /// Waits (at most `wait`) until `sent` messages are acknowledged, then disconnects.
+    pub fn finish(mut self, sent: u64, wait: Duration) -> u64 {
+        let end = Instant::now() + wait;
+        while self.acked() < sent && Instant::now() < end && !self.failed.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.client.disconnect();
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        self.acked()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_parse_and_print() {
+        let u: MqttUrl = "mqtt://127.0.0.1:1883/application/+/device/+/event/up"
+            .parse()
+            .unwrap();
+        assert_eq!(u.host, "127.0.0.1");
+        assert_eq!(u.port, 1883);
+        assert_eq!(u.topic, "application/+/device/+/event/up");
+        assert_eq!(
+            u.to_string(),
+            "mqtt://127.0.0.1:1883/application/+/device/+/event/up"
+        );
+        let v6: MqttUrl = "mqtt://[::1]:1883/v3/#".parse().unwrap();
+        assert_eq!(v6.host, "::1");
+        assert_eq!(v6.to_string(), "mqtt://[::1]:1883/v3/#");
+        for bad in [
+            "mqtt://",
+            "mqtt://127.0.0.1:1883",
+            "mqtt://127.0.0.1:1883/",
+            "mqtt://127.0.0.1/t",
+            "mqtt://:1883/t",
+            "mqtt://h:0/t",
+            "tcp://h:1/t",
+        ] {
+            assert!(bad.parse::<MqttUrl>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The readings in one SQLite file. `synchronous=FULL` in WAL mode: a commit is on disk
+//! before `commit_batch` returns, so what the gateway acknowledged survives a power cut,
+//! not only a crash. Each batch takes the write lock first (`BEGIN IMMEDIATE`), so even
+//! two processes on one file read and write the counter marks one after the other.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::{BatchTx, NonceRow, ReadingRow};
+use crate::error::LiveError;
+use crate::replay::CounterMark;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS readings (
+    seq        INTEGER PRIMARY KEY,
+    device     TEXT    NOT NULL,
+    key_id     TEXT    NOT NULL,
+    reading    BLOB    NOT NULL,   -- TEXT when the reading is UTF-8 (JSON), else BLOB
+    arrived_us INTEGER NOT NULL,   -- Unix time in microseconds at the gateway
+    sent_us    INTEGER,            -- the reading's sent_us, when it has one
+    latency_us INTEGER,            -- arrived_us - sent_us (clocks of two machines!)
+    source     TEXT    NOT NULL    -- transport and peer
+);
+CREATE TABLE IF NOT EXISTS seen_nonces (
+    device  TEXT    NOT NULL,
+    nonce   BLOB    NOT NULL,
+    sent_us INTEGER NOT NULL,      -- pruned once older than --max-age
+    PRIMARY KEY (device, nonce)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counter_marks (
+    key_id TEXT    PRIMARY KEY,
+    high   INTEGER NOT NULL,       -- highest counter accepted (u64 stored as i64)
+    seen   INTEGER NOT NULL        -- bit i: counter high - i was accepted
+) WITHOUT ROWID;
+";
+
+pub(super) struct Readings {
+    conn: Connection,
+}
+
+impl Readings {
+    pub fn open(path: &Path) -> Result<Readings, LiveError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(SCHEMA)?;
+        migrate_seen_nonces(&conn)?;
+        conn.execute_batch("CREATE INDEX IF NOT EXISTS seen_nonces_age ON seen_nonces (sent_us);")?;
+        Ok(Readings { conn })
+    }
+
+    pub fn in_transaction<T>(
+        &mut self,
+        work: impl FnOnce(&mut dyn BatchTx) -> Result<T, LiveError>,
+    ) -> Result<T, LiveError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = work(&mut Tx(&tx))?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    pub fn count_rows(&mut self, table: &str) -> Result<u64, LiveError> {
+        let n: i64 = self
+            .conn
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    pub fn latest(&mut self) -> Result<Option<(String, String, Option<i64>)>, LiveError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT device, CAST(reading AS TEXT), latency_us FROM readings ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?)
+    }
+}
+
+struct Tx<'a>(&'a rusqlite::Transaction<'a>);
+
+impl BatchTx for Tx<'_> {
+    fn lock_marks(&mut self, key_ids: &[&str]) -> Result<HashMap<String, CounterMark>, LiveError> {
+        let mut select = self
+            .0
+            .prepare_cached("SELECT high, seen FROM counter_marks WHERE key_id = ?1")?;
+        let mut marks = HashMap::new();
+        for key_id in key_ids {
+            let mark = select
+                .query_row([key_id], |r| {
+                    let (high, seen): (i64, i64) = (r.get(0)?, r.get(1)?);
+                    Ok(CounterMark {
+                        high: high as u64,
+                        seen: seen as u64,
+                    })
+                })
+                .optional()?;
+            marks.insert(key_id.to_string(), mark.unwrap_or_default());
+        }
+        Ok(marks)
+    }
+
+    fn claim_nonces(&mut self, nonces: &[NonceRow]) -> Result<Vec<bool>, LiveError> {
+        let mut insert = self.0.prepare_cached(
+            "INSERT INTO seen_nonces (device, nonce, sent_us) VALUES (?1, ?2, ?3)
+             ON CONFLICT DO NOTHING",
+        )?;
+        nonces
+            .iter()
+            .map(|n| Ok(insert.execute(params![n.device, n.nonce, n.sent_us])? == 1))
+            .collect()
+    }
+
+    fn insert_readings(&mut self, rows: &[ReadingRow]) -> Result<(), LiveError> {
+        let mut insert = self.0.prepare_cached(
+            "INSERT INTO readings (device, key_id, reading, arrived_us, sent_us, latency_us, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for r in rows {
+            let reading = ToSqlOutput::Borrowed(match std::str::from_utf8(r.reading) {
+                Ok(_) => ValueRef::Text(r.reading),
+                Err(_) => ValueRef::Blob(r.reading),
+            });
+            insert.execute(params![
+                r.device,
+                r.key_id,
+                reading,
+                r.arrived_us,
+                r.sent_us,
+                r.latency_us,
+                r.source
+            ])?;
+        }
+        Ok(())
+    }
+
+    fn save_marks(&mut self, marks: &[(&str, CounterMark)]) -> Result<(), LiveError> {
+        let mut upsert = self.0.prepare_cached(
+            "INSERT INTO counter_marks (key_id, high, seen) VALUES (?1, ?2, ?3)
+             ON CONFLICT (key_id) DO UPDATE SET high = excluded.high, seen = excluded.seen",
+        )?;
+        for (key_id, m) in marks {
+            upsert.execute(params![key_id, m.high as i64, m.seen as i64])?;
+        }
+        Ok(())
+    }
+
+    fn prune_nonces(&mut self, before_us: i64) -> Result<(), LiveError> {
+        self.0
+            .prepare_cached("DELETE FROM seen_nonces WHERE sent_us < ?1")?
+            .execute([before_us])?;
+        Ok(())
+    }
+}
+
+/// Databases from before the freshness window have no `sent_us` in `seen_nonces`:
+/// add it, dated now, so those nonces are kept for one more window and then pruned.
+fn migrate_seen_nonces(conn: &Connection) -> Result<(), LiveError> {
+    let has_age: bool = conn.query_row(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info('seen_nonces') WHERE name = 'sent_us'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_age {
+        conn.execute_batch(
+            "ALTER TABLE seen_nonces ADD COLUMN sent_us INTEGER NOT NULL DEFAULT 0;",
+        )?;
+        conn.execute(
+            "UPDATE seen_nonces SET sent_us = ?1",
+            [crate::gateway::now_us()],
+        )?;
+    }
+    Ok(())
+}

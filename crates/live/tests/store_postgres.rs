@@ -1,0 +1,162 @@
+//! The gateway's readings in PostgreSQL as two workers share them: two `ReadingStore`s
+//! (two connections) commit overlapping batches at once, holding the same random nonces
+//! and counters. Each message is stored exactly once; the other worker gets the replay
+//! verdict. The state survives reopening, and counter marks are never stale per process.
+
+use std::sync::{Arc, Barrier};
+
+use ciphermeter_live::LiveError;
+use ciphermeter_live::replay::Verdict;
+use ciphermeter_live::store::{Pending, ReadingStore};
+use ciphermeter_live::verify::Verified;
+use store::Location;
+use testkit::Postgres;
+
+const S: i64 = 1_000_000;
+const NOW: i64 = 1_800_000_000 * S;
+/// Below the replay rule's reorder window, so no counter is ever stale here.
+const COUNTERS_PER_KEY: u64 = 40;
+
+/// Message `i`: even ones carry a random nonce of their device, odd ones the next
+/// counter of their key (1, 2, ... for keys 1 and 3).
+fn message(i: u64) -> Pending {
+    let (device, counter) = (format!("dev{}", i % 4), i % 2 == 1);
+    Pending {
+        verified: Verified {
+            key_id: format!("key{}", i % 4),
+            replay_id: (i * 7919).to_be_bytes().to_vec(),
+            counter: counter.then_some(1 + i / 4),
+            reading: format!("{{\"i\":{i}}}").into_bytes(),
+            sent_us: (!counter).then_some(NOW - 5 * S),
+            device,
+        },
+        arrived_us: NOW,
+        source: "test".into(),
+    }
+}
+
+fn all() -> Vec<u64> {
+    (0..4 * COUNTERS_PER_KEY).collect()
+}
+
+fn open(url: &str) -> ReadingStore {
+    ReadingStore::open(Location::Postgres(url.into()), 60 * S).unwrap()
+}
+
+/// Commits `order` in batches of `batch`; returns (message, verdict) pairs.
+fn commit_all(store: &mut ReadingStore, order: &[u64], batch: usize) -> Vec<(u64, Verdict)> {
+    let mut out = Vec::new();
+    for chunk in order.chunks(batch) {
+        let pending: Vec<Pending> = chunk.iter().map(|&i| message(i)).collect();
+        let verdicts = store.commit_batch(&pending).unwrap();
+        out.extend(chunk.iter().copied().zip(verdicts));
+    }
+    out
+}
+
+#[test]
+fn two_workers_store_each_message_once_and_the_other_sees_a_replay() {
+    let Some(pg) = Postgres::start() else { return };
+    let url = pg.create_database("gateway");
+    // One worker forwards, the other backwards with another batch size: the batches
+    // overlap in every way, and each holds nonces and counters of every key.
+    let forward = all();
+    let mut backward = all();
+    backward.reverse();
+    let start = Arc::new(Barrier::new(2));
+    let workers: Vec<_> = [(forward, 16), (backward, 23)]
+        .into_iter()
+        .map(|(order, batch)| {
+            let (url, start) = (url.clone(), start.clone());
+            std::thread::spawn(move || {
+                let mut store = open(&url);
+                start.wait();
+                commit_all(&mut store, &order, batch)
+            })
+        })
+        .collect();
+    let results: Vec<Vec<(u64, Verdict)>> =
+        workers.into_iter().map(|w| w.join().unwrap()).collect();
+
+    for i in all() {
+        let verdicts: Vec<&Verdict> = results
+            .iter()
+            .map(|r| &r.iter().find(|(m, _)| *m == i).unwrap().1)
+            .collect();
+        let fresh = verdicts.iter().filter(|v| ***v == Verdict::Fresh).count();
+        assert_eq!(fresh, 1, "message {i}: {verdicts:?}");
+        assert!(
+            verdicts.iter().any(|v| matches!(v, Verdict::Replay(_))),
+            "message {i}: {verdicts:?}"
+        );
+    }
+    let mut store = open(&url);
+    assert_eq!(store.count().unwrap(), all().len() as u64);
+    // Random nonces are remembered (half the messages); counters need no rows.
+    assert_eq!(store.replay_rows().unwrap(), all().len() as u64 / 2);
+}
+
+#[test]
+fn the_state_survives_reopening_and_counter_marks_are_shared_live() {
+    let Some(pg) = Postgres::start() else { return };
+    let url = pg.create_database("gateway");
+    let mut a = open(&url);
+    // A batch holding one message twice: the second copy is a replay.
+    let out = a
+        .commit_batch(&[message(0), message(0), message(1)])
+        .unwrap();
+    assert_eq!(out[0], Verdict::Fresh);
+    assert!(matches!(out[1], Verdict::Replay(_)), "{out:?}");
+    assert_eq!(out[2], Verdict::Fresh);
+    drop(a);
+
+    let mut a = open(&url);
+    let out = a
+        .commit_batch(&[message(0), message(1), message(2)])
+        .unwrap();
+    assert!(matches!(out[0], Verdict::Replay(_)), "{out:?}");
+    assert!(matches!(out[1], Verdict::Replay(_)), "{out:?}");
+    assert_eq!(out[2], Verdict::Fresh);
+    assert_eq!(a.count().unwrap(), 3);
+    assert_eq!(
+        a.latest().unwrap(),
+        Some(("dev2".into(), "{\"i\":2}".into(), Some(5 * S)))
+    );
+
+    // Worker b moves key1's mark on; worker a, which used key1 before, must see it.
+    let mut b = open(&url);
+    let ahead = |n: u64| {
+        let mut p = message(1);
+        p.verified.counter = Some(n);
+        p
+    };
+    assert_eq!(b.commit_batch(&[ahead(500)]).unwrap(), vec![Verdict::Fresh]);
+    let out = a
+        .commit_batch(&[ahead(500), ahead(300), ahead(499)])
+        .unwrap();
+    assert!(matches!(out[0], Verdict::Replay(_)), "{out:?}");
+    assert!(matches!(out[1], Verdict::Stale(_)), "{out:?}");
+    assert_eq!(out[2], Verdict::Fresh);
+    assert!(matches!(
+        b.commit_batch(&[ahead(499)]).unwrap()[0],
+        Verdict::Replay(_)
+    ));
+    assert_eq!(b.count().unwrap(), 5);
+}
+
+#[test]
+fn a_server_that_cannot_be_reached_is_a_usage_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://gw:secret@127.0.0.1:{port}/readings");
+    let err = ReadingStore::open(Location::Postgres(url), S)
+        .err()
+        .expect("no server there");
+    assert!(matches!(err, LiveError::Usage(_)), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("cannot connect"), "{text}");
+    assert!(!text.contains("secret"), "{text}");
+}

@@ -1,0 +1,100 @@
+//! "Does not fit": an algorithm that needs more flash or RAM than the target
+//! has is a finding, so its row says so with the sizes that explain it,
+//! instead of a bare linker error or a corrupted run.
+
+use crate::Target;
+use crate::parse::Run;
+
+/// How every such reason starts, for readers that select on it.
+pub const DOES_NOT_FIT: &str = "does not fit";
+
+/// A build the linker refused for want of memory ("region `text' overflowed
+/// by 114694 bytes"), said as the memory it is short of.
+pub fn link_overflow(target: Target, reason: &str) -> Option<String> {
+    let at = reason.find("overflowed by ")?;
+    let bytes: u64 = reason[at + "overflowed by ".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let region = reason[..at]
+        .rsplit("region ")
+        .next()?
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .find(|w| !w.is_empty())?;
+    let (flash, ram) = target.memory_bytes();
+    let (memory, has) = match region.to_ascii_lowercase().as_str() {
+        "text" | "flash" | "rom" => ("flash", flash),
+        _ => ("RAM", ram),
+    };
+    Some(format!(
+        "{DOES_NOT_FIT} in {target}'s {memory} ({has} B): the linker's region `{region}' \
+         overflowed by {bytes} B"
+    ))
+}
+
+/// A run whose stack reached the static data in some region: the region
+/// used all the room it had, so its counts cannot be trusted and the
+/// algorithm needs more RAM than the target has.
+pub fn stack_overflow(target: Target, run: &Run, static_ram: u64) -> Option<String> {
+    let op = run.ops.iter().find(|op| op.out_of_stack())?;
+    let (_, ram) = target.memory_bytes();
+    let had = match op.room {
+        Some(room) => format!("all {room} B of stack it had"),
+        None => format!("all the stack it had (its peak reached {} B)", op.stack),
+    };
+    Some(format!(
+        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): {} of {} B used {had} \
+         beside {static_ram} B of static data and the benchmark's own frames, and ran into the data",
+        op.operation, op.size
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    #[test]
+    fn a_linker_overflow_names_the_memory_and_the_shortfall() {
+        let avr = "error: linking with `avr-gcc` failed: exit status: 1; x.elf section `.text' will not fit \
+                   in region `text'; region `text' overflowed by 114694 bytes";
+        assert_eq!(
+            link_overflow(Target::Atmega1284p, avr).unwrap(),
+            "does not fit in atmega1284p's flash (131072 B): the linker's region `text' overflowed by 114694 B"
+        );
+        let arm = "rust-lld: error: section '.bss' will not fit in region 'RAM': overflowed by 2048 bytes";
+        assert_eq!(
+            link_overflow(Target::CortexM0plus, arm).unwrap(),
+            "does not fit in cortex-m0plus's RAM (16384 B): the linker's region `RAM' overflowed by 2048 B"
+        );
+        assert_eq!(
+            link_overflow(Target::CortexM3, "error[E0599]: no method"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_stack_that_used_all_its_room_does_not_fit() {
+        let fits = parse("M decrypt 256\nC 10 3212 9000\nE\n").unwrap();
+        assert_eq!(stack_overflow(Target::Atmega1284p, &fits, 2126), None);
+        let full =
+            parse("M encrypt 256\nC 10 100 9000\nM decrypt 256\nC 10 9000 9000\nE\n").unwrap();
+        let why = stack_overflow(Target::Atmega1284p, &full, 2126).unwrap();
+        assert!(
+            why.starts_with(
+                "does not fit in atmega1284p's RAM (16384 B): decrypt of 256 B used all 9000 B"
+            ),
+            "{why}"
+        );
+        // Without the room (Cortex-M) nothing is claimed unless the firmware says so.
+        let arm = parse("M decrypt 256\nC 10 9000\nE\n").unwrap();
+        assert_eq!(stack_overflow(Target::CortexM0plus, &arm, 0), None);
+        let arm = parse("M decrypt 256\nC 10 15000\nO\nE\n").unwrap();
+        let why = stack_overflow(Target::CortexM0plus, &arm, 900).unwrap();
+        assert!(
+            why.starts_with("does not fit in cortex-m0plus's RAM (16384 B): decrypt of 256 B used all the stack it had (its peak reached 15000 B) beside 900 B"),
+            "{why}"
+        );
+    }
+}
