@@ -6,7 +6,7 @@ use catalogue::Kind;
 use cost::Error;
 use std::path::Path;
 
-use cost::record::{bench_row, mcu_rows, noise_row, process_noise_row};
+use cost::record::{bench_row, group_noise_row, mcu_rows, noise_row, process_noise_row};
 use measure::workload::{BackendChoice, Case, Operation, interleave_groups, measure_group, plan};
 use measure::{BenchResult, Sampler};
 use store::{RunId, Store};
@@ -48,6 +48,12 @@ pub const NOISE_PROBES: [(&str, Operation, usize); 4] = [
     ("present-80-cbc", Operation::Encrypt, 64),
 ];
 
+/// Times the probes are taken again inside the sweep, evenly spaced, besides
+/// the end: a machine that slows down for a while in the middle of a run (a
+/// neighbour on the host, a frequency cap) is otherwise invisible to probes
+/// at the two ends, and so is the noise it puts into the run's results.
+pub const PROBES_INSIDE: usize = 6;
+
 pub struct SweepOutcome {
     pub results: usize,
     pub skipped: Vec<String>,
@@ -56,7 +62,7 @@ pub struct SweepOutcome {
 
 /// Measures each algorithm at each size, one operation and size at a time
 /// with the algorithms' samples interleaved, storing each group as it
-/// finishes; the noise probes run before and after. With `fresh_process`
+/// finishes; the noise probes run before, inside (`PROBES_INSIDE`) and after. With `fresh_process`
 /// (this binary), a few groups are then timed again in fresh processes
 /// (`process_noise`).
 pub fn sweep(
@@ -89,6 +95,9 @@ pub fn sweep(
     };
     let groups = interleave_groups(&cases);
     let retimed = process_noise::chosen(&groups, &cases, process_noise::GROUPS);
+    let pulses: Vec<usize> = (1..=PROBES_INSIDE)
+        .map(|k| k * groups.len() / (PROBES_INSIDE + 1))
+        .collect();
     let mut to_retime: Vec<(Vec<Case>, Vec<BenchResult>)> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let group: Vec<Case> = group.iter().map(|&i| cases[i]).collect();
@@ -100,10 +109,25 @@ pub fn sweep(
             group[0].recorded_size(),
             group.len()
         )));
-        let Ok(outcomes) = measure_group(sampler, &group) else {
+        // The first probe rides along in every group, so each group carries
+        // the machine's speed while it was measured (`GROUP_DRIFT_PCT`).
+        let reference = probes
+            .first()
+            .zip(before.first())
+            .filter(|(case, start)| case.entry.id == start.algorithm);
+        let mut timed = group.clone();
+        timed.extend(reference.map(|(case, _)| *case));
+        let Ok(mut outcomes) = measure_group(sampler, &timed) else {
             out.interrupted = true;
             return Ok(out);
         };
+        if let Some((case, start)) = reference
+            && let Some(Ok(output)) = outcomes.pop()
+        {
+            let now = BenchResult::from_case(case, &output);
+            let (op, size) = (group[0].operation.to_string(), group[0].recorded_size());
+            store.add_results(run, &[group_noise_row(start, &now, &op, size)])?;
+        }
         let mut rows = Vec::new();
         let mut results = Vec::new();
         for (case, outcome) in group.iter().zip(outcomes) {
@@ -125,6 +149,18 @@ pub fn sweep(
         out.results += rows.len();
         if retimed.contains(&g) {
             to_retime.push((group, results));
+        }
+        if pulses.contains(&g) {
+            let Some(now) = measure_probes(sampler, &probes) else {
+                out.interrupted = true;
+                return Ok(out);
+            };
+            let rows: Vec<_> = before
+                .iter()
+                .zip(&now)
+                .map(|(a, b)| noise_row(a, b))
+                .collect();
+            store.add_results(run, &rows)?;
         }
     }
     if let Some(after) = measure_probes(sampler, &probes) {

@@ -70,13 +70,39 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
         .iter()
         .filter(|r| r.section == "noise" && r.metric == "drift_pct")
         .collect();
-    assert_eq!(noise.len(), 4, "one drift row per noise probe");
+    assert_eq!(
+        noise.len(),
+        4 * (campaign::steps::PROBES_INSIDE + 1),
+        "one drift row per noise probe, inside the sweep and at its end"
+    );
     for r in &noise {
         let (start, end) = (
             r.data["start_ns"].as_f64().unwrap(),
             r.data["end_ns"].as_f64().unwrap(),
         );
         assert!((r.value - 100.0 * (end / start - 1.0)).abs() < 1e-9 && start > 0.0);
+    }
+    // The reference probe rode along in every group: one row per group, filed
+    // under the group's operation and size.
+    let groups: Vec<_> = rows
+        .iter()
+        .filter(|r| r.section == "noise" && r.metric == "group_drift_pct")
+        .collect();
+    assert!(
+        groups.len() >= 8,
+        "one row per sweep group: {}",
+        groups.len()
+    );
+    for g in &groups {
+        assert_eq!(g.data["reference"], "aes-128-gcm");
+        assert!(
+            rows.iter().any(|b| b.section == "bench"
+                && b.operation == g.operation
+                && b.size_bytes == g.size_bytes),
+            "a group row names a measured group: {} {:?}",
+            g.operation,
+            g.size_bytes
+        );
     }
     // Some groups were timed again in fresh processes of the binary: each row
     // is the fresh result's difference from the run's own, which is stored.

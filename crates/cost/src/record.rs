@@ -4,7 +4,7 @@
 
 use measure::{BenchReport, BenchResult};
 use store::conventions::{
-    BENCH, DRIFT_PCT, FAILURE, HOST, MCU, NOISE, NS_PER_OP, PROCESS_DRIFT_PCT,
+    BENCH, DRIFT_PCT, FAILURE, GROUP_DRIFT_PCT, HOST, MCU, NOISE, NS_PER_OP, PROCESS_DRIFT_PCT,
 };
 use store::{NewRun, ResultRow, RunId, RunStatus, Store};
 
@@ -48,6 +48,24 @@ pub fn process_noise_row(in_run: &BenchResult, fresh: &BenchResult) -> ResultRow
     let data =
         serde_json::json!({ "run_ns": in_run.median_ns, "fresh_process_ns": fresh.median_ns });
     drift_row(PROCESS_DRIFT_PCT, in_run, fresh, data)
+}
+
+/// The reference probe as measured inside one sweep group (`operation` at
+/// `size` bytes): its drift from the run's start, filed under the group.
+pub fn group_noise_row(
+    start: &BenchResult,
+    in_group: &BenchResult,
+    operation: &str,
+    size: usize,
+) -> ResultRow {
+    let data = serde_json::json!({
+        "reference": start.algorithm, "start_ns": start.median_ns, "in_group_ns": in_group.median_ns,
+    });
+    ResultRow {
+        operation: operation.into(),
+        size_bytes: Some(size as i64),
+        ..drift_row(GROUP_DRIFT_PCT, start, in_group, data)
+    }
 }
 
 fn drift_row(

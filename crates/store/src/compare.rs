@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::conventions::{DRIFT_PCT, MCU, NOISE, PROCESS_DRIFT_PCT};
+use crate::conventions::{BENCH, DRIFT_PCT, GROUP_DRIFT_PCT, MCU, NOISE, PROCESS_DRIFT_PCT};
 use crate::records::{ResultKey, ResultRow, RunSummary};
 
 /// The threshold without a measurement of the noise: criterion's default.
@@ -126,6 +126,10 @@ pub struct RunSide {
     /// |difference| of each result the run retimed in a fresh process, in percent.
     #[serde(skip)]
     pub process_drifts: Vec<f64>,
+    /// |drift| of the reference measured inside each sweep group, by the
+    /// group's operation and size.
+    #[serde(skip)]
+    pub group_drifts: BTreeMap<(String, Option<i64>), f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -193,11 +197,14 @@ pub fn compare(a: Side, b: Side, options: &Options) -> Comparison {
         } else {
             Kind::Sampled
         };
-        let t = match kind {
-            Kind::Sampled => &sampled_threshold,
-            Kind::Exact => &exact_threshold,
+        let (pct, why) = match kind {
+            Kind::Sampled if options.threshold_pct.is_none() => {
+                group_threshold(key, &side_a, &side_b, sampled_threshold.pct)
+            }
+            Kind::Sampled => (sampled_threshold.pct, String::new()),
+            Kind::Exact => (exact_threshold.pct, String::new()),
         };
-        ratios.push(ratio(key, ra, rb, kind, t.pct));
+        ratios.push(ratio(key, ra, rb, kind, pct, &why));
     }
     let only_b = rows_b
         .keys()
@@ -216,7 +223,14 @@ pub fn compare(a: Side, b: Side, options: &Options) -> Comparison {
     }
 }
 
-fn ratio(key: &ResultKey, ra: &ResultRow, rb: &ResultRow, kind: Kind, pct: f64) -> Ratio {
+fn ratio(
+    key: &ResultKey,
+    ra: &ResultRow,
+    rb: &ResultRow,
+    kind: Kind,
+    pct: f64,
+    why: &str,
+) -> Ratio {
     let interval = |r: &ResultRow| match (r.ci_low, r.ci_high) {
         (Some(lo), Some(hi)) => Some((lo, hi)),
         _ => None,
@@ -244,7 +258,7 @@ fn ratio(key: &ResultKey, ra: &ResultRow, rb: &ResultRow, kind: Kind, pct: f64) 
     } else if size <= pct {
         (
             Verdict::WithinThreshold,
-            format!("{size:.1} % is within the {pct:.1} % noise threshold"),
+            format!("{size:.1} % is within the {pct:.1} % noise threshold{why}"),
         )
     } else {
         let test = if tested {
@@ -261,7 +275,7 @@ fn ratio(key: &ResultKey, ra: &ResultRow, rb: &ResultRow, kind: Kind, pct: f64) 
         };
         (
             verdict,
-            format!("{size:.1} % is beyond the {pct:.1} % threshold, {test}"),
+            format!("{size:.1} % is beyond the {pct:.1} % threshold{why}, {test}"),
         )
     };
     Ratio {
@@ -312,6 +326,12 @@ fn run_side(side: &Side) -> RunSide {
     };
     let noise_pct = drifts(DRIFT_PCT).reduce(f64::max);
     let process_drifts = drifts(PROCESS_DRIFT_PCT).collect();
+    let group_drifts = side
+        .rows
+        .iter()
+        .filter(|r| r.section == NOISE && r.metric == GROUP_DRIFT_PCT && r.value.is_finite())
+        .map(|r| ((r.operation.clone(), r.size_bytes), r.value.abs()))
+        .collect();
     RunSide {
         run: side.run.id,
         host: side.run.host.clone(),
@@ -323,6 +343,29 @@ fn run_side(side: &Side) -> RunSide {
         ),
         noise_pct,
         process_drifts,
+        group_drifts,
+    }
+}
+
+/// The threshold of one sampled bench result: the run-wide one, or twice the
+/// largest drift of its group's reference in either run when that is larger
+/// (the machine's speed moved while the group was measured), with why.
+fn group_threshold(key: &ResultKey, a: &RunSide, b: &RunSide, run_wide: f64) -> (f64, String) {
+    if key.section != BENCH {
+        return (run_wide, String::new());
+    }
+    let at = (key.operation.clone(), key.size_bytes);
+    let moved = [a, b]
+        .iter()
+        .filter_map(|s| s.group_drifts.get(&at))
+        .copied()
+        .reduce(f64::max);
+    match moved {
+        Some(m) if NOISE_MULTIPLE * m > run_wide => (
+            NOISE_MULTIPLE * m,
+            format!(" (2× the {m:.1} % its group's reference moved while it was measured)"),
+        ),
+        _ => (run_wide, String::new()),
     }
 }
 
@@ -544,6 +587,58 @@ mod tests {
         assert_eq!(verdict_of(&c, "x").verdict, Verdict::WithinThreshold);
         assert_eq!(verdict_of(&c, "y").verdict, Verdict::Higher);
         assert_eq!(c.ratios.len(), 2, "noise rows are not results");
+    }
+
+    #[test]
+    fn a_group_measured_while_the_machine_moved_gets_its_own_threshold() {
+        let group = |op: &str, pct: f64| ResultRow {
+            metric: GROUP_DRIFT_PCT.into(),
+            operation: op.into(),
+            ..noise(pct)
+        };
+        let at = |subject: &str, op: &str, v: f64| ResultRow {
+            operation: op.into(),
+            ..row(subject, v, v - 0.1, v + 0.1)
+        };
+        let (ra, rb) = (run(1, "EPYC"), run(2, "EPYC"));
+        // Both groups moved 30 % in B; only the encrypt group's reference saw
+        // the machine slow down (by 25 %) while it was measured.
+        let a = [
+            at("x", "encrypt", 100.0),
+            at("y", "decrypt", 100.0),
+            group("encrypt", 1.0),
+        ];
+        let b = [
+            at("x", "encrypt", 130.0),
+            at("y", "decrypt", 130.0),
+            group("encrypt", -25.0),
+            group("decrypt", 0.5),
+        ];
+        let c = compare(
+            Side { run: &ra, rows: &a },
+            Side { run: &rb, rows: &b },
+            &Options::default(),
+        );
+        assert_eq!(c.sampled_threshold.pct, DEFAULT_THRESHOLD_PCT);
+        let x = verdict_of(&c, "x");
+        assert_eq!(x.verdict, Verdict::WithinThreshold);
+        assert!(
+            x.reason
+                .contains("within the 50.0 % noise threshold (2× the 25.0 %"),
+            "{}",
+            x.reason
+        );
+        assert_eq!(verdict_of(&c, "y").verdict, Verdict::Higher);
+        // --threshold is the user's word: it replaces the group's too.
+        let forced = Options {
+            threshold_pct: Some(3.0),
+        };
+        let c = compare(
+            Side { run: &ra, rows: &a },
+            Side { run: &rb, rows: &b },
+            &forced,
+        );
+        assert_eq!(verdict_of(&c, "x").verdict, Verdict::Higher);
     }
 
     #[test]

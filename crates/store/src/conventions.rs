@@ -12,8 +12,9 @@ pub const ENERGY: &str = "energy";
 pub const MCU: &str = "mcu";
 
 /// This host's own noise, measured by `run`: a few probe cases timed at the
-/// start and again at the end of the sweep; `value` is the end's drift from
-/// the start in percent. `compare` derives its noise threshold from it.
+/// start of the sweep and again at points inside it and at its end; `value`
+/// is each later time's drift from the start in percent. `compare` derives
+/// its noise threshold from it.
 pub const NOISE: &str = "noise";
 pub const DRIFT_PCT: &str = "drift_pct";
 /// A few of the sweep's cases timed again, each group in a fresh process of
@@ -21,6 +22,11 @@ pub const DRIFT_PCT: &str = "drift_pct";
 /// result, in percent. What one process cannot see: placement, code layout,
 /// per-process machine state.
 pub const PROCESS_DRIFT_PCT: &str = "process_drift_pct";
+/// A reference probe measured inside each sweep group, interleaved with it:
+/// `operation` and `size_bytes` are the group's, `value` the reference's drift
+/// from the run's start in percent: how far the machine's speed had moved
+/// while that group was measured.
+pub const GROUP_DRIFT_PCT: &str = "group_drift_pct";
 
 pub const HOST: &str = "host";
 
