@@ -38,15 +38,10 @@ fn on(r: &Report) -> String {
     )
 }
 
-fn measured(r: &Report) -> Vec<&Row> {
-    r.rows.iter().filter(|x| x.message.is_some()).collect()
-}
-
 fn lacking(r: &Report) -> String {
     let names: Vec<&str> = r
-        .rows
-        .iter()
-        .filter(|x| x.message.is_none())
+        .without_numbers()
+        .into_iter()
         .map(|x| x.name.as_str())
         .collect();
     if names.is_empty() {
@@ -58,7 +53,7 @@ fn lacking(r: &Report) -> String {
 
 fn fastest(r: &Report, paper_kb_s: f64) -> (Verdict, String) {
     let kb = |x: &Row| x.message.as_ref().map_or(0.0, |m| m.kb_per_s);
-    let mut ranked = measured(r);
+    let mut ranked = r.with_numbers();
     ranked.sort_by(|a, b| kb(b).total_cmp(&kb(a)));
     let want = ["DES", "MD5"];
     let missing: Vec<&str> = want

@@ -1,10 +1,20 @@
 //! Study 004 at device level as text: Figs. 2-4, encryption time against time
 //! on air per SF, the time-on-air tables and the paper's findings beside ours.
 
-use crate::lora_device::{Report, three_figures};
+use crate::lora_device::{Report, Row, three_figures};
 use crate::{out, put};
 
 impl Report {
+    /// The algorithms that have numbers on this target, in table order.
+    pub fn with_numbers(&self) -> Vec<&Row> {
+        self.rows.iter().filter(|x| x.message.is_some()).collect()
+    }
+
+    /// The algorithms without numbers here (each row says why).
+    pub fn without_numbers(&self) -> Vec<&Row> {
+        self.rows.iter().filter(|x| x.message.is_none()).collect()
+    }
+
     pub fn text(&self) -> String {
         let num = |v: Option<f64>, d: usize| v.map_or("-".into(), |v| format!("{v:.d$}"));
         let b = &self.board;

@@ -2,7 +2,7 @@
 //! table, encryption time against time on air per SF, then the time-on-air
 //! figures (Fig. 6) of [`super::lora`].
 
-use studies::lora_device::{Report, Row, three_figures};
+use studies::lora_device::{Report, three_figures};
 
 use crate::html::{Table, esc, num};
 use crate::studies::{figure, statements_on};
@@ -27,16 +27,11 @@ pub fn render(r: &Report) -> String {
     s
 }
 
-fn measured(r: &Report) -> Vec<&Row> {
-    r.rows.iter().filter(|x| x.message.is_some()).collect()
-}
-
 /// "without numbers here: DES, IDEA (see the table for why)", or nothing.
 fn lacking(r: &Report) -> String {
     let names: Vec<&str> = r
-        .rows
-        .iter()
-        .filter(|x| x.message.is_none())
+        .without_numbers()
+        .into_iter()
         .map(|x| x.label.as_str())
         .collect();
     if names.is_empty() {
@@ -99,7 +94,8 @@ fn figure_2(r: &Report) -> String {
 }
 
 fn figure_3(r: &Report) -> String {
-    let groups = measured(r)
+    let groups = r
+        .with_numbers()
         .iter()
         .filter_map(|x| {
             let m = x.message.as_ref()?;
@@ -136,7 +132,8 @@ fn figure_3(r: &Report) -> String {
 }
 
 fn figure_4(r: &Report) -> String {
-    let lines = measured(r)
+    let lines = r
+        .with_numbers()
         .iter()
         .enumerate()
         .map(|(k, x)| Line {
