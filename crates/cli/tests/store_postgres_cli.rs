@@ -70,7 +70,13 @@ fn bench_import_runs_compare_and_report_share_one_postgres_store() {
     let rows = store.results(1).unwrap();
     for (row, result) in rows.iter().zip(report["results"].as_array().unwrap()) {
         assert_eq!(&row.data, result);
-        assert_eq!(row.value, result["median_ns"].as_f64().unwrap());
+        // serde_json parses floats to within one ulp (no float_roundtrip).
+        let median = result["median_ns"].as_f64().unwrap();
+        assert!(
+            (row.value / median - 1.0).abs() < 1e-12,
+            "{} vs {median}",
+            row.value
+        );
         assert_eq!(row.size_bytes, result["size_bytes"].as_i64());
     }
     assert_eq!(store.latest_run().unwrap(), Some(3));
