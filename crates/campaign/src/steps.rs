@@ -150,27 +150,12 @@ pub fn sweep(
         if retimed.contains(&g) {
             to_retime.push((group, results));
         }
-        if pulses.contains(&g) {
-            let Some(now) = measure_probes(sampler, &probes) else {
-                out.interrupted = true;
-                return Ok(out);
-            };
-            let rows: Vec<_> = before
-                .iter()
-                .zip(&now)
-                .map(|(a, b)| noise_row(a, b))
-                .collect();
-            store.add_results(run, &rows)?;
+        if pulses.contains(&g) && !probe_again(store, run, sampler, &probes, &before)? {
+            out.interrupted = true;
+            return Ok(out);
         }
     }
-    if let Some(after) = measure_probes(sampler, &probes) {
-        let rows: Vec<_> = before
-            .iter()
-            .zip(&after)
-            .map(|(a, b)| noise_row(a, b))
-            .collect();
-        store.add_results(run, &rows)?;
-    } else {
+    if !probe_again(store, run, sampler, &probes, &before)? {
         out.interrupted = true;
         return Ok(out);
     }
@@ -231,6 +216,27 @@ fn noise_probes() -> Vec<Case> {
             })
         })
         .collect()
+}
+
+/// Times the probes again and stores each one's drift from `before`;
+/// false when interrupted.
+fn probe_again(
+    store: &mut Store,
+    run: RunId,
+    sampler: &mut Sampler,
+    probes: &[Case],
+    before: &[BenchResult],
+) -> Result<bool, Error> {
+    let Some(now) = measure_probes(sampler, probes) else {
+        return Ok(false);
+    };
+    let rows: Vec<_> = before
+        .iter()
+        .zip(&now)
+        .map(|(a, b)| noise_row(a, b))
+        .collect();
+    store.add_results(run, &rows)?;
+    Ok(true)
 }
 
 /// The probes' results, or None when interrupted. A probe that cannot run
