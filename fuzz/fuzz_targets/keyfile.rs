@@ -1,12 +1,12 @@
 //! Key-file loading: `SealKey::parse` on any bytes, then, as `seal` and `open`
-//! do with a loaded key, the key schedules (`Sealer::new`).
+//! do with a loaded key, the key schedules (`HostSealer::new`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use seal::{SealKey, Sealer};
+use seal::{SealKey, HostSealer};
 
 fuzz_target!(|bytes: &[u8]| {
     if let Ok(key) = SealKey::parse(bytes, "fuzz") {
-        let _ = Sealer::new(&key, true);
+        let _ = HostSealer::new(&key, true);
     }
 });

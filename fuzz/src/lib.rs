@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use seal::{Container, SealKey, Sealer};
+use seal::{Container, SealKey, HostSealer};
 
 /// Name and contents of every key file, in a fixed order.
 pub const KEY_FILES: [(&str, &[u8]); 4] = [
@@ -25,10 +25,10 @@ pub fn key(name: &str) -> SealKey {
 
 thread_local! {
     // Key schedules run once per process, not once per input.
-    static SEALERS: RefCell<Vec<Sealer>> = RefCell::new(
+    static SEALERS: RefCell<Vec<HostSealer>> = RefCell::new(
         KEY_FILES
             .iter()
-            .map(|(name, _)| Sealer::new(&key(name), false).expect("a secure scheme"))
+            .map(|(name, _)| HostSealer::new(&key(name), false).expect("a secure scheme"))
             .collect(),
     );
 }

@@ -9,7 +9,8 @@ use std::time::Duration;
 use measure::{Config, Measurement, Sampler};
 use payload::{Encoding, Format, Node, Sample};
 use seal::{
-    Container, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealError, SealKey, Sealer,
+    Container, HostSealer, NoncePolicy, NonceSource, Pattern, RandomNonces, Scheme, SealError,
+    SealKey,
 };
 
 use serde_json::json;
@@ -93,7 +94,7 @@ pub fn measure_frame(
 ) -> Result<FrameResult, Error> {
     let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
     // Measurement may use legacy schemes (the studies did); the output flags them.
-    let mut sealer = Sealer::new(&key, true)?;
+    let mut sealer = HostSealer::new(&key, true)?;
     let nonce_len = scheme.nonce_len();
 
     // Sizes, outside the timed path.
@@ -128,7 +129,7 @@ pub fn measure_frame(
 /// nonce (no nonce repeats under the key) and transport-encoded. A failed
 /// seal is an error, never a fast sample.
 pub fn time_sealing(
-    sealer: &mut Sealer,
+    sealer: &mut HostSealer,
     scheme: &Scheme,
     container: Container,
     encoding: Encoding,
@@ -147,7 +148,7 @@ pub fn time_sealing(
 
 /// One message path to time: its sealer and the plaintexts it seals.
 pub struct SealJob<'a> {
-    pub sealer: &'a mut Sealer,
+    pub sealer: &'a mut HostSealer,
     pub scheme: &'a Scheme,
     pub container: Container,
     pub encoding: Encoding,

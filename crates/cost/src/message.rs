@@ -4,7 +4,7 @@
 
 use measure::Measurement;
 use payload::{Encoding, Format, Sample};
-use seal::{Container, NoncePolicy, Scheme, SealError, SealKey, Sealer};
+use seal::{Container, HostSealer, NoncePolicy, Scheme, SealError, SealKey};
 
 use crate::Error;
 
@@ -179,8 +179,8 @@ impl Sealed {
     }
 
     /// A sealer under this message's key, its key schedule done.
-    pub fn sealer(&self) -> Result<Sealer, Error> {
-        Ok(Sealer::new(&self.key, self.allow_insecure)?)
+    pub fn sealer(&self) -> Result<HostSealer, Error> {
+        Ok(HostSealer::new(&self.key, self.allow_insecure)?)
     }
 
     /// Measures one seal of `plaintext` on this machine: a fresh random nonce, the

@@ -7,7 +7,7 @@ use catalogue::{Entry, Status};
 use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
 use link::{LinkCost, LinkSpec};
 use measure::Measurement;
-use seal::{Scheme, Sealer};
+use seal::{HostSealer, Scheme};
 use serde_json::{Value, json};
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
@@ -103,7 +103,7 @@ pub fn cost_schemes(
     setting: &Setting,
     device: Option<&DeviceTimes>,
 ) -> Result<Vec<Result<SchemeCost, Error>>, Error> {
-    let mut built: Vec<Result<(Message, Sealer), Error>> = schemes
+    let mut built: Vec<Result<(Message, HostSealer), Error>> = schemes
         .iter()
         .map(|scheme| {
             let message = Message::build(&MessageSpec {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use seal::{Container, SealKey, Sealer};
+use seal::{Container, HostSealer, SealKey};
 use serde::Serialize;
 
 use crate::endpoint::Endpoint;
@@ -210,7 +210,7 @@ pub fn send(
         (PayloadType::Plaintext, _) => None,
         _ if config.presealed => None,
         (_, Some(k)) => Some((
-            Sealer::new(k, false).map_err(|e| LiveError::Usage(e.to_string()))?,
+            HostSealer::new(k, false).map_err(|e| LiveError::Usage(e.to_string()))?,
             seal::source_for(k).map_err(|e| LiveError::Usage(e.to_string()))?,
             k.scheme.nonce_len(),
         )),

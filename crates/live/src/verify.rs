@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use seal::{Container, NoncePolicy, SealError, SealKey, Sealer};
+use seal::{Container, HostSealer, NoncePolicy, SealError, SealKey};
 use sha2::{Digest, Sha256};
 
 use crate::counters::Reason;
@@ -30,7 +30,7 @@ pub struct Verified {
 /// The gateway's keys: the message's key id picks the key.
 pub struct Keyring {
     container: Container,
-    sealers: Vec<Sealer>,
+    sealers: Vec<HostSealer>,
     /// Each key's nonce policy, in the order of `sealers`.
     nonces: Vec<NoncePolicy>,
     by_id: HashMap<Vec<u8>, usize>,
@@ -57,7 +57,8 @@ impl Keyring {
         };
         for key in keys {
             // A gateway only accepts what `seal` would produce: insecure schemes stay refused.
-            let sealer = Sealer::new(key, false).map_err(|e| LiveError::Usage(e.to_string()))?;
+            let sealer =
+                HostSealer::new(key, false).map_err(|e| LiveError::Usage(e.to_string()))?;
             if ring
                 .by_id
                 .insert(key.key_id.clone(), ring.sealers.len())

@@ -17,6 +17,7 @@
 //! | [`Acorn128Wide`] | the same AEAD, word-parallel: 32 steps per call on the seven LFSRs (the designers' optimized description) | 16 | - | 16 | 16 | the same vectors; agreement with [`Acorn128`] |
 //! | [`Ascon128V12`] | AEAD (Ascon-128 **v1.2**, not SP 800-232 Ascon-AEAD128) | 16 | - | 16 | 16 | `LWC_AEAD_KAT_128_128.txt` of the Ascon v1.2 submission (ascon-c, crypto_aead/ascon128v12) |
 //! | [`Ofb8<C>`](Ofb8) | stream mode over any block cipher (libmcrypt `ofb`) | cipher's | - | 1 block | - | none official: checked against FIPS-197 AES output and an independent formulation |
+//! | [`Eax<C>`](Eax) | AEAD (EAX, Bellare-Rogaway-Wagner) over a 128-bit block cipher, counting with [`CtrWholeBlock`] (correct on AVR, where the `eax` crate's `u128` counter step is miscompiled) | cipher's | - | 16 | 16 | the EAX paper's vectors; agreement with the `eax` crate |
 //! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
 //!
 //! Feature `compact-tables`: CLEFIA and PRESENT without their large lookup
@@ -38,6 +39,7 @@ pub mod acorn128;
 pub mod acorn128_wide;
 pub mod ascon128v12;
 pub mod clefia;
+pub mod eax;
 pub mod modes;
 pub mod piccolo;
 pub mod present;
@@ -48,6 +50,7 @@ pub use acorn128::Acorn128;
 pub use acorn128_wide::Acorn128Wide;
 pub use ascon128v12::Ascon128V12;
 pub use clefia::{Clefia128, Clefia192, Clefia256};
+pub use eax::Eax;
 pub use modes::{CtrWholeBlock, Ofb8};
 pub use piccolo::{Piccolo80, Piccolo128};
 pub use present::{Present80, Present128};

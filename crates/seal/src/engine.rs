@@ -1,208 +1,228 @@
-//! The three patterns as operations on (nonce, associated data, plaintext).
-//! Containers decide what the associated data is and where the pieces go.
+//! The three patterns (and `enc`) as in-place operations on a caller's
+//! buffer: the heart of every container, on the host and on the device.
 
-use catalogue::{Cipher, Mac, Padding, Params};
 use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
-use crate::error::SealError;
-use crate::keyfile::SealKey;
-use crate::scheme::{Pattern, Scheme, cipher_key_len, mac_key_len};
+use crate::algorithm::CipherAlg;
+use crate::error::{Error, limits};
+use crate::keyed::{AeadKey, CipherKey, MacKey};
+use crate::spec::{ETM_MASTER_KEY, Pattern, Spec};
 
 /// HKDF-SHA256 `info` strings for EtM's two keys (salt: none; input: the 32-byte master key).
 pub const ETM_ENC_INFO: &[u8] = b"ciphermeter etm v1 encryption key";
 pub const ETM_MAC_INFO: &[u8] = b"ciphermeter etm v1 mac key";
 
-/// A key with its key schedules done, ready to seal and open many messages.
-pub struct Sealer {
-    pub scheme: Scheme,
-    pub key_id: Vec<u8>,
-    cipher: Option<Box<dyn Cipher>>,
-    mac: Option<Box<dyn Mac>>,
+/// A bounded copy of a short field (a scheme name, a key id).
+#[derive(Clone)]
+pub(crate) struct Short<const N: usize> {
+    bytes: [u8; N],
+    len: u8,
 }
 
-impl Sealer {
-    /// Runs the key schedules. Insecure schemes are refused unless `allow_insecure`
-    /// (benchmarks measure them; `seal` refuses them by default).
-    pub fn new(key: &SealKey, allow_insecure: bool) -> Result<Sealer, SealError> {
-        let scheme = key.scheme.clone();
-        scheme.check_allowed_for(key.nonce, allow_insecure)?;
-        let material = key.material();
-        let (cipher, mac) = match scheme.pattern {
-            Pattern::Hmac => (
-                None,
-                Some(scheme.mac.expect("hmac has a MAC").mac(None, material)?),
-            ),
-            Pattern::Aead | Pattern::Enc => (
-                Some(
-                    scheme
-                        .cipher
-                        .expect("has a cipher")
-                        .cipher(None, material)?,
-                ),
-                None,
-            ),
-            Pattern::Etm => {
-                let c = scheme.cipher.expect("etm has a cipher");
-                let m = scheme.mac.expect("etm has a MAC");
-                let enc_key = derive(material, ETM_ENC_INFO, cipher_key_len(c))?;
-                let mac_key = derive(material, ETM_MAC_INFO, mac_key_len(m))?;
-                (
-                    Some(c.cipher(None, &enc_key)?),
-                    Some(m.mac(None, &mac_key)?),
-                )
-            }
-        };
-        Ok(Sealer {
-            scheme,
-            key_id: key.key_id.clone(),
-            cipher,
-            mac,
+impl<const N: usize> Short<N> {
+    pub(crate) fn new(from: &[u8], field: &'static str) -> Result<Self, Error> {
+        if from.len() > N {
+            return Err(Error::Oversize {
+                field,
+                len: from.len(),
+                max: N,
+            });
+        }
+        let mut bytes = [0u8; N];
+        bytes[..from.len()].copy_from_slice(from);
+        Ok(Short {
+            bytes,
+            len: from.len() as u8,
         })
     }
 
-    /// Seals `plaintext` under `nonce`, authenticating `ad` too. Returns the
-    /// body (ciphertext, or the plaintext itself for `hmac`) and the tag.
-    pub fn protect(
-        &mut self,
-        nonce: &[u8],
-        ad: &[u8],
-        plaintext: &[u8],
-    ) -> Result<(Vec<u8>, Vec<u8>), SealError> {
-        let tag_len = self.scheme.tag_len();
-        match self.scheme.pattern {
-            Pattern::Hmac => {
-                let mut data = Vec::with_capacity(ad.len() + plaintext.len());
-                data.extend_from_slice(ad);
-                data.extend_from_slice(plaintext);
-                let mut tag = Vec::with_capacity(tag_len);
-                self.mac().compute(&data, &mut tag)?;
-                Ok((plaintext.to_vec(), tag))
-            }
-            Pattern::Aead => {
-                let mut out = Vec::with_capacity(plaintext.len() + tag_len);
-                let params = Params {
-                    iv: nonce,
-                    aad: ad,
-                    padding: Padding::None,
-                };
-                self.cipher().encrypt(&params, plaintext, &mut out)?;
-                let tag = out.split_off(out.len() - tag_len);
-                Ok((out, tag))
-            }
-            Pattern::Etm => {
-                let mut body = Vec::with_capacity(plaintext.len() + 16);
-                self.cipher()
-                    .encrypt(&etm_params(nonce), plaintext, &mut body)?;
-                let mut tag = Vec::with_capacity(tag_len);
-                self.mac()
-                    .compute(&etm_mac_input(ad, nonce, &body), &mut tag)?;
-                Ok((body, tag))
-            }
-            Pattern::Enc => {
-                let mut body = Vec::with_capacity(plaintext.len() + 16);
-                self.cipher()
-                    .encrypt(&etm_params(nonce), plaintext, &mut body)?;
-                Ok((body, Vec::new()))
-            }
-        }
-    }
-
-    /// The inverse of `protect`: checks the tag in constant time (through the
-    /// catalogue's `Mac::verify` or the AEAD) before anything is decrypted or returned.
-    pub fn unprotect(
-        &mut self,
-        nonce: &[u8],
-        ad: &[u8],
-        body: &[u8],
-        tag: &[u8],
-    ) -> Result<Zeroizing<Vec<u8>>, SealError> {
-        if tag.len() != self.scheme.tag_len() || nonce.len() != self.scheme.nonce_len() {
-            return Err(SealError::Rejected);
-        }
-        match self.scheme.pattern {
-            Pattern::Hmac => {
-                let mut data = Vec::with_capacity(ad.len() + body.len());
-                data.extend_from_slice(ad);
-                data.extend_from_slice(body);
-                self.mac()
-                    .verify(&data, tag)
-                    .map_err(|_| SealError::Rejected)?;
-                Ok(Zeroizing::new(body.to_vec()))
-            }
-            Pattern::Aead => {
-                let mut input = Vec::with_capacity(body.len() + tag.len());
-                input.extend_from_slice(body);
-                input.extend_from_slice(tag);
-                let mut out = Zeroizing::new(Vec::with_capacity(body.len()));
-                let params = Params {
-                    iv: nonce,
-                    aad: ad,
-                    padding: Padding::None,
-                };
-                self.cipher()
-                    .decrypt(&params, &input, &mut out)
-                    .map_err(|_| SealError::Rejected)?;
-                Ok(out)
-            }
-            Pattern::Etm => {
-                self.mac()
-                    .verify(&etm_mac_input(ad, nonce, body), tag)
-                    .map_err(|_| SealError::Rejected)?;
-                let mut out = Zeroizing::new(Vec::with_capacity(body.len()));
-                self.cipher()
-                    .decrypt(&etm_params(nonce), body, &mut out)
-                    .map_err(|_| SealError::Rejected)?;
-                Ok(out)
-            }
-            Pattern::Enc => {
-                let mut out = Zeroizing::new(Vec::with_capacity(body.len()));
-                self.cipher()
-                    .decrypt(&etm_params(nonce), body, &mut out)
-                    .map_err(|_| SealError::Rejected)?;
-                Ok(out)
-            }
-        }
-    }
-
-    fn cipher(&mut self) -> &mut dyn Cipher {
-        self.cipher.as_deref_mut().expect("pattern has a cipher")
-    }
-
-    fn mac(&mut self) -> &mut dyn Mac {
-        self.mac.as_deref_mut().expect("pattern has a MAC")
+    pub(crate) fn get(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
     }
 }
 
-fn etm_params(iv: &[u8]) -> Params<'_> {
-    // PKCS#7 for ECB and CBC; ignored by the modes that need no padding.
-    Params {
-        iv,
-        aad: &[],
-        padding: Padding::Pkcs7,
+/// A key with its key schedules done, ready to seal and open many messages.
+/// It owns copies of the scheme name and key id, so it needs no allocator
+/// and borrows nothing.
+pub struct Sealer {
+    pub(crate) pattern: Pattern,
+    pub(crate) cipher_alg: Option<CipherAlg>,
+    pub(crate) mac_alg: Option<crate::algorithm::MacAlg>,
+    name: Short<{ limits::SCHEME }>,
+    key_id: Short<{ limits::KEY_ID }>,
+    cipher: Option<CipherKey>,
+    mac: Option<MacKey>,
+    /// The binary container's 4-byte scheme id, computed once here.
+    pub(crate) scheme_id: [u8; 4],
+}
+
+impl Sealer {
+    /// Runs the key schedules. The caller has checked that the scheme is
+    /// acceptable (the host refuses insecure ones unless asked).
+    pub fn new(spec: Spec<'_>, key_id: &[u8], material: &[u8]) -> Result<Sealer, Error> {
+        if material.len() != spec.key_len() {
+            return Err(Error::KeyLength);
+        }
+        if key_id.is_empty() {
+            return Err(Error::Oversize {
+                field: "key id",
+                len: 0,
+                max: limits::KEY_ID,
+            });
+        }
+        let (cipher, mac) = match (spec.pattern, spec.cipher, spec.mac) {
+            (Pattern::Hmac, _, Some(m)) => (None, Some(MacKey::new(m, material)?)),
+            (Pattern::Aead | Pattern::Enc, Some(c), None) => {
+                (Some(CipherKey::new(c, material)?), None)
+            }
+            (Pattern::Etm, Some(c), Some(m)) => {
+                let mut enc = Zeroizing::new([0u8; 64]);
+                let mut mac = Zeroizing::new([0u8; 64]);
+                let enc = derive(material, ETM_ENC_INFO, &mut enc[..c.key_len()])?;
+                let mac = derive(material, ETM_MAC_INFO, &mut mac[..m.key_len()])?;
+                (Some(CipherKey::new(c, enc)?), Some(MacKey::new(m, mac)?))
+            }
+            _ => return Err(Error::NotBuilt),
+        };
+        let mut digest = [0u8; 32];
+        {
+            use sha2::Digest;
+            digest.copy_from_slice(&Sha256::digest(spec.name.as_bytes()));
+        }
+        Ok(Sealer {
+            pattern: spec.pattern,
+            cipher_alg: spec.cipher,
+            mac_alg: spec.mac,
+            name: Short::new(spec.name.as_bytes(), "scheme")?,
+            key_id: Short::new(key_id, "key id")?,
+            cipher,
+            mac,
+            scheme_id: [digest[0], digest[1], digest[2], digest[3]],
+        })
+    }
+
+    pub fn spec(&self) -> Spec<'_> {
+        Spec {
+            pattern: self.pattern,
+            cipher: self.cipher_alg,
+            mac: self.mac_alg,
+            name: core::str::from_utf8(self.name.get()).expect("copied from a str"),
+        }
+    }
+
+    pub fn key_id(&self) -> &[u8] {
+        self.key_id.get()
+    }
+
+    /// Seals `buf[..len]` in place under `nonce`, authenticating `ad` too;
+    /// writes the tag into `tag` (the scheme's tag length) and returns the
+    /// body length (ciphertext, or the plaintext itself for `hmac`).
+    pub fn protect(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        buf: &mut [u8],
+        len: usize,
+        tag: &mut [u8],
+    ) -> Result<usize, Error> {
+        let tag = tag
+            .get_mut(..self.spec().tag_len())
+            .ok_or(Error::BufferTooSmall { need: 0 })?;
+        match (self.pattern, &self.cipher) {
+            (Pattern::Hmac, _) => {
+                let mut mac = self.mac().clone();
+                mac.update(ad);
+                mac.update(&buf[..len]);
+                mac.finish(tag);
+                Ok(len)
+            }
+            (Pattern::Aead, Some(CipherKey::Aead(a))) => {
+                let body = buf
+                    .get_mut(..len)
+                    .ok_or(Error::BufferTooSmall { need: len })?;
+                a.seal(nonce, ad, body, tag)?;
+                Ok(len)
+            }
+            (Pattern::Etm, Some(c)) => {
+                let body = c.encrypt(nonce, buf, len)?;
+                let mut mac = self.mac().clone();
+                etm_mac(&mut mac, ad, nonce, &buf[..body]);
+                mac.finish(tag);
+                Ok(body)
+            }
+            (Pattern::Enc, Some(c)) => c.encrypt(nonce, buf, len),
+            _ => Err(Error::NotBuilt),
+        }
+    }
+
+    /// The inverse of `protect`: checks the tag in constant time before
+    /// anything is decrypted. Returns the plaintext length (in `body`).
+    pub fn unprotect(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        body: &mut [u8],
+        tag: &[u8],
+    ) -> Result<usize, Error> {
+        let spec = self.spec();
+        if tag.len() != spec.tag_len() || nonce.len() != spec.nonce_len() {
+            return Err(Error::Rejected);
+        }
+        match (self.pattern, &self.cipher) {
+            (Pattern::Hmac, _) => {
+                let mut mac = self.mac().clone();
+                mac.update(ad);
+                mac.update(body);
+                mac.verify(tag)?;
+                Ok(body.len())
+            }
+            (Pattern::Aead, Some(CipherKey::Aead(a))) => {
+                a.open(nonce, ad, body, tag)?;
+                Ok(body.len())
+            }
+            (Pattern::Etm, Some(c)) => {
+                let mut mac = self.mac().clone();
+                etm_mac(&mut mac, ad, nonce, body);
+                mac.verify(tag)?;
+                c.decrypt(nonce, body).map_err(|_| Error::Rejected)
+            }
+            (Pattern::Enc, Some(c)) => c.decrypt(nonce, body).map_err(|_| Error::Rejected),
+            _ => Err(Error::NotBuilt),
+        }
+    }
+
+    fn mac(&self) -> &MacKey {
+        self.mac.as_ref().expect("the pattern has a MAC")
+    }
+
+    /// The AEAD, for callers that need it alone (none today).
+    #[allow(dead_code)]
+    pub(crate) fn aead(&self) -> Option<&AeadKey> {
+        match &self.cipher {
+            Some(CipherKey::Aead(a)) => Some(a),
+            _ => None,
+        }
     }
 }
 
 /// What EtM's MAC covers: `u32be(len ad) || ad || u8(len iv) || iv || ciphertext`.
 /// The lengths make the split unambiguous, so no bytes can move between fields.
-pub fn etm_mac_input(ad: &[u8], iv: &[u8], ciphertext: &[u8]) -> Vec<u8> {
-    let mut data = Vec::with_capacity(5 + ad.len() + iv.len() + ciphertext.len());
-    data.extend_from_slice(&(ad.len() as u32).to_be_bytes());
-    data.extend_from_slice(ad);
-    data.push(iv.len() as u8);
-    data.extend_from_slice(iv);
-    data.extend_from_slice(ciphertext);
-    data
+fn etm_mac(mac: &mut MacKey, ad: &[u8], iv: &[u8], ciphertext: &[u8]) {
+    mac.update(&(ad.len() as u32).to_be_bytes());
+    mac.update(ad);
+    mac.update(&[iv.len() as u8]);
+    mac.update(iv);
+    mac.update(ciphertext);
 }
 
-fn derive(master: &[u8], info: &[u8], len: usize) -> Result<Zeroizing<Vec<u8>>, SealError> {
-    let mut okm = Zeroizing::new(vec![0u8; len]);
+fn derive<'k>(master: &[u8], info: &[u8], out: &'k mut [u8]) -> Result<&'k [u8], Error> {
+    if master.len() != ETM_MASTER_KEY {
+        return Err(Error::KeyLength);
+    }
     Hkdf::<Sha256>::new(None, master)
-        .expand(info, &mut okm)
-        .map_err(|_| SealError::InvalidScheme {
-            scheme: "etm".into(),
-            why: format!("cannot derive a {len}-byte key"),
-        })?;
-    Ok(okm)
+        .expand(info, out)
+        .map_err(|_| Error::KeyLength)?;
+    Ok(out)
 }

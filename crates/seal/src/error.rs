@@ -1,82 +1,65 @@
-use thiserror::Error;
+//! What the core reports, without allocation. The host (`host::error`)
+//! turns each into a message that names the fields and values involved.
 
-/// Why sealing or opening failed. Everything but `Io` stems from the input,
-/// the key file or the arguments (CLI exit 2).
-#[derive(Debug, Error)]
-pub enum SealError {
-    #[error(
-        "unknown scheme '{0}'; expected hmac:MAC, etm:CIPHER+MAC, aead:AEAD or enc:CIPHER (e.g. aead:aes-256-gcm)"
-    )]
-    UnknownScheme(String),
-
-    #[error("scheme '{scheme}': {why}")]
-    InvalidScheme { scheme: String, why: String },
-
-    #[error("refusing to seal with '{scheme}' without --allow-insecure: {}", .reasons.join("; "))]
-    Insecure {
-        scheme: String,
-        reasons: Vec<String>,
-    },
-
-    #[error("malformed {container} message: {detail}")]
-    Malformed {
-        container: &'static str,
-        detail: String,
-    },
-
-    #[error("{field} is {len} bytes; at most {max} are accepted")]
+/// Why sealing or opening failed in the core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The algorithm's code is not in this build (its feature is off).
+    NotBuilt,
+    /// The key material has the wrong length for the scheme.
+    KeyLength,
+    /// The nonce has the wrong length for the scheme.
+    NonceLength,
+    /// The output buffer is too small; `need` bytes would do.
+    BufferTooSmall { need: usize },
+    /// The message is longer than the cipher can take under one nonce.
+    TooLong,
+    /// A field is longer than the limits allow (`limits`).
     Oversize {
         field: &'static str,
         len: usize,
         max: usize,
     },
-
-    #[error("the message was sealed with scheme '{message}', but the key file is for '{key}'")]
-    WrongScheme { message: String, key: String },
-
-    #[error("wrong key: the message names key id {message}, the key file holds key id {key}")]
-    WrongKey { message: String, key: String },
-
-    #[error(
-        "authentication failed: the message was altered, truncated or sealed under another key"
-    )]
+    /// The bytes are not a message of this container.
+    Malformed {
+        container: &'static str,
+        detail: &'static str,
+    },
+    /// The message ended inside a field.
+    Truncated {
+        container: &'static str,
+        field: &'static str,
+    },
+    /// The message names a scheme this key does not seal (the host says which).
+    WrongScheme,
+    /// The message names another key id (the host says which).
+    WrongKey,
+    /// The tag does not verify: altered, truncated or another key.
     Rejected,
-
-    #[error("key file {path}: {detail}")]
-    KeyFile { path: String, detail: String },
-
-    #[error("nonce: {0}")]
-    Nonce(String),
-
-    #[error(transparent)]
-    Catalogue(#[from] catalogue::Error),
-
-    #[error("I/O error: {0}")]
-    Io(String),
+    /// The associated data of a `json` message must be UTF-8 text.
+    AadNotText,
+    /// The counter store has no fresh value left.
+    NoncesExhausted,
 }
 
-impl SealError {
-    pub(crate) fn malformed(container: &'static str, detail: impl Into<String>) -> SealError {
-        SealError::Malformed {
-            container,
-            detail: detail.into(),
-        }
-    }
-
-    /// False only for failures of the machine (I/O), not of the input.
-    pub fn is_user_error(&self) -> bool {
-        !matches!(self, SealError::Io(_))
-    }
-}
-
-/// Largest fields accepted when opening, so a hostile length cannot make us allocate.
+/// Largest fields accepted when opening, so a hostile length cannot make us
+/// read or reserve more than this.
 pub mod limits {
     pub const SCHEME: usize = 64;
     pub const KEY_ID: usize = 32;
     pub const NONCE: usize = 32;
     pub const TAG: usize = 64;
     pub const AAD: usize = u16::MAX as usize;
-    pub const BODY: usize = 16 << 20;
+    /// 16 MiB; on a 16-bit target (AVR), a quarter of the address space.
+    pub const BODY: usize = if usize::BITS >= 32 {
+        (16u32 << 20) as usize
+    } else {
+        usize::MAX / 4
+    };
     /// A whole message, any container, before transport decoding.
-    pub const MESSAGE: usize = 24 << 20;
+    pub const MESSAGE: usize = if usize::BITS >= 32 {
+        (24u32 << 20) as usize
+    } else {
+        usize::MAX / 2
+    };
 }

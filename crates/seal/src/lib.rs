@@ -2,33 +2,64 @@
 //! (`hmac`, `etm`, `aead`; `enc` for measurement only) and framed in one of
 //! three containers (`json`, `binary`, `cose`).
 //!
+//! The crate is in two parts:
+//! - **the core** (`#![no_std]`, no allocator): schemes ([`Spec`]), the
+//!   algorithms ([`algorithm`], each behind its feature), the patterns
+//!   ([`Sealer`]), the containers ([`Container`]), counter nonces
+//!   ([`CounterStore`]) and study 003's reading ([`ChainReading`]). The
+//!   firmware seals with exactly this code, into caller-provided buffers.
+//! - **the host** (feature `std`, on by default): schemes with catalogue
+//!   metadata and the insecurity rules ([`Scheme`]), key files, OS
+//!   randomness, counter files, and [`HostSealer`] over owned buffers.
+//!
+//! For the same key, nonce and reading, both seal the same bytes.
+//!
 //! ```
-//! use ciphermeter_seal::{Container, NoncePolicy, RandomNonces, NonceSource, Scheme, SealKey, Sealer};
+//! # #[cfg(feature = "std")] {
+//! use ciphermeter_seal::{Container, NoncePolicy, RandomNonces, NonceSource, Scheme, SealKey, HostSealer};
 //! let key = SealKey::generate(Scheme::parse("aead:aes-256-gcm").unwrap(), NoncePolicy::Random).unwrap();
-//! let mut sealer = Sealer::new(&key, false).unwrap();
+//! let mut sealer = HostSealer::new(&key, false).unwrap();
 //! let nonce = RandomNonces.next_nonce(key.scheme.nonce_len()).unwrap();
 //! let message = sealer.seal(Container::Json, &nonce, b"{\"t\":1}", b"").unwrap();
 //! assert_eq!(&sealer.open(Container::Json, &message).unwrap().plaintext[..], b"{\"t\":1}");
+//! # }
 //! ```
 
-mod container;
-mod engine;
-mod error;
-mod keyfile;
-mod nonce;
-mod scheme;
+#![cfg_attr(not(feature = "std"), no_std)]
 
-pub use container::{Container, Opened, header};
-pub use engine::{ETM_ENC_INFO, ETM_MAC_INFO, Sealer, etm_mac_input};
-pub use error::{SealError, limits};
-pub use keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file};
-pub use nonce::{
-    CounterNonces, MIN_RANDOM_NONCE, NoncePolicy, NonceSource, RandomNonces, counter_path,
-    source_for,
+pub mod algorithm;
+pub mod container;
+pub mod counter;
+mod engine;
+pub mod error;
+mod keyed;
+pub mod reading;
+pub mod spec;
+
+pub use container::{Container, Opened as OpenedRef, Parsed, SchemeRef, open_buffer_len, parse};
+pub use counter::{CounterStore, RamCounter, counter_nonce};
+pub use engine::{ETM_ENC_INFO, ETM_MAC_INFO, Sealer};
+pub use error::{Error, limits};
+pub use reading::ChainReading;
+pub use spec::{Pattern, Spec};
+
+#[cfg(feature = "std")]
+pub mod host;
+
+#[cfg(feature = "std")]
+pub use host::{
+    error::SealError,
+    keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file},
+    nonce::{
+        CounterNonces, MIN_RANDOM_NONCE, NoncePolicy, NonceSource, RandomNonces, counter_path,
+        source_for,
+    },
+    scheme::Scheme,
+    sealer::{HostSealer, Opened},
 };
-pub use scheme::{Pattern, Scheme};
 
 /// Seals with a fresh nonce from the key's policy.
+#[cfg(feature = "std")]
 pub fn seal_with_key(
     key: &SealKey,
     allow_insecure: bool,
@@ -36,7 +67,20 @@ pub fn seal_with_key(
     plaintext: &[u8],
     aad: &[u8],
 ) -> Result<Vec<u8>, SealError> {
-    let mut sealer = Sealer::new(key, allow_insecure)?;
+    let mut sealer = HostSealer::new(key, allow_insecure)?;
     let nonce = source_for(key)?.next_nonce(key.scheme.nonce_len())?;
     sealer.seal(container, &nonce, plaintext, aad)
+}
+
+/// The host's view of a container name: an error that lists the valid ones.
+#[cfg(feature = "std")]
+impl std::str::FromStr for Container {
+    type Err = SealError;
+
+    fn from_str(text: &str) -> Result<Container, SealError> {
+        Container::from_name(text).ok_or_else(|| SealError::InvalidScheme {
+            scheme: text.to_string(),
+            why: "unknown container; expected json, binary or cose".into(),
+        })
+    }
 }

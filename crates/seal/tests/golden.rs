@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use ciphermeter_seal::{Container, Scheme, Sealer};
+use ciphermeter_seal::{Container, HostSealer, Scheme};
 use common::{key, nonce};
 use sha2::{Digest, Sha256};
 
@@ -49,10 +49,15 @@ fn cases() -> Vec<(Vec<u8>, Vec<u8>)> {
             Vec::new(),
         ),
         (
-            "quote \" slash \\ nl \n tab \t ctl \u{1} \u{1f} del \u{7f} é ✓ </".as_bytes().to_vec(),
+            "quote \" slash \\ nl \n tab \t ctl \u{1} \u{1f} del \u{7f} é ✓ </"
+                .as_bytes()
+                .to_vec(),
             b"dev-7".to_vec(),
         ),
-        ((0u8..=255).rev().step_by(3).collect(), b"aad \"x\"".to_vec()),
+        (
+            (0u8..=255).rev().step_by(3).collect(),
+            b"aad \"x\"".to_vec(),
+        ),
         (Vec::new(), Vec::new()),
     ]
 }
@@ -62,7 +67,7 @@ fn seal_all() -> BTreeMap<String, String> {
     for name in every_scheme() {
         let scheme = Scheme::parse(&name).unwrap();
         let key = key(scheme.name(), 5);
-        let mut sealer = Sealer::new(&key, true).unwrap();
+        let mut sealer = HostSealer::new(&key, true).unwrap();
         for container in Container::ALL {
             // One digest over every case's length and bytes keeps the file small.
             let mut all = Vec::new();
@@ -101,5 +106,10 @@ fn the_core_seals_what_the_catalogue_sealed() {
             None => wrong.push(format!("{case}: not sealed any more")),
         }
     }
-    assert!(wrong.is_empty(), "{} cases differ:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} cases differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

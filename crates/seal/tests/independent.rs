@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use ciphermeter_seal::{
-    Container, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey, Sealer,
+    Container, HostSealer, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey,
 };
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/open_json.py");
@@ -46,7 +46,7 @@ fn python_opens_our_json_messages() {
         "etm:aes-256-cbc+hmac-sha512",
     ] {
         let key = SealKey::generate(Scheme::parse(name).unwrap(), NoncePolicy::Random).unwrap();
-        let mut sealer = Sealer::new(&key, false).unwrap();
+        let mut sealer = HostSealer::new(&key, false).unwrap();
         for aad in [&b""[..], b"Logger1"] {
             let nonce = RandomNonces.next_nonce(key.scheme.nonce_len()).unwrap();
             let message = sealer.seal(Container::Json, &nonce, reading, aad).unwrap();

@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashSet;
 
 use ciphermeter_seal::{
-    Container, CounterNonces, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey, Sealer,
+    Container, CounterNonces, HostSealer, NoncePolicy, NonceSource, RandomNonces, Scheme, SealKey,
     counter_path, source_for,
 };
 use proptest::prelude::*;
@@ -23,7 +23,7 @@ fn random_nonces_do_not_repeat_across_many_seals() {
         NoncePolicy::Random,
     )
     .unwrap();
-    let mut sealer = Sealer::new(&key, false).unwrap();
+    let mut sealer = HostSealer::new(&key, false).unwrap();
     let mut source = source_for(&key).unwrap();
     let mut seen = HashSet::new();
     for _ in 0..10_000 {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use ciphermeter_seal::{Container, Pattern, Scheme, Sealer};
+use ciphermeter_seal::{Container, HostSealer, Pattern, Scheme};
 use common::{SCHEMES, key, nonce};
 use payload::{Encoding, Format, Sample};
 
@@ -13,7 +13,7 @@ fn every_scheme_container_and_encoding_round_trips() {
     let aads: [&[u8]; 2] = [b"", br#"{"t":1555666777,"id":"Logger1"}"#];
     for name in SCHEMES {
         let key = key(name, 1);
-        let mut sealer = Sealer::new(&key, false).unwrap();
+        let mut sealer = HostSealer::new(&key, false).unwrap();
         for container in Container::ALL {
             for aad in aads {
                 let message = sealer
@@ -54,7 +54,7 @@ fn every_catalogue_aead_and_mac_seals() {
             _ => continue,
         };
         let key = key(&name, 9);
-        let mut sealer = Sealer::new(&key, true).unwrap();
+        let mut sealer = HostSealer::new(&key, true).unwrap();
         for container in Container::ALL {
             let message = sealer
                 .seal(container, &nonce(&key.scheme, 1), b"reading", b"hdr")
@@ -72,8 +72,8 @@ fn every_catalogue_aead_and_mac_seals() {
 #[test]
 fn unauthenticated_enc_round_trips_only_when_allowed() {
     let key = key("enc:aes-256-cbc", 4);
-    assert!(Sealer::new(&key, false).is_err());
-    let mut sealer = Sealer::new(&key, true).unwrap();
+    assert!(HostSealer::new(&key, false).is_err());
+    let mut sealer = HostSealer::new(&key, true).unwrap();
     for container in Container::ALL {
         let message = sealer
             .seal(container, &nonce(&key.scheme, 1), b"plain", b"")
@@ -91,7 +91,7 @@ fn binary_size_is_the_documented_sum() {
     for name in SCHEMES {
         let key = key(name, 2);
         let s = &key.scheme;
-        let mut sealer = Sealer::new(&key, false).unwrap();
+        let mut sealer = HostSealer::new(&key, false).unwrap();
         let message = sealer
             .seal(Container::Binary, &nonce(s, 1), &reading, b"ab")
             .unwrap();
@@ -104,7 +104,7 @@ fn binary_size_is_the_documented_sum() {
 #[test]
 fn json_follows_appendix_b_and_hmac_keeps_the_reading_readable() {
     let k = key("aead:aes-256-gcm", 5);
-    let mut sealer = Sealer::new(&k, false).unwrap();
+    let mut sealer = HostSealer::new(&k, false).unwrap();
     let message = sealer
         .seal(Container::Json, &nonce(&k.scheme, 1), b"{\"t\":1}", b"")
         .unwrap();
@@ -126,7 +126,7 @@ fn json_follows_appendix_b_and_hmac_keeps_the_reading_readable() {
     );
 
     let k = key("hmac:hmac-sha256", 5);
-    let mut sealer = Sealer::new(&k, false).unwrap();
+    let mut sealer = HostSealer::new(&k, false).unwrap();
     let message = sealer
         .seal(Container::Json, &[], b"{\"t\":1}", b"")
         .unwrap();
@@ -139,7 +139,7 @@ fn json_follows_appendix_b_and_hmac_keeps_the_reading_readable() {
 fn cose_uses_iana_algorithms_where_they_exist() {
     use coset::{CoseEncrypt0, CoseMac0, TaggedCborSerializable, iana};
     let k = key("aead:aes-256-gcm", 6);
-    let mut sealer = Sealer::new(&k, false).unwrap();
+    let mut sealer = HostSealer::new(&k, false).unwrap();
     let message = sealer
         .seal(Container::Cose, &nonce(&k.scheme, 1), b"x", b"")
         .unwrap();
@@ -152,7 +152,7 @@ fn cose_uses_iana_algorithms_where_they_exist() {
     assert_eq!(parsed.unprotected.key_id, k.key_id);
 
     let k = key("hmac:hmac-sha256", 6);
-    let mut sealer = Sealer::new(&k, false).unwrap();
+    let mut sealer = HostSealer::new(&k, false).unwrap();
     let message = sealer.seal(Container::Cose, &[], b"x", b"").unwrap();
     assert_eq!(message[0], 0xD1, "CBOR tag 17, COSE_Mac0");
     let parsed = CoseMac0::from_tagged_slice(&message).unwrap();
@@ -162,7 +162,7 @@ fn cose_uses_iana_algorithms_where_they_exist() {
     );
 
     let k = key("etm:aes-128-cbc+hmac-sha256", 6);
-    let mut sealer = Sealer::new(&k, false).unwrap();
+    let mut sealer = HostSealer::new(&k, false).unwrap();
     let message = sealer
         .seal(Container::Cose, &nonce(&k.scheme, 1), b"x", b"")
         .unwrap();
@@ -179,7 +179,7 @@ fn rfc_vector_for_cose_hmac_structure() {
     // recompute it by hand and check the tag with the catalogue's HMAC.
     use coset::{CoseMac0, TaggedCborSerializable};
     let key = key("hmac:hmac-sha256", 8);
-    let mut sealer = Sealer::new(&key, false).unwrap();
+    let mut sealer = HostSealer::new(&key, false).unwrap();
     let message = sealer.seal(Container::Cose, &[], b"payload", b"").unwrap();
     let parsed = CoseMac0::from_tagged_slice(&message).unwrap();
     let protected = parsed.protected.original_data.clone().unwrap();
@@ -238,7 +238,10 @@ fn insecure_choices_are_named() {
         let reasons = Scheme::parse(name).unwrap().insecurity().join("; ");
         assert!(reasons.contains(needle), "{name}: {reasons}");
         let key = key(name, 1);
-        let err = Sealer::new(&key, false).err().expect("refused").to_string();
+        let err = HostSealer::new(&key, false)
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(
             err.contains("--allow-insecure") && err.contains(needle),
             "{err}"

@@ -3,7 +3,7 @@
 
 mod common;
 
-use ciphermeter_seal::{Container, SealError, Sealer, limits};
+use ciphermeter_seal::{Container, HostSealer, SealError, limits};
 use common::{key, nonce};
 
 const TAMPER_SCHEMES: [&str; 4] = [
@@ -13,9 +13,9 @@ const TAMPER_SCHEMES: [&str; 4] = [
     "aead:ascon-aead128",
 ];
 
-fn sample(container: Container, scheme: &str) -> (Sealer, Vec<u8>) {
+fn sample(container: Container, scheme: &str) -> (HostSealer, Vec<u8>) {
     let key = key(scheme, 7);
-    let mut sealer = Sealer::new(&key, false).unwrap();
+    let mut sealer = HostSealer::new(&key, false).unwrap();
     let reading = br#"{"t":1555666777,"id":"Logger1","s_t":"tc","s_d":[{"d":0,"t":12.5}]}"#;
     let message = sealer
         .seal(container, &nonce(&key.scheme, 9), reading, b"hdr")
@@ -71,7 +71,7 @@ fn wrong_key_is_rejected() {
         for scheme in TAMPER_SCHEMES {
             let (_, message) = sample(container, scheme);
             // Another key id: named as a wrong key before any crypto runs.
-            let mut other = Sealer::new(&key(scheme, 8), false).unwrap();
+            let mut other = HostSealer::new(&key(scheme, 8), false).unwrap();
             assert!(
                 matches!(
                     other.open(container, &message),
@@ -88,7 +88,7 @@ fn wrong_key_is_rejected() {
                 &material,
             )
             .unwrap();
-            let mut forged = Sealer::new(&forged, false).unwrap();
+            let mut forged = HostSealer::new(&forged, false).unwrap();
             assert!(
                 matches!(forged.open(container, &message), Err(SealError::Rejected)),
                 "{container} {scheme}"
@@ -101,7 +101,7 @@ fn wrong_key_is_rejected() {
 fn a_key_for_another_scheme_is_refused() {
     for container in Container::ALL {
         let (_, message) = sample(container, "aead:aes-256-gcm");
-        let mut other = Sealer::new(&key("aead:chacha20-poly1305", 7), false).unwrap();
+        let mut other = HostSealer::new(&key("aead:chacha20-poly1305", 7), false).unwrap();
         assert!(
             matches!(
                 other.open(container, &message),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use payload::{Encoding, Format};
-use seal::{SealKey, Sealer, limits};
+use seal::{HostSealer, SealKey, limits};
 
 use crate::args::{
     container, encoding, is_text, read_stdin, seal_err, serialization, strip_line_end,
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .transpose()?
         .flatten();
     let key = SealKey::load(&args.key_file).map_err(seal_err)?;
-    let mut sealer = Sealer::new(&key, args.allow_insecure).map_err(seal_err)?;
+    let mut sealer = HostSealer::new(&key, args.allow_insecure).map_err(seal_err)?;
 
     let max = Encoding::Hex.encoded_len(limits::MESSAGE) + 2;
     let mut input = read_stdin(max, "the message")?;

@@ -14,51 +14,60 @@
 //! tag       [u8; T] the last T bytes
 //! ```
 //!
-//! The tag covers the `header()` of the container module, which names the
-//! scheme in full, so the 4-byte scheme id only has to find the key.
+//! The tag covers the header of [`super::header_len`], which names the scheme
+//! in full, so the 4-byte scheme id only has to find the key.
 
-use super::{Opened, check_len, header};
-use crate::engine::Sealer;
-use crate::error::{SealError, limits};
+use super::write::Writer;
+use super::{Container, Field, Parsed, SchemeRef, check_len, header_len, write_header};
+use crate::engine::{Sealer, Short};
+use crate::error::{Error, limits};
 
 const NAME: &str = "binary";
 pub const VERSION: u8 = 1;
 
-/// The 4-byte id of a scheme name.
-pub fn scheme_id(scheme: &str) -> Result<[u8; 4], SealError> {
-    let mut digest = Vec::with_capacity(32);
-    catalogue::catalogue()
-        .get("sha256")
-        .expect("the catalogue has sha256")
-        .hasher(None)?
-        .digest(scheme.as_bytes(), &mut digest);
-    Ok([digest[0], digest[1], digest[2], digest[3]])
+pub(super) fn sealed_len(sealer: &Sealer, plaintext: usize, aad: usize) -> usize {
+    let spec = sealer.spec();
+    10 + sealer.key_id().len() + spec.nonce_len() + aad + spec.body_len(plaintext) + spec.tag_len()
 }
 
 pub(super) fn seal(
-    sealer: &mut Sealer,
+    sealer: &Sealer,
     nonce: &[u8],
     plaintext: &[u8],
     aad: &[u8],
-) -> Result<Vec<u8>, SealError> {
-    let scheme = sealer.scheme.name().to_string();
-    let ad = header(&scheme, &sealer.key_id, aad);
-    let (body, tag) = sealer.protect(nonce, &ad, plaintext)?;
-    let kid = &sealer.key_id;
-    let mut out =
-        Vec::with_capacity(10 + kid.len() + nonce.len() + aad.len() + body.len() + tag.len());
-    out.push(VERSION);
-    out.extend_from_slice(&scheme_id(&scheme)?);
-    out.push(kid.len() as u8);
-    out.extend_from_slice(kid);
-    out.push(nonce.len() as u8);
-    out.extend_from_slice(nonce);
-    out.extend_from_slice(&(aad.len() as u16).to_be_bytes());
-    out.extend_from_slice(aad);
-    out.push(tag.len() as u8);
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&tag);
-    Ok(out)
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let spec = sealer.spec();
+    let kid = sealer.key_id();
+    let len = sealed_len(sealer, plaintext.len(), aad.len());
+    let tag_len = spec.tag_len();
+    let (message, scratch) = out.split_at_mut(len);
+    let mut w = Writer::new(message);
+    w.byte(VERSION);
+    w.bytes(&sealer.scheme_id);
+    w.byte(kid.len() as u8);
+    w.bytes(kid);
+    w.byte(nonce.len() as u8);
+    w.bytes(nonce);
+    w.bytes(&(aad.len() as u16).to_be_bytes());
+    w.bytes(aad);
+    w.byte(tag_len as u8);
+    let body_at = w.position();
+    w.bytes(plaintext);
+    w.done()?;
+    let mut h = Writer::new(scratch);
+    write_header(&mut h, spec.name, kid, aad);
+    let ad_len = h.done()?;
+    debug_assert_eq!(ad_len, header_len(spec.name, kid, aad.len()));
+    let (front, tag) = message.split_at_mut(len - tag_len);
+    sealer.protect(
+        nonce,
+        &scratch[..ad_len],
+        &mut front[body_at..],
+        plaintext.len(),
+        tag,
+    )?;
+    Ok(len)
 }
 
 /// Reads fields front to back, reporting truncation by name.
@@ -67,74 +76,61 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], SealError> {
+    fn take(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], Error> {
         if self.rest.len() < n {
-            return Err(SealError::malformed(
-                NAME,
-                format!(
-                    "truncated in {field} (needs {n} bytes, {} left)",
-                    self.rest.len()
-                ),
-            ));
+            return Err(Error::Truncated {
+                container: NAME,
+                field,
+            });
         }
         let (head, tail) = self.rest.split_at(n);
         self.rest = tail;
         Ok(head)
     }
 
-    fn byte(&mut self, field: &str) -> Result<u8, SealError> {
+    fn byte(&mut self, field: &'static str) -> Result<u8, Error> {
         Ok(self.take(1, field)?[0])
     }
 }
 
-pub(super) fn open(sealer: &mut Sealer, bytes: &[u8]) -> Result<Opened, SealError> {
+pub(super) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, Error> {
     let mut r = Reader { rest: bytes };
-    let version = r.byte("version")?;
-    if version != VERSION {
-        return Err(SealError::malformed(
-            NAME,
-            format!("version {version} is not supported (expected {VERSION})"),
-        ));
-    }
-    let id = r.take(4, "scheme id")?;
-    let k = r.byte("key id length")? as usize;
-    check_len("key id", k, limits::KEY_ID)?;
-    let key_id = r.take(k, "key id")?.to_vec();
-    // The key id first, as `check_identity` does: a keyring learns from it
-    // which key to try.
-    let scheme = sealer.scheme.name().to_string();
-    let expected = scheme_id(&scheme)?;
-    if key_id == sealer.key_id && id != expected {
-        return Err(SealError::WrongScheme {
-            message: format!("id {}", hex::encode(id)),
-            key: format!("{scheme} (id {})", hex::encode(expected)),
+    if r.byte("version")? != VERSION {
+        return Err(Error::Malformed {
+            container: NAME,
+            detail: "unsupported version (expected 1)",
         });
     }
-    sealer.check_identity(&scheme, &key_id)?;
+    let id: [u8; 4] = r.take(4, "scheme id")?.try_into().expect("4 bytes");
+    let k = r.byte("key id length")? as usize;
+    check_len("key id", k, limits::KEY_ID)?;
+    let key_id = Short::new(r.take(k, "key id")?, "key id")?;
     let n = r.byte("nonce length")? as usize;
     check_len("nonce", n, limits::NONCE)?;
-    let nonce = r.take(n, "nonce")?.to_vec();
-    let a = u16::from_be_bytes(
-        r.take(2, "associated data length")?
-            .try_into()
-            .expect("two bytes"),
-    ) as usize;
-    let aad = r.take(a, "associated data")?.to_vec();
+    let nonce = Short::new(r.take(n, "nonce")?, "nonce")?;
+    let a = u16::from_be_bytes(r.take(2, "associated data length")?.try_into().expect("2"));
+    let aad = r.take(a as usize, "associated data")?;
     let t = r.byte("tag length")? as usize;
     check_len("tag", t, limits::TAG)?;
     if r.rest.len() < t {
-        return Err(SealError::malformed(
-            NAME,
-            format!("truncated: {} bytes left for a {t}-byte tag", r.rest.len()),
-        ));
+        return Err(Error::Truncated {
+            container: NAME,
+            field: "tag",
+        });
     }
     let (body, tag) = r.rest.split_at(r.rest.len() - t);
     check_len("ciphertext", body.len(), limits::BODY)?;
-    let ad = header(&scheme, &key_id, &aad);
-    let plaintext = sealer.unprotect(&nonce, &ad, body, tag)?;
-    Ok(Opened {
-        plaintext,
-        aad,
+    Ok(Parsed {
+        container: Container::Binary,
+        scheme: SchemeRef::Id(id),
+        key_id,
         nonce,
+        tag: Short::new(tag, "tag")?,
+        aad: Field::Bytes(aad),
+        body: Field::Bytes(body),
+        iv_present: n > 0,
+        protected: &[],
+        mac0: false,
+        text: false,
     })
 }

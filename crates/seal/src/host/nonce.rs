@@ -10,12 +10,14 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::error::SealError;
+use super::error::SealError;
+use crate::counter::{CounterStore, counter_nonce};
+use crate::error::Error as CoreError;
 
 /// The shortest random nonce a key may use (96 bits); shorter ones need a
 /// counter or `--allow-insecure` (see `Scheme::insecurity_for`).
 pub const MIN_RANDOM_NONCE: usize = 12;
-use crate::keyfile::{SealKey, fill_random, write_private};
+use super::keyfile::{SealKey, fill_random, write_private};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoncePolicy {
@@ -85,8 +87,10 @@ impl CounterNonces {
     }
 }
 
-impl NonceSource for CounterNonces {
-    fn next_nonce(&mut self, len: usize) -> Result<Vec<u8>, SealError> {
+impl CounterNonces {
+    /// Reserves the next value: the one after it is written and fsync'd
+    /// before this one is returned (the core's [`CounterStore`] promise).
+    fn reserve_value(&mut self) -> Result<u64, SealError> {
         let shown = self.path.display().to_string();
         let io = |e: std::io::Error| SealError::Io(format!("{shown}: {e}"));
         // A missing counter may mean a restored backup: starting again at 0 would repeat nonces.
@@ -108,23 +112,38 @@ impl NonceSource for CounterNonces {
                 "counter file {shown} is corrupt; generate a new key"
             ))
         })?;
-        let capacity_bits = (8 * len).min(64);
-        let exhausted = capacity_bits < 64 && current >> capacity_bits != 0;
-        if exhausted || current == u64::MAX {
-            return Err(SealError::Nonce(format!(
+        let next = current.checked_add(1).ok_or_else(|| {
+            SealError::Nonce(format!(
                 "counter file {shown}: nonces exhausted; generate a new key"
-            )));
-        }
+            ))
+        })?;
         // Reserve before use: the next value is on disk before this one leaves.
         file.set_len(0).map_err(io)?;
         file.seek(SeekFrom::Start(0)).map_err(io)?;
-        writeln!(file, "{}", current + 1).map_err(io)?;
+        writeln!(file, "{next}").map_err(io)?;
         file.sync_all().map_err(io)?;
         // The lock is released when `file` closes, after the new value is on disk.
+        Ok(current)
+    }
+}
+
+impl CounterStore for CounterNonces {
+    fn reserve(&mut self) -> Result<u64, CoreError> {
+        // The core's error has no room for the path; `next_nonce` keeps it.
+        self.reserve_value().map_err(|_| CoreError::NoncesExhausted)
+    }
+}
+
+impl NonceSource for CounterNonces {
+    fn next_nonce(&mut self, len: usize) -> Result<Vec<u8>, SealError> {
+        let value = self.reserve_value()?;
         let mut nonce = vec![0u8; len];
-        let bytes = current.to_be_bytes();
-        let take = len.min(8);
-        nonce[len - take..].copy_from_slice(&bytes[8 - take..]);
+        counter_nonce(value, &mut nonce).map_err(|_| {
+            SealError::Nonce(format!(
+                "counter file {}: nonces exhausted; generate a new key",
+                self.path.display()
+            ))
+        })?;
         Ok(nonce)
     }
 }

@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::error::{SealError, limits};
-use crate::nonce::{self, NoncePolicy};
-use crate::scheme::Scheme;
+use super::error::SealError;
+use super::nonce::{self, NoncePolicy};
+use super::scheme::Scheme;
+use crate::error::limits;
 
 pub const FORMAT: &str = "ciphermeter-seal-key/1";
 /// Key ids we generate: 8 random bytes, 16 hex digits.

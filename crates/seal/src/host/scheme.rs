@@ -5,33 +5,13 @@ use std::fmt;
 
 use catalogue::{Entry, Kind, Mode, catalogue};
 
-use crate::error::SealError;
-use crate::nonce::{MIN_RANDOM_NONCE, NoncePolicy};
+use super::error::SealError;
+use super::nonce::{MIN_RANDOM_NONCE, NoncePolicy};
+use crate::spec::{Pattern, Spec};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pattern {
-    /// Plaintext plus a MAC tag: integrity and authenticity, no confidentiality.
-    Hmac,
-    /// Encrypt, then MAC the IV and ciphertext, with keys derived by HKDF.
-    Etm,
-    /// An AEAD: nonce, ciphertext and tag in one primitive.
-    Aead,
-    /// Encryption alone: unauthenticated, for measurement (needs --allow-insecure).
-    Enc,
-}
-
-impl Pattern {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Pattern::Hmac => "hmac",
-            Pattern::Etm => "etm",
-            Pattern::Aead => "aead",
-            Pattern::Enc => "enc",
-        }
-    }
-}
-
-/// A resolved scheme. `name` is its one canonical spelling, which messages carry.
+/// A resolved scheme: the catalogue entries it uses (status, security level,
+/// aliases) and the sealing core's view of it (`spec`). `name` is its one
+/// canonical spelling, which messages carry.
 #[derive(Clone)]
 pub struct Scheme {
     pub pattern: Pattern,
@@ -40,6 +20,13 @@ pub struct Scheme {
     /// The MAC (for `hmac` and `etm`).
     pub mac: Option<&'static Entry>,
     name: String,
+}
+
+impl Scheme {
+    /// What the sealing core seals with: the parts of the canonical name.
+    pub fn spec(&self) -> Spec<'_> {
+        Spec::parse(&self.name).expect("a built scheme has a core spec")
+    }
 }
 
 impl fmt::Debug for Scheme {
@@ -155,6 +142,9 @@ impl Scheme {
                 m.id, m.kind, m.id
             ));
         }
+        if Spec::parse(&name).is_none() {
+            return invalid("the sealing core has no implementation of it".into());
+        }
         Ok(Scheme {
             pattern,
             cipher,
@@ -171,38 +161,22 @@ impl Scheme {
     /// the MAC key (at least the MAC's output, as RFC 2104 advises), or a
     /// 32-byte master key from which `etm` derives both.
     pub fn key_len(&self) -> usize {
-        match self.pattern {
-            Pattern::Etm => 32,
-            Pattern::Hmac => mac_key_len(self.mac.expect("hmac has a MAC")),
-            Pattern::Aead | Pattern::Enc => cipher_key_len(self.cipher.expect("has a cipher")),
-        }
+        self.spec().key_len()
     }
 
     /// Nonce or IV bytes per message (0 for `hmac`, ECB and nonce-less streams).
     pub fn nonce_len(&self) -> usize {
-        match self.cipher {
-            None => 0,
-            // The largest the entry allows: 12 for GCM, 13 for CCM (COSE's AES-CCM-16-*), a block for CBC.
-            Some(c) => c.nonce_sizes.iter().copied().max().unwrap_or(0),
-        }
+        self.spec().nonce_len()
     }
 
     /// Tag bytes per message.
     pub fn tag_len(&self) -> usize {
-        match self.pattern {
-            Pattern::Hmac | Pattern::Etm => self.mac.and_then(|m| m.output_size).unwrap_or(0),
-            Pattern::Aead => self.cipher.and_then(|c| c.tag_size).unwrap_or(0),
-            Pattern::Enc => 0,
-        }
+        self.spec().tag_len()
     }
 
     /// Ciphertext (or, for `hmac`, body) bytes for a plaintext of `len` bytes.
     pub fn body_len(&self, len: usize) -> usize {
-        match (self.pattern, self.cipher) {
-            (Pattern::Hmac, _) | (_, None) => len,
-            (Pattern::Aead, Some(_)) => len,
-            (_, Some(c)) => c.ciphertext_len(len, catalogue::Padding::Pkcs7),
-        }
+        self.spec().body_len(len)
     }
 
     /// Why sealing with this scheme and random nonces is unsafe; empty when it is fine.
@@ -294,24 +268,18 @@ impl Scheme {
         }
     }
 
-    /// Whether a persistent counter may supply nonces: AEADs and stream ciphers
-    /// with a nonce (Salsa20, ChaCha20…), whose nonces need only be unique, as
-    /// the block counter is a separate input. Not block modes: CBC/CFB IVs must
-    /// be unpredictable, and CTR IVs from a counter would overlap keystreams.
+    /// Whether a persistent counter may supply nonces (see `Spec::allows_counter_nonces`).
     pub fn allows_counter_nonces(&self) -> bool {
-        match (self.pattern, self.cipher) {
-            (Pattern::Aead, _) => true,
-            (Pattern::Etm, Some(c)) => c.kind == Kind::Stream && !c.nonce_sizes.is_empty(),
-            _ => false,
-        }
+        self.spec().allows_counter_nonces()
     }
 
     /// Bits of security as study 003 scores them (section 3.5): key length for
     /// ciphers, digest length for MACs, the larger of the two for EtM.
     pub fn study003_bits(&self) -> u32 {
         let cipher_bits = self
+            .spec()
             .cipher
-            .map(|c| 8 * cipher_key_len(c) as u32)
+            .map(|c| 8 * c.key_len() as u32)
             .unwrap_or(0);
         let mac_bits = self
             .mac
@@ -334,17 +302,5 @@ impl Scheme {
     /// True for ECB-mode ciphers, which the study-003 reproduction flags.
     pub fn uses_ecb(&self) -> bool {
         self.cipher.and_then(|c| c.mode) == Some(Mode::Ecb)
-    }
-}
-
-/// The largest key the cipher takes (Blowfish: 56 bytes; Rijndael-256: 32).
-pub(crate) fn cipher_key_len(entry: &Entry) -> usize {
-    entry.key_sizes.iter().copied().max().unwrap_or(0)
-}
-
-pub(crate) fn mac_key_len(entry: &Entry) -> usize {
-    match entry.key_sizes.iter().copied().max() {
-        Some(fixed) => fixed,
-        None => entry.output_size.unwrap_or(32).max(32),
     }
 }

@@ -1,0 +1,10 @@
+//! What a host adds to the core: schemes with catalogue metadata and the
+//! insecurity rules, key files (0600, checked on every read), OS
+//! randomness, counter files, and a sealer over owned buffers.
+
+pub mod cose_names;
+pub mod error;
+pub mod keyfile;
+pub mod nonce;
+pub mod scheme;
+pub mod sealer;

@@ -1,0 +1,144 @@
+//! The host's sealer: the core's [`crate::Sealer`] behind owned buffers,
+//! with the insecurity check, and errors that name the keys and schemes.
+
+use zeroize::Zeroizing;
+
+use super::error::SealError;
+use super::keyfile::SealKey;
+use super::scheme::Scheme;
+use crate::container::{self, Container, SchemeRef};
+use crate::engine::Sealer;
+use crate::error::{Error as CoreError, limits};
+
+/// A key with its key schedules done, ready to seal and open many messages.
+pub struct HostSealer {
+    pub scheme: Scheme,
+    pub key_id: Vec<u8>,
+    core: Sealer,
+}
+
+/// What `open` returns: the plaintext (wiped on drop) and the associated data sent with it.
+pub struct Opened {
+    pub plaintext: Zeroizing<Vec<u8>>,
+    pub aad: Vec<u8>,
+    /// The nonce (IV) the message was sealed under; empty for `hmac`, which has none.
+    /// A receiver keys its replay check on it (crates/live's gateway does).
+    pub nonce: Vec<u8>,
+}
+
+impl HostSealer {
+    /// Runs the key schedules. Insecure schemes are refused unless `allow_insecure`
+    /// (benchmarks measure them; `seal` refuses them by default).
+    pub fn new(key: &SealKey, allow_insecure: bool) -> Result<HostSealer, SealError> {
+        let scheme = key.scheme.clone();
+        scheme.check_allowed_for(key.nonce, allow_insecure)?;
+        let core = Sealer::new(scheme.spec(), &key.key_id, key.material())
+            .map_err(|e| SealError::from_core(e, scheme.name()))?;
+        Ok(HostSealer {
+            scheme,
+            key_id: key.key_id.clone(),
+            core,
+        })
+    }
+
+    /// The core sealer, for callers that bring their own buffers.
+    pub fn core(&self) -> &Sealer {
+        &self.core
+    }
+
+    /// Seals one message under `nonce` (which must be fresh: see `nonce`).
+    pub fn seal(
+        &mut self,
+        container: Container,
+        nonce: &[u8],
+        plaintext: &[u8],
+        aad: &[u8],
+    ) -> Result<Vec<u8>, SealError> {
+        if nonce.len() != self.scheme.nonce_len() {
+            return Err(SealError::Nonce(format!(
+                "{} needs {} nonce bytes, got {}",
+                self.scheme,
+                self.scheme.nonce_len(),
+                nonce.len()
+            )));
+        }
+        for (field, len, max) in [
+            ("associated data", aad.len(), limits::AAD),
+            ("plaintext", plaintext.len(), limits::BODY),
+        ] {
+            if len > max {
+                return Err(SealError::Oversize { field, len, max });
+            }
+        }
+        let mut out = vec![0u8; self.core.seal_buffer_len(container, plaintext, aad)];
+        let len = self
+            .core
+            .seal(container, nonce, plaintext, aad, &mut out)
+            .map_err(|e| SealError::from_core(e, self.scheme.name()))?;
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// Checks and opens one message. On any failure no plaintext is returned.
+    pub fn open(&mut self, container: Container, message: &[u8]) -> Result<Opened, SealError> {
+        let name = self.scheme.name().to_string();
+        let parsed =
+            container::parse(container, message).map_err(|e| SealError::from_core(e, &name))?;
+        self.check_identity(container, &parsed)?;
+        let mut out = Zeroizing::new(vec![0u8; container::open_buffer_len(message.len())]);
+        let opened = self
+            .core
+            .open_parsed(&parsed, &mut out)
+            .map_err(|e| SealError::from_core(e, &name))?;
+        Ok(Opened {
+            plaintext: Zeroizing::new(opened.plaintext.to_vec()),
+            aad: opened.aad.to_vec(),
+            nonce: opened.nonce.to_vec(),
+        })
+    }
+
+    /// The core's identity check, said with names: an unknown scheme first,
+    /// then the key id (a keyring learns from it which key to try next),
+    /// then the scheme.
+    fn check_identity(
+        &self,
+        container: Container,
+        parsed: &container::Parsed<'_>,
+    ) -> Result<(), SealError> {
+        let ours = self.scheme.name();
+        let theirs = match parsed.scheme {
+            SchemeRef::Name(name) => name.to_string(),
+            SchemeRef::Id(id) => format!("id {}", hex::encode(id)),
+            SchemeRef::Cose(alg) => match super::cose_names::scheme_of(alg) {
+                Some(name) => name.to_string(),
+                None => return Err(SealError::UnknownScheme(format!("COSE alg {alg}"))),
+            },
+        };
+        let named = !matches!(parsed.scheme, SchemeRef::Id(_));
+        if named && theirs != ours {
+            Scheme::parse_canonical(&theirs)?;
+        }
+        match self.core.check_identity(parsed) {
+            Ok(()) => Ok(()),
+            Err(CoreError::WrongKey) => Err(SealError::WrongKey {
+                message: hex::encode(parsed.key_id()),
+                key: hex::encode(&self.key_id),
+            }),
+            Err(CoreError::WrongScheme) => Err(SealError::WrongScheme {
+                message: theirs,
+                key: match container {
+                    Container::Binary => format!("{ours} (id {})", hex::encode(binary_id(ours))),
+                    _ => ours.to_string(),
+                },
+            }),
+            Err(e) => Err(SealError::from_core(e, ours)),
+        }
+    }
+}
+
+/// The binary container's 4-byte id of a scheme name.
+pub fn binary_id(scheme: &str) -> [u8; 4] {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(scheme.as_bytes());
+    [d[0], d[1], d[2], d[3]]
+}

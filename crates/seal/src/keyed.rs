@@ -1,0 +1,505 @@
+//! Keyed ciphers and MACs, in place, without allocation. Each algorithm's
+//! code is behind its crate feature (see `algorithm`); keying one that this
+//! build does not carry is `Error::NotBuilt`, never a substitute.
+//!
+//! The block modes are written here over any RustCrypto block cipher: one
+//! implementation of CBC, CTR (big-endian counter over the whole block),
+//! CFB, CFB8, OFB and OFB8 on every target, byte-wise where a carry crosses
+//! bytes (the `ctr` crate's `u128` step is miscompiled on AVR).
+
+use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockSizeUser, KeyInit};
+use zeroize::Zeroizing;
+
+use crate::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
+use crate::error::Error;
+
+type Blk<C> = Array<u8, <C as BlockSizeUser>::BlockSize>;
+
+mod modes {
+    use super::*;
+
+    fn load<C: BlockSizeUser>(bytes: &[u8]) -> Blk<C> {
+        let mut b = Blk::<C>::default();
+        b[..bytes.len()].copy_from_slice(bytes);
+        b
+    }
+
+    fn xor_into(dst: &mut [u8], ks: &[u8]) {
+        for (d, k) in dst.iter_mut().zip(ks) {
+            *d ^= k;
+        }
+    }
+
+    /// Adds one to the whole block as a big-endian integer, wrapping.
+    fn increment(counter: &mut [u8]) {
+        for byte in counter.iter_mut().rev() {
+            let (next, carry) = byte.overflowing_add(1);
+            *byte = next;
+            if !carry {
+                break;
+            }
+        }
+    }
+
+    /// Encrypts `buf[..len]` in place; ECB and CBC append PKCS#7 padding
+    /// (the caller sized `buf` with `CipherAlg::body_len`). Returns the body length.
+    pub fn encrypt<C: BlockCipherEncrypt>(
+        c: &C,
+        mode: Mode,
+        iv: &[u8],
+        buf: &mut [u8],
+        len: usize,
+    ) -> Result<usize, Error> {
+        let bs = C::block_size();
+        let body = if mode.pads() {
+            (len / bs + 1) * bs
+        } else {
+            len
+        };
+        let buf = buf
+            .get_mut(..body)
+            .ok_or(Error::BufferTooSmall { need: body })?;
+        if mode.pads() {
+            let pad = (body - len) as u8;
+            buf[len..].fill(pad);
+        }
+        let mut reg = load::<C>(iv);
+        match mode {
+            Mode::Ecb => {
+                for chunk in buf.chunks_exact_mut(bs) {
+                    let mut b = load::<C>(chunk);
+                    c.encrypt_block(&mut b);
+                    chunk.copy_from_slice(&b);
+                }
+            }
+            Mode::Cbc => {
+                for chunk in buf.chunks_exact_mut(bs) {
+                    xor_into(&mut reg, chunk);
+                    c.encrypt_block(&mut reg);
+                    chunk.copy_from_slice(&reg);
+                }
+            }
+            Mode::Ctr => {
+                for chunk in buf.chunks_mut(bs) {
+                    let mut ks = reg.clone();
+                    c.encrypt_block(&mut ks);
+                    xor_into(chunk, &ks);
+                    increment(&mut reg);
+                }
+            }
+            Mode::Cfb => {
+                for chunk in buf.chunks_mut(bs) {
+                    c.encrypt_block(&mut reg);
+                    xor_into(chunk, &reg);
+                    reg[..chunk.len()].copy_from_slice(chunk);
+                }
+            }
+            Mode::Ofb => {
+                for chunk in buf.chunks_mut(bs) {
+                    c.encrypt_block(&mut reg);
+                    xor_into(chunk, &reg);
+                }
+            }
+            Mode::Cfb8 | Mode::Ofb8 => {
+                for byte in buf.iter_mut() {
+                    let mut ks = reg.clone();
+                    c.encrypt_block(&mut ks);
+                    *byte ^= ks[0];
+                    reg.copy_within(1.., 0);
+                    reg[bs - 1] = if mode == Mode::Cfb8 { *byte } else { ks[0] };
+                }
+            }
+        }
+        Ok(body)
+    }
+
+    /// Decrypts `buf` in place; returns the plaintext length (padding removed).
+    pub fn decrypt<C: BlockCipherEncrypt + BlockCipherDecrypt>(
+        c: &C,
+        mode: Mode,
+        iv: &[u8],
+        buf: &mut [u8],
+    ) -> Result<usize, Error> {
+        let bs = C::block_size();
+        let mut reg = load::<C>(iv);
+        match mode {
+            Mode::Ecb | Mode::Cbc => {
+                if buf.is_empty() || !buf.len().is_multiple_of(bs) {
+                    return Err(Error::Rejected);
+                }
+                for chunk in buf.chunks_exact_mut(bs) {
+                    let mut b = load::<C>(chunk);
+                    let saved = b.clone();
+                    c.decrypt_block(&mut b);
+                    if mode == Mode::Cbc {
+                        xor_into(&mut b, &reg);
+                        reg = saved;
+                    }
+                    chunk.copy_from_slice(&b);
+                }
+                // Checked after the MAC (EtM), so no padding oracle is exposed.
+                let pad = buf[buf.len() - 1] as usize;
+                if pad == 0 || pad > bs || buf[buf.len() - pad..].iter().any(|&b| b as usize != pad)
+                {
+                    return Err(Error::Rejected);
+                }
+                Ok(buf.len() - pad)
+            }
+            Mode::Ctr | Mode::Ofb | Mode::Ofb8 => encrypt(c, mode, iv, buf, buf.len()),
+            Mode::Cfb => {
+                for chunk in buf.chunks_mut(bs) {
+                    c.encrypt_block(&mut reg);
+                    let mut next = reg.clone();
+                    next[..chunk.len()].copy_from_slice(chunk);
+                    xor_into(chunk, &reg);
+                    reg = next;
+                }
+                Ok(buf.len())
+            }
+            Mode::Cfb8 => {
+                for byte in buf.iter_mut() {
+                    let mut ks = reg.clone();
+                    c.encrypt_block(&mut ks);
+                    let cipher_byte = *byte;
+                    *byte ^= ks[0];
+                    reg.copy_within(1.., 0);
+                    reg[bs - 1] = cipher_byte;
+                }
+                Ok(buf.len())
+            }
+        }
+    }
+}
+
+/// Declares the keyed block ciphers: one enum variant per cipher, present
+/// only with its feature, and the dispatch to the generic modes.
+macro_rules! block_ciphers {
+    ($($feature:literal $name:ident $ty:ty;)*) => {
+        pub enum BlockKey {
+            $(#[cfg(feature = $feature)] $name($ty),)*
+        }
+
+        impl BlockKey {
+            pub fn new(alg: BlockAlg, key: &[u8]) -> Result<BlockKey, Error> {
+                let _ = key;
+                match alg {
+                    $(#[cfg(feature = $feature)]
+                    BlockAlg::$name => Ok(BlockKey::$name(
+                        <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
+                    )),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Err(Error::NotBuilt),
+                }
+            }
+
+            pub fn encrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8], len: usize) -> Result<usize, Error> {
+                let _ = (mode, iv, &buf, len);
+                match *self {
+                    $(#[cfg(feature = $feature)] BlockKey::$name(ref c) => modes::encrypt(c, mode, iv, buf, len),)*
+                }
+            }
+
+            pub fn decrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
+                let _ = (mode, iv, &buf);
+                match *self {
+                    $(#[cfg(feature = $feature)] BlockKey::$name(ref c) => modes::decrypt(c, mode, iv, buf),)*
+                }
+            }
+        }
+    };
+}
+
+block_ciphers! {
+    "aes" Aes128 aes::Aes128;
+    "aes" Aes192 aes::Aes192;
+    "aes" Aes256 aes::Aes256;
+    "serpent" Serpent128 serpent::Serpent;
+    "serpent" Serpent192 serpent::Serpent;
+    "serpent" Serpent256 serpent::Serpent;
+    "in-project" Twofish128 primitives::Twofish128;
+    "in-project" Twofish192 primitives::Twofish192;
+    "in-project" Twofish256 primitives::Twofish256;
+    "camellia" Camellia128 camellia::Camellia128;
+    "in-project" Clefia128 primitives::Clefia128;
+    "speck" Speck128_128 speck_cipher::Speck128_128;
+    "speck" Speck64_128 speck_cipher::Speck64_128;
+    "in-project" Present80 primitives::Present80;
+    "in-project" Present128 primitives::Present128;
+    "in-project" Piccolo80 primitives::Piccolo80;
+    "in-project" Piccolo128 primitives::Piccolo128;
+    "blowfish" Blowfish blowfish::Blowfish;
+    "des" Des des::Des;
+    "des" TdesEde3 des::TdesEde3;
+    "rc2" Rc2 rc2::Rc2;
+    "idea" Idea idea::Idea;
+    "xtea" Xtea xtea::Xtea;
+    "in-project" Rijndael256 primitives::Rijndael256K256;
+}
+
+/// Declares the keyed AEADs, as `block_ciphers!` does for block ciphers.
+macro_rules! aeads {
+    ($($feature:literal $name:ident $ty:ty;)*) => {
+        // No allocator to box with; a firmware build has one variant, so its
+        // size is exactly its algorithm's.
+        #[allow(clippy::large_enum_variant)]
+        pub enum AeadKey {
+            $(#[cfg(feature = $feature)] $name($ty),)*
+        }
+
+        impl AeadKey {
+            pub fn new(alg: AeadAlg, key: &[u8]) -> Result<AeadKey, Error> {
+                let _ = key;
+                match alg {
+                    $(#[cfg(feature = $feature)]
+                    AeadAlg::$name => Ok(AeadKey::$name(
+                        <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
+                    )),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Err(Error::NotBuilt),
+                }
+            }
+
+            /// Encrypts `buf` in place and writes the tag.
+            pub fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &mut [u8]) -> Result<(), Error> {
+                let _ = (nonce, ad, &buf, &tag);
+                match *self {
+                    $(#[cfg(feature = $feature)] AeadKey::$name(ref a) => aead_seal(a, nonce, ad, buf, tag),)*
+                }
+            }
+
+            /// Checks the tag, then decrypts `buf` in place.
+            pub fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+                let _ = (nonce, ad, &buf, tag);
+                match *self {
+                    $(#[cfg(feature = $feature)] AeadKey::$name(ref a) => aead_open(a, nonce, ad, buf, tag),)*
+                }
+            }
+        }
+    };
+}
+
+aeads! {
+    "gcm" Aes128Gcm aes_gcm::Aes128Gcm;
+    "gcm" Aes256Gcm aes_gcm::Aes256Gcm;
+    "ccm" Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
+    "ccm" Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
+    "eax" Aes128Eax primitives::Eax<aes::Aes128>;
+    "eax" Aes256Eax primitives::Eax<aes::Aes256>;
+    "ocb" Aes128Ocb ocb3::Ocb3<aes::Aes128>;
+    "ocb" Aes256Ocb ocb3::Ocb3<aes::Aes256>;
+    "gcm-siv" Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
+    "chacha20poly1305" ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
+    "chacha20poly1305" XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
+    "ascon" AsconAead128 ascon_aead::AsconAead128;
+    "in-project" Ascon128V12 primitives::Ascon128V12;
+    "in-project" Acorn128 primitives::Acorn128;
+    "in-project" Acorn128Wide primitives::Acorn128Wide;
+}
+
+#[allow(dead_code)]
+fn aead_seal<A: aead::AeadInOut>(
+    a: &A,
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut [u8],
+    tag: &mut [u8],
+) -> Result<(), Error> {
+    let nonce = aead::Nonce::<A>::try_from(nonce).map_err(|_| Error::NonceLength)?;
+    let t = a
+        .encrypt_inout_detached(&nonce, ad, buf.into())
+        .map_err(|_| Error::TooLong)?;
+    tag.get_mut(..t.len())
+        .ok_or(Error::BufferTooSmall { need: t.len() })?
+        .copy_from_slice(&t);
+    Ok(())
+}
+
+#[allow(dead_code)]
+fn aead_open<A: aead::AeadInOut>(
+    a: &A,
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<(), Error> {
+    let nonce = aead::Nonce::<A>::try_from(nonce).map_err(|_| Error::Rejected)?;
+    let tag = aead::Tag::<A>::try_from(tag).map_err(|_| Error::Rejected)?;
+    a.decrypt_inout_detached(&nonce, ad, buf.into(), &tag)
+        .map_err(|_| Error::Rejected)
+}
+
+/// A stream cipher keeps its key and starts afresh from each message's nonce.
+pub struct StreamKey {
+    alg: StreamAlg,
+    key: Zeroizing<[u8; 32]>,
+}
+
+impl StreamKey {
+    pub fn new(alg: StreamAlg, key: &[u8]) -> Result<StreamKey, Error> {
+        if key.len() != CipherAlg::Stream(alg).key_len() {
+            return Err(Error::KeyLength);
+        }
+        if !Self::built(alg) {
+            return Err(Error::NotBuilt);
+        }
+        let mut stored = Zeroizing::new([0u8; 32]);
+        stored[..key.len()].copy_from_slice(key);
+        Ok(StreamKey { alg, key: stored })
+    }
+
+    fn built(alg: StreamAlg) -> bool {
+        match alg {
+            StreamAlg::Identity => true,
+            StreamAlg::Rc4 => cfg!(feature = "rc4"),
+            StreamAlg::ChaCha20 | StreamAlg::XChaCha20 => cfg!(feature = "chacha20"),
+            StreamAlg::Salsa20 | StreamAlg::XSalsa20 => cfg!(feature = "salsa20"),
+        }
+    }
+
+    /// XORs the keystream for `nonce` into `buf` (encrypting and decrypting alike).
+    pub fn apply(&self, nonce: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        #[allow(unused_imports)]
+        use cipher::{KeyIvInit, StreamCipher};
+        let key = &self.key[..CipherAlg::Stream(self.alg).key_len()];
+        let _ = (&key, nonce, &buf);
+        #[allow(unused_macros)]
+        macro_rules! run {
+            ($ty:ty) => {{
+                let mut s = <$ty>::new_from_slices(key, nonce).map_err(|_| Error::NonceLength)?;
+                s.try_apply_keystream(buf).map_err(|_| Error::TooLong)
+            }};
+        }
+        match self.alg {
+            StreamAlg::Identity => Ok(()),
+            #[cfg(feature = "rc4")]
+            StreamAlg::Rc4 => {
+                let mut s = rc4::Rc4::new_from_slice(key).map_err(|_| Error::KeyLength)?;
+                s.apply_keystream(buf);
+                Ok(())
+            }
+            #[cfg(feature = "chacha20")]
+            StreamAlg::ChaCha20 => run!(chacha20::ChaCha20),
+            #[cfg(feature = "chacha20")]
+            StreamAlg::XChaCha20 => run!(chacha20::XChaCha20),
+            #[cfg(feature = "salsa20")]
+            StreamAlg::Salsa20 => run!(salsa20::Salsa20),
+            #[cfg(feature = "salsa20")]
+            StreamAlg::XSalsa20 => run!(salsa20::XSalsa20),
+            #[allow(unreachable_patterns)]
+            _ => Err(Error::NotBuilt),
+        }
+    }
+}
+
+/// A keyed cipher of any kind.
+#[allow(clippy::large_enum_variant)] // no allocator to box with
+pub enum CipherKey {
+    Block(BlockKey, Mode),
+    Stream(StreamKey),
+    Aead(AeadKey),
+}
+
+impl CipherKey {
+    pub fn new(alg: CipherAlg, key: &[u8]) -> Result<CipherKey, Error> {
+        Ok(match alg {
+            CipherAlg::Block(b, m) => CipherKey::Block(BlockKey::new(b, key)?, m),
+            CipherAlg::Stream(s) => CipherKey::Stream(StreamKey::new(s, key)?),
+            CipherAlg::Aead(a) => CipherKey::Aead(AeadKey::new(a, key)?),
+        })
+    }
+
+    /// Encrypts `buf[..len]` in place (an unauthenticated cipher; AEADs go
+    /// through `AeadKey`). Returns the ciphertext length.
+    pub fn encrypt(&self, iv: &[u8], buf: &mut [u8], len: usize) -> Result<usize, Error> {
+        match self {
+            CipherKey::Block(b, m) => b.encrypt(*m, iv, buf, len),
+            CipherKey::Stream(s) => {
+                let buf = buf
+                    .get_mut(..len)
+                    .ok_or(Error::BufferTooSmall { need: len })?;
+                s.apply(iv, buf).map(|()| len)
+            }
+            CipherKey::Aead(_) => Err(Error::NotBuilt),
+        }
+    }
+
+    /// Decrypts `buf` in place; returns the plaintext length.
+    pub fn decrypt(&self, iv: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
+        match self {
+            CipherKey::Block(b, m) => b.decrypt(*m, iv, buf),
+            CipherKey::Stream(s) => s.apply(iv, buf).map(|()| buf.len()),
+            CipherKey::Aead(_) => Err(Error::NotBuilt),
+        }
+    }
+}
+
+/// Declares the keyed MACs, as `block_ciphers!` does.
+macro_rules! macs {
+    ($($feature:literal $name:ident $ty:ty;)*) => {
+        // No allocator to box with; a firmware build has one variant, so its
+        // size is exactly its algorithm's.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone)]
+        pub enum MacKey {
+            HmacSha256(hmac::Hmac<sha2::Sha256>),
+            HmacSha512(hmac::Hmac<sha2::Sha512>),
+            $(#[cfg(feature = $feature)] $name($ty),)*
+        }
+
+        impl MacKey {
+            pub fn new(alg: MacAlg, key: &[u8]) -> Result<MacKey, Error> {
+                use digest::KeyInit as _;
+                Ok(match alg {
+                    MacAlg::HmacSha256 => MacKey::HmacSha256(hmac::Hmac::new_from_slice(key).map_err(|_| Error::KeyLength)?),
+                    MacAlg::HmacSha512 => MacKey::HmacSha512(hmac::Hmac::new_from_slice(key).map_err(|_| Error::KeyLength)?),
+                    $(#[cfg(feature = $feature)]
+                    MacAlg::$name => MacKey::$name(<$ty>::new_from_slice(key).map_err(|_| Error::KeyLength)?),)*
+                    #[allow(unreachable_patterns)]
+                    _ => return Err(Error::NotBuilt),
+                })
+            }
+
+            pub fn update(&mut self, data: &[u8]) {
+                use digest::Mac as _;
+                match self {
+                    MacKey::HmacSha256(m) => m.update(data),
+                    MacKey::HmacSha512(m) => m.update(data),
+                    $(#[cfg(feature = $feature)] MacKey::$name(m) => m.update(data),)*
+                }
+            }
+
+            /// Writes the tag into `out` (its length is the MAC's).
+            pub fn finish(self, out: &mut [u8]) {
+                use digest::Mac as _;
+                match self {
+                    MacKey::HmacSha256(m) => out.copy_from_slice(&m.finalize().into_bytes()),
+                    MacKey::HmacSha512(m) => out.copy_from_slice(&m.finalize().into_bytes()),
+                    $(#[cfg(feature = $feature)] MacKey::$name(m) => out.copy_from_slice(&m.finalize().into_bytes()),)*
+                }
+            }
+
+            /// Compares with `tag` in constant time.
+            pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+                use digest::Mac as _;
+                match self {
+                    MacKey::HmacSha256(m) => m.verify_slice(tag),
+                    MacKey::HmacSha512(m) => m.verify_slice(tag),
+                    $(#[cfg(feature = $feature)] MacKey::$name(m) => m.verify_slice(tag),)*
+                }
+                .map_err(|_| Error::Rejected)
+            }
+        }
+    };
+}
+
+macs! {
+    "sha3" HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
+    "sha3" HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
+    "sha1" HmacSha1 hmac::Hmac<sha1::Sha1>;
+    "md5" HmacMd5 hmac::Hmac<md5::Md5>;
+    "blake2" HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
+    "blake2" HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
+    "ascon-hash" HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
+    "cmac" CmacAes128 cmac::Cmac<aes::Aes128>;
+    "cmac" CmacAes256 cmac::Cmac<aes::Aes256>;
+}
