@@ -1,6 +1,8 @@
 //! Generates the message sizes to benchmark (from CIPHERMETER_SIZES), names
 //! the study 003 message scheme a `message-*` feature selects, and, for
-//! Cortex-M, picks the memory map of the QEMU board that runs the target.
+//! Cortex-M, picks the memory map of the QEMU board that runs the target; for
+//! riscv32imc, the whole link script (memory/esp32c3.x: an ESP32-C3's flash
+//! and SRAM on QEMU `virt`).
 
 use std::{env, fs, path::PathBuf};
 
@@ -44,6 +46,11 @@ fn main() {
     }
     if let Some(board) = board {
         fs::copy(format!("memory/{board}.x"), out.join("memory.x")).unwrap();
+        println!("cargo:rustc-link-search={}", out.display());
+    }
+    // .cargo/config.toml links riscv32 with -Tesp32c3.x.
+    if target.starts_with("riscv32") {
+        fs::copy("memory/esp32c3.x", out.join("esp32c3.x")).unwrap();
         println!("cargo:rustc-link-search={}", out.display());
     }
 }

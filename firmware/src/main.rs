@@ -1,6 +1,8 @@
 //! Firmware entry: the platform's probe around the shared benchmark library.
 //! AVR talks to the simavr harness through GPIOR registers; Cortex-M reads a
-//! hardware timer under QEMU `-icount` and prints through semihosting.
+//! hardware timer under QEMU `-icount` and prints through semihosting;
+//! riscv32imc reads `minstret` under QEMU `-icount` and prints through
+//! semihosting too.
 
 #![no_std]
 #![no_main]
@@ -12,6 +14,10 @@ mod platform;
 
 #[cfg(target_arch = "arm")]
 #[path = "platform/arm.rs"]
+mod platform;
+
+#[cfg(target_arch = "riscv32")]
+#[path = "platform/riscv.rs"]
 mod platform;
 
 use ciphermeter_firmware::{SLACK, run_all, sizes::MAX_SIZE};

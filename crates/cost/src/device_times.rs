@@ -257,6 +257,8 @@ mod tests {
             ("mkr-wan-1300", Some(mcu::Target::CortexM0plus), 48.0),
             ("stm32l0", Some(mcu::Target::CortexM0plus), 32.0),
             ("nrf52840", Some(mcu::Target::CortexM4), 64.0),
+            ("esp32-c3", Some(mcu::Target::Riscv32imc), 160.0),
+            ("esp32", None, 240.0),
             ("rpi-3b", None, 1200.0),
         ] {
             let d = p.device(device).unwrap();

@@ -405,9 +405,22 @@ fn own_device_cpu(
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let Some(times) = DeviceTimes::for_device(store, device)? else {
+        if let Some(target) = crate::device_times::device_target(device)? {
+            return Err(Error::invalid(format!(
+                "{} runs on the simulated {target}, but there is no stored simulation of it here and no shipped device cost table: run `ciphermeter mcu --target {target}` first, give its seal time with --cpu-us US, or use this machine's with --cpu-from host",
+                device.name
+            )));
+        }
+        // The profile's notes may say why (no simulator for its CPU) and what is near.
+        let notes = device
+            .notes
+            .as_deref()
+            .map(|n| format!(" {}", n.trim_end_matches('.')))
+            .map(|n| n + ".")
+            .unwrap_or_default();
         return Err(Error::invalid(format!(
-            "{} has no simulated target and no device measurements here: give its seal time with --cpu-us US, or use this machine's with --cpu-from host",
-            device.name
+            "{} has no simulated target and no device measurements here: no simulator here runs its CPU, {}.{notes} Give its seal time with --cpu-us US, or use this machine's with --cpu-from host",
+            device.name, device.cpu
         )));
     };
     let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {

@@ -15,6 +15,7 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
         "beaglebone-black",
         "orange-pi-zero",
         "esp32",
+        "esp32-c3",
         "nrf52840",
         "stm32l0",
     ] {

@@ -247,6 +247,7 @@ pub fn shipped(target: Target) -> Result<Option<CostTable>, McuError> {
         Target::CortexM0plus => SHIPPED_CORTEX_M0PLUS,
         Target::CortexM3 => SHIPPED_CORTEX_M3,
         Target::CortexM4 => SHIPPED_CORTEX_M4,
+        Target::Riscv32imc => SHIPPED_RISCV32IMC,
     };
     if text.trim().is_empty() {
         return Ok(None);
@@ -260,6 +261,7 @@ const SHIPPED_ATMEGA1284P: &str = include_str!("../../../data/device-costs/atmeg
 const SHIPPED_CORTEX_M0PLUS: &str = include_str!("../../../data/device-costs/cortex-m0plus.json");
 const SHIPPED_CORTEX_M3: &str = include_str!("../../../data/device-costs/cortex-m3.json");
 const SHIPPED_CORTEX_M4: &str = include_str!("../../../data/device-costs/cortex-m4.json");
+const SHIPPED_RISCV32IMC: &str = include_str!("../../../data/device-costs/riscv32imc.json");
 
 /// A digest of everything the firmware is built from (its sources, manifest,
 /// lock file, build settings and the shared in-project primitives): counts

@@ -1,10 +1,10 @@
-//! Runs a firmware ELF in simavr (through the harness) or QEMU.
+//! Runs a firmware ELF in simavr (through the harness) or QEMU: Cortex-M on
+//! `qemu-system-arm`, riscv32imc on `qemu-system-riscv32 -M virt`.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::target::ICOUNT_SHIFT;
 use crate::{McuError, Target, cycles};
 
 pub struct Output {
@@ -16,6 +16,11 @@ pub struct Output {
 
 /// Wall-clock bound for one firmware run; a hung simulation is an error.
 const TIME_LIMIT: Duration = Duration::from_secs(300);
+
+/// QEMU `virt` RAM for riscv32imc: the firmware's 4 MiB flash and 400 KiB
+/// SRAM regions both sit in it from 0x8000_0000 (firmware/memory/esp32c3.x),
+/// and QEMU puts its device tree near the top, well clear of them.
+pub const RISCV_VIRT_RAM: &str = "16M";
 
 pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Command, McuError> {
     Ok(match target.qemu_machine() {
@@ -32,18 +37,24 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
             cmd
         }
         Some(machine) => {
-            let mut cmd = Command::new("qemu-system-arm");
-            cmd.args([
-                "-M", machine, "-display", "none", "-monitor", "none", "-serial", "none",
-            ])
-            .args(["-chardev", "stdio,id=semihosting"])
-            .args([
-                "-semihosting-config",
-                "enable=on,target=native,chardev=semihosting",
-            ])
-            .args(["-icount", &format!("shift={ICOUNT_SHIFT}")])
-            .arg("-kernel")
-            .arg(elf);
+            let qemu = target.qemu_binary().unwrap_or("qemu-system-arm");
+            let mut cmd = Command::new(qemu);
+            cmd.args(["-M", machine]);
+            if target.is_riscv() {
+                // No OpenSBI: QEMU's reset vector jumps straight to the
+                // firmware's `_start` at 0x8000_0000, in machine mode. The
+                // firmware exits through the SiFive test device.
+                cmd.args(["-bios", "none", "-m", RISCV_VIRT_RAM]);
+            }
+            cmd.args(["-display", "none", "-monitor", "none", "-serial", "none"])
+                .args(["-chardev", "stdio,id=semihosting"])
+                .args([
+                    "-semihosting-config",
+                    "enable=on,target=native,chardev=semihosting",
+                ])
+                .args(["-icount", &format!("shift={}", target.icount_shift())])
+                .arg("-kernel")
+                .arg(elf);
             cmd
         }
     })
@@ -67,8 +78,14 @@ pub type Mixes = Result<Vec<cycles::Mix>, String>;
 /// Runs a Cortex-M firmware with QEMU's execution log on its stderr and
 /// counts each measured region's instructions by class as the log streams
 /// in. Nothing is written to disk; the log (millions of lines for a large
-/// run) is never held in memory.
+/// run) is never held in memory. Only for targets with a cycle model
+/// ([`Target::has_cycle_estimate`]): the classes are ARM's.
 pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuError> {
+    if !target.has_cycle_estimate() {
+        return Err(McuError::Failed(format!(
+            "{target} has no cycle model: run it with emulate::run"
+        )));
+    }
     let marks = crate::elf::marks(elf)?;
     let mut cmd = command(target, elf, None)?;
     cmd.args(["-d", "in_asm,exec,nochain"]);

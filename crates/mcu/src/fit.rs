@@ -72,6 +72,13 @@ mod tests {
             link_overflow(Target::CortexM3, "error[E0599]: no method"),
             None
         );
+        // riscv32imc's own link script names its regions FLASH and RAM
+        // (firmware/memory/esp32c3.x); rust-lld as it says it.
+        let rv = "rust-lld: error: section '.text' will not fit in region 'FLASH': overflowed by 12640 bytes";
+        assert_eq!(
+            link_overflow(Target::Riscv32imc, rv).unwrap(),
+            "does not fit in riscv32imc's flash (4194304 B): the linker's region `FLASH' overflowed by 12640 B"
+        );
     }
 
     #[test]
@@ -90,6 +97,13 @@ mod tests {
         // Without the room (Cortex-M) nothing is claimed unless the firmware says so.
         let arm = parse("M decrypt 256\nC 10 9000\nE\n").unwrap();
         assert_eq!(stack_overflow(Target::CortexM0plus, &arm, 0), None);
+        // riscv32imc paints and flags like Cortex-M (`O`), in 400 KiB of SRAM.
+        let rv = parse("M decrypt 256\nC 10 1232\nO\nE\n").unwrap();
+        let why = stack_overflow(Target::Riscv32imc, &rv, 0).unwrap();
+        assert!(
+            why.starts_with("does not fit in riscv32imc's RAM (409600 B): decrypt of 256 B"),
+            "{why}"
+        );
         let arm = parse("M decrypt 256\nC 10 15000\nO\nE\n").unwrap();
         let why = stack_overflow(Target::CortexM0plus, &arm, 900).unwrap();
         assert!(

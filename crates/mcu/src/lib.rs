@@ -7,6 +7,10 @@
 //!   `-icount`, exact *instruction* counts (QEMU has no cycle model), and a
 //!   cycle estimate with a range from the executed instruction mix
 //!   ([`cycles`]).
+//! - riscv32imc (the ESP32-C3's ISA): QEMU `virt` under `-icount shift=0`,
+//!   exact instruction counts from `minstret`, and no cycle estimate:
+//!   Espressif publishes no per-instruction timing for the core, so time at
+//!   its 160 MHz clock is a lower bound (CPI >= 1).
 //!
 //! [`measure`] is the entry point; [`tiny_security::reproduce`] reruns study
 //! 003's device-level comparison. Results are plain serde types
@@ -144,7 +148,8 @@ fn measure_one(
     };
     // Cortex-M runs log their execution for the cycle estimate (streamed,
     // nothing on disk); CIPHERMETER_MCU_CYCLE_MODEL=off runs them bare.
-    let traced = !req.target.is_avr() && cycles::enabled();
+    // AVR counts cycles exactly; riscv32imc has no cycle model.
+    let traced = req.target.has_cycle_estimate() && cycles::enabled();
     let ran = if traced {
         emulate::run_traced(req.target, &elf).map(|(out, mixes)| (out, Some(mixes)))
     } else {

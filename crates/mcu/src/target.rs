@@ -1,4 +1,4 @@
-//! The four device targets and how each is built, run and counted.
+//! The five device targets and how each is built, run and counted.
 
 use std::{fmt, str::FromStr};
 
@@ -18,18 +18,27 @@ pub enum Target {
     CortexM3,
     /// Cortex-M4 on QEMU `mps2-an386`.
     CortexM4,
+    /// RV32IMC, the ISA of the ESP32-C3's core, on QEMU `virt` with an
+    /// ESP32-C3-like memory map (firmware/memory/esp32c3.x). Counted in
+    /// exact instructions from `minstret`; Espressif publishes no
+    /// per-instruction timing for the core, so there is no cycle estimate
+    /// and time at the clock is a lower bound (CPI >= 1).
+    Riscv32imc,
 }
 
-/// QEMU `-icount` shift: each instruction advances virtual time by 2^SHIFT ns.
-/// 10 makes one instruction ≥ 16 timer ticks, so counts are exact after rounding.
+/// QEMU `-icount` shift on Cortex-M: each instruction advances virtual time by
+/// 2^SHIFT ns. 10 makes one instruction ≥ 16 timer ticks, so counts are exact
+/// after rounding. (riscv32imc reads `minstret` and runs at shift 0:
+/// [`Target::icount_shift`].)
 pub const ICOUNT_SHIFT: u32 = 10;
 
 impl Target {
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Target::Atmega1284p,
         Target::CortexM0plus,
         Target::CortexM3,
         Target::CortexM4,
+        Target::Riscv32imc,
     ];
 
     pub fn name(self) -> &'static str {
@@ -38,6 +47,7 @@ impl Target {
             Target::CortexM0plus => "cortex-m0plus",
             Target::CortexM3 => "cortex-m3",
             Target::CortexM4 => "cortex-m4",
+            Target::Riscv32imc => "riscv32imc",
         }
     }
 
@@ -47,10 +57,11 @@ impl Target {
             Target::CortexM0plus => "thumbv6m-none-eabi",
             Target::CortexM3 => "thumbv7m-none-eabi",
             Target::CortexM4 => "thumbv7em-none-eabihf",
+            Target::Riscv32imc => "riscv32imc-unknown-none-elf",
         }
     }
 
-    /// AVR needs nightly (`-Zbuild-std=core`); Cortex-M builds on stable.
+    /// AVR needs nightly (`-Zbuild-std=core`); Cortex-M and RISC-V build on stable.
     pub fn toolchain(self) -> &'static str {
         match self {
             Target::Atmega1284p => "nightly",
@@ -60,6 +71,21 @@ impl Target {
 
     pub fn is_avr(self) -> bool {
         self == Target::Atmega1284p
+    }
+
+    pub fn is_riscv(self) -> bool {
+        self == Target::Riscv32imc
+    }
+
+    /// Whether runs are priced in cycles from the executed instruction mix
+    /// ([`crate::cycles`]): Cortex-M, whose timings ARM publishes. Not AVR
+    /// (its cycles are exact) and not riscv32imc (no published timings for
+    /// the ESP32-C3's core: instructions only).
+    pub fn has_cycle_estimate(self) -> bool {
+        matches!(
+            self,
+            Target::CortexM0plus | Target::CortexM3 | Target::CortexM4
+        )
     }
 
     /// "cycles" (simavr) or "instructions" (QEMU).
@@ -73,13 +99,16 @@ impl Target {
 
     /// The clock used for `time_us`. For Cortex-M3/M4 (no study device) a
     /// typical part: STM32F103 at 72 MHz, STM32L4 at 80 MHz. On ARM the time
-    /// assumes one instruction per cycle, a lower bound.
+    /// assumes one instruction per cycle, a lower bound, unless estimated.
+    /// riscv32imc: the ESP32-C3's 160 MHz; one instruction per cycle, a
+    /// lower bound (the core's timings are not published).
     pub fn clock_hz(self) -> u64 {
         match self {
             Target::Atmega1284p => 8_000_000,
             Target::CortexM0plus => 48_000_000,
             Target::CortexM3 => 72_000_000,
             Target::CortexM4 => 80_000_000,
+            Target::Riscv32imc => 160_000_000,
         }
     }
 
@@ -87,11 +116,14 @@ impl Target {
     /// in (firmware/memory/*.x; avr-gcc's ATmega1284P map): (flash, RAM).
     /// The Cortex-M0+ runs on QEMU's nRF51 with 16 KiB of RAM, half the
     /// SAMD21's 32 KiB, so what fits there fits the MKR WAN 1300.
+    /// riscv32imc has the ESP32-C3's 4 MiB of flash and 400 KiB of SRAM
+    /// (16 KiB of which the real part can give its cache).
     pub fn memory_bytes(self) -> (u64, u64) {
         match self {
             Target::Atmega1284p => (128 * 1024, 16 * 1024),
             Target::CortexM0plus => (256 * 1024, 16 * 1024),
             Target::CortexM3 | Target::CortexM4 => (4096 * 1024, 64 * 1024),
+            Target::Riscv32imc => (4096 * 1024, 400 * 1024),
         }
     }
 
@@ -101,10 +133,36 @@ impl Target {
             Target::CortexM0plus => Some("microbit"),
             Target::CortexM3 => Some("mps2-an385"),
             Target::CortexM4 => Some("mps2-an386"),
+            Target::Riscv32imc => Some("virt"),
         }
     }
 
-    /// Nanoseconds per tick of the timer the firmware reads (ARM only).
+    /// The QEMU system emulator that runs the target (none for AVR).
+    pub fn qemu_binary(self) -> Option<&'static str> {
+        match self {
+            Target::Atmega1284p => None,
+            Target::Riscv32imc => Some("qemu-system-riscv32"),
+            _ => Some("qemu-system-arm"),
+        }
+    }
+
+    /// The Debian package with [`Target::qemu_binary`].
+    pub fn qemu_package(self) -> Option<&'static str> {
+        match self {
+            Target::Atmega1284p => None,
+            Target::Riscv32imc => Some("qemu-system-misc"),
+            _ => Some("qemu-system-arm"),
+        }
+    }
+
+    /// The `-icount shift` QEMU runs the target with. At 0, one instruction
+    /// is one nanosecond of virtual time, and RISC-V's `minstret` (read from
+    /// QEMU's instruction counter) counts exactly one per instruction.
+    pub fn icount_shift(self) -> u32 {
+        if self.is_riscv() { 0 } else { ICOUNT_SHIFT }
+    }
+
+    /// Nanoseconds per tick of the timer the firmware reads (Cortex-M only).
     pub fn timer_tick_ns(self) -> f64 {
         match self {
             Target::CortexM0plus => 62.5, // nRF51 TIMER0, 16 MHz
@@ -113,8 +171,9 @@ impl Target {
     }
 
     /// Converts a raw count from the firmware/harness into cycles or instructions.
+    /// AVR's cycles and riscv32imc's `minstret` are counts already.
     pub fn to_counter(self, raw: u64) -> u64 {
-        if self.is_avr() {
+        if self.is_avr() || self.is_riscv() {
             raw
         } else {
             let per_instruction = f64::from(1u32 << ICOUNT_SHIFT) / self.timer_tick_ns();
@@ -144,6 +203,7 @@ impl FromStr for Target {
                 }
                 "m3" => Some(Target::CortexM3),
                 "m4" => Some(Target::CortexM4),
+                "rv32imc" | "riscv32" | "riscv32imc-unknown-none-elf" => Some(Target::Riscv32imc),
                 _ => None,
             });
         found.ok_or_else(|| {
@@ -175,5 +235,28 @@ mod tests {
         assert_eq!(Target::CortexM0plus.to_counter(1638), 100);
         assert_eq!(Target::CortexM0plus.to_counter(1640), 100);
         assert_eq!(Target::Atmega1284p.to_counter(1234), 1234);
+        // minstret at -icount shift=0 is the instruction count itself.
+        assert_eq!(Target::Riscv32imc.to_counter(101), 101);
+        assert_eq!(Target::Riscv32imc.icount_shift(), 0);
+    }
+
+    #[test]
+    fn riscv32imc_is_an_esp32_c3_shaped_qemu_virt_counted_in_instructions() {
+        let t: Target = "riscv32imc".parse().unwrap();
+        assert_eq!(t, Target::Riscv32imc);
+        assert_eq!("rv32imc".parse::<Target>().unwrap(), t);
+        assert_eq!(t.rust_target(), "riscv32imc-unknown-none-elf");
+        assert_eq!(t.toolchain(), "stable");
+        assert_eq!(t.qemu_machine(), Some("virt"));
+        assert_eq!(t.qemu_binary(), Some("qemu-system-riscv32"));
+        assert_eq!(t.memory_bytes(), (4 * 1024 * 1024, 400 * 1024));
+        assert_eq!(t.clock_hz(), 160_000_000);
+        assert_eq!(t.counter(), "instructions");
+        assert!(!t.has_cycle_estimate());
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            "\"riscv32imc\"",
+            "stored rows name it as the CLI does"
+        );
     }
 }

@@ -100,8 +100,10 @@ pub fn missing(target: Target) -> Vec<Missing> {
                 "build-essential",
             ));
         }
-    } else if !on_path("qemu-system-arm") {
-        out.push(apt("qemu-system-arm", "qemu-system-arm"));
+    } else if let (Some(qemu), Some(package)) = (target.qemu_binary(), target.qemu_package())
+        && !on_path(qemu)
+    {
+        out.push(apt(qemu, package));
     }
     out
 }
@@ -138,11 +140,10 @@ pub fn versions(target: Target) -> serde_json::Value {
             })
     };
     let rustc = first_line("rustc", &[&format!("+{}", target.toolchain()), "-V"]);
-    let simulator = if target.is_avr() {
+    let simulator = match target.qemu_binary() {
         // simavr has no --version; the Debian package says which release it is.
-        first_line("dpkg-query", &["-W", "-f", "simavr ${Version}", "simavr"])
-    } else {
-        first_line("qemu-system-arm", &["--version"])
+        None => first_line("dpkg-query", &["-W", "-f", "simavr ${Version}", "simavr"]),
+        Some(qemu) => first_line(qemu, &["--version"]).map(|v| format!("{qemu}: {v}")),
     };
     serde_json::json!({
         "firmware_revision": crate::cost_table::firmware_revision(&crate::firmware_dir()).ok(),

@@ -68,6 +68,12 @@ fn chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
     resimulate(Target::CortexM0plus, "chacha20-poly1305", "encrypt");
 }
 
+/// riscv32imc's table (the ESP32-C3's ISA): exact `minstret` instructions.
+#[test]
+fn chacha20_poly1305_on_riscv32imc_matches_the_shipped_table() {
+    resimulate(Target::Riscv32imc, "chacha20-poly1305", "encrypt");
+}
+
 /// Study 004's raw RSA: one exponentiation per row, at the modulus size.
 #[test]
 fn rsa_1024_private_on_cortex_m0plus_matches_the_shipped_table() {

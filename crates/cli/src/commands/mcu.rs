@@ -9,7 +9,8 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// atmega1284p (simavr), cortex-m0plus (QEMU microbit), cortex-m3 (mps2-an385), cortex-m4 (mps2-an386).
+    /// atmega1284p (simavr), cortex-m0plus (QEMU microbit), cortex-m3 (mps2-an385), cortex-m4 (mps2-an386),
+    /// riscv32imc (QEMU virt laid out like an ESP32-C3; instructions only, no cycle estimate).
     #[arg(long, default_value = "atmega1284p")]
     pub target: String,
     /// Firmware algorithm ids (e.g. aes-128-ecb sha256); none means all.

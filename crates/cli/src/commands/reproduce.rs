@@ -62,7 +62,7 @@ pub struct TinySecurityArgs {
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Run at device level on a simulated microcontroller instead of this host:
-    /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4.
+    /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4, riscv32imc.
     #[arg(long)]
     target: Option<String>,
 }

@@ -6,6 +6,12 @@
 //! classes are priced from the ARM manuals and the board's flash wait states
 //! (`data/cycle-timings/cortex-m.toml`, [`timing`]) into a low / estimate /
 //! high triple ([`estimate`]). The model is described in firmware/README.md.
+//!
+//! Cortex-M only ([`crate::Target::has_cycle_estimate`]). riscv32imc stands
+//! for the ESP32-C3, whose core Espressif documents (Technical Reference
+//! Manual, "ESP-RISC-V CPU") without a per-instruction cycle table; no
+//! model is made up for it, so its rows carry exact instruction counts and
+//! its time at 160 MHz is a lower bound (one instruction per cycle).
 
 pub mod classify;
 pub mod estimate;
@@ -21,7 +27,8 @@ pub use trace::{Mix, RegionTracer};
 /// instruction per cycle, a lower bound).
 pub const ENV_SWITCH: &str = "CIPHERMETER_MCU_CYCLE_MODEL";
 
-/// Whether runs on Cortex-M log their execution for the cycle estimate.
+/// Whether runs on Cortex-M log their execution for the cycle estimate
+/// (never on targets without a model: see [`crate::Target::has_cycle_estimate`]).
 pub fn enabled() -> bool {
     std::env::var(ENV_SWITCH)
         .map(|v| v != "off")
