@@ -30,6 +30,7 @@ fn main() {
     .unwrap();
 
     message_scheme();
+    seal_scheme();
     counters();
 
     let target = env::var("TARGET").unwrap();
@@ -147,4 +148,42 @@ fn counters() {
     if ["rsa-1024", "rsa-2048"].iter().any(|f| on(f)) {
         println!("cargo:rustc-cfg=rsa");
     }
+}
+
+/// The sealing core's scheme for this build, from CIPHERMETER_SCHEME (a
+/// canonical scheme name; crates/mcu sets it and the core's features): the
+/// constant `SPEC` in `seal_scheme.rs` and `cfg(seal_path)`. The name is
+/// parsed here, on the host, so the device carries no table of names.
+fn seal_scheme() {
+    use seal::algorithm::CipherAlg;
+    println!("cargo:rerun-if-env-changed=CIPHERMETER_SCHEME");
+    println!("cargo::rustc-check-cfg=cfg(seal_path)");
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("seal_scheme.rs");
+    let Ok(name) = env::var("CIPHERMETER_SCHEME") else {
+        fs::write(out, "").unwrap();
+        return;
+    };
+    let spec = seal::Spec::parse(&name)
+        .unwrap_or_else(|| panic!("CIPHERMETER_SCHEME: '{name}' is not a canonical scheme name"));
+    let cipher = match spec.cipher {
+        None => "None".to_string(),
+        Some(CipherAlg::Block(b, m)) => {
+            format!("Some(CipherAlg::Block(BlockAlg::{b:?}, Mode::{m:?}))")
+        }
+        Some(CipherAlg::Stream(s)) => format!("Some(CipherAlg::Stream(StreamAlg::{s:?}))"),
+        Some(CipherAlg::Aead(a)) => format!("Some(CipherAlg::Aead(AeadAlg::{a:?}))"),
+    };
+    let mac = match spec.mac {
+        None => "None".to_string(),
+        Some(m) => format!("Some(MacAlg::{m:?})"),
+    };
+    fs::write(
+        out,
+        format!(
+            "/// The scheme this build seals with.\npub const SPEC: Spec<'static> = Spec {{ pattern: Pattern::{:?}, cipher: {cipher}, mac: {mac}, name: {name:?} }};\n",
+            spec.pattern
+        ),
+    )
+    .unwrap();
+    println!("cargo:rustc-cfg=seal_path");
 }

@@ -93,6 +93,20 @@ impl<'p, P: Probe> Bench<'p, P> {
         self.probe.text("\n");
     }
 
+    /// `S <container> <hex>`: a sealed message for the host to compare
+    /// with what it seals from the same key, nonce and reading.
+    pub fn sealed(&mut self, container: &str, bytes: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        self.probe.text("S ");
+        self.probe.text(container);
+        self.probe.text(" ");
+        for b in bytes {
+            self.probe
+                .write(&[HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+        }
+        self.probe.text("\n");
+    }
+
     pub fn finish(self) -> bool {
         self.probe.text("E\n");
         self.all_passed

@@ -9,7 +9,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use catalogue::Kind;
 use energy::model::parse_interval;
 use seal::{Pattern, Scheme};
 use serde::{Deserialize, Serialize};
@@ -53,26 +52,9 @@ pub struct Ranking {
     pub excluded: Vec<(String, String)>,
 }
 
-/// Every scheme the catalogue can build: each AEAD, each MAC alone, and
-/// encrypt-then-MAC for the block modes and streams with HMAC-SHA-256.
+/// Every scheme the catalogue can build for this need (`seal::sealing_candidates`).
 pub fn candidates(need: Need) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in catalogue::catalogue().entries() {
-        match e.kind {
-            Kind::Aead => out.push(format!("aead:{}", e.id)),
-            // Poly1305 is a one-time authenticator: one fixed key for every
-            // message would let anyone forge tags, so it is no MAC scheme here.
-            Kind::Mac if need == Need::Integrity && e.id != "poly1305" => {
-                out.push(format!("hmac:{}", e.id))
-            }
-            // ECB leaks patterns; CFB8/OFB8 are the same ciphers, slower.
-            Kind::BlockMode | Kind::Stream if !e.id.ends_with("-ecb") && !e.id.ends_with('8') => {
-                out.push(format!("etm:{}+hmac-sha256", e.id));
-            }
-            _ => {}
-        }
-    }
-    out
+    seal::sealing_candidates(need == Need::Integrity)
 }
 
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.

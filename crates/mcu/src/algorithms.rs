@@ -14,6 +14,10 @@ pub enum Family {
     Mac,
     /// Study 003's whole message path (JSON reading → secured JSON envelope).
     Message,
+    /// The sealing core's whole path for one scheme (its canonical name is
+    /// the id): serialize the chain reading, seal, wrap in json, binary and
+    /// cose (operations `seal-json`, `seal-binary`, `seal-cose`).
+    Seal,
     /// Raw RSA with a modulus of this many bytes: one exponentiation per
     /// operation (encrypt = public key, decrypt = private key), recorded at
     /// the modulus size whatever the sizes asked.
@@ -114,18 +118,35 @@ pub fn find(id: &str) -> Option<&'static Algorithm> {
     ALL.iter().find(|a| a.id == id)
 }
 
+/// A sealing scheme as a firmware build: any canonical name the core parses.
+/// The id is leaked once per scheme a process measures (a bounded set).
+pub fn scheme(id: &str) -> Option<&'static Algorithm> {
+    seal::Spec::parse(id)?;
+    Some(Box::leak(Box::new(Algorithm {
+        id: Box::leak(id.to_string().into_boxed_str()),
+        family: Family::Seal,
+        security_bits: 0,
+    })))
+}
+
 /// Resolves user-given ids (case-insensitive); empty means all but the baseline
 /// (which always runs as the code-size reference).
 pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
     if ids.is_empty() {
-        return Ok(ALL.iter().filter(|a| a.family != Baseline).collect());
+        // Every firmware algorithm, then every scheme a device may seal with.
+        let schemes = seal::safe_candidates();
+        return Ok(ALL
+            .iter()
+            .filter(|a| a.family != Baseline)
+            .chain(schemes.iter().filter_map(|s| scheme(s)))
+            .collect());
     }
     let mut out = Vec::new();
     for id in ids {
         let lower = id.to_ascii_lowercase();
-        let alg = find(&lower).ok_or_else(|| {
+        let alg = find(&lower).or_else(|| scheme(&lower)).ok_or_else(|| {
             McuError::Usage(format!(
-                "unknown firmware algorithm '{id}'; the firmware carries: {}",
+                "unknown firmware algorithm '{id}'; the firmware carries a sealing scheme by its canonical name (aead:aes-128-gcm, etm:aes-128-cbc+hmac-sha256, hmac:hmac-sha256) and: {}",
                 ALL.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
             ))
         })?;
@@ -170,6 +191,20 @@ mod tests {
 /// status: study 003's message builds name a scheme (`message-aes-128-gcm`;
 /// EtM builds use AES in ECB mode, as the study did), the others are entries.
 pub fn catalogue_ids(id: &str) -> Vec<String> {
+    // A sealing scheme names its catalogue entries itself.
+    if let Some(spec) = id.contains(':').then(|| seal::Spec::parse(id)).flatten() {
+        let cipher = spec.cipher.map(|c| {
+            let mut buf = [0u8; 64];
+            let mut w = seal::container::write::Writer::new(&mut buf);
+            c.write_id(&mut w);
+            let n = w.done().unwrap_or(0);
+            String::from_utf8_lossy(&buf[..n]).into_owned()
+        });
+        return cipher
+            .into_iter()
+            .chain(spec.mac.map(|m| m.id().to_string()))
+            .collect();
+    }
     match id.strip_prefix("message-") {
         Some("none") => vec!["identity".into()],
         Some(rest) => match rest

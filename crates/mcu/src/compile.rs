@@ -32,7 +32,27 @@ fn build_lock() -> Result<File, McuError> {
     Ok(file)
 }
 
-/// The Cargo invocation for one algorithm on one target.
+/// The cargo features of a build: the algorithm's own feature, or, for a
+/// sealing scheme (`aead:aes-128-gcm`), `seal` and the core's features the
+/// scheme needs (`Spec::features`), so a scheme id alone selects the build.
+pub fn features(target: Target, id: &str) -> Result<String, String> {
+    if !id.contains(':') {
+        return Ok(id.to_string());
+    }
+    let spec =
+        seal::Spec::parse(id).ok_or_else(|| format!("'{id}' is not a canonical scheme name"))?;
+    let mut features = vec!["seal".to_string()];
+    for f in spec.features().into_iter().filter(|f| !f.is_empty()) {
+        features.push(format!("seal/{f}"));
+    }
+    // AVR copies constant tables to its 16 KiB of RAM.
+    if target.is_avr() && spec.features().contains(&"in-project") {
+        features.push("seal/compact-tables".into());
+    }
+    Ok(features.join(","))
+}
+
+/// The Cargo invocation for one algorithm (or sealing scheme) on one target.
 pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
     let mut cmd = Command::new("cargo");
     cmd.arg(format!("+{}", target.toolchain()))
@@ -41,15 +61,21 @@ pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
     if target.is_avr() {
         cmd.arg("-Zbuild-std=core");
     }
+    let features = features(target, feature).unwrap_or_else(|_| feature.to_string());
     cmd.args([
         "--target",
         target.rust_target(),
         "--features",
-        feature,
+        &features,
         "--quiet",
         "--color",
         "never",
     ]);
+    if feature.contains(':') {
+        cmd.env("CIPHERMETER_SCHEME", feature);
+    } else {
+        cmd.env_remove("CIPHERMETER_SCHEME");
+    }
     cmd.current_dir(firmware_dir())
         .env("CARGO_TARGET_DIR", target_dir())
         .env(
@@ -99,7 +125,8 @@ pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBu
     let dir = target_dir().join("elf").join(target.name());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
-    let copy = dir.join(format!("{feature}-{}.elf", sizes.join("-")));
+    let file = feature.replace([':', '+'], "_");
+    let copy = dir.join(format!("{file}-{}.elf", sizes.join("-")));
     let temp = copy.with_extension(format!("{}.tmp", std::process::id()));
     std::fs::copy(&built, &temp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
     std::fs::rename(&temp, &copy).map_err(|e| format!("cannot place {}: {e}", copy.display()))?;

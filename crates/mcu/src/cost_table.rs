@@ -285,6 +285,11 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, McuError> {
         &firmware.join("../crates/primitives/Cargo.toml"),
         &mut files,
     )?;
+    // The sealing core (not its host part, which no device runs).
+    for rel in ["src", "Cargo.toml", "build.rs"] {
+        collect(&firmware.join("../crates/seal").join(rel), &mut files)?;
+    }
+    files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
     files.sort();
     let mut hash = Sha256::new();
     for f in &files {

@@ -26,6 +26,7 @@ pub mod error;
 pub mod fit;
 pub mod parse;
 pub mod results;
+pub mod seal_check;
 pub mod summary;
 pub mod target;
 pub mod tiny_security;
@@ -52,6 +53,10 @@ pub const DEFAULT_SIZES: &str = "16,64,256,1024";
 
 /// Largest message the firmware buffers can take on the smallest RAM (16 KiB).
 pub const MAX_SIZE: usize = 4096;
+
+/// The buffer size of a sealing build: study 003's longest chain reading
+/// (470 bytes of JSON) sealed in the json container, with its scratch room.
+pub const SEAL_BUFFER: usize = 2048;
 
 /// Where the firmware crate lives (override with CIPHERMETER_FIRMWARE_DIR).
 pub fn firmware_dir() -> PathBuf {
@@ -128,7 +133,13 @@ fn measure_one(
     harness: Option<&std::path::Path>,
     baseline_flash: u64,
 ) -> Vec<McuResult> {
-    let elf = match compile::firmware(req.target, alg.id, &req.sizes) {
+    // A sealing build measures the chain readings whatever the sizes asked;
+    // its buffers hold the longest (25 thermometers) in every container.
+    let sizes = match alg.family {
+        algorithms::Family::Seal => vec![SEAL_BUFFER],
+        _ => req.sizes.clone(),
+    };
+    let elf = match compile::firmware(req.target, alg.id, &sizes) {
         Ok(elf) => elf,
         Err(reason) => {
             let why = fit::link_overflow(req.target, &reason).unwrap_or(reason);
@@ -177,6 +188,14 @@ fn measure_one(
                 baseline_flash,
                 output.exit_ok,
             );
+            if alg.family == algorithms::Family::Seal
+                && let Err(why) = seal_check::check(alg.id, &run.sealed)
+            {
+                for row in &mut rows {
+                    row.kat_passed = false;
+                    row.error = Some(format!("known-answer test FAILED: {why}"));
+                }
+            }
             if let Some(mixes) = mixes
                 && let Err(why) =
                     mixes.and_then(|m| results::add_estimates(req.target, &run, &m, &mut rows))

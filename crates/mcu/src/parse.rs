@@ -43,6 +43,9 @@ pub struct Run {
     /// included: region i of a QEMU execution log is `regions[i]`.
     pub regions: Vec<String>,
     pub ops: Vec<RawOp>,
+    /// A sealing build's messages sealed under its fixed key and nonce:
+    /// (container, bytes), for the host to compare (`S <container> <hex>`).
+    pub sealed: Vec<(String, Vec<u8>)>,
     pub finished: bool,
     pub panicked: bool,
 }
@@ -71,6 +74,11 @@ pub fn parse(stream: &str) -> Result<Run, McuError> {
                     passed,
                     why,
                 });
+            }
+            Some("S") => {
+                let container = words.next().ok_or_else(|| bad(line))?.to_string();
+                let bytes = hex::decode(words.next().unwrap_or("")).map_err(|_| bad(line))?;
+                run.sealed.push((container, bytes));
             }
             Some("M") => {
                 let op = words.next().ok_or_else(|| bad(line))?.to_string();

@@ -188,11 +188,10 @@ pub enum MacAlg {
     CmacAes256,
 }
 
-/// (MAC, catalogue id, feature). HMAC-SHA-2 is always built: EtM derives
-/// its keys with HKDF-SHA-256.
+/// (MAC, catalogue id, feature).
 const MACS: [(MacAlg, &str, &str); 11] = [
-    (MacAlg::HmacSha256, "hmac-sha256", ""),
-    (MacAlg::HmacSha512, "hmac-sha512", ""),
+    (MacAlg::HmacSha256, "hmac-sha256", "sha256"),
+    (MacAlg::HmacSha512, "hmac-sha512", "sha512"),
     (MacAlg::HmacSha3_256, "hmac-sha3-256", "sha3"),
     (MacAlg::HmacSha3_512, "hmac-sha3-512", "sha3"),
     (MacAlg::HmacSha1, "hmac-sha1", "sha1"),

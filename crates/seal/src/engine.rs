@@ -1,6 +1,19 @@
 //! The three patterns (and `enc`) as in-place operations on a caller's
 //! buffer: the heart of every container, on the host and on the device.
 
+// A one-scheme build (firmware) compiles one pattern's arms only; a build
+// without algorithms (features off) compiles none.
+#![cfg_attr(
+    any(only_scheme, not(feature = "all")),
+    allow(
+        dead_code,
+        unused_imports,
+        unused_variables,
+        unused_mut,
+        unreachable_code
+    )
+)]
+
 use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::Zeroizing;
@@ -73,10 +86,13 @@ impl Sealer {
             });
         }
         let (cipher, mac) = match (spec.pattern, spec.cipher, spec.mac) {
+            #[cfg(any(not(only_scheme), only = "pattern-hmac"))]
             (Pattern::Hmac, _, Some(m)) => (None, Some(MacKey::new(m, material)?)),
-            (Pattern::Aead | Pattern::Enc, Some(c), None) => {
-                (Some(CipherKey::new(c, material)?), None)
-            }
+            #[cfg(any(not(only_scheme), only = "pattern-aead"))]
+            (Pattern::Aead, Some(c), None) => (Some(CipherKey::new(c, material)?), None),
+            #[cfg(any(not(only_scheme), only = "pattern-enc"))]
+            (Pattern::Enc, Some(c), None) => (Some(CipherKey::new(c, material)?), None),
+            #[cfg(any(not(only_scheme), only = "pattern-etm"))]
             (Pattern::Etm, Some(c), Some(m)) => {
                 let mut enc = Zeroizing::new([0u8; 64]);
                 let mut mac = Zeroizing::new([0u8; 64]);
@@ -84,13 +100,10 @@ impl Sealer {
                 let mac = derive(material, ETM_MAC_INFO, &mut mac[..m.key_len()])?;
                 (Some(CipherKey::new(c, enc)?), Some(MacKey::new(m, mac)?))
             }
+            #[allow(unreachable_patterns)]
             _ => return Err(Error::NotBuilt),
         };
-        let mut digest = [0u8; 32];
-        {
-            use sha2::Digest;
-            digest.copy_from_slice(&Sha256::digest(spec.name.as_bytes()));
-        }
+        let scheme_id = scheme_id(spec.name)?;
         Ok(Sealer {
             pattern: spec.pattern,
             cipher_alg: spec.cipher,
@@ -99,7 +112,7 @@ impl Sealer {
             key_id: Short::new(key_id, "key id")?,
             cipher,
             mac,
-            scheme_id: [digest[0], digest[1], digest[2], digest[3]],
+            scheme_id,
         })
     }
 
@@ -131,6 +144,7 @@ impl Sealer {
             .get_mut(..self.spec().tag_len())
             .ok_or(Error::BufferTooSmall { need: 0 })?;
         match (self.pattern, &self.cipher) {
+            #[cfg(any(not(only_scheme), only = "pattern-hmac"))]
             (Pattern::Hmac, _) => {
                 let mut mac = self.mac().clone();
                 mac.update(ad);
@@ -138,6 +152,7 @@ impl Sealer {
                 mac.finish(tag);
                 Ok(len)
             }
+            #[cfg(any(not(only_scheme), only = "pattern-aead"))]
             (Pattern::Aead, Some(CipherKey::Aead(a))) => {
                 let body = buf
                     .get_mut(..len)
@@ -145,6 +160,7 @@ impl Sealer {
                 a.seal(nonce, ad, body, tag)?;
                 Ok(len)
             }
+            #[cfg(any(not(only_scheme), only = "pattern-etm"))]
             (Pattern::Etm, Some(c)) => {
                 let body = c.encrypt(nonce, buf, len)?;
                 let mut mac = self.mac().clone();
@@ -152,7 +168,9 @@ impl Sealer {
                 mac.finish(tag);
                 Ok(body)
             }
+            #[cfg(any(not(only_scheme), only = "pattern-enc"))]
             (Pattern::Enc, Some(c)) => c.encrypt(nonce, buf, len),
+            #[allow(unreachable_patterns)]
             _ => Err(Error::NotBuilt),
         }
     }
@@ -171,6 +189,7 @@ impl Sealer {
             return Err(Error::Rejected);
         }
         match (self.pattern, &self.cipher) {
+            #[cfg(any(not(only_scheme), only = "pattern-hmac"))]
             (Pattern::Hmac, _) => {
                 let mut mac = self.mac().clone();
                 mac.update(ad);
@@ -178,17 +197,21 @@ impl Sealer {
                 mac.verify(tag)?;
                 Ok(body.len())
             }
+            #[cfg(any(not(only_scheme), only = "pattern-aead"))]
             (Pattern::Aead, Some(CipherKey::Aead(a))) => {
                 a.open(nonce, ad, body, tag)?;
                 Ok(body.len())
             }
+            #[cfg(any(not(only_scheme), only = "pattern-etm"))]
             (Pattern::Etm, Some(c)) => {
                 let mut mac = self.mac().clone();
                 etm_mac(&mut mac, ad, nonce, body);
                 mac.verify(tag)?;
                 c.decrypt(nonce, body).map_err(|_| Error::Rejected)
             }
+            #[cfg(any(not(only_scheme), only = "pattern-enc"))]
             (Pattern::Enc, Some(c)) => c.decrypt(nonce, body).map_err(|_| Error::Rejected),
+            #[allow(unreachable_patterns)]
             _ => Err(Error::NotBuilt),
         }
     }
@@ -225,4 +248,25 @@ fn derive<'k>(master: &[u8], info: &[u8], out: &'k mut [u8]) -> Result<&'k [u8],
         .expand(info, out)
         .map_err(|_| Error::KeyLength)?;
     Ok(out)
+}
+
+#[cfg(only_scheme)]
+include!(concat!(env!("OUT_DIR"), "/only_scheme.rs"));
+
+/// The binary container's 4-byte scheme id: SHA-256(name)[0..4]. A
+/// one-scheme build has it from its build script.
+#[cfg(only_scheme)]
+fn scheme_id(name: &str) -> Result<[u8; 4], Error> {
+    if name == ONLY_NAME {
+        Ok(ONLY_ID)
+    } else {
+        Err(Error::NotBuilt)
+    }
+}
+
+#[cfg(not(only_scheme))]
+fn scheme_id(name: &str) -> Result<[u8; 4], Error> {
+    use sha2::Digest;
+    let d = Sha256::digest(name.as_bytes());
+    Ok([d[0], d[1], d[2], d[3]])
 }

@@ -7,14 +7,30 @@
 //! CFB, CFB8, OFB and OFB8 on every target, byte-wise where a carry crosses
 //! bytes (the `ctr` crate's `u128` step is miscompiled on AVR).
 
+// A build with some algorithms (a firmware's one scheme) leaves the others'
+// dispatch and imports unused.
+#![cfg_attr(
+    any(only_scheme, not(feature = "all")),
+    allow(
+        dead_code,
+        unused_imports,
+        unused_variables,
+        unused_mut,
+        unreachable_code
+    )
+)]
+
 use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockSizeUser, KeyInit};
 use zeroize::Zeroizing;
 
 use crate::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
 use crate::error::Error;
 
+// Unused in a build without a block cipher (an AEAD-only firmware).
+#[allow(dead_code)]
 type Blk<C> = Array<u8, <C as BlockSizeUser>::BlockSize>;
 
+#[allow(dead_code)]
 mod modes {
     use super::*;
 
@@ -174,16 +190,16 @@ mod modes {
 /// Declares the keyed block ciphers: one enum variant per cipher, present
 /// only with its feature, and the dispatch to the generic modes.
 macro_rules! block_ciphers {
-    ($($feature:literal $name:ident $ty:ty;)*) => {
+    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
         pub enum BlockKey {
-            $(#[cfg(feature = $feature)] $name($ty),)*
+            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
         }
 
         impl BlockKey {
             pub fn new(alg: BlockAlg, key: &[u8]) -> Result<BlockKey, Error> {
                 let _ = key;
                 match alg {
-                    $(#[cfg(feature = $feature)]
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
                     BlockAlg::$name => Ok(BlockKey::$name(
                         <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
                     )),)*
@@ -195,14 +211,14 @@ macro_rules! block_ciphers {
             pub fn encrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8], len: usize) -> Result<usize, Error> {
                 let _ = (mode, iv, &buf, len);
                 match *self {
-                    $(#[cfg(feature = $feature)] BlockKey::$name(ref c) => modes::encrypt(c, mode, iv, buf, len),)*
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] BlockKey::$name(ref c) => modes::encrypt(c, mode, iv, buf, len),)*
                 }
             }
 
             pub fn decrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
                 let _ = (mode, iv, &buf);
                 match *self {
-                    $(#[cfg(feature = $feature)] BlockKey::$name(ref c) => modes::decrypt(c, mode, iv, buf),)*
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] BlockKey::$name(ref c) => modes::decrypt(c, mode, iv, buf),)*
                 }
             }
         }
@@ -210,47 +226,47 @@ macro_rules! block_ciphers {
 }
 
 block_ciphers! {
-    "aes" Aes128 aes::Aes128;
-    "aes" Aes192 aes::Aes192;
-    "aes" Aes256 aes::Aes256;
-    "serpent" Serpent128 serpent::Serpent;
-    "serpent" Serpent192 serpent::Serpent;
-    "serpent" Serpent256 serpent::Serpent;
-    "in-project" Twofish128 primitives::Twofish128;
-    "in-project" Twofish192 primitives::Twofish192;
-    "in-project" Twofish256 primitives::Twofish256;
-    "camellia" Camellia128 camellia::Camellia128;
-    "in-project" Clefia128 primitives::Clefia128;
-    "speck" Speck128_128 speck_cipher::Speck128_128;
-    "speck" Speck64_128 speck_cipher::Speck64_128;
-    "in-project" Present80 primitives::Present80;
-    "in-project" Present128 primitives::Present128;
-    "in-project" Piccolo80 primitives::Piccolo80;
-    "in-project" Piccolo128 primitives::Piccolo128;
-    "blowfish" Blowfish blowfish::Blowfish;
-    "des" Des des::Des;
-    "des" TdesEde3 des::TdesEde3;
-    "rc2" Rc2 rc2::Rc2;
-    "idea" Idea idea::Idea;
-    "xtea" Xtea xtea::Xtea;
-    "in-project" Rijndael256 primitives::Rijndael256K256;
+    "aes" "aes-128" Aes128 aes::Aes128;
+    "aes" "aes-192" Aes192 aes::Aes192;
+    "aes" "aes-256" Aes256 aes::Aes256;
+    "serpent" "serpent-128" Serpent128 serpent::Serpent;
+    "serpent" "serpent-192" Serpent192 serpent::Serpent;
+    "serpent" "serpent-256" Serpent256 serpent::Serpent;
+    "in-project" "twofish-128" Twofish128 primitives::Twofish128;
+    "in-project" "twofish-192" Twofish192 primitives::Twofish192;
+    "in-project" "twofish-256" Twofish256 primitives::Twofish256;
+    "camellia" "camellia-128" Camellia128 camellia::Camellia128;
+    "in-project" "clefia-128" Clefia128 primitives::Clefia128;
+    "speck" "speck128-128" Speck128_128 speck_cipher::Speck128_128;
+    "speck" "speck64-128" Speck64_128 speck_cipher::Speck64_128;
+    "in-project" "present-80" Present80 primitives::Present80;
+    "in-project" "present-128" Present128 primitives::Present128;
+    "in-project" "piccolo-80" Piccolo80 primitives::Piccolo80;
+    "in-project" "piccolo-128" Piccolo128 primitives::Piccolo128;
+    "blowfish" "bf" Blowfish blowfish::Blowfish;
+    "des" "des" Des des::Des;
+    "des" "des-ede3" TdesEde3 des::TdesEde3;
+    "rc2" "rc2" Rc2 rc2::Rc2;
+    "idea" "idea" Idea idea::Idea;
+    "xtea" "xtea" Xtea xtea::Xtea;
+    "in-project" "rijndael-256" Rijndael256 primitives::Rijndael256K256;
 }
 
 /// Declares the keyed AEADs, as `block_ciphers!` does for block ciphers.
 macro_rules! aeads {
-    ($($feature:literal $name:ident $ty:ty;)*) => {
+    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
         // No allocator to box with; a firmware build has one variant, so its
         // size is exactly its algorithm's.
         #[allow(clippy::large_enum_variant)]
         pub enum AeadKey {
-            $(#[cfg(feature = $feature)] $name($ty),)*
+            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
         }
 
         impl AeadKey {
             pub fn new(alg: AeadAlg, key: &[u8]) -> Result<AeadKey, Error> {
                 let _ = key;
                 match alg {
-                    $(#[cfg(feature = $feature)]
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
                     AeadAlg::$name => Ok(AeadKey::$name(
                         <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
                     )),)*
@@ -263,7 +279,7 @@ macro_rules! aeads {
             pub fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &mut [u8]) -> Result<(), Error> {
                 let _ = (nonce, ad, &buf, &tag);
                 match *self {
-                    $(#[cfg(feature = $feature)] AeadKey::$name(ref a) => aead_seal(a, nonce, ad, buf, tag),)*
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] AeadKey::$name(ref a) => aead_seal(a, nonce, ad, buf, tag),)*
                 }
             }
 
@@ -271,7 +287,7 @@ macro_rules! aeads {
             pub fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
                 let _ = (nonce, ad, &buf, tag);
                 match *self {
-                    $(#[cfg(feature = $feature)] AeadKey::$name(ref a) => aead_open(a, nonce, ad, buf, tag),)*
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] AeadKey::$name(ref a) => aead_open(a, nonce, ad, buf, tag),)*
                 }
             }
         }
@@ -279,21 +295,21 @@ macro_rules! aeads {
 }
 
 aeads! {
-    "gcm" Aes128Gcm aes_gcm::Aes128Gcm;
-    "gcm" Aes256Gcm aes_gcm::Aes256Gcm;
-    "ccm" Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
-    "ccm" Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
-    "eax" Aes128Eax primitives::Eax<aes::Aes128>;
-    "eax" Aes256Eax primitives::Eax<aes::Aes256>;
-    "ocb" Aes128Ocb ocb3::Ocb3<aes::Aes128>;
-    "ocb" Aes256Ocb ocb3::Ocb3<aes::Aes256>;
-    "gcm-siv" Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
-    "chacha20poly1305" ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
-    "chacha20poly1305" XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
-    "ascon" AsconAead128 ascon_aead::AsconAead128;
-    "in-project" Ascon128V12 primitives::Ascon128V12;
-    "in-project" Acorn128 primitives::Acorn128;
-    "in-project" Acorn128Wide primitives::Acorn128Wide;
+    "gcm" "aes-128-gcm" Aes128Gcm aes_gcm::Aes128Gcm;
+    "gcm" "aes-256-gcm" Aes256Gcm aes_gcm::Aes256Gcm;
+    "ccm" "aes-128-ccm" Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
+    "ccm" "aes-256-ccm" Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
+    "eax" "aes-128-eax" Aes128Eax primitives::Eax<aes::Aes128>;
+    "eax" "aes-256-eax" Aes256Eax primitives::Eax<aes::Aes256>;
+    "ocb" "aes-128-ocb" Aes128Ocb ocb3::Ocb3<aes::Aes128>;
+    "ocb" "aes-256-ocb" Aes256Ocb ocb3::Ocb3<aes::Aes256>;
+    "gcm-siv" "aes-256-gcm-siv" Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
+    "chacha20poly1305" "chacha20-poly1305" ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
+    "chacha20poly1305" "xchacha20-poly1305" XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
+    "ascon" "ascon-aead128" AsconAead128 ascon_aead::AsconAead128;
+    "in-project" "ascon-128-v1.2" Ascon128V12 primitives::Ascon128V12;
+    "in-project" "acorn-128" Acorn128 primitives::Acorn128;
+    "in-project" "acorn-128-wide" Acorn128Wide primitives::Acorn128Wide;
 }
 
 #[allow(dead_code)]
@@ -350,9 +366,23 @@ impl StreamKey {
     fn built(alg: StreamAlg) -> bool {
         match alg {
             StreamAlg::Identity => true,
-            StreamAlg::Rc4 => cfg!(feature = "rc4"),
-            StreamAlg::ChaCha20 | StreamAlg::XChaCha20 => cfg!(feature = "chacha20"),
-            StreamAlg::Salsa20 | StreamAlg::XSalsa20 => cfg!(feature = "salsa20"),
+            StreamAlg::Rc4 => cfg!(all(feature = "rc4", any(not(only_scheme), only = "rc4"))),
+            StreamAlg::ChaCha20 => cfg!(all(
+                feature = "chacha20",
+                any(not(only_scheme), only = "chacha20")
+            )),
+            StreamAlg::XChaCha20 => cfg!(all(
+                feature = "chacha20",
+                any(not(only_scheme), only = "xchacha20")
+            )),
+            StreamAlg::Salsa20 => cfg!(all(
+                feature = "salsa20",
+                any(not(only_scheme), only = "salsa20")
+            )),
+            StreamAlg::XSalsa20 => cfg!(all(
+                feature = "salsa20",
+                any(not(only_scheme), only = "xsalsa20")
+            )),
         }
     }
 
@@ -371,19 +401,19 @@ impl StreamKey {
         }
         match self.alg {
             StreamAlg::Identity => Ok(()),
-            #[cfg(feature = "rc4")]
+            #[cfg(all(feature = "rc4", any(not(only_scheme), only = "rc4")))]
             StreamAlg::Rc4 => {
                 let mut s = rc4::Rc4::new_from_slice(key).map_err(|_| Error::KeyLength)?;
                 s.apply_keystream(buf);
                 Ok(())
             }
-            #[cfg(feature = "chacha20")]
+            #[cfg(all(feature = "chacha20", any(not(only_scheme), only = "chacha20")))]
             StreamAlg::ChaCha20 => run!(chacha20::ChaCha20),
-            #[cfg(feature = "chacha20")]
+            #[cfg(all(feature = "chacha20", any(not(only_scheme), only = "xchacha20")))]
             StreamAlg::XChaCha20 => run!(chacha20::XChaCha20),
-            #[cfg(feature = "salsa20")]
+            #[cfg(all(feature = "salsa20", any(not(only_scheme), only = "salsa20")))]
             StreamAlg::Salsa20 => run!(salsa20::Salsa20),
-            #[cfg(feature = "salsa20")]
+            #[cfg(all(feature = "salsa20", any(not(only_scheme), only = "xsalsa20")))]
             StreamAlg::XSalsa20 => run!(salsa20::XSalsa20),
             #[allow(unreachable_patterns)]
             _ => Err(Error::NotBuilt),
@@ -435,24 +465,22 @@ impl CipherKey {
 
 /// Declares the keyed MACs, as `block_ciphers!` does.
 macro_rules! macs {
-    ($($feature:literal $name:ident $ty:ty;)*) => {
+    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
         // No allocator to box with; a firmware build has one variant, so its
         // size is exactly its algorithm's.
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone)]
         pub enum MacKey {
-            HmacSha256(hmac::Hmac<sha2::Sha256>),
-            HmacSha512(hmac::Hmac<sha2::Sha512>),
-            $(#[cfg(feature = $feature)] $name($ty),)*
+            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
         }
 
         impl MacKey {
             pub fn new(alg: MacAlg, key: &[u8]) -> Result<MacKey, Error> {
+                #[allow(unused_imports)]
                 use digest::KeyInit as _;
+                let _ = key;
                 Ok(match alg {
-                    MacAlg::HmacSha256 => MacKey::HmacSha256(hmac::Hmac::new_from_slice(key).map_err(|_| Error::KeyLength)?),
-                    MacAlg::HmacSha512 => MacKey::HmacSha512(hmac::Hmac::new_from_slice(key).map_err(|_| Error::KeyLength)?),
-                    $(#[cfg(feature = $feature)]
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
                     MacAlg::$name => MacKey::$name(<$ty>::new_from_slice(key).map_err(|_| Error::KeyLength)?),)*
                     #[allow(unreachable_patterns)]
                     _ => return Err(Error::NotBuilt),
@@ -461,45 +489,44 @@ macro_rules! macs {
 
             pub fn update(&mut self, data: &[u8]) {
                 use digest::Mac as _;
-                match self {
-                    MacKey::HmacSha256(m) => m.update(data),
-                    MacKey::HmacSha512(m) => m.update(data),
-                    $(#[cfg(feature = $feature)] MacKey::$name(m) => m.update(data),)*
+                let _ = data;
+                match *self {
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(ref mut m) => m.update(data),)*
                 }
             }
 
             /// Writes the tag into `out` (its length is the MAC's).
             pub fn finish(self, out: &mut [u8]) {
                 use digest::Mac as _;
+                let _ = &out;
                 match self {
-                    MacKey::HmacSha256(m) => out.copy_from_slice(&m.finalize().into_bytes()),
-                    MacKey::HmacSha512(m) => out.copy_from_slice(&m.finalize().into_bytes()),
-                    $(#[cfg(feature = $feature)] MacKey::$name(m) => out.copy_from_slice(&m.finalize().into_bytes()),)*
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(m) => out.copy_from_slice(&m.finalize().into_bytes()),)*
                 }
             }
 
             /// Compares with `tag` in constant time.
             pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
                 use digest::Mac as _;
-                match self {
-                    MacKey::HmacSha256(m) => m.verify_slice(tag),
-                    MacKey::HmacSha512(m) => m.verify_slice(tag),
-                    $(#[cfg(feature = $feature)] MacKey::$name(m) => m.verify_slice(tag),)*
-                }
-                .map_err(|_| Error::Rejected)
+                let _ = tag;
+                let checked: Result<(), digest::MacError> = match self {
+                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(m) => m.verify_slice(tag),)*
+                };
+                checked.map_err(|_| Error::Rejected)
             }
         }
     };
 }
 
 macs! {
-    "sha3" HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
-    "sha3" HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
-    "sha1" HmacSha1 hmac::Hmac<sha1::Sha1>;
-    "md5" HmacMd5 hmac::Hmac<md5::Md5>;
-    "blake2" HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
-    "blake2" HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
-    "ascon-hash" HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
-    "cmac" CmacAes128 cmac::Cmac<aes::Aes128>;
-    "cmac" CmacAes256 cmac::Cmac<aes::Aes256>;
+    "sha256" "hmac-sha256" HmacSha256 hmac::Hmac<sha2::Sha256>;
+    "sha512" "hmac-sha512" HmacSha512 hmac::Hmac<sha2::Sha512>;
+    "sha3" "hmac-sha3-256" HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
+    "sha3" "hmac-sha3-512" HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
+    "sha1" "hmac-sha1" HmacSha1 hmac::Hmac<sha1::Sha1>;
+    "md5" "hmac-md5" HmacMd5 hmac::Hmac<md5::Md5>;
+    "blake2" "hmac-blake2s256" HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
+    "blake2" "hmac-blake2b512" HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
+    "ascon-hash" "hmac-ascon-hash256" HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
+    "cmac" "cmac-aes-128" CmacAes128 cmac::Cmac<aes::Aes128>;
+    "cmac" "cmac-aes-256" CmacAes256 cmac::Cmac<aes::Aes256>;
 }

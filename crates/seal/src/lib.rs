@@ -48,6 +48,7 @@ pub mod host;
 
 #[cfg(feature = "std")]
 pub use host::{
+    candidates::{safe_candidates, sealing_candidates},
     error::SealError,
     keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file},
     nonce::{

@@ -87,3 +87,38 @@ fn tenths(w: &mut Writer<'_>, t: i16) {
         w.bytes(&[b'.', b'0' + (a % 10) as u8]);
     }
 }
+
+/// The fixed case a device and the host both seal, to show they write the
+/// same bytes (crates/mcu/tests/seal_identity.rs): a public test key, never
+/// for real messages.
+pub mod known_answer {
+    use crate::counter::counter_nonce;
+    use crate::spec::Spec;
+
+    /// 64 bytes; a scheme takes the first `Spec::key_len`.
+    pub const KEY: [u8; 64] = [
+        0xe2, 0xb3, 0xc8, 0xa1, 0xf0, 0x4d, 0x9e, 0x7c, 0x6b, 0x5a, 0x49, 0x38, 0x27, 0x16, 0x05,
+        0xf4, 0xe3, 0xd2, 0xc1, 0xb0, 0xa9, 0xf8, 0xe7, 0xd6, 0xc5, 0xb4, 0xa3, 0x92, 0x81, 0x70,
+        0x6f, 0x5e, 0x4d, 0x3c, 0x2b, 0x1a, 0x09, 0xf8, 0xe7, 0xd6, 0xc5, 0xb4, 0xa3, 0x92, 0x81,
+        0x70, 0xf6, 0xe5, 0xd4, 0xc3, 0xb2, 0xa1, 0x90, 0x8f, 0x7e, 0x6d, 0x5c, 0x4b, 0x3a, 0x29,
+        0x18, 0x07, 0x06, 0x05,
+    ];
+
+    pub const KEY_ID: [u8; 8] = [0xa0, 1, 2, 3, 4, 5, 6, 7];
+
+    /// The reading: three thermometers from seed 42.
+    pub const THERMOMETERS: usize = 3;
+    pub const SEED: u32 = 42;
+
+    /// Counter value 7 where the scheme takes counter nonces, else bytes
+    /// 0, 7, 14, … (a device draws those from its random generator).
+    pub fn nonce(spec: &Spec<'_>, nonce: &mut [u8]) {
+        if spec.allows_counter_nonces() {
+            counter_nonce(7, nonce).ok();
+        } else {
+            for (i, b) in nonce.iter_mut().enumerate() {
+                *b = (i as u8).wrapping_mul(7);
+            }
+        }
+    }
+}

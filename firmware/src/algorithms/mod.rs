@@ -22,6 +22,8 @@ pub mod message;
 pub mod rsa;
 #[cfg(rsa)]
 mod rsa_vectors;
+#[cfg(seal_path)]
+pub mod sealing;
 pub mod stream;
 pub mod vectors;
 
@@ -321,6 +323,8 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
 
     #[cfg(message_path)]
     message::run(b, data, out);
+    #[cfg(seal_path)]
+    sealing::run(b, data, out);
 }
 
 #[cfg(any(feature = "aes-128-ccm", feature = "aes-256-ccm"))]

@@ -2,6 +2,7 @@
 //! insecurity rules, key files (0600, checked on every read), OS
 //! randomness, counter files, and a sealer over owned buffers.
 
+pub mod candidates;
 pub mod cose_names;
 pub mod error;
 pub mod keyfile;

@@ -1,0 +1,61 @@
+//! The known answer of a sealing build: the device printed the messages it
+//! sealed under `seal::reading::known_answer`'s key, key id and nonce
+//! (`S <container> <hex>`); the host seals the same reading with the same
+//! core through `HostSealer` and every byte must agree. The host's sealing
+//! is itself held to the catalogue's backends (crates/seal/tests/golden.rs)
+//! and to an independent Python decoder (crates/seal/tests/independent.rs).
+
+use seal::reading::known_answer;
+use seal::{ChainReading, Container, HostSealer, Scheme, SealKey};
+
+/// What the host seals for `scheme`: (container, message) in `Container::ALL` order.
+pub fn host_messages(scheme: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let scheme = Scheme::parse(scheme).map_err(|e| e.to_string())?;
+    let spec = scheme.spec();
+    let mut nonce = vec![0u8; spec.nonce_len()];
+    known_answer::nonce(&spec, &mut nonce);
+    let key = SealKey::from_parts(
+        scheme.clone(),
+        known_answer::KEY_ID.to_vec(),
+        &known_answer::KEY[..spec.key_len()],
+    )
+    .map_err(|e| e.to_string())?;
+    // Legacy schemes are measured too (with --allow-legacy they are ranked).
+    let mut sealer = HostSealer::new(&key, true).map_err(|e| e.to_string())?;
+    let reading = ChainReading::sample(known_answer::THERMOMETERS, known_answer::SEED);
+    let mut json = [0u8; 512];
+    let len = reading.to_json(&mut json).map_err(|e| format!("{e:?}"))?;
+    Container::ALL
+        .iter()
+        .map(|&c| {
+            let m = sealer
+                .seal(c, &nonce, &json[..len], b"")
+                .map_err(|e| e.to_string())?;
+            Ok((c.as_str().to_string(), m))
+        })
+        .collect()
+}
+
+/// Ok when the device sealed exactly what the host seals, in every container.
+pub fn check(scheme: &str, device: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let host = host_messages(scheme)?;
+    if device.len() != host.len() {
+        return Err(format!(
+            "the device printed {} sealed messages, expected one per container ({})",
+            device.len(),
+            host.len()
+        ));
+    }
+    for ((dc, dm), (hc, hm)) in device.iter().zip(&host) {
+        if dc != hc || dm != hm {
+            let at = dm.iter().zip(hm).position(|(a, b)| a != b);
+            return Err(format!(
+                "in {hc} the device sealed other bytes than the host (first difference at byte {}; {} vs {} bytes)",
+                at.unwrap_or(dm.len().min(hm.len())),
+                dm.len(),
+                hm.len()
+            ));
+        }
+    }
+    Ok(())
+}

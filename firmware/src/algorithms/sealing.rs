@@ -1,0 +1,91 @@
+//! The sealing core's whole path on the device, for the one scheme this
+//! build was made for (`CIPHERMETER_SCHEME`, turned into the constant
+//! `SPEC` by build.rs): serialize study 003's chain reading to JSON, seal
+//! it, and wrap it in each container, timed together as `seal-json`,
+//! `seal-binary` and `seal-cose` at each chain length. The same code
+//! seals on the host (crates/seal), so the device is charged for the very
+//! bytes the link carries.
+//!
+//! Known answer: `S <container> <hex>` lines print the message sealed under
+//! `seal::reading::known_answer`'s key, key id and nonce; the host runner
+//! seals the same and fails the build's known answer unless every byte
+//! agrees (crates/mcu `seal_check`). The device does not open messages: a
+//! sensor only seals, and its code size should be what sealing costs.
+
+#[allow(unused_imports)]
+use seal::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
+#[allow(unused_imports)]
+use seal::{ChainReading, Container, Pattern, Sealer, Spec, counter_nonce};
+
+use crate::bench::{Bench, Failure};
+use crate::probe::Probe;
+use seal::reading::known_answer;
+
+include!(concat!(env!("OUT_DIR"), "/seal_scheme.rs"));
+
+/// Study 003's chain lengths (thermometers per reading), 66..470 bytes of JSON.
+pub const CHAINS: [usize; 6] = [1, 3, 5, 10, 15, 25];
+
+pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
+    let spec = SPEC;
+    b.algorithm(spec.name);
+    let key = &known_answer::KEY[..spec.key_len()];
+    let sealer = b.op("key-setup", 0, || {
+        Sealer::new(spec, &known_answer::KEY_ID, key)
+    });
+    let Ok(sealer) = sealer else {
+        b.kat(spec.name, Err(Failure::Step("key setup refused the key")));
+        return;
+    };
+    let mut nonce = [0u8; 32];
+    let nonce = &mut nonce[..spec.nonce_len()];
+    known_answer::nonce(&spec, nonce);
+    let answer = known_answer(b, &sealer, nonce, data, out);
+    b.kat(spec.name, answer);
+    for container in Container::ALL {
+        let op = match container {
+            Container::Json => "seal-json",
+            Container::Binary => "seal-binary",
+            Container::Cose => "seal-cose",
+        };
+        for (i, &n) in CHAINS.iter().enumerate() {
+            let reading = ChainReading::sample(n, i as u32);
+            let Ok(len) = reading.to_json(data) else {
+                continue;
+            };
+            if sealer.seal_buffer_len(container, &data[..len], &[]) > out.len() {
+                continue;
+            }
+            let (plain, _) = data.split_at_mut(len);
+            let sealed = b.op(op, len, || {
+                // The whole path: serialize, seal, wrap.
+                let len = reading.to_json(plain).unwrap_or(0);
+                sealer.seal(container, nonce, &plain[..len], &[], out)
+            });
+            if sealed.is_err() {
+                b.kat(op, Err(Failure::Step("sealing failed")));
+            }
+        }
+    }
+}
+
+/// Seals the fixed reading in every container and prints each message.
+fn known_answer<P: Probe>(
+    b: &mut Bench<P>,
+    sealer: &Sealer,
+    nonce: &[u8],
+    data: &mut [u8],
+    out: &mut [u8],
+) -> Result<(), Failure> {
+    let reading = ChainReading::sample(known_answer::THERMOMETERS, known_answer::SEED);
+    let len = reading
+        .to_json(data)
+        .map_err(|_| "the reading does not fit")?;
+    for container in Container::ALL {
+        let n = sealer
+            .seal(container, nonce, &data[..len], &[], out)
+            .map_err(|_| "seal")?;
+        b.sealed(container.as_str(), &out[..n]);
+    }
+    Ok(())
+}
