@@ -102,6 +102,7 @@ impl Plan {
             min_security: 128,
             need: Need::Integrity,
             allow_legacy: false,
+            containers: vec![seal::Container::Json],
             battery: self.battery.clone(),
             interval: self.interval.clone(),
             data_dir: self.data_dir.clone(),
@@ -279,8 +280,13 @@ fn steps_of(
             "[sealing {sample}] {} schemes interleaved",
             SCHEMES.len()
         )));
+        // The run seals in the json container, study 003's envelope shape.
+        let jobs: Vec<(&str, seal::Container)> = SCHEMES
+            .iter()
+            .map(|s| (*s, seal::Container::Json))
+            .collect();
         let costs = match cost_schemes(
-            &SCHEMES,
+            &jobs,
             sample,
             plan.quick,
             &settings[0],

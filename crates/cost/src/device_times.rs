@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use energy::Device;
-use seal::Scheme;
+use seal::{Container, Scheme};
 use serde_json::Value;
 use store::Store;
 use store::conventions::MCU;
@@ -46,9 +46,13 @@ pub struct DeviceTimes {
     pub origin: Origin,
     /// The clock the counts are divided by: the device profile's.
     pub clock_hz: f64,
-    seal: BTreeMap<String, Vec<(usize, u64)>>,
+    /// Seal counts by (scheme, operation): `seal-json`, `seal-binary`,
+    /// `seal-cose` for the core's path; `seal` for study 003's envelope.
+    seal: BTreeMap<(String, String), Vec<(usize, u64)>>,
     code: BTreeMap<String, i64>,
     stack: BTreeMap<String, u32>,
+    /// Why a build has no counts: it does not fit (with sizes), or failed.
+    failures: BTreeMap<String, String>,
     /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
     estimated: bool,
 }
@@ -101,9 +105,18 @@ impl DeviceTimes {
             seal: BTreeMap::new(),
             code: BTreeMap::new(),
             stack: BTreeMap::new(),
+            failures: BTreeMap::new(),
             estimated: false,
         };
         for r in &rows {
+            if r.metric == store::conventions::FAILURE {
+                let why = r
+                    .data
+                    .get("error")
+                    .and_then(Value::as_str)
+                    .unwrap_or("failed");
+                times.failures.insert(r.subject.clone(), why.to_string());
+            }
             if let Some(c) = r.data.get("code_size_bytes").and_then(Value::as_i64) {
                 times.code.insert(r.subject.clone(), c);
             }
@@ -111,7 +124,7 @@ impl DeviceTimes {
                 let peak = times.stack.entry(r.subject.clone()).or_default();
                 *peak = (*peak).max(st as u32);
             }
-            if r.operation == "seal"
+            if is_seal(&r.operation)
                 && r.metric != store::conventions::FAILURE
                 && let Some(n) = r.size_bytes
             {
@@ -121,7 +134,7 @@ impl DeviceTimes {
                 let cycles = estimate.unwrap_or(r.value as u64);
                 times
                     .seal
-                    .entry(r.subject.clone())
+                    .entry((r.subject.clone(), r.operation.clone()))
                     .or_default()
                     .push((n as usize, cycles));
             }
@@ -139,8 +152,13 @@ impl DeviceTimes {
             seal: BTreeMap::new(),
             code: BTreeMap::new(),
             stack: BTreeMap::new(),
+            failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
         };
+        for e in table.entries.iter().filter(|e| e.error.is_some()) {
+            let why = e.error.clone().unwrap_or_default();
+            times.failures.insert(e.algorithm.clone(), why);
+        }
         for e in table.entries.iter().filter(|e| e.error.is_none()) {
             if let Some(c) = e.code_size_bytes {
                 times.code.insert(e.algorithm.clone(), c);
@@ -149,34 +167,28 @@ impl DeviceTimes {
                 let peak = times.stack.entry(e.algorithm.clone()).or_default();
                 *peak = (*peak).max(st);
             }
-            if e.operation == "seal" {
-                times.seal.insert(e.algorithm.clone(), e.cycle_points());
+            if is_seal(&e.operation) {
+                times
+                    .seal
+                    .insert((e.algorithm.clone(), e.operation.clone()), e.cycle_points());
             }
         }
         times
     }
 
-    /// The firmware id of a scheme's sealed-message build (study 003's set):
-    /// `aead:aes-128-gcm` → `message-aes-128-gcm`, and for EtM, whose firmware
-    /// is ECB as the study's was, `etm:aes-128-ecb+hmac-sha256` →
-    /// `message-etm-aes-128-hmac-sha256`.
+    /// The firmware id of a scheme's build: its canonical name (the
+    /// sealing core's whole path; `mcu` builds any scheme by its name).
     pub fn firmware_id(scheme: &Scheme) -> String {
-        match scheme.name().split_once(':') {
-            Some(("etm", parts)) => {
-                let (cipher, mac) = parts.split_once('+').unwrap_or((parts, ""));
-                let cipher = cipher.strip_suffix("-ecb").unwrap_or(cipher);
-                format!("message-etm-{cipher}-{mac}")
-            }
-            Some((_, rest)) => format!("message-{rest}"),
-            None => format!("message-{}", scheme.name()),
-        }
+        scheme.name().to_string()
     }
 
-    /// Seal time for a reading of `bytes` in µs at the device's clock: the
-    /// exact count at a measured length, else interpolated between the
-    /// nearest measured ones (`mcu::cost_table::interpolate`).
-    pub fn seal_us(&self, scheme: &Scheme, bytes: usize) -> Option<f64> {
-        let mut points = self.seal.get(&Self::firmware_id(scheme))?.clone();
+    /// Seal time for a reading of `bytes` in `container`, in µs at the
+    /// device's clock: serialize, seal and wrap, the exact count at a
+    /// measured length, else interpolated between the nearest measured ones
+    /// (`mcu::cost_table::interpolate`).
+    pub fn seal_us(&self, scheme: &Scheme, container: Container, bytes: usize) -> Option<f64> {
+        let key = (Self::firmware_id(scheme), seal_operation(container));
+        let mut points = self.seal.get(&key)?.clone();
         points.sort();
         let count = mcu::cost_table::interpolate(&points, bytes)?;
         Some(count / self.clock_hz * 1e6)
@@ -188,6 +200,14 @@ impl DeviceTimes {
 
     pub fn stack(&self, scheme: &Scheme) -> Option<u32> {
         self.stack.get(&Self::firmware_id(scheme)).copied()
+    }
+
+    /// Why the device has no seal time for a scheme it tried: "does not
+    /// fit" with its sizes, or the failure. None when it was never built.
+    pub fn failure(&self, scheme: &Scheme) -> Option<&str> {
+        self.failures
+            .get(&Self::firmware_id(scheme))
+            .map(String::as_str)
     }
 
     /// "atmega1284p at 8 MHz, stored simulation (run 12)".
@@ -213,6 +233,15 @@ impl DeviceTimes {
     }
 }
 
+/// The firmware operation that times the core's path in `container`.
+pub fn seal_operation(container: Container) -> String {
+    format!("seal-{container}")
+}
+
+fn is_seal(operation: &str) -> bool {
+    operation == "seal" || operation.starts_with("seal-")
+}
+
 /// Where a CPU time came from.
 #[derive(Clone, Debug)]
 pub enum CpuSource {
@@ -223,7 +252,11 @@ pub enum CpuSource {
     /// The device was simulated but has no seal time for this scheme (its
     /// firmware failed a known answer or was not built): the host's stands in,
     /// labelled, and the ranking puts it after the measured ones.
-    HostInsteadOfDevice { target: mcu::Target },
+    HostInsteadOfDevice {
+        target: mcu::Target,
+        /// The device's reason when its build failed or did not fit (with sizes).
+        why: Option<String>,
+    },
 }
 
 impl CpuSource {
@@ -231,8 +264,13 @@ impl CpuSource {
         match self {
             CpuSource::Device(what) => what.clone(),
             CpuSource::Host => "this host, not the device: the device has no simulated target (give its time with --cpu-us)".into(),
-            CpuSource::HostInsteadOfDevice { target } => format!(
-                "this host, because {} has no seal time for this scheme (no firmware build, or its known answer failed): see the device section for why",
+            CpuSource::HostInsteadOfDevice { target, why: Some(why) } => format!(
+                "this host, because on {} this scheme failed: {why}",
+                target.name()
+            ),
+            CpuSource::HostInsteadOfDevice { target, why: None } => format!(
+                "this host, because {} has no seal time for this scheme (not measured: run `ciphermeter mcu --target {}` or scripts/device-costs)",
+                target.name(),
                 target.name()
             ),
         }
@@ -240,6 +278,14 @@ impl CpuSource {
 
     pub fn is_device(&self) -> bool {
         matches!(self, CpuSource::Device(_))
+    }
+
+    /// The device tried and the scheme does not fit (or failed): the reason.
+    pub fn device_failure(&self) -> Option<&str> {
+        match self {
+            CpuSource::HostInsteadOfDevice { why, .. } => why.as_deref(),
+            _ => None,
+        }
     }
 }
 

@@ -277,21 +277,10 @@ fn device_cpu(
     store: &Store,
     target: mcu::Target,
     scheme: &seal::Scheme,
+    container: seal::Container,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let firmware = DeviceTimes::firmware_id(scheme);
-    if mcu::algorithms::find(&firmware).is_none() {
-        let built: Vec<&str> = mcu::algorithms::ALL
-            .iter()
-            .filter(|a| a.family == mcu::algorithms::Family::Message && a.id != "message-none")
-            .map(|a| a.id.trim_start_matches("message-"))
-            .collect();
-        return Err(Error::invalid(format!(
-            "--cpu-from: {} has no firmware build; the device tier seals study 003's schemes: {}",
-            scheme.name(),
-            built.join(", ")
-        )));
-    }
     let times = DeviceTimes::load(store, target)?.ok_or_else(|| {
         Error::invalid(format!(
             "no device-level results for {} in the store: run `ciphermeter mcu --target {} {firmware}` first",
@@ -299,9 +288,10 @@ fn device_cpu(
             target.name()
         ))
     })?;
-    let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
+    let us = times.seal_us(scheme, container, reading_bytes).ok_or_else(|| {
+        let why = times.failure(scheme).map(|w| format!(" ({w})")).unwrap_or_default();
         Error::invalid(format!(
-            "{} has no seal time for {firmware}: run `ciphermeter mcu --target {} {firmware}`",
+            "{} has no seal time for {firmware} in the {container} container{why}: run `ciphermeter mcu --target {} {firmware}`",
             times.describe(),
             target.name()
         ))
@@ -321,12 +311,20 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
     let cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
-        CpuChoice::Device { store } => {
-            own_device_cpu(store, device, &sealed.scheme, msg.plaintext.len())?
-        }
-        CpuChoice::Stored { store, target } => {
-            device_cpu(store, *target, &sealed.scheme, msg.plaintext.len())?
-        }
+        CpuChoice::Device { store } => own_device_cpu(
+            store,
+            device,
+            &sealed.scheme,
+            sealed.container,
+            msg.plaintext.len(),
+        )?,
+        CpuChoice::Stored { store, target } => device_cpu(
+            store,
+            *target,
+            &sealed.scheme,
+            sealed.container,
+            msg.plaintext.len(),
+        )?,
         CpuChoice::Host { quick } => {
             let t = sealed.measure_seal(&msg.plaintext, *quick)?;
             CpuTime {
@@ -402,6 +400,7 @@ fn own_device_cpu(
     store: &Store,
     device: &Device,
     scheme: &seal::Scheme,
+    container: seal::Container,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let Some(times) = DeviceTimes::for_device(store, device)? else {
@@ -423,13 +422,16 @@ fn own_device_cpu(
             device.name, device.cpu
         )));
     };
-    let us = times.seal_us(scheme, reading_bytes).ok_or_else(|| {
+    let us = times.seal_us(scheme, container, reading_bytes).ok_or_else(|| {
+        let why = match times.failure(scheme) {
+            Some(w) => format!("on {}: {w}", times.target.name()),
+            None => format!("not measured: run `ciphermeter mcu --target {} {}`", times.target.name(), scheme.name()),
+        };
         Error::invalid(format!(
-            "{} has no seal time for {} ({}; its firmware builds study 003's schemes, see `ciphermeter mcu --target {}`): give --cpu-us US, or --cpu-from host",
+            "{} has no seal time for {} in the {container} container ({why}; {}): give --cpu-us US, or --cpu-from host",
             device.name,
             scheme.name(),
             times.describe(),
-            times.target.name()
         ))
     })?;
     Ok(device_time(us, &times))

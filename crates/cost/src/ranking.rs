@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use energy::model::parse_interval;
-use seal::{Pattern, Scheme};
+use seal::{Container, Pattern, Scheme};
 use serde::{Deserialize, Serialize};
 use store::Store;
 
@@ -38,6 +38,9 @@ pub struct Request {
     pub min_security: u32,
     pub need: Need,
     pub allow_legacy: bool,
+    /// The containers ranked (each scheme in each): the container is part of
+    /// the choice, as its bytes go on air and its code runs on the device.
+    pub containers: Vec<Container>,
     pub battery: String,
     pub interval: String,
     pub data_dir: Option<PathBuf>,
@@ -50,6 +53,16 @@ pub struct Ranking {
     pub ranks: Vec<usize>,
     /// Schemes left out, with why.
     pub excluded: Vec<(String, String)>,
+}
+
+/// `--container`: one container, or `all` of them.
+pub fn containers(text: &str) -> Result<Vec<Container>, String> {
+    if text == "all" {
+        return Ok(Container::ALL.to_vec());
+    }
+    Container::from_name(text)
+        .map(|c| vec![c])
+        .ok_or_else(|| format!("unknown container '{text}'; expected json, binary, cose or all"))
 }
 
 /// Every scheme the catalogue can build for this need (`seal::sealing_candidates`).
@@ -123,12 +136,21 @@ pub fn rank_names(
             continue;
         }
         progress(i + 1, names.len(), scheme.name());
-        let cost = cost_scheme(name, &req.payload, quick, &setting, device_times.as_ref())?;
-        if let Some(gap) = &cost.energy_gap {
-            excluded.push((cost.name().to_string(), gap.clone()));
-            continue;
+        for &container in &req.containers {
+            let cost = cost_scheme(
+                name,
+                container,
+                &req.payload,
+                quick,
+                &setting,
+                device_times.as_ref(),
+            )?;
+            if let Some(gap) = &cost.energy_gap {
+                excluded.push((cost.name().to_string(), gap.clone()));
+                continue;
+            }
+            ranked.push(cost);
         }
-        ranked.push(cost);
     }
     // Safe schemes first; what `seal` refuses (legacy, broken, a short random
     // nonce) follows, when asked for, and never shares a rank with a safe one.
@@ -387,6 +409,7 @@ impl Ranking {
                     RankedRow {
                         rank,
                         scheme: c.name().to_string(),
+                        container: c.container.as_str().to_string(),
                         status: status_of(c).0,
                         status_reason: status_of(c).1,
                         security_bits: c.scheme.security_bits(),
@@ -401,6 +424,7 @@ impl Ranking {
                         battery_days: e.battery_days,
                         cpu_source: c.cpu_source.describe(),
                         device_measured: c.cpu_source.is_device(),
+                        device_failure: c.cpu_source.device_failure().map(str::to_string),
                     }
                 })
                 .collect(),
@@ -439,6 +463,8 @@ pub struct RankingSummary {
 pub struct RankedRow {
     pub rank: usize,
     pub scheme: String,
+    /// The container the message is sealed in (json, binary, cose).
+    pub container: String,
     pub status: String,
     pub status_reason: Option<String>,
     pub security_bits: u32,
@@ -455,6 +481,9 @@ pub struct RankedRow {
     pub cpu_source: String,
     /// The CPU time is the device's own; false: this host's, labelled, ranked last.
     pub device_measured: bool,
+    /// Why the device has no time of its own: the scheme does not fit it
+    /// (with sizes) or its build failed; none when it was never measured.
+    pub device_failure: Option<String>,
 }
 
 impl RankingSummary {
@@ -489,11 +518,21 @@ impl RankingSummary {
                 ("recommended", _) => String::new(),
                 (status, _) => format!(" [{}]", status.to_uppercase()),
             };
+            // The container is named when several are ranked.
+            let shown = if self.rows.iter().any(|r| r.container != row.container) {
+                format!("{} ({})", row.scheme, row.container)
+            } else {
+                row.scheme.clone()
+            };
+            let mark = match &row.device_failure {
+                Some(_) if !row.device_measured => " [does not fit: host time]".to_string(),
+                _ => mark,
+            };
             let _ = writeln!(
                 o,
                 "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
                 row.rank,
-                format!("{}{mark}", row.scheme),
+                format!("{shown}{mark}"),
                 row.security_bits,
                 row.sealed_bytes,
                 row.cpu_uj,

@@ -7,7 +7,7 @@ use catalogue::{Entry, Status};
 use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
 use link::{LinkCost, LinkSpec};
 use measure::Measurement;
-use seal::{HostSealer, Scheme};
+use seal::{Container, HostSealer, Scheme};
 use serde_json::{Value, json};
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
@@ -55,6 +55,8 @@ pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
 
 pub struct SchemeCost {
     pub scheme: Scheme,
+    /// The container the reading was sealed in.
+    pub container: Container,
     pub status: Status,
     pub status_reason: Option<String>,
     /// The sample as given (`chain:10`), and in words.
@@ -82,22 +84,23 @@ pub struct Setting<'a> {
     pub interval_s: f64,
 }
 
-/// Seals `sample` with `scheme_text` under a throw-away key and costs it.
+/// Seals `sample` with `scheme_text` in `container` under a throw-away key and costs it.
 pub fn cost_scheme(
     scheme_text: &str,
+    container: Container,
     sample: &str,
     quick: bool,
     setting: &Setting,
     device: Option<&DeviceTimes>,
 ) -> Result<SchemeCost, Error> {
-    cost_schemes(&[scheme_text], sample, quick, setting, device)?.remove(0)
+    cost_schemes(&[(scheme_text, container)], sample, quick, setting, device)?.remove(0)
 }
 
 /// Costs several schemes on one sample, their host seal times measured
 /// together with the samples interleaved (`frame::time_sealings`). Each
 /// scheme's cost, or why it has none; an interruption is the outer error.
 pub fn cost_schemes(
-    schemes: &[&str],
+    schemes: &[(&str, Container)],
     sample: &str,
     quick: bool,
     setting: &Setting,
@@ -105,10 +108,11 @@ pub fn cost_schemes(
 ) -> Result<Vec<Result<SchemeCost, Error>>, Error> {
     let mut built: Vec<Result<(Message, HostSealer), Error>> = schemes
         .iter()
-        .map(|scheme| {
+        .map(|(scheme, container)| {
             let message = Message::build(&MessageSpec {
                 scheme: Some(scheme.to_string()),
                 sample: Some(sample.to_string()),
+                container: Some(container.as_str().to_string()),
                 seed: 1,
                 // Measuring legacy schemes is allowed; they are marked, never recommended by default.
                 allow_insecure: true,
@@ -166,7 +170,7 @@ fn finish(
     );
     let (status, status_reason) = scheme_status(&sealed.scheme);
     let device_us = device.and_then(|d| {
-        d.seal_us(&sealed.scheme, message.plaintext.len())
+        d.seal_us(&sealed.scheme, sealed.container, message.plaintext.len())
             .map(|us| (us, d))
     });
     let (cpu_us, cpu_source) = match device_us {
@@ -174,7 +178,10 @@ fn finish(
         None => (
             host_us.0,
             match device {
-                Some(d) => CpuSource::HostInsteadOfDevice { target: d.target },
+                Some(d) => CpuSource::HostInsteadOfDevice {
+                    target: d.target,
+                    why: d.failure(&sealed.scheme).map(str::to_string),
+                },
                 None => CpuSource::Host,
             },
         ),
@@ -188,6 +195,7 @@ fn finish(
     };
     Ok(SchemeCost {
         scheme: sealed.scheme.clone(),
+        container: sealed.container,
         status,
         status_reason,
         sample: sample.to_string(),
@@ -335,8 +343,8 @@ mod tests {
             .map(|&(bytes, cycles)| {
                 let mut r = mcu::McuResult::failure(
                     mcu::Target::Atmega1284p,
-                    "message-aes-128-gcm",
-                    "seal",
+                    "aead:aes-128-gcm",
+                    "seal-json",
                     "",
                 );
                 (r.error, r.kat_passed, r.size_bytes, r.cycles) = (None, true, bytes, cycles);
@@ -368,13 +376,27 @@ mod tests {
             battery: None,
             interval_s: 600.0,
         };
-        let gcm =
-            cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
+        let gcm = cost_scheme(
+            "aead:aes-128-gcm",
+            Container::Json,
+            "chain:10",
+            true,
+            &setting,
+            Some(&times),
+        )
+        .unwrap();
         assert!(gcm.cpu_source.is_device());
         let expected = 50_000.0 + 200_000.0 / 416.0 * (gcm.plaintext_bytes as f64 - 65.0);
         assert!((gcm.cpu_us - expected).abs() < 1e-6, "{}", gcm.cpu_us);
-        let eax =
-            cost_scheme("aead:aes-128-eax", "chain:10", true, &setting, Some(&times)).unwrap();
+        let eax = cost_scheme(
+            "aead:aes-128-eax",
+            Container::Json,
+            "chain:10",
+            true,
+            &setting,
+            Some(&times),
+        )
+        .unwrap();
         assert!(matches!(
             eax.cpu_source,
             CpuSource::HostInsteadOfDevice { .. }
@@ -387,24 +409,20 @@ mod tests {
         );
     }
 
-    /// Every scheme of study 003 maps onto a firmware build the runner knows.
+    /// Every scheme is a firmware build by its own name, which the runner
+    /// resolves (the sealing core's path), study 003's included.
     #[test]
-    fn study_003_schemes_map_to_firmware_builds() {
-        for (name, id) in [
-            ("aead:aes-128-gcm", "message-aes-128-gcm"),
-            ("hmac:hmac-sha3-512", "message-hmac-sha3-512"),
-            (
-                "etm:aes-128-ecb+hmac-sha256",
-                "message-etm-aes-128-hmac-sha256",
-            ),
-            (
-                "etm:aes-256-ecb+hmac-sha3-512",
-                "message-etm-aes-256-hmac-sha3-512",
-            ),
+    fn schemes_are_firmware_builds_by_name() {
+        for name in [
+            "aead:aes-128-gcm",
+            "hmac:hmac-sha3-512",
+            "etm:aes-128-cbc+hmac-sha256",
+            "aead:ascon-aead128",
         ] {
             let scheme = Scheme::parse(name).unwrap();
-            assert_eq!(DeviceTimes::firmware_id(&scheme), id);
-            assert!(mcu::algorithms::find(id).is_some(), "{id} is not built");
+            assert_eq!(DeviceTimes::firmware_id(&scheme), name);
+            let resolved = mcu::algorithms::resolve(&[name.to_string()]).unwrap();
+            assert_eq!(resolved[0].family, mcu::algorithms::Family::Seal);
         }
     }
 
@@ -426,7 +444,15 @@ mod tests {
             battery: Some(profiles.battery("2xAA").unwrap()),
             interval_s: 600.0,
         };
-        let c = cost_scheme("aead:aes-128-gcm", "chain:10", true, &setting, Some(&times)).unwrap();
+        let c = cost_scheme(
+            "aead:aes-128-gcm",
+            Container::Json,
+            "chain:10",
+            true,
+            &setting,
+            Some(&times),
+        )
+        .unwrap();
         assert_eq!((c.plaintext_bytes, c.sealed_bytes), (216, 415));
         assert_eq!(c.cpu_us, 100_000.0);
         let row = c.energy_row(&setting).unwrap();

@@ -59,3 +59,30 @@ pub fn check(scheme: &str, device: &[(String, Vec<u8>)]) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check passes the host's own messages and fails any change: a
+    /// flipped bit, a missing container, a message cut short.
+    #[test]
+    fn only_the_hosts_exact_bytes_pass() {
+        for scheme in [
+            "aead:aes-128-gcm",
+            "etm:aes-128-cbc+hmac-sha256",
+            "hmac:hmac-sha256",
+        ] {
+            let good = host_messages(scheme).unwrap();
+            assert_eq!(check(scheme, &good), Ok(()));
+            let mut flipped = good.clone();
+            flipped[1].1[3] ^= 1;
+            assert!(check(scheme, &flipped).unwrap_err().contains("binary"));
+            assert!(check(scheme, &good[..2]).is_err());
+            let mut short = good.clone();
+            short[2].1.pop();
+            assert!(check(scheme, &short).is_err());
+        }
+        assert!(host_messages("aead:rot13").is_err());
+    }
+}

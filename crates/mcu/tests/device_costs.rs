@@ -27,8 +27,8 @@ fn resimulate(target: Target, algorithm: &str, operation: &str) {
         .entry(algorithm, operation)
         .unwrap_or_else(|| panic!("{algorithm} {operation} is not in the {target} table"));
     let mut sizes: Vec<usize> = entry.points.iter().map(|p| p.0).collect();
-    // The message builds measure their chain readings whatever the sizes say.
-    if algorithm.starts_with("message-") {
+    // The message and sealing builds measure their chain readings whatever the sizes say.
+    if algorithm.starts_with("message-") || algorithm.contains(':') {
         sizes = vec![16];
     }
     let rows = mcu::measure(
@@ -74,6 +74,21 @@ fn chacha20_poly1305_on_riscv32imc_matches_the_shipped_table() {
     resimulate(Target::Riscv32imc, "chacha20-poly1305", "encrypt");
 }
 
+/// The sealing core's whole path (serialize, seal, wrap), one scheme per
+/// pattern, in each container, on two instruction sets.
+#[test]
+fn the_cores_seal_path_matches_the_shipped_tables() {
+    for container in ["seal-json", "seal-binary", "seal-cose"] {
+        resimulate(Target::CortexM4, "aead:aes-128-ccm", container);
+    }
+    resimulate(
+        Target::Atmega1284p,
+        "etm:aes-128-ctr+hmac-sha256",
+        "seal-cose",
+    );
+    resimulate(Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary");
+}
+
 /// Study 004's raw RSA: one exponentiation per row, at the modulus size.
 #[test]
 fn rsa_1024_private_on_cortex_m0plus_matches_the_shipped_table() {
@@ -94,6 +109,22 @@ fn the_tables_cover_every_firmware_algorithm() {
                 alg.id,
                 table.regenerate
             );
+        }
+        // And every scheme a device may be told to use, in every container.
+        for scheme in seal::safe_candidates() {
+            let covered = |op: &str| {
+                table
+                    .entries
+                    .iter()
+                    .any(|e| e.algorithm == scheme && (e.operation == op || e.error.is_some()))
+            };
+            for op in ["seal-json", "seal-binary", "seal-cose"] {
+                assert!(
+                    covered(op),
+                    "{scheme} {op} missing from the {target} table: run {}",
+                    table.regenerate
+                );
+            }
         }
         // A measured entry has counts and a line; interpolation gives back
         // every measured count exactly.

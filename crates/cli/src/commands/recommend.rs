@@ -38,6 +38,10 @@ pub struct Args {
     /// Also rank legacy and broken algorithms.
     #[arg(long)]
     pub allow_legacy: bool,
+    /// The container to seal in, or `all` to rank each scheme in each: json,
+    /// binary, cose, all.
+    #[arg(long, default_value = "json")]
+    pub container: String,
     /// Battery profile for battery life.
     #[arg(long, default_value = "2xAA")]
     pub battery: String,
@@ -66,6 +70,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Need::Integrity => RankNeed::Integrity,
         },
         allow_legacy: args.allow_legacy,
+        containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
         battery: args.battery,
         interval: args.interval,
         data_dir: args.data_dir,

@@ -1,0 +1,105 @@
+//! On every simulated device, `recommend` ranks every safe scheme with the
+//! device's own seal time (the sealing core's whole path, measured in the
+//! shipped device cost tables), or marks it as not fitting the device with
+//! the reason and sizes. Never this host's time silently. Run as a user
+//! runs it, with a throwaway results store (so only the shipped tables count).
+
+use assert_cmd::Command;
+
+fn recommend(device: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let out = Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .env_remove("CIPHERMETER_DATA_DIR")
+        .args([
+            "recommend",
+            "--device",
+            device,
+            "--link",
+            "lorawan-eu868-dr5",
+        ])
+        .args(["--need", "integrity", "--top", "200", "--format", "json"])
+        .args(extra)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_ranked_scheme_has_device_numbers_or_does_not_fit() {
+    for device in [
+        "sodaq-mbili",
+        "mkr-wan-1300",
+        "stm32l0",
+        "nrf52840",
+        "esp32-c3",
+    ] {
+        let doc = recommend(device, &[]);
+        let rows = doc["rows"].as_array().unwrap();
+        assert!(rows.len() >= 70, "{device}: only {} rows", rows.len());
+        for r in rows {
+            let measured = r["device_measured"] == true;
+            let failure = r["device_failure"].as_str();
+            assert!(
+                measured || failure.is_some(),
+                "{device}: {} has neither device numbers nor a reason: {}",
+                r["scheme"],
+                r["cpu_source"]
+            );
+            if let Some(why) = failure {
+                assert!(!measured, "{device}: {r}");
+                assert!(
+                    why.chars().any(|c| c.is_ascii_digit()),
+                    "{device}: no sizes in {why}"
+                );
+            }
+            if measured {
+                assert!(r["code_size_bytes"].as_i64().unwrap() > 0, "{device}: {r}");
+                assert!(r["stack_bytes"].as_u64().unwrap() > 0, "{device}: {r}");
+            }
+        }
+        // The modern choices are among the measured ones.
+        for scheme in [
+            "aead:chacha20-poly1305",
+            "aead:ascon-aead128",
+            "aead:aes-128-ccm",
+        ] {
+            let row = rows.iter().find(|r| r["scheme"] == scheme).unwrap();
+            assert_eq!(row["device_measured"], true, "{device}: {row}");
+        }
+    }
+}
+
+#[test]
+fn the_container_is_part_of_the_choice() {
+    let doc = recommend("nrf52840", &["--container", "all"]);
+    let rows = doc["rows"].as_array().unwrap();
+    let gcm: Vec<_> = rows
+        .iter()
+        .filter(|r| r["scheme"] == "aead:aes-128-gcm")
+        .collect();
+    let containers: Vec<&str> = gcm
+        .iter()
+        .map(|r| r["container"].as_str().unwrap())
+        .collect();
+    assert_eq!(gcm.len(), 3, "{containers:?}");
+    for c in ["json", "binary", "cose"] {
+        assert!(containers.contains(&c), "{containers:?}");
+    }
+    // Base64 and field names cost bytes: json is the longest message.
+    let bytes = |c: &str| {
+        gcm.iter().find(|r| r["container"] == c).unwrap()["sealed_bytes"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(bytes("json") > bytes("cose") && bytes("json") > bytes("binary"));
+    assert!(gcm.iter().all(|r| r["device_measured"] == true));
+}
