@@ -586,6 +586,7 @@ mod tests {
             min_security: 128,
             need: Need::Integrity,
             allow_legacy: false,
+            containers: vec![Container::Json],
             battery: "2xAA".into(),
             interval: "10m".into(),
             data_dir: None,

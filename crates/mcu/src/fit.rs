@@ -33,6 +33,19 @@ pub fn link_overflow(target: Target, reason: &str) -> Option<String> {
     ))
 }
 
+/// A run the simulator stopped because the stack ran past the end of RAM
+/// (simavr: "Invalid write address … out of ram"), said as the RAM it lacks.
+pub fn ran_out_of_ram(target: Target, simulator_said: &str, static_ram: u64) -> Option<String> {
+    if !simulator_said.contains("out of ram") {
+        return None;
+    }
+    let (_, ram) = target.memory_bytes();
+    Some(format!(
+        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): the stack ran past the end of RAM \
+         beside {static_ram} B of static data (the simulator stopped the run)"
+    ))
+}
+
 /// A run whose stack reached the static data in some region: the region
 /// used all the room it had, so its counts cannot be trusted and the
 /// algorithm needs more RAM than the target has.

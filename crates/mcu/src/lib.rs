@@ -56,7 +56,7 @@ pub const MAX_SIZE: usize = 4096;
 
 /// The buffer size of a sealing build: study 003's longest chain reading
 /// (470 bytes of JSON) sealed in the json container, with its scratch room.
-pub const SEAL_BUFFER: usize = 2048;
+pub const SEAL_BUFFER: usize = 1536;
 
 /// Where the firmware crate lives (override with CIPHERMETER_FIRMWARE_DIR).
 pub fn firmware_dir() -> PathBuf {
@@ -209,12 +209,15 @@ fn measure_one(
             rows.extend(skipped_sizes(req, alg));
             rows
         }
-        Err(e) => vec![McuResult::failure(
-            req.target,
-            alg.id,
-            "run",
-            format!("{e}; simulator said: {}", output.stderr.trim()),
-        )],
+        Err(e) => {
+            let static_ram = elf::static_ram_bytes(&elf).unwrap_or(0);
+            let why = fit::ran_out_of_ram(req.target, &output.stderr, static_ram)
+                .unwrap_or_else(|| format!("{e}; simulator said: {}", output.stderr.trim()));
+            let mut row = McuResult::failure(req.target, alg.id, "run", why);
+            row.flash_bytes = Some(flash);
+            row.code_size_bytes = Some(flash as i64 - baseline_flash as i64);
+            vec![row]
+        }
     }
 }
 

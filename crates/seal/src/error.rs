@@ -42,6 +42,27 @@ pub enum Error {
     NoncesExhausted,
 }
 
+impl Error {
+    /// A short description without allocation (for a device's log or a C caller).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Error::NotBuilt => "the algorithm is not in this build",
+            Error::KeyLength => "wrong key length",
+            Error::NonceLength => "wrong nonce length",
+            Error::BufferTooSmall { .. } => "buffer too small",
+            Error::TooLong => "message too long for the cipher",
+            Error::Oversize { .. } => "a field over its limit",
+            Error::Malformed { detail, .. } => detail,
+            Error::Truncated { .. } => "truncated",
+            Error::WrongScheme => "another scheme",
+            Error::WrongKey => "another key",
+            Error::Rejected => "authentication failed",
+            Error::AadNotText => "associated data is not UTF-8 text",
+            Error::NoncesExhausted => "nonces exhausted",
+        }
+    }
+}
+
 /// Largest fields accepted when opening, so a hostile length cannot make us
 /// read or reserve more than this.
 pub mod limits {

@@ -295,8 +295,8 @@ macro_rules! aeads {
 }
 
 aeads! {
-    "gcm" "aes-128-gcm" Aes128Gcm aes_gcm::Aes128Gcm;
-    "gcm" "aes-256-gcm" Aes256Gcm aes_gcm::Aes256Gcm;
+    "gcm" "aes-128-gcm" Aes128Gcm GcmKey<aes_gcm::Aes128Gcm>;
+    "gcm" "aes-256-gcm" Aes256Gcm GcmKey<aes_gcm::Aes256Gcm>;
     "ccm" "aes-128-ccm" Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
     "ccm" "aes-256-ccm" Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
     "eax" "aes-128-eax" Aes128Eax primitives::Eax<aes::Aes128>;
@@ -310,6 +310,73 @@ aeads! {
     "in-project" "ascon-128-v1.2" Ascon128V12 primitives::Ascon128V12;
     "in-project" "acorn-128" Acorn128 primitives::Acorn128;
     "in-project" "acorn-128-wide" Acorn128Wide primitives::Acorn128Wide;
+}
+
+/// AES-GCM's keyed state holds 16-byte-aligned GHASH field elements
+/// (`polyval`'s `repr(align(16))`). Kept inside the sealer on AVR, whose back
+/// end mishandles over-aligned values moved between frames, the key read
+/// back empty; there the key is kept and GCM keyed per message instead (the
+/// device's seal time includes that key schedule). Elsewhere it is kept keyed.
+#[cfg(not(target_arch = "avr"))]
+type GcmKey<A> = A;
+#[cfg(target_arch = "avr")]
+type GcmKey<A> = PerMessage<A>;
+
+/// An AEAD keyed afresh for each message from its stored key.
+#[allow(dead_code)]
+pub struct PerMessage<A> {
+    key: Zeroizing<[u8; 32]>,
+    len: usize,
+    aead: core::marker::PhantomData<A>,
+}
+
+impl<A: KeyInit> cipher::KeySizeUser for PerMessage<A> {
+    type KeySize = A::KeySize;
+}
+
+impl<A: KeyInit> KeyInit for PerMessage<A> {
+    fn new(key: &cipher::Key<Self>) -> Self {
+        let mut stored = Zeroizing::new([0u8; 32]);
+        stored[..key.len()].copy_from_slice(key);
+        PerMessage {
+            key: stored,
+            len: key.len(),
+            aead: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<A: aead::AeadCore> aead::AeadCore for PerMessage<A> {
+    type NonceSize = A::NonceSize;
+    type TagSize = A::TagSize;
+    const TAG_POSITION: aead::TagPosition = A::TAG_POSITION;
+}
+
+impl<A: KeyInit + aead::AeadInOut> aead::AeadInOut for PerMessage<A> {
+    fn encrypt_inout_detached(
+        &self,
+        nonce: &aead::Nonce<Self>,
+        ad: &[u8],
+        buffer: aead::inout::InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<aead::Tag<Self>> {
+        let a = A::new_from_slice(&self.key[..self.len]).map_err(|_| aead::Error)?;
+        let nonce = aead::Nonce::<A>::try_from(nonce.as_slice()).map_err(|_| aead::Error)?;
+        let tag = a.encrypt_inout_detached(&nonce, ad, buffer)?;
+        aead::Tag::<Self>::try_from(tag.as_slice()).map_err(|_| aead::Error)
+    }
+
+    fn decrypt_inout_detached(
+        &self,
+        nonce: &aead::Nonce<Self>,
+        ad: &[u8],
+        buffer: aead::inout::InOutBuf<'_, '_, u8>,
+        tag: &aead::Tag<Self>,
+    ) -> aead::Result<()> {
+        let a = A::new_from_slice(&self.key[..self.len]).map_err(|_| aead::Error)?;
+        let nonce = aead::Nonce::<A>::try_from(nonce.as_slice()).map_err(|_| aead::Error)?;
+        let tag = aead::Tag::<A>::try_from(tag.as_slice()).map_err(|_| aead::Error)?;
+        a.decrypt_inout_detached(&nonce, ad, buffer, &tag)
+    }
 }
 
 #[allow(dead_code)]

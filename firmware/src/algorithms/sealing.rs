@@ -30,10 +30,12 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     let spec = SPEC;
     b.algorithm(spec.name);
     let key = &known_answer::KEY[..spec.key_len()];
-    let sealer = b.op("key-setup", 0, || {
-        Sealer::new(spec, &known_answer::KEY_ID, key)
+    // Key setup is timed on a throwaway sealer: on AVR the large value
+    // returned out of the measured region came back with an empty key.
+    b.op("key-setup", 0, || {
+        Sealer::new(spec, &known_answer::KEY_ID, key).is_ok()
     });
-    let Ok(sealer) = sealer else {
+    let Ok(sealer) = Sealer::new(spec, &known_answer::KEY_ID, key) else {
         b.kat(spec.name, Err(Failure::Step("key setup refused the key")));
         return;
     };
@@ -84,7 +86,10 @@ fn known_answer<P: Probe>(
     for container in Container::ALL {
         let n = sealer
             .seal(container, nonce, &data[..len], &[], out)
-            .map_err(|_| "seal")?;
+            .map_err(|e| Failure::Diagnosed {
+                step: container.as_str(),
+                why: e.as_str(),
+            })?;
         b.sealed(container.as_str(), &out[..n]);
     }
     Ok(())
