@@ -291,6 +291,7 @@ fn steps_of(
             plan.quick,
             &settings[0],
             device_times.as_ref(),
+            cost::scheme_cost::HostTiming::Always,
         ) {
             Ok(costs) => costs,
             Err(Error::Interrupted(_)) => break,

@@ -202,21 +202,18 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "run `ciphermeter mcu --target cortex-m0plus message-aes-128-gcm` first",
+            "run `ciphermeter mcu --target cortex-m0plus aead:aes-128-gcm` first",
         ));
-    // A scheme the firmware does not carry, and an unknown target.
-    energy("aead:chacha20-poly1305", "cortex-m0plus")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("has no firmware build"));
+    // An unknown target.
     energy("aead:aes-128-gcm", "z80").assert().code(2);
 
+    // The sealing core's path, built by the scheme's name.
     let rows = json_output(
         mcu()
             .args([
                 "--target",
                 "cortex-m0plus",
-                "message-aes-128-gcm",
+                "aead:aes-128-gcm",
                 "--format",
                 "json",
                 "--db",
@@ -227,7 +224,7 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|r| r["operation"] == "seal")
+        .filter(|r| r["operation"] == "seal-json")
         .map(|r| {
             (
                 r["size_bytes"].as_f64().unwrap(),

@@ -293,7 +293,7 @@ fn shipped_gcm_seal(table: &str) -> serde_json::Value {
         .as_array()
         .unwrap()
         .iter()
-        .find(|e| e["algorithm"] == "message-aes-256-gcm" && e["operation"] == "seal")
+        .find(|e| e["algorithm"] == "aead:aes-256-gcm" && e["operation"] == "seal-json")
         .expect("the table has AES-256-GCM's seal")
         .clone()
 }

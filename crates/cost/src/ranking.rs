@@ -17,7 +17,7 @@ use store::Store;
 use crate::Error;
 use crate::data::{links, profiles};
 use crate::device_times::{CpuSource, DeviceTimes};
-use crate::scheme_cost::{SchemeCost, Setting, cost_scheme};
+use crate::scheme_cost::{HostTiming, SchemeCost, Setting, cost_scheme};
 
 /// What the reading needs besides integrity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,6 +144,7 @@ pub fn rank_names(
                 quick,
                 &setting,
                 device_times.as_ref(),
+                HostTiming::WhereDeviceHasNone,
             )?;
             if let Some(gap) = &cost.energy_gap {
                 excluded.push((cost.name().to_string(), gap.clone()));

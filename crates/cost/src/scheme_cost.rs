@@ -64,7 +64,8 @@ pub struct SchemeCost {
     pub sample_description: String,
     pub plaintext_bytes: usize,
     pub sealed_bytes: usize,
-    /// Host seal time: median, 95 % CI, samples (µs).
+    /// Host seal time: median, 95 % CI, samples (µs); zeros with no samples
+    /// when not timed here because the device's own time stands.
     pub host_us: (f64, f64, f64, u64),
     pub cpu_us: f64,
     pub cpu_source: CpuSource,
@@ -84,6 +85,16 @@ pub struct Setting<'a> {
     pub interval_s: f64,
 }
 
+/// When a scheme's seal is timed on this host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostTiming {
+    /// Always (the run stores the host's frame times).
+    Always,
+    /// Only where the device has no time of its own (a ranking on a
+    /// simulated device needs none: its CPU is the device's).
+    WhereDeviceHasNone,
+}
+
 /// Seals `sample` with `scheme_text` in `container` under a throw-away key and costs it.
 pub fn cost_scheme(
     scheme_text: &str,
@@ -92,8 +103,17 @@ pub fn cost_scheme(
     quick: bool,
     setting: &Setting,
     device: Option<&DeviceTimes>,
+    timing: HostTiming,
 ) -> Result<SchemeCost, Error> {
-    cost_schemes(&[(scheme_text, container)], sample, quick, setting, device)?.remove(0)
+    cost_schemes(
+        &[(scheme_text, container)],
+        sample,
+        quick,
+        setting,
+        device,
+        timing,
+    )?
+    .remove(0)
 }
 
 /// Costs several schemes on one sample, their host seal times measured
@@ -105,6 +125,7 @@ pub fn cost_schemes(
     quick: bool,
     setting: &Setting,
     device: Option<&DeviceTimes>,
+    timing: HostTiming,
 ) -> Result<Vec<Result<SchemeCost, Error>>, Error> {
     let mut built: Vec<Result<(Message, HostSealer), Error>> = schemes
         .iter()
@@ -126,8 +147,25 @@ pub fn cost_schemes(
             Ok((message, sealer))
         })
         .collect();
+    // Whether each built message is timed here.
+    let timed: Vec<bool> = built
+        .iter()
+        .map(|b| match (b, timing, device) {
+            (Ok((m, _)), HostTiming::WhereDeviceHasNone, Some(d)) => {
+                let s = m.sealed.as_ref().expect("built with a seal");
+                d.seal_us(&s.scheme, s.container, m.plaintext.len())
+                    .is_none()
+            }
+            _ => true,
+        })
+        .collect();
     let mut jobs = Vec::new();
-    for (message, sealer) in built.iter_mut().filter_map(|b| b.as_mut().ok()) {
+    for ((message, sealer), _) in built
+        .iter_mut()
+        .zip(&timed)
+        .filter(|(_, t)| **t)
+        .filter_map(|(b, t)| b.as_mut().ok().map(|b| (b, t)))
+    {
         let sealed = message.sealed.as_ref().expect("built with a seal");
         let plaintext = message.plaintext.clone();
         jobs.push(SealJob {
@@ -141,10 +179,14 @@ pub fn cost_schemes(
     let mut times = time_sealings(jobs, frame::config(quick))?.into_iter();
     Ok(built
         .into_iter()
-        .map(|b| {
+        .zip(timed)
+        .map(|(b, timed)| {
             let (message, _) = b?;
-            let measurement = times.next().expect("one time per built message")?;
-            finish(&message, &measurement, sample, setting, device)
+            let measurement = match timed {
+                true => Some(times.next().expect("one time per timed message")?),
+                false => None,
+            };
+            finish(&message, measurement.as_ref(), sample, setting, device)
         })
         .collect())
 }
@@ -152,7 +194,7 @@ pub fn cost_schemes(
 /// A scheme's cost from its message and its host seal time.
 fn finish(
     message: &Message,
-    measurement: &Measurement,
+    measurement: Option<&Measurement>,
     sample: &str,
     setting: &Setting,
     device: Option<&DeviceTimes>,
@@ -161,13 +203,15 @@ fn finish(
         .sealed
         .as_ref()
         .ok_or_else(|| Error::failed("no sealed message"))?;
-    let ns = &measurement.ns;
-    let host_us = (
-        ns.median / 1e3,
-        ns.ci95_low / 1e3,
-        ns.ci95_high / 1e3,
-        ns.samples as u64,
-    );
+    // Not timed here (the device's time stands): no host samples.
+    let host_us = measurement.map_or((0.0, 0.0, 0.0, 0), |m| {
+        (
+            m.ns.median / 1e3,
+            m.ns.ci95_low / 1e3,
+            m.ns.ci95_high / 1e3,
+            m.ns.samples as u64,
+        )
+    });
     let (status, status_reason) = scheme_status(&sealed.scheme);
     let device_us = device.and_then(|d| {
         d.seal_us(&sealed.scheme, sealed.container, message.plaintext.len())
@@ -383,6 +427,7 @@ mod tests {
             true,
             &setting,
             Some(&times),
+            HostTiming::Always,
         )
         .unwrap();
         assert!(gcm.cpu_source.is_device());
@@ -395,6 +440,7 @@ mod tests {
             true,
             &setting,
             Some(&times),
+            HostTiming::Always,
         )
         .unwrap();
         assert!(matches!(
@@ -451,6 +497,7 @@ mod tests {
             true,
             &setting,
             Some(&times),
+            HostTiming::Always,
         )
         .unwrap();
         assert_eq!((c.plaintext_bytes, c.sealed_bytes), (216, 415));
