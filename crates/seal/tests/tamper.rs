@@ -164,3 +164,23 @@ fn non_canonical_json_is_refused() {
     let escaped = text.replacen("\"v\"", "\"\\u0076\"", 1);
     assert!(sealer.open(Container::Json, escaped.as_bytes()).is_err());
 }
+
+/// A message opened as the wrong container says what it looks like.
+#[test]
+fn the_wrong_container_is_named() {
+    for (sealed_as, opened_as) in [
+        (Container::Json, Container::Cose),
+        (Container::Json, Container::Binary),
+        (Container::Cose, Container::Json),
+        (Container::Binary, Container::Cose),
+    ] {
+        let (mut sealer, message) = sample(sealed_as, "aead:aes-256-gcm");
+        let err = sealer.open(opened_as, &message).err().unwrap();
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("looks like a {sealed_as} container")),
+            "{sealed_as} opened as {opened_as}: {text}"
+        );
+        assert!(err.is_user_error());
+    }
+}

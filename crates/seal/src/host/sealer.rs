@@ -82,8 +82,22 @@ impl HostSealer {
     /// Checks and opens one message. On any failure no plaintext is returned.
     pub fn open(&mut self, container: Container, message: &[u8]) -> Result<Opened, SealError> {
         let name = self.scheme.name().to_string();
-        let parsed =
-            container::parse(container, message).map_err(|e| SealError::from_core(e, &name))?;
+        let parsed = container::parse(container, message).map_err(|e| {
+            match (e, looks_like(message)) {
+                // Malformed for this container, but plainly another one: say so.
+                (CoreError::Malformed { .. } | CoreError::Truncated { .. }, Some(other))
+                    if other != container =>
+                {
+                    SealError::malformed(
+                        container.as_str(),
+                        format!(
+                            "this is not a {container} message; it looks like a {other} container (open it with --container {other})"
+                        ),
+                    )
+                }
+                _ => SealError::from_core(e, &name),
+            }
+        })?;
         self.check_identity(container, &parsed)?;
         let mut out = Zeroizing::new(vec![0u8; container::open_buffer_len(message.len())]);
         let opened = self
@@ -133,6 +147,18 @@ impl HostSealer {
             }),
             Err(e) => Err(SealError::from_core(e, ours)),
         }
+    }
+}
+
+/// Which container a message's first bytes suggest, if any: a json object
+/// starting with `{"v":`, a tagged COSE_Encrypt0/COSE_Mac0 (0xd0, 0xd1), or
+/// a binary message (version 1 then a 4-byte scheme id and a key id length).
+pub fn looks_like(message: &[u8]) -> Option<Container> {
+    match message {
+        [b'{', b'"', b'v', b'"', b':', ..] => Some(Container::Json),
+        [0xd0 | 0xd1, 0x83 | 0x84, ..] => Some(Container::Cose),
+        [1, _, _, _, _, k, ..] if (1..=32).contains(k) => Some(Container::Binary),
+        _ => None,
     }
 }
 
