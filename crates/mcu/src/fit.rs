@@ -33,10 +33,20 @@ pub fn link_overflow(target: Target, reason: &str) -> Option<String> {
     ))
 }
 
-/// A run the simulator stopped because the stack ran past the end of RAM
-/// (simavr: "Invalid write address … out of ram"), said as the RAM it lacks.
+/// A run the simulator stopped because the stack ran past the end of RAM,
+/// said as the RAM it lacks: simavr's "Invalid write address … out of ram",
+/// or a Cortex-M lockup (a fault while faulting) with the stack pointer
+/// below the start of RAM (QEMU prints `R13=…`; RAM starts at 0x2000_0000
+/// on every board here).
 pub fn ran_out_of_ram(target: Target, simulator_said: &str, static_ram: u64) -> Option<String> {
-    if !simulator_said.contains("out of ram") {
+    let stack_below_ram = || {
+        let sp = simulator_said.split("R13=").nth(1)?.get(..8)?;
+        let sp = u32::from_str_radix(sp, 16).ok()?;
+        (sp < 0x2000_0000).then_some(())
+    };
+    let out = simulator_said.contains("out of ram")
+        || (simulator_said.contains("Lockup") && stack_below_ram().is_some());
+    if !out {
         return None;
     }
     let (_, ram) = target.memory_bytes();
@@ -67,6 +77,19 @@ pub fn stack_overflow(target: Target, run: &Run, static_ram: u64) -> Option<Stri
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    #[test]
+    fn a_stack_past_the_end_of_ram_does_not_fit() {
+        let avr = "CORE: *** Invalid write address PC=0104 SP=da63 O=940e Address da63=84 out of ram";
+        let why = ran_out_of_ram(Target::Atmega1284p, avr, 2110).unwrap();
+        assert!(why.starts_with("does not fit in atmega1284p's RAM (16384 B)"), "{why}");
+        let arm = "qemu: fatal: Lockup: can't escalate 3 to HardFault (current priority -1)\nR12=00000000\nR13=1fffda38\n";
+        assert!(ran_out_of_ram(Target::CortexM0plus, arm, 900).is_some());
+        // A lockup with the stack inside RAM is some other fault, said as it is.
+        let other = "qemu: fatal: Lockup: can't escalate 3 to HardFault\nR13=20003f00\n";
+        assert_eq!(ran_out_of_ram(Target::CortexM0plus, other, 900), None);
+        assert_eq!(ran_out_of_ram(Target::CortexM0plus, "exit 1", 900), None);
+    }
 
     #[test]
     fn a_linker_overflow_names_the_memory_and_the_shortfall() {
