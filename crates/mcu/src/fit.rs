@@ -80,9 +80,13 @@ mod tests {
 
     #[test]
     fn a_stack_past_the_end_of_ram_does_not_fit() {
-        let avr = "CORE: *** Invalid write address PC=0104 SP=da63 O=940e Address da63=84 out of ram";
+        let avr =
+            "CORE: *** Invalid write address PC=0104 SP=da63 O=940e Address da63=84 out of ram";
         let why = ran_out_of_ram(Target::Atmega1284p, avr, 2110).unwrap();
-        assert!(why.starts_with("does not fit in atmega1284p's RAM (16384 B)"), "{why}");
+        assert!(
+            why.starts_with("does not fit in atmega1284p's RAM (16384 B)"),
+            "{why}"
+        );
         let arm = "qemu: fatal: Lockup: can't escalate 3 to HardFault (current priority -1)\nR12=00000000\nR13=1fffda38\n";
         assert!(ran_out_of_ram(Target::CortexM0plus, arm, 900).is_some());
         // A lockup with the stack inside RAM is some other fault, said as it is.
