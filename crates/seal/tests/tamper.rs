@@ -184,3 +184,21 @@ fn the_wrong_container_is_named() {
         assert!(err.is_user_error());
     }
 }
+
+/// A message cut anywhere says it was cut (the gateway counts truncations
+/// apart from garbage), in every container.
+#[test]
+fn every_cut_is_said_to_be_a_truncation() {
+    for container in Container::ALL {
+        let (mut sealer, message) = sample(container, "aead:aes-256-gcm");
+        for cut in 1..message.len() {
+            let err = sealer.open(container, &message[..cut]).err().unwrap();
+            let text = err.to_string();
+            // binary cuts inside the ciphertext leave a shorter, well-formed message.
+            assert!(
+                text.contains("truncated") || matches!(err, SealError::Rejected),
+                "{container} cut at {cut}: {text}"
+            );
+        }
+    }
+}

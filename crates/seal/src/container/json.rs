@@ -171,12 +171,25 @@ impl<'a> Reader<'a> {
                 self.rest = rest;
                 Ok(())
             }
+            // The message ends where this field was due: it was cut short.
+            None if text.as_bytes().starts_with(self.rest) => Err(Error::Truncated {
+                container: NAME,
+                field: detail,
+            }),
             None => Err(malformed(detail)),
         }
     }
 
-    fn starts_with(&self, text: &str) -> bool {
-        self.rest.starts_with(text.as_bytes())
+    /// Whether the next field is `text`; a message that ends inside it was
+    /// cut short.
+    fn starts_with(&self, text: &str) -> Result<bool, Error> {
+        if self.rest.len() < text.len() && text.as_bytes().starts_with(self.rest) {
+            return Err(Error::Truncated {
+                container: NAME,
+                field: "a field name",
+            });
+        }
+        Ok(self.rest.starts_with(text.as_bytes()))
     }
 
     /// A string's contents up to its closing quote, checking that every
@@ -325,13 +338,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, Error> {
     )?;
     let key_id = hex_key_id(r.string()?)?;
     let mut nonce = Short::new(&[], "iv")?;
-    let iv_present = r.starts_with(r#","iv":""#);
+    let iv_present = r.starts_with(r#","iv":""#)?;
     if iv_present {
         r.literal(r#","iv":""#, "iv")?;
         nonce = short_base64(r.string()?, "iv")?;
     }
     let mut aad = "";
-    if r.starts_with(r#","aad":""#) {
+    if r.starts_with(r#","aad":""#)? {
         r.literal(r#","aad":""#, "aad")?;
         aad = r.string()?;
         if aad.is_empty() {
@@ -345,12 +358,12 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, Error> {
         "not in canonical form: expected \"tag\" after \"kid\", \"iv\" or \"aad\"",
     )?;
     let tag = short_base64(r.string()?, "tag")?;
-    let (body, text) = if r.starts_with(r#","data":""#) {
+    let (body, text) = if r.starts_with(r#","data":""#)? {
         r.literal(r#","data":""#, "data")?;
         let data = r.string()?;
         check_len("data", data.len() / 4 * 3, limits::BODY)?;
         (Field::Base64(data), false)
-    } else if r.starts_with(r#","text":""#) {
+    } else if r.starts_with(r#","text":""#)? {
         r.literal(r#","text":""#, "text")?;
         let text = r.string()?;
         check_len("text", text.len(), limits::BODY)?;
