@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use seal::{SealKey, HostSealer};
+use seal::{HostSealer, SealKey};
 
 fuzz_target!(|bytes: &[u8]| {
     if let Ok(key) = SealKey::parse(bytes, "fuzz") {

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use seal::{Container, SealKey, HostSealer};
+use seal::{Container, HostSealer, SealKey};
 
 /// Name and contents of every key file, in a fixed order.
 pub const KEY_FILES: [(&str, &[u8]); 4] = [
