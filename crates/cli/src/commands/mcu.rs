@@ -9,11 +9,10 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// atmega1284p (simavr), cortex-m0plus (QEMU microbit), cortex-m3 (mps2-an385), cortex-m4 (mps2-an386),
-    /// riscv32imc (QEMU virt laid out like an ESP32-C3; instructions only, no cycle estimate).
+    /// atmega1284p (simavr), cortex-m0plus, cortex-m3, cortex-m4 (QEMU), riscv32imc (QEMU virt as an ESP32-C3).
     #[arg(long, default_value = "atmega1284p")]
     pub target: String,
-    /// Firmware algorithm ids (e.g. aes-128-ecb sha256); none means all.
+    /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,
     /// Message sizes in bytes, comma separated.
     #[arg(long, value_delimiter = ',', default_value = mcu::DEFAULT_SIZES)]

@@ -38,8 +38,7 @@ pub struct Args {
     /// Also rank legacy and broken algorithms.
     #[arg(long)]
     pub allow_legacy: bool,
-    /// The container to seal in, or `all` to rank each scheme in each: json,
-    /// binary, cose, all.
+    /// The container to seal in: json, binary, cose, or all (each scheme in each).
     #[arg(long, default_value = "json")]
     pub container: String,
     /// Battery profile for battery life.
