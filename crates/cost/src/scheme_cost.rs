@@ -368,6 +368,23 @@ mod tests {
 
     /// A store holding one ATmega1284P run of AES-128-GCM's seal at these
     /// (reading bytes, exact cycles), and the device times read from it.
+    /// Study 003's chain:10 reading sealed in json, costed with these device times.
+    fn cost_chain10(
+        scheme: &str,
+        setting: &Setting,
+        times: &DeviceTimes,
+    ) -> Result<SchemeCost, Error> {
+        cost_scheme(
+            scheme,
+            Container::Json,
+            "chain:10",
+            true,
+            setting,
+            Some(times),
+            HostTiming::Always,
+        )
+    }
+
     fn stored_gcm_seals(points: &[(usize, u64)]) -> (tempfile::TempDir, DeviceTimes) {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
@@ -420,29 +437,11 @@ mod tests {
             battery: None,
             interval_s: 600.0,
         };
-        let gcm = cost_scheme(
-            "aead:aes-128-gcm",
-            Container::Json,
-            "chain:10",
-            true,
-            &setting,
-            Some(&times),
-            HostTiming::Always,
-        )
-        .unwrap();
+        let gcm = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
         assert!(gcm.cpu_source.is_device());
         let expected = 50_000.0 + 200_000.0 / 416.0 * (gcm.plaintext_bytes as f64 - 65.0);
         assert!((gcm.cpu_us - expected).abs() < 1e-6, "{}", gcm.cpu_us);
-        let eax = cost_scheme(
-            "aead:aes-128-eax",
-            Container::Json,
-            "chain:10",
-            true,
-            &setting,
-            Some(&times),
-            HostTiming::Always,
-        )
-        .unwrap();
+        let eax = cost_chain10("aead:aes-128-eax", &setting, &times).unwrap();
         assert!(matches!(
             eax.cpu_source,
             CpuSource::HostInsteadOfDevice { .. }
@@ -490,16 +489,7 @@ mod tests {
             battery: Some(profiles.battery("2xAA").unwrap()),
             interval_s: 600.0,
         };
-        let c = cost_scheme(
-            "aead:aes-128-gcm",
-            Container::Json,
-            "chain:10",
-            true,
-            &setting,
-            Some(&times),
-            HostTiming::Always,
-        )
-        .unwrap();
+        let c = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
         assert_eq!((c.plaintext_bytes, c.sealed_bytes), (216, 415));
         assert_eq!(c.cpu_us, 100_000.0);
         let row = c.energy_row(&setting).unwrap();
