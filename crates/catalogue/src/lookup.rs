@@ -23,28 +23,13 @@ fn unknown(cat: &Catalogue, name: &str) -> Error {
     }
 }
 
-/// Up to three names closest to `name` by edit distance, nearest first.
+/// Up to three names closest to `name`, nearest first (`names::suggest`).
 pub fn suggest(cat: &Catalogue, name: &str) -> Vec<String> {
-    let lower = name.to_ascii_lowercase();
-    let mut scored: Vec<(usize, &str)> = cat
-        .entries()
-        .iter()
-        .flat_map(|e| std::iter::once(&e.id).chain(&e.aliases))
-        .map(|candidate| {
-            let mut d = strsim::levenshtein(&lower, candidate);
-            // A name that contains what was typed is a good guess ("gcm" -> "aes-128-gcm").
-            if candidate.contains(lower.as_str()) {
-                d = d.min(candidate.len() - lower.len()).min(3);
-            }
-            (d, candidate.as_str())
-        })
-        .filter(|(d, _)| *d <= 4.max(lower.len() / 3))
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored
-        .into_iter()
-        .take(3)
-        .map(|(_, n)| n.to_string())
-        .collect()
+    names::suggest(
+        name,
+        cat.entries()
+            .iter()
+            .flat_map(|e| std::iter::once(&e.id).chain(&e.aliases))
+            .map(String::as_str),
+    )
 }

@@ -175,7 +175,8 @@ pub fn seal_err(e: SealError) -> CliError {
 pub fn container(text: &str) -> Result<Container, CliError> {
     text.parse().map_err(|_| {
         CliError::usage(format!(
-            "--container: unknown container '{text}'; expected json, binary or cose"
+            "--container: unknown container '{text}'{}; expected json, binary or cose",
+            names::did_you_mean(text, seal::Container::ALL.iter().map(|c| c.as_str()))
         ))
     })
 }
@@ -228,8 +229,7 @@ pub fn strip_line_end(mut bytes: Vec<u8>) -> Vec<u8> {
 
 /// Decodes a hex argument; `what` names it in the error ("--key").
 pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    hex::decode(&cleaned)
+    payload::decode_hex(text)
         .map(Zeroizing::new)
         .map_err(|e| CliError::usage(format!("{what}: not valid hex ({e})")))
 }

@@ -239,7 +239,7 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
         "{text}"
     );
     let cpu_us = doc["cpu_time_us"].as_f64().expect("cpu_time_us");
-    let bytes = doc["messages"][0]["bytes"]
+    let bytes = doc["messages"][0]["message_bytes"]
         .as_f64()
         .expect("plaintext bytes");
     // Between the two stored readings around this length, on their segment.
@@ -257,8 +257,8 @@ fn energy_takes_the_seal_time_from_a_stored_device_run() {
 }
 
 /// Study 003 at device level, as a user runs it: every scheme of the three
-/// groups on the study's microcontroller, each with its known answer, and the
-/// paper's findings judged from our numbers.
+/// groups on the study's microcontroller passes its known answer, and each of
+/// the paper's findings gets the verdict our numbers give (with the numbers).
 #[test]
 fn study_003_reproduces_on_the_atmega1284p() {
     let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
@@ -268,36 +268,38 @@ fn study_003_reproduces_on_the_atmega1284p() {
     );
     assert_eq!(doc["target"], "atmega1284p");
     let rows = doc["rows"].as_array().unwrap();
-    for group in ["AEAD", "HMAC", "EtM"] {
+    for (group, schemes) in [("AEAD", 6), ("HMAC", 4), ("EtM", 8)] {
         let mine: Vec<_> = rows.iter().filter(|r| r["group"] == group).collect();
-        assert!(mine.len() >= 4, "{group}: {mine:?}");
+        assert_eq!(mine.len(), schemes, "{group}: {mine:?}");
         for r in mine {
-            if r["kat_passed"] == false {
-                // AES-EAX on this AVR toolchain: its counter-carry vector fails,
-                // and the row says why instead of giving a time (firmware/README.md).
-                let why = r["error"].as_str().unwrap_or_default();
-                assert!(why.contains("counter step"), "{r}");
-                assert!(r["us_per_byte"].is_null(), "{r}");
-                continue;
-            }
+            assert_eq!(r["kat_passed"], true, "{r}");
+            assert!(r["error"].is_null(), "{r}");
             assert!(r["us_per_byte"].as_f64().unwrap() > 0.0, "{r}");
             assert!(r["program_size_bytes"].as_i64().unwrap() > 0, "{r}");
         }
-        assert!(
-            rows.iter()
-                .filter(|r| r["group"] == group && r["kat_passed"] == true)
-                .count()
-                >= 2,
-            "{group}: too few schemes pass"
-        );
     }
     let findings = doc["findings"].as_array().unwrap();
-    for id in [
-        "aead_fastest",
-        "sha3_512_faster_than_sha512",
-        "program_size",
+    // Each verdict as the shipped firmware's counts give it, and a number it rests on.
+    for (id, verdict, says) in [
+        ("aead_fastest", "agrees", "group means AEAD"),
+        ("acorn_fastest", "differs", "fastest here is hmac-sha256"),
+        ("sha3_512_faster_than_sha512", "differs", "HMAC-SHA3-512"),
+        ("aes128_aead_highest_cost_per_bit", "differs", "(µs/B)/bit"),
+        (
+            "hmac_smallest_overhead",
+            "not_judged",
+            "reproduce tiny-security",
+        ),
+        ("etm_uses_ecb", "agrees", "8 EtM firmware builds"),
+        ("program_size", "compare", "the no-security build is"),
     ] {
         let f = findings.iter().find(|f| f["id"] == id).expect(id);
-        assert!(!f["ours"].as_str().unwrap().is_empty(), "{f}");
+        assert_eq!(f["verdict"], verdict, "{f}");
+        let ours = f["ours"].as_str().unwrap();
+        assert!(ours.contains(says), "{id}: {ours}");
+        if verdict != "not_judged" {
+            assert!(ours.chars().any(|c| c.is_ascii_digit()), "{id}: {ours}");
+        }
     }
+    assert_eq!(findings.len(), 7, "{findings:?}");
 }

@@ -80,18 +80,11 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
 
 /// Uplink ids of the stored readings, from the `source` column.
 fn stored_uplinks(db: &str) -> Vec<String> {
-    let sources: Vec<String> = if db.starts_with("postgres://") {
-        let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
-        c.query("SELECT source FROM readings", &[])
-            .map(|rows| rows.iter().map(|r| r.get(0)).collect())
-            .unwrap_or_default()
-    } else {
-        let c = rusqlite::Connection::open(db).unwrap();
-        let mut q = c.prepare("SELECT source FROM readings").unwrap();
-        q.query_map([], |r| r.get(0))
-            .map(|rows| rows.map(Result::unwrap).collect())
-            .unwrap_or_default()
-    };
+    let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
+    let sources: Vec<String> = c
+        .query("SELECT source FROM readings", &[])
+        .map(|rows| rows.iter().map(|r| r.get(0)).collect())
+        .unwrap_or_default();
     sources.iter().map(|s| uplink_of(s).to_string()).collect()
 }
 
@@ -124,12 +117,12 @@ fn two_workers_share_a_subscription_and_a_sigkill_loses_and_doubles_nothing() {
     let Some(broker) = Mosquitto::start() else {
         return;
     };
-    let pg = Postgres::start();
-    let dir = tempfile::tempdir().unwrap();
-    let db = match &pg {
-        Some(pg) => pg.create_database("fleet"),
-        None => dir.path().join("g.sqlite").display().to_string(),
+    // PostgreSQL is what the fleet shares: no quiet SQLite stand-in.
+    let Some(pg) = Postgres::start() else {
+        return;
     };
+    let dir = tempfile::tempdir().unwrap();
+    let db = pg.create_database("fleet");
     let key = dir.path().join("key.json");
     let status = Command::new(cargo_bin("ciphermeter"))
         .args(["keygen", "--scheme", "aead:aes-128-gcm", "--output"])

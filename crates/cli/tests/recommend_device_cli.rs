@@ -52,7 +52,7 @@ fn every_ranked_scheme_has_device_numbers_or_does_not_fit() {
                 measured || failure.is_some(),
                 "{device}: {} has neither device numbers nor a reason: {}",
                 r["scheme"],
-                r["cpu_source"]
+                r["cpu_time_source"]
             );
             if let Some(why) = failure {
                 assert!(!measured, "{device}: {r}");

@@ -234,9 +234,12 @@ fn energy_with_a_scheme_measures_the_seal_and_compares_with_plaintext() {
     assert!(v["cpu_time_measurement"]["samples"].as_u64().unwrap() >= 3);
     let m = v["messages"].as_array().unwrap();
     assert_eq!(m[0]["message"], "plaintext");
-    assert_eq!(m[0]["bytes"].as_u64().unwrap() as usize, chain10().len());
     assert_eq!(
-        m[1]["bytes"].as_u64().unwrap() as usize,
+        m[0]["message_bytes"].as_u64().unwrap() as usize,
+        chain10().len()
+    );
+    assert_eq!(
+        m[1]["message_bytes"].as_u64().unwrap() as usize,
         sealed_len("aead:aes-128-gcm", Container::Binary)
     );
     assert_eq!(m[0]["cpu_uj"], 0.0);

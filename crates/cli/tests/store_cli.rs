@@ -508,7 +508,10 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
         assert!(r["code_size_bytes"].as_i64().unwrap() > 0, "{r}");
         assert!(r["stack_bytes"].as_u64().unwrap() > 0, "{r}");
         assert!(
-            r["cpu_source"].as_str().unwrap().contains("atmega1284p"),
+            r["cpu_time_source"]
+                .as_str()
+                .unwrap()
+                .contains("atmega1284p"),
             "{r}"
         );
     }
@@ -520,8 +523,8 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
         if w[1] == w[0] {
             let leader = rows.iter().find(|r| r["rank"] == w[0]).unwrap();
             let (hi, lo) = (
-                leader["total_uj_range"][1].as_f64().unwrap(),
-                rows[i + 1]["total_uj_range"][0].as_f64().unwrap(),
+                leader["message_uj_range"][1].as_f64().unwrap(),
+                rows[i + 1]["message_uj_range"][0].as_f64().unwrap(),
             );
             assert!(lo <= hi, "{} ties without overlap", rows[i + 1]["scheme"]);
         } else {

@@ -15,6 +15,7 @@ use store::Store;
 use crate::Error;
 use crate::data::ms;
 use crate::device_times::DeviceTimes;
+use crate::duty_cycle;
 use crate::message::{Message, MessageSpec, build_note, host_time_label, message_len};
 
 /// The two messages to compare.
@@ -69,7 +70,9 @@ pub struct Sizes {
     cpu: CpuTime,
     /// Lines describing the messages, printed above the table.
     lines: Vec<String>,
+    /// The sample as given (`chain:10`), and in words.
     sample: Option<String>,
+    sample_description: Option<String>,
     scheme: Option<String>,
     container: Option<String>,
 }
@@ -112,14 +115,22 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     }
     let mut warnings: Vec<String> = Vec::new();
     for (label, cost, est) in &rows {
-        if let Some(iv) = cost.min_interval
-            && iv.as_secs() > interval
-        {
-            warnings.push(format!("{label}: the {}-s interval breaks the duty cycle, which allows one message every {:.1} s", interval, iv.as_secs()));
+        if let Some(why) = duty_cycle::breach(cost, interval) {
+            warnings.push(format!("{label}: {why}"));
         }
-        for w in cost.warnings.iter().chain(&est.warnings) {
-            if !warnings.contains(w) {
-                warnings.push(w.clone());
+        let battery = est
+            .battery_note
+            .iter()
+            .map(|n| format!("battery life: {n}"));
+        for w in cost
+            .warnings
+            .iter()
+            .chain(&est.warnings)
+            .cloned()
+            .chain(battery)
+        {
+            if !warnings.contains(&w) {
+                warnings.push(w);
             }
         }
     }
@@ -155,6 +166,7 @@ impl EnergyView<'_> {
                 "debug_build": cfg!(debug_assertions),
             })),
             "sample": sizes.sample,
+            "sample_description": sizes.sample_description,
             "scheme": sizes.scheme,
             "container": sizes.container,
             "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
@@ -352,7 +364,8 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
         sealed: message_len(sealed.bytes.len())?,
         cpu,
         lines,
-        sample: Some(msg.describe_plaintext()),
+        sample: Some(msg.sample.to_string()),
+        sample_description: Some(msg.describe_plaintext()),
         scheme: Some(sealed.scheme.name().to_string()),
         container: Some(sealed.container.as_str().to_string()),
     })
@@ -375,11 +388,12 @@ fn delta_json(p: &EnergyEstimate, s: &EnergyEstimate) -> Value {
 fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
     json!({
         "message": label,
-        "bytes": c.message_bytes,
+        "message_bytes": c.message_bytes,
         "padding_bytes": c.padding,
         "on_air_bytes": c.on_air_bytes,
         "frames": c.frames,
         "airtime_ms": ms(c.airtime),
+        "min_interval_s": c.min_interval.map(|t| t.as_secs()),
         "rx_ms": ms(c.rx_time),
         "cpu_uj": e.cpu_j * 1e6,
         "tx_uj": e.tx_j * 1e6,
@@ -391,6 +405,7 @@ fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
         "radio_share": e.radio_share,
         "average_current_ua": e.average_ua,
         "battery_days": e.battery_days,
+        "battery_note": e.battery_note,
     })
 }
 
@@ -470,6 +485,7 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
         cpu,
         lines: Vec::new(),
         sample: None,
+        sample_description: None,
         scheme: None,
         container: None,
     })

@@ -10,6 +10,7 @@
 pub mod airtime_view;
 pub mod data;
 pub mod device_times;
+pub mod duty_cycle;
 pub mod energy_view;
 pub mod error;
 pub mod frame;

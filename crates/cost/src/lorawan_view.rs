@@ -37,7 +37,7 @@ pub fn keys(nwk_s_key: &str, app_s_key: &str) -> Result<SessionKeys, Error> {
 }
 
 fn bytes(flag: &str, text: &str) -> Result<Vec<u8>, Error> {
-    hex::decode(text.trim()).map_err(|e| Error::invalid(format!("{flag}: not hex ({e})")))
+    payload::decode_hex(text).map_err(|e| Error::invalid(format!("{flag}: not hex ({e})")))
 }
 
 /// MAC commands for FOpts from hex (`--f-opts`), at most 15 bytes.

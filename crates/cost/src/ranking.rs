@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 use store::Store;
 
 use crate::Error;
-use crate::data::{links, profiles};
+use crate::data::{links, ms, profiles};
 use crate::device_times::{CpuSource, DeviceTimes};
+use crate::duty_cycle::{self, DutyCycleAnswer};
 use crate::scheme_cost::{HostTiming, SchemeCost, Setting, cost_scheme};
 
 /// What the reading needs besides integrity.
@@ -53,6 +54,10 @@ pub struct Ranking {
     pub ranks: Vec<usize>,
     /// Schemes left out, with why.
     pub excluded: Vec<(String, String)>,
+    /// One message every this many seconds.
+    pub interval_s: f64,
+    /// Whether the link's duty cycle allows that interval (none without a rule).
+    pub duty_cycle: Option<DutyCycleAnswer>,
 }
 
 /// `--container`: one container, or `all` of them.
@@ -60,9 +65,13 @@ pub fn containers(text: &str) -> Result<Vec<Container>, String> {
     if text == "all" {
         return Ok(Container::ALL.to_vec());
     }
-    Container::from_name(text)
-        .map(|c| vec![c])
-        .ok_or_else(|| format!("unknown container '{text}'; expected json, binary, cose or all"))
+    Container::from_name(text).map(|c| vec![c]).ok_or_else(|| {
+        let known = Container::ALL.iter().map(|c| c.as_str()).chain(["all"]);
+        format!(
+            "unknown container '{text}'{}; expected json, binary, cose or all",
+            names::did_you_mean(text, known)
+        )
+    })
 }
 
 /// Every scheme the catalogue can build for this need (`seal::sealing_candidates`).
@@ -153,12 +162,14 @@ pub fn rank_names(
             ranked.push(cost);
         }
     }
-    // Safe schemes first; what `seal` refuses (legacy, broken, a short random
-    // nonce) follows, when asked for, and never shares a rank with a safe one.
-    // Within each, a scheme the device has no time for is costed with this
-    // host's time, labelled, and ranked after every measured one: host times
-    // would not compare (an 8-bit MCU is thousands of times slower).
-    let class = |c: &SchemeCost| (refused(c), unmeasured(c));
+    // What the duty cycle allows at the interval first: a choice that breaks
+    // a legal limit ranks after every one that keeps it. Then safe schemes;
+    // what `seal` refuses (legacy, broken, a short random nonce) follows, when
+    // asked for, and never shares a rank with a safe one. Within each, a
+    // scheme the device has no time for is costed with this host's time,
+    // labelled, and ranked after every measured one: host times would not
+    // compare (an 8-bit MCU is thousands of times slower).
+    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
     ranked.sort_by(|a, b| {
         class(a).cmp(&class(b)).then(
             message_uj(a).total_cmp(&message_uj(b)).then(
@@ -176,11 +187,38 @@ pub fn rank_names(
         let group_ranks = shared_ranks(&ranges[start..start + group.len()]);
         ranks.extend(group_ranks.into_iter().map(|r| r + start));
     }
+    let choices: Vec<duty_cycle::Choice> = ranked
+        .iter()
+        .filter_map(|c| {
+            Some(duty_cycle::Choice {
+                scheme: c.name(),
+                container: c.container,
+                cost: c.link_cost.as_ref()?,
+            })
+        })
+        .collect();
+    let duty_cycle = duty_cycle::answer(spec, interval_s, &req.payload, &choices)?;
     Ok(Ranking {
         ranked,
         ranks,
         excluded,
+        interval_s,
+        duty_cycle,
     })
+}
+
+/// Whether the link's duty cycle allows this message every `interval_s`.
+fn allowed(c: &SchemeCost, interval_s: f64) -> bool {
+    c.link_cost
+        .as_ref()
+        .is_none_or(|l| duty_cycle::allows(l, interval_s))
+}
+
+/// Bytes on air (every frame's header and MIC included) and frames.
+fn on_air(c: &SchemeCost) -> (u32, u32) {
+    c.link_cost
+        .as_ref()
+        .map_or((0, 0), |l| (l.on_air_bytes, l.frames))
 }
 
 /// A scheme `seal` refuses with random nonces unless the user insists.
@@ -262,11 +300,18 @@ impl Ranking {
             return vec!["No scheme meets the constraints.".into()];
         };
         let e = w.energy.as_ref().expect("ranked schemes have energy");
+        let (air, frames) = on_air(w);
         let mut lines = vec![format!(
-            "Winner: {} — {:.2} uJ per message ({:.0} % radio), {} bytes on air for a {}-byte reading, {} security bits.",
+            "Winner: {}{} — {:.2} uJ per message ({:.0} % radio), {air} bytes on air in {frames} frame{} (a {}-byte sealed message for a {}-byte reading), {} security bits.",
             w.name(),
+            if allowed(w, self.interval_s) {
+                ""
+            } else {
+                " (not allowed at this interval)"
+            },
             e.message_j * 1e6,
             e.radio_share * 100.0,
+            if frames == 1 { "" } else { "s" },
             w.sealed_bytes,
             w.plaintext_bytes,
             w.scheme.security_bits()
@@ -283,7 +328,7 @@ impl Ranking {
             let why = if (e2.tx_j + e2.rx_j) - (e.tx_j + e.rx_j) > (e2.cpu_j - e.cpu_j) {
                 format!(
                     "its message is {} bytes shorter on air",
-                    second.sealed_bytes as i64 - w.sealed_bytes as i64
+                    i64::from(on_air(second).0) - i64::from(on_air(w).0)
                 )
             } else {
                 "it needs less CPU time to seal".to_string()
@@ -363,13 +408,12 @@ impl Ranking {
             )
         } else if extra < 0.05 {
             format!(
-                "Study 003 recommended AES-256-GCM{device_note}: our data agrees in substance — it ranks #{} but costs only {:.1} % more than {} per message, since the radio ({:.0} % of the energy) dominates and both send {} vs {} bytes.",
+                "Study 003 recommended AES-256-GCM{device_note}: our data agrees in substance — it ranks #{} but costs only {:.1} % more than {} per message, since the radio ({:.0} % of the energy) dominates and {}.",
                 self.ranks[pos],
                 extra * 100.0,
                 w.name(),
                 eg.radio_share * 100.0,
-                g.sealed_bytes,
-                w.sealed_bytes
+                bytes_on_air_compared(on_air(g).0, on_air(w).0)
             )
         } else {
             let cause = if (eg.cpu_j - ew.cpu_j) > (eg.tx_j + eg.rx_j - ew.tx_j - ew.rx_j) {
@@ -380,7 +424,8 @@ impl Ranking {
             } else {
                 format!(
                     "its message is {} bytes on air against {}",
-                    g.sealed_bytes, w.sealed_bytes
+                    on_air(g).0,
+                    on_air(w).0
                 )
             };
             format!(
@@ -397,9 +442,11 @@ impl Ranking {
         RankingSummary {
             device: req.device.clone(),
             link: req.link.clone(),
-            payload: req.payload.clone(),
+            sample: req.payload.clone(),
             need: req.need,
             min_security: req.min_security,
+            interval_s: self.interval_s,
+            duty_cycle: self.duty_cycle.clone(),
             rows: self
                 .ranked
                 .iter()
@@ -415,15 +462,24 @@ impl Ranking {
                         status_reason: status_of(c).1,
                         security_bits: c.scheme.security_bits(),
                         sealed_bytes: c.sealed_bytes,
-                        cpu_us: c.cpu_us,
+                        on_air_bytes: on_air(c).0,
+                        frames: on_air(c).1,
+                        airtime_ms: c.link_cost.as_ref().map_or(0.0, |l| ms(l.airtime)),
+                        min_interval_s: c
+                            .link_cost
+                            .as_ref()
+                            .and_then(|l| l.min_interval.map(|t| t.as_secs())),
+                        duty_cycle_allowed: allowed(c, self.interval_s),
+                        cpu_time_us: c.cpu_us,
                         cpu_uj: e.cpu_j * 1e6,
                         radio_uj: (e.tx_j + e.rx_j) * 1e6,
-                        total_uj: e.message_j * 1e6,
-                        total_uj_range: [lo, hi],
+                        message_uj: e.message_j * 1e6,
+                        message_uj_range: [lo, hi],
                         code_size_bytes: c.code_size,
                         stack_bytes: c.stack_bytes,
                         battery_days: e.battery_days,
-                        cpu_source: c.cpu_source.describe(),
+                        battery_note: e.battery_note.clone(),
+                        cpu_time_source: c.cpu_source.describe(),
                         device_measured: c.cpu_source.is_device(),
                         device_failure: c.cpu_source.device_failure().map(str::to_string),
                     }
@@ -443,6 +499,15 @@ impl Ranking {
     }
 }
 
+/// "both send 280 bytes on air", or "it sends 296 bytes on air against 280".
+fn bytes_on_air_compared(it: u32, winner: u32) -> String {
+    if it == winner {
+        format!("both send {it} bytes on air")
+    } else {
+        format!("it sends {it} bytes on air against {winner}")
+    }
+}
+
 /// Study 003's recommendation (sections 6 and 7 of the paper).
 const STUDY_003_CHOICE: &str = "aead:aes-256-gcm";
 
@@ -451,9 +516,17 @@ const STUDY_003_CHOICE: &str = "aead:aes-256-gcm";
 pub struct RankingSummary {
     pub device: String,
     pub link: String,
-    pub payload: String,
+    /// The reading (`--payload`): chain:N, record:KB or random:N, named as `link` and `energy` name it.
+    #[serde(alias = "payload")]
+    pub sample: String,
     pub need: Need,
     pub min_security: u32,
+    /// One message every this many seconds.
+    #[serde(default)]
+    pub interval_s: f64,
+    /// Whether the link's duty cycle allows the interval, said first.
+    #[serde(default)]
+    pub duty_cycle: Option<DutyCycleAnswer>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
@@ -469,17 +542,41 @@ pub struct RankedRow {
     pub status: String,
     pub status_reason: Option<String>,
     pub security_bits: u32,
+    /// The sealed message's own bytes (the container's, before the link's headers).
     pub sealed_bytes: usize,
-    pub cpu_us: f64,
+    /// Bytes the radio sends for it: every frame's header and MIC included, as `link` counts.
+    #[serde(default)]
+    pub on_air_bytes: u32,
+    #[serde(default)]
+    pub frames: u32,
+    #[serde(default)]
+    pub airtime_ms: f64,
+    /// Duty cycle: the earliest next message start, as `link` says.
+    #[serde(default)]
+    pub min_interval_s: Option<f64>,
+    /// Whether the duty cycle allows one message every `interval_s`; a
+    /// choice that does not ranks after every one that does.
+    #[serde(default = "yes")]
+    pub duty_cycle_allowed: bool,
+    /// The seal's CPU time, µs (the device's own where `device_measured`).
+    #[serde(alias = "cpu_us")]
+    pub cpu_time_us: f64,
     pub cpu_uj: f64,
     pub radio_uj: f64,
-    pub total_uj: f64,
-    /// Total energy with the CPU time at the ends of its 95 % interval.
-    pub total_uj_range: [f64; 2],
+    /// CPU and radio energy of one message (as `energy` names it).
+    #[serde(alias = "total_uj")]
+    pub message_uj: f64,
+    /// `message_uj` with the CPU time at the ends of its 95 % interval.
+    #[serde(alias = "total_uj_range")]
+    pub message_uj_range: [f64; 2],
     pub code_size_bytes: Option<i64>,
     pub stack_bytes: Option<u32>,
     pub battery_days: Option<f64>,
-    pub cpu_source: String,
+    /// When the cell, not the device, bounds battery life (shelf life, self-discharge).
+    #[serde(default)]
+    pub battery_note: Option<String>,
+    #[serde(alias = "cpu_source")]
+    pub cpu_time_source: String,
     /// The CPU time is the device's own; false: this host's, labelled, ranked last.
     pub device_measured: bool,
     /// Why the device has no time of its own: the scheme does not fit it
@@ -493,18 +590,23 @@ impl RankingSummary {
     /// study 003's advice judged. Empty rows print only the header.
     pub fn text(&self, top: usize) -> String {
         let mut o = String::new();
+        if let Some(d) = &self.duty_cycle {
+            let _ = writeln!(o, "{}\n", d.sentence);
+        }
         let _ = writeln!(
             o,
-            "Schemes for {} over {} carrying {} (energy: model estimate)",
-            self.device, self.link, self.payload
+            "Schemes for {} over {} carrying {} (energy: model estimate; msg B: the sealed message, air B: what the radio sends)",
+            self.device, self.link, self.sample
         );
         let _ = writeln!(
             o,
-            "{:>3}  {:<38} {:>5} {:>7} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
+            "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
             "#",
             "scheme",
             "bits",
-            "bytes",
+            "msg B",
+            "air B",
+            "frames",
             "CPU uJ",
             "radio uJ",
             "total uJ",
@@ -529,23 +631,40 @@ impl RankingSummary {
                 Some(_) if !row.device_measured => " [does not fit: host time]".to_string(),
                 _ => mark,
             };
+            let mark = match row.duty_cycle_allowed {
+                true => mark,
+                false => format!(" [NOT ALLOWED]{mark}"),
+            };
             let _ = writeln!(
                 o,
-                "{:>3}  {:<38} {:>5} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
+                "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
                 row.rank,
                 format!("{shown}{mark}"),
                 row.security_bits,
                 row.sealed_bytes,
+                row.on_air_bytes,
+                row.frames,
                 row.cpu_uj,
                 row.radio_uj,
-                row.total_uj,
+                row.message_uj,
                 row.code_size_bytes.map_or("-".into(), |s| s.to_string()),
                 row.stack_bytes.map_or("-".into(), |s| s.to_string()),
-                row.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
+                row.battery_days.map_or("-".into(), |d| format!(
+                    "{d:.0}{}",
+                    if row.battery_note.is_some() { "*" } else { "" }
+                ))
             );
         }
         if self.rows.len() > top {
             let _ = writeln!(o, "     ... {} more (--top N)", self.rows.len() - top);
+        }
+        if let Some(note) = self
+            .rows
+            .iter()
+            .take(top)
+            .find_map(|r| r.battery_note.as_ref())
+        {
+            let _ = writeln!(o, "  * battery life: {note}");
         }
         let _ = writeln!(o);
         for line in &self.explanation {
@@ -553,10 +672,14 @@ impl RankingSummary {
         }
         let _ = writeln!(o, "\n{}", self.study003_verdict);
         if let Some(first) = self.rows.first() {
-            let _ = writeln!(o, "CPU time source: {}", first.cpu_source);
+            let _ = writeln!(o, "CPU time source: {}", first.cpu_time_source);
         }
         o
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -73,6 +73,9 @@ pub struct SchemeCost {
     /// Peak stack of the seal on the device, bytes.
     pub stack_bytes: Option<u32>,
     pub energy: Option<EnergyEstimate>,
+    /// The sealed message on the link: bytes on air, frames, airtime and
+    /// duty-cycle spacing, as `link` computes them (`LinkSpec::cost`).
+    pub link_cost: Option<LinkCost>,
     /// Why there is no energy figure (message too long for the link...).
     pub energy_gap: Option<String>,
 }
@@ -233,9 +236,9 @@ fn finish(
     let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
     let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme));
     let sealed_bytes = sealed.bytes.len();
-    let (energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
-        Ok((_, e)) => (Some(e), None),
-        Err(why) => (None, Some(why)),
+    let (link_cost, energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
+        Ok((c, e)) => (Some(c), Some(e), None),
+        Err(why) => (None, None, Some(why)),
     };
     Ok(SchemeCost {
         scheme: sealed.scheme.clone(),
@@ -252,6 +255,7 @@ fn finish(
         code_size,
         stack_bytes,
         energy,
+        link_cost,
         energy_gap,
     })
 }
@@ -330,13 +334,14 @@ impl SchemeCost {
             "on_air_bytes": cost.on_air_bytes,
             "frames": cost.frames,
             "airtime_ms": cost.airtime.as_ms(),
+            "min_interval_s": cost.min_interval.map(|t| t.as_secs()),
             "cpu_uj": e.cpu_j * 1e6,
             "tx_uj": e.tx_j * 1e6,
             "rx_uj": e.rx_j * 1e6,
             "sleep_uj": e.sleep_j * 1e6,
             "interval_uj": e.interval_j * 1e6,
             "battery_days": e.battery_days,
-            "average_ua": e.average_ua,
+            "average_current_ua": e.average_ua,
             "label": energy::MODEL_LABEL,
         });
         if let (Some(d), Some(x)) = (data.as_object_mut(), extra.as_object()) {

@@ -1,9 +1,11 @@
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EnergyError {
-    #[error("unknown {kind} '{name}' (known: {known})")]
+    #[error("unknown {kind} '{name}'{suggestion}; known: {known}")]
     Unknown {
         kind: &'static str,
         name: String,
+        /// " (did you mean …?)" or "".
+        suggestion: String,
         known: String,
     },
     #[error("{0}")]

@@ -38,6 +38,9 @@ pub struct EnergyEstimate {
     /// Mean current drawn from the battery over an interval, in µA at the battery voltage.
     pub average_ua: Option<f64>,
     pub battery_days: Option<f64>,
+    /// What the battery-life figure rests on when the device's own draw does
+    /// not decide it: the cell's self-discharge, or a life past its shelf life.
+    pub battery_note: Option<String>,
     pub warnings: Vec<String>,
 }
 
@@ -74,7 +77,7 @@ pub fn estimate(
     let interval_j = message_j + sleep_j;
     let share = |x: f64| if message_j > 0.0 { x / message_j } else { 0.0 };
     let mut warnings = Vec::new();
-    let (mut average_ua, mut battery_days) = (None, None);
+    let (mut average_ua, mut battery_days, mut battery_note) = (None, None, None);
     if let Some(b) = battery {
         let usable_j = b.capacity_mah.value * 3.6 * b.voltage_v.value * b.usable_fraction.value;
         // Self-discharge as a steady drain of its yearly share of the charge:
@@ -84,7 +87,9 @@ pub fn estimate(
             .as_ref()
             .map_or(0.0, |sd| sd.value * usable_j / SECONDS_PER_YEAR);
         let load_w = interval_j / interval_s;
-        battery_days = Some(usable_j / (load_w + self_w) / 86_400.0);
+        let days = usable_j / (load_w + self_w) / 86_400.0;
+        battery_days = Some(days);
+        battery_note = battery_limit(b, days, load_w, self_w);
         average_ua = Some(interval_j / interval_s / b.voltage_v.value * 1e6);
         if let Some(pulse) = &b.max_pulse_ma
             && tx_ma.value > pulse.value
@@ -106,8 +111,34 @@ pub fn estimate(
         radio_share: share(tx_j + rx_j),
         average_ua,
         battery_days,
+        battery_note,
         warnings,
     })
+}
+
+/// Says when battery life is bounded by the cell rather than the device:
+/// past the cell's shelf life, or drained more by self-discharge than by the device.
+fn battery_limit(b: &Battery, days: f64, load_w: f64, self_w: f64) -> Option<String> {
+    let years = days / 365.25;
+    let mut notes = Vec::new();
+    if let Some(shelf) = &b.shelf_life_years
+        && years > shelf.value
+    {
+        notes.push(format!(
+            "{years:.1} years is past the {} shelf life of {} years ({}): plan on the shelf life",
+            b.name,
+            shelf.value,
+            shelf.provenance()
+        ));
+    }
+    if self_w > load_w {
+        notes.push(format!(
+            "the cell's self-discharge ({:.0} % of it) drains more than the device ({:.0} %), so the figure rests on the self-discharge estimate",
+            100.0 * self_w / (self_w + load_w),
+            100.0 * load_w / (self_w + load_w)
+        ));
+    }
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 /// Parses an interval such as "90", "90s", "10m", "1h", "1.5h", "2d" into seconds.

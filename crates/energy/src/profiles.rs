@@ -89,6 +89,10 @@ pub struct Battery {
     /// temperature; it bounds battery life however little the device draws.
     #[serde(default)]
     pub self_discharge_per_year: Option<Figure<f64>>,
+    /// How long the cell is rated (or, where marked, estimated) to keep its
+    /// charge in storage: a battery-life figure past it is not to be planned on.
+    #[serde(default)]
+    pub shelf_life_years: Option<Figure<f64>>,
 }
 
 impl Radio {
@@ -206,6 +210,9 @@ impl Profiles {
                     "{who}: usable_fraction above 1"
                 ))));
             }
+            if let Some(shelf) = &b.shelf_life_years {
+                positive(&who, "shelf_life_years", shelf, false).map_err(err)?;
+            }
             if let Some(sd) = &b.self_discharge_per_year {
                 positive(&who, "self_discharge_per_year", sd, true).map_err(err)?;
                 if sd.value >= 1.0 {
@@ -248,6 +255,7 @@ fn find<'a, T>(
         .ok_or_else(|| EnergyError::Unknown {
             kind,
             name: name.into(),
+            suggestion: names::did_you_mean(name, items.iter().map(|i| key(i).as_str())),
             known: items
                 .iter()
                 .map(|i| key(i).as_str())

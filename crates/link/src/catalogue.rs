@@ -433,6 +433,7 @@ impl Catalogue {
             .find(|l| l.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| LinkError::UnknownLink {
                 name: name.into(),
+                suggestion: names::did_you_mean(name, self.links.iter().map(|l| l.name.as_str())),
                 known: self
                     .links
                     .iter()

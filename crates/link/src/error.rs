@@ -6,8 +6,13 @@ pub enum LinkError {
     #[error("{0}")]
     Invalid(String),
     /// A name not found in the link catalogue.
-    #[error("unknown link '{name}' (known: {known})")]
-    UnknownLink { name: String, known: String },
+    #[error("unknown link '{name}'{suggestion}; known: {known}")]
+    UnknownLink {
+        name: String,
+        /// " (did you mean …?)" or "".
+        suggestion: String,
+        known: String,
+    },
     /// A data file that does not parse or lacks a source.
     #[error("{0}")]
     Data(String),

@@ -245,7 +245,7 @@ pub fn send(
             break;
         };
         if config.presealed && !text {
-            reading = hex::decode(&reading).map_err(|e| {
+            reading = payload::decode_hex(&reading).map_err(|e| {
                 LiveError::Usage(format!(
                     "line {}: presealed binary messages must be hex: {e}",
                     i + 1

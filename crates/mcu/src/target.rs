@@ -209,7 +209,8 @@ impl FromStr for Target {
         found.ok_or_else(|| {
             let names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
             McuError::Usage(format!(
-                "unknown target '{s}'; choose one of: {}",
+                "unknown target '{s}'{}; choose one of: {}",
+                ::names::did_you_mean(&s, names.iter().copied()),
                 names.join(", ")
             ))
         })

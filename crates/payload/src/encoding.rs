@@ -56,7 +56,8 @@ impl Encoding {
         }
     }
 
-    /// Strict decoding: no white space, no missing or extra padding, no stray bits.
+    /// Strict base64 (no white space, no missing or extra padding, no stray
+    /// bits); hex in either case, through the one hex decoder.
     pub fn decode(self, text: &[u8]) -> Result<Vec<u8>, Error> {
         let err = |detail: String| Error::Decode {
             encoding: self.as_str(),
@@ -64,17 +65,7 @@ impl Encoding {
         };
         match self {
             Encoding::Raw => Ok(text.to_vec()),
-            Encoding::Hex => {
-                // Lower case only, as we emit it: one message has one spelling,
-                // so a flipped case bit is an error rather than a silent no-op.
-                if let Some(pos) = text
-                    .iter()
-                    .position(|c| !matches!(c, b'0'..=b'9' | b'a'..=b'f'))
-                {
-                    return Err(err(format!("byte {pos} is not a lower-case hex digit")));
-                }
-                hex::decode(text).map_err(|e| err(e.to_string()))
-            }
+            Encoding::Hex => crate::decode_hex(text).map_err(err),
             Encoding::Base64 => STANDARD.decode(text).map_err(|e| err(e.to_string())),
             Encoding::Base64Url => URL_SAFE_NO_PAD.decode(text).map_err(|e| err(e.to_string())),
         }

@@ -15,6 +15,7 @@ mod encoding;
 mod error;
 mod format;
 mod generate;
+mod hex_text;
 mod node;
 mod yaml_flow;
 
@@ -24,4 +25,5 @@ pub use format::Format;
 pub use generate::{
     CHAIN_LENGTHS, RECORD_SIZES, Sample, chain_reading, random_bytes, sized_record,
 };
+pub use hex_text::decode_hex;
 pub use node::Node;

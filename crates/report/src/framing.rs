@@ -251,7 +251,10 @@ pub fn battery(rows: &[ResultRow]) -> String {
                     .map(|v| format!("{} s", num(v)))
                     .unwrap_or_default(),
                 f(r, "battery_days").map(num).unwrap_or_default(),
-                f(r, "average_ua").map(num).unwrap_or_default(),
+                f(r, "average_current_ua")
+                    .or_else(|| f(r, "average_ua"))
+                    .map(num)
+                    .unwrap_or_default(),
             ]);
         }
     }

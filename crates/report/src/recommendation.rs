@@ -30,7 +30,7 @@ fn ranking(r: &RankingSummary) -> String {
         "<p>Sealing schemes for <b>{}</b> over <b>{}</b> carrying <code>{}</code>, at least {} security bits, ranked by energy per message (a model estimate). Schemes whose energies are equal within the uncertainty of their CPU times share a rank.</p>",
         esc(&r.device),
         esc(&r.link),
-        esc(&r.payload),
+        esc(&r.sample),
         r.min_security
     );
     if r.rows.is_empty() {
@@ -61,14 +61,14 @@ fn ranking(r: &RankingSummary) -> String {
                 row.sealed_bytes.to_string(),
                 num(row.cpu_uj),
                 num(row.radio_uj),
-                num(row.total_uj),
+                num(row.message_uj),
                 row.code_size_bytes.map_or("-".into(), |b| b.to_string()),
                 row.stack_bytes.map_or("-".into(), |b| b.to_string()),
                 row.battery_days.map_or("-".into(), num),
                 if row.device_measured {
-                    esc(&row.cpu_source)
+                    esc(&row.cpu_time_source)
                 } else {
-                    format!("<span class=\"warn\">{}</span>", esc(&row.cpu_source))
+                    format!("<span class=\"warn\">{}</span>", esc(&row.cpu_time_source))
                 },
             ]);
         }

@@ -81,7 +81,10 @@ impl std::str::FromStr for Container {
     fn from_str(text: &str) -> Result<Container, SealError> {
         Container::from_name(text).ok_or_else(|| SealError::InvalidScheme {
             scheme: text.to_string(),
-            why: "unknown container; expected json, binary or cose".into(),
+            why: format!(
+                "unknown container{}; expected json, binary or cose",
+                names::did_you_mean(text, Container::ALL.iter().map(|c| c.as_str()))
+            ),
         })
     }
 }

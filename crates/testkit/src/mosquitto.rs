@@ -16,16 +16,13 @@ pub struct Mosquitto {
 }
 
 impl Mosquitto {
-    /// Starts a broker. When `mosquitto` is not installed it says so and returns `None`
-    /// (the test skips), except under `CI=true`, where a missing broker fails the test.
+    /// Starts a broker. When `mosquitto` is not on PATH the test fails
+    /// (`crate::missing`: skipped only when asked to).
     pub fn start() -> Option<Mosquitto> {
-        let Some(bin) = find_binary() else {
-            let why = "mosquitto was not found (PATH, /usr/sbin); scripts/setup installs it";
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{why}");
-            }
-            eprintln!("skipped: {why}");
-            return None;
+        let Some(bin) = crate::on_path("mosquitto") else {
+            return crate::missing(
+                "mosquitto was not found on PATH (Debian puts it in /usr/sbin); scripts/setup installs it",
+            );
         };
         let dir = tempfile::Builder::new()
             .prefix("ciphermeter-mqtt")
@@ -115,16 +112,6 @@ fn wait_listening(child: &mut Child, port: u16, limit: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     false
-}
-
-fn find_binary() -> Option<std::path::PathBuf> {
-    let mut dirs: Vec<std::path::PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    dirs.push("/usr/sbin".into());
-    dirs.into_iter()
-        .map(|d| d.join("mosquitto"))
-        .find(|p| p.is_file())
 }
 
 fn free_port() -> u16 {

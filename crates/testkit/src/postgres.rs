@@ -9,7 +9,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where the binaries are looked for, in order; `scripts/setup` checks the same places.
+/// Where Debian installs the server's programs, named in the error when they
+/// are not on PATH.
 const DEBIAN_VERSIONS: &str = "/usr/lib/postgresql";
 
 pub struct Postgres {
@@ -21,21 +22,25 @@ pub struct Postgres {
 }
 
 impl Postgres {
-    /// Starts a cluster. When PostgreSQL is not installed it says so and returns `None`
-    /// (the test skips), except under `CI=true`, where a missing server fails the test.
-    /// Any other failure panics with the server's own words.
+    /// Starts a cluster. When `initdb` and `pg_ctl` are not on PATH the test
+    /// fails (`crate::missing`: skipped only when asked to). Any other failure
+    /// panics with the server's own words.
     pub fn start() -> Option<Postgres> {
-        let Some(bin) = find_bindir() else {
-            let why = format!(
-                "PostgreSQL's initdb and pg_ctl were not found (pg_config --bindir, \
-                 {DEBIAN_VERSIONS}/*/bin); scripts/setup installs them"
-            );
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{why}");
-            }
-            eprintln!("skipped: {why}");
-            return None;
+        let (Some(initdb), Some(pg_ctl)) = (crate::on_path("initdb"), crate::on_path("pg_ctl"))
+        else {
+            return crate::missing(&format!(
+                "PostgreSQL's initdb and pg_ctl were not found on PATH (Debian keeps them in \
+                 {DEBIAN_VERSIONS}/VERSION/bin, which scripts/test puts on PATH); scripts/setup installs them"
+            ));
         };
+        let bin = initdb.parent().map(Path::to_path_buf).unwrap_or_default();
+        if pg_ctl.parent() != Some(bin.as_path()) {
+            panic!(
+                "initdb ({}) and pg_ctl ({}) come from different directories on PATH",
+                initdb.display(),
+                pg_ctl.display()
+            );
+        }
         Some(Postgres::start_with(bin))
     }
 
@@ -177,28 +182,6 @@ impl Drop for Postgres {
 
 /// The directory holding initdb and pg_ctl: `pg_config --bindir`, else the newest
 /// Debian version under /usr/lib/postgresql.
-fn find_bindir() -> Option<PathBuf> {
-    let has_tools = |d: &Path| d.join("initdb").is_file() && d.join("pg_ctl").is_file();
-    if let Ok(out) = Command::new("pg_config").arg("--bindir").output()
-        && out.status.success()
-    {
-        let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if has_tools(&dir) {
-            return Some(dir);
-        }
-    }
-    std::fs::read_dir(DEBIAN_VERSIONS)
-        .ok()?
-        .flatten()
-        .filter_map(|e| {
-            let version: u32 = e.file_name().to_str()?.parse().ok()?;
-            let bin = e.path().join("bin");
-            has_tools(&bin).then_some((version, bin))
-        })
-        .max()
-        .map(|(_, bin)| bin)
-}
-
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())

@@ -27,8 +27,8 @@ pub struct Args {
     /// Link (`ciphermeter link --list`).
     #[arg(long)]
     pub link: String,
-    /// The reading to send: chain:N, record:KB or random:N.
-    #[arg(long, default_value = "chain:10")]
+    /// The reading to send: chain:N, record:KB or random:N (`--sample`, as `link` and `energy` call it).
+    #[arg(long, alias = "sample", default_value = "chain:10")]
     pub payload: String,
     /// Least security level in bits.
     #[arg(long, default_value_t = 128)]

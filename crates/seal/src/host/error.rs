@@ -7,9 +7,10 @@ use crate::error::Error as CoreError;
 #[derive(Debug, Error)]
 pub enum SealError {
     #[error(
-        "unknown scheme '{0}'; expected hmac:MAC, etm:CIPHER+MAC, aead:AEAD or enc:CIPHER (e.g. aead:aes-256-gcm)"
+        "unknown scheme '{0}'{1}; expected hmac:MAC, etm:CIPHER+MAC, aead:AEAD or enc:CIPHER (e.g. aead:aes-256-gcm)"
     )]
-    UnknownScheme(String),
+    /// The name as typed, and " (did you mean …?)" or "".
+    UnknownScheme(String, String),
 
     #[error("scheme '{scheme}': {why}")]
     InvalidScheme { scheme: String, why: String },
@@ -58,6 +59,14 @@ pub enum SealError {
 }
 
 impl SealError {
+    /// An unknown scheme, with the closest of the schemes `recommend` ranks
+    /// (`lower` is the name trimmed and lower-cased).
+    pub(crate) fn unknown_scheme(text: &str, lower: &str) -> SealError {
+        let known = crate::host::candidates::sealing_candidates(true);
+        let hint = names::did_you_mean(lower, known.iter().map(String::as_str));
+        SealError::UnknownScheme(text.to_string(), hint)
+    }
+
     pub(crate) fn malformed(container: &'static str, detail: impl Into<String>) -> SealError {
         SealError::Malformed {
             container,

@@ -55,8 +55,8 @@ impl Scheme {
     /// Parses what a user typed: any case, catalogue aliases, and a bare AEAD
     /// or MAC id standing for `aead:` or `hmac:` with it.
     pub fn parse(text: &str) -> Result<Scheme, SealError> {
-        let unknown = || SealError::UnknownScheme(text.to_string());
         let lower = text.trim().to_ascii_lowercase();
+        let unknown = || SealError::unknown_scheme(text, &lower);
         let Some((pattern, rest)) = lower.split_once(':') else {
             let entry = lookup(&lower)?;
             return match entry.kind {
@@ -85,9 +85,10 @@ impl Scheme {
     /// Parses a scheme name read from a message: only the canonical spelling
     /// is accepted, so one scheme has one encoding and no bit of it is free.
     pub fn parse_canonical(text: &str) -> Result<Scheme, SealError> {
-        let scheme = Scheme::parse(text).map_err(|_| SealError::UnknownScheme(text.to_string()))?;
+        let unknown = || SealError::UnknownScheme(text.to_string(), String::new());
+        let scheme = Scheme::parse(text).map_err(|_| unknown())?;
         if scheme.name != text {
-            return Err(SealError::UnknownScheme(text.to_string()));
+            return Err(unknown());
         }
         Ok(scheme)
     }

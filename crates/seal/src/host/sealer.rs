@@ -125,7 +125,12 @@ impl HostSealer {
             SchemeRef::Id(id) => format!("id {}", hex::encode(id)),
             SchemeRef::Cose(alg) => match super::cose_names::scheme_of(alg) {
                 Some(name) => name.to_string(),
-                None => return Err(SealError::UnknownScheme(format!("COSE alg {alg}"))),
+                None => {
+                    return Err(SealError::UnknownScheme(
+                        format!("COSE alg {alg}"),
+                        String::new(),
+                    ));
+                }
             },
         };
         let named = !matches!(parsed.scheme, SchemeRef::Id(_));
