@@ -33,6 +33,14 @@ fn ranking(r: &RankingSummary) -> String {
         esc(&r.sample),
         r.min_security
     );
+    if let Some(d) = &r.duty_cycle {
+        let class = if d.allowed_count == d.ranked_count {
+            "note"
+        } else {
+            "warn"
+        };
+        s.push_str(&format!("<p class=\"{class}\">{}</p>", esc(&d.sentence)));
+    }
     if r.rows.is_empty() {
         s.push_str("<p class=\"warn\">No scheme meets the constraints.</p>");
     } else {
@@ -40,7 +48,9 @@ fn ranking(r: &RankingSummary) -> String {
             "rank",
             "scheme",
             "bits",
-            "bytes",
+            "message B",
+            "on air B",
+            "frames",
             "CPU µJ",
             "radio µJ",
             "total µJ",
@@ -53,12 +63,19 @@ fn ranking(r: &RankingSummary) -> String {
             t.rows.push(vec![
                 row.rank.to_string(),
                 format!(
-                    "{}{}",
+                    "{}{}{}",
                     esc(&row.scheme),
-                    status_badge(&row.status, row.status_reason.as_deref())
+                    status_badge(&row.status, row.status_reason.as_deref()),
+                    if row.duty_cycle_allowed {
+                        ""
+                    } else {
+                        " <span class=\"warn\">not allowed by the duty cycle</span>"
+                    }
                 ),
                 row.security_bits.to_string(),
                 row.sealed_bytes.to_string(),
+                row.on_air_bytes.to_string(),
+                row.frames.to_string(),
                 num(row.cpu_uj),
                 num(row.radio_uj),
                 num(row.message_uj),
