@@ -13,7 +13,6 @@ pub mod steps;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use catalogue::Status;
 use cost::Error;
 use cost::data::{links, profiles};
 use cost::device_times::{DeviceTimes, device_target};
@@ -66,8 +65,9 @@ pub struct Outcome {
     pub seconds: f64,
     /// Gaps worth telling the user (skipped cases, failed reproductions).
     pub notes: Vec<String>,
-    /// "cheapest sealed chain:10 reading on L with D: S (N µJ per message)".
-    pub cheapest: Option<String>,
+    /// The recommended scheme (confidentiality) for the run's device and link,
+    /// and apart the cheapest integrity-only one, labelled as sending in clear.
+    pub recommended: Vec<String>,
     pub report: PathBuf,
     pub command: String,
 }
@@ -100,7 +100,8 @@ impl Plan {
             link: self.link.clone(),
             payload: ENERGY_SAMPLE.into(),
             min_security: 128,
-            need: Need::Integrity,
+            // Safe by default: the reading stays secret (integrity-only is said apart).
+            need: Need::Confidentiality,
             allow_legacy: false,
             containers: vec![seal::Container::Json],
             battery: self.battery.clone(),
@@ -191,7 +192,7 @@ pub fn execute(
         results: summary.results,
         seconds: started.elapsed().as_secs_f64(),
         notes,
-        cheapest: cheapest_line(store, run, &settings[0])?,
+        recommended: recommended_lines(store, run)?,
         report: path,
         command,
     })
@@ -366,21 +367,10 @@ fn steps_of(
     Ok(notes)
 }
 
-/// "cheapest recommended scheme on L: S (N µJ per message)".
-fn cheapest_line(store: &Store, run: RunId, s: &Setting) -> Result<Option<String>, Error> {
-    let ctx = store::conventions::energy_context(&s.device.name, &s.link.name);
-    let rows = store.results(run)?;
-    let best = rows
-        .iter()
-        .filter(|r| r.section == store::conventions::ENERGY && r.context == ctx)
-        .filter(|r| {
-            r.data.get("status").and_then(|v| v.as_str()) == Some(Status::Recommended.as_str())
-        })
-        .min_by(|a, b| a.value.total_cmp(&b.value));
-    Ok(best.map(|r| {
-        format!(
-            "cheapest sealed {ENERGY_SAMPLE} reading on {} with {}: {} ({:.1} uJ per message, model estimate); see `ciphermeter recommend`",
-            s.link.name, s.device.name, r.subject, r.value
-        )
-    }))
+/// What the run recommends, as the report's first section says it
+/// (`report::summary`): the scheme for confidentiality, the integrity-only
+/// one labelled as sending in clear, and the CPU's share per link.
+fn recommended_lines(store: &Store, run: RunId) -> Result<Vec<String>, Error> {
+    let answer = report::summary::Answer::from_run(&store.results(run)?, &store.artifacts(run)?);
+    Ok(answer.lines())
 }

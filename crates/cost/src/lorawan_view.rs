@@ -15,6 +15,8 @@ pub struct EncodeRequest<'a> {
     pub dev_addr: &'a str,
     pub f_cnt: u32,
     pub f_port: Option<u8>,
+    /// FPort 224 is the test protocol and 225-255 are reserved (LoRaWAN 1.0.x §4.3.2).
+    pub allow_reserved_port: bool,
     pub payload: &'a str,
     pub f_opts: &'a str,
 }
@@ -105,6 +107,18 @@ pub fn encode(req: &EncodeRequest, keys: &SessionKeys) -> Result<String, Error> 
     let dev_addr = <[u8; 4]>::try_from(addr.as_slice())
         .map(u32::from_be_bytes)
         .map_err(|_| Error::invalid("--dev-addr: give 4 bytes (8 hex digits), e.g. 26011BDA"))?;
+    if let Some(port @ 224..) = req.f_port
+        && !req.allow_reserved_port
+    {
+        let what = if port == 224 {
+            "is LoRaWAN's test protocol"
+        } else {
+            "is reserved for future use"
+        };
+        return Err(Error::invalid(format!(
+            "--f-port {port} {what} (LoRaWAN 1.0.x §4.3.2); applications use 1-223, or add --allow-reserved-port"
+        )));
+    }
     let up = Uplink {
         confirmed: req.confirmed,
         dev_addr,
@@ -124,9 +138,15 @@ pub fn decode(phy: &str, keys: &SessionKeys, last_f_cnt: Option<u32>) -> Result<
     lorawan_frame::decode(&phy, keys, last_f_cnt).map_err(Error::invalid)
 }
 
-/// DevAddr as it is written (big-endian hex), the payload in hex.
+/// DevAddr as it is written (big-endian hex), the payload in hex. With a
+/// failed MIC the payload was not decrypted: `frm_payload` (always plaintext
+/// otherwise) is null and the bytes as sent are in `frm_payload_encrypted`.
 pub fn json(o: &Opened) -> Value {
     let u = &o.uplink;
+    let (plain, encrypted) = match o.mic_ok {
+        true => (Some(hex::encode_upper(&u.frm_payload)), None),
+        false => (None, Some(hex::encode_upper(&u.frm_payload))),
+    };
     json!({
         "dev_addr": format!("{:08X}", u.dev_addr),
         "confirmed": u.confirmed,
@@ -135,7 +155,8 @@ pub fn json(o: &Opened) -> Value {
         "f_cnt": u.f_cnt,
         "f_opts": hex::encode_upper(&u.f_opts),
         "f_port": u.f_port,
-        "frm_payload": hex::encode_upper(&u.frm_payload),
+        "frm_payload": plain,
+        "frm_payload_encrypted": encrypted,
         "mic_ok": o.mic_ok,
     })
 }

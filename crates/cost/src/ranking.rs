@@ -334,10 +334,10 @@ impl Ranking {
                 "it needs less CPU time to seal".to_string()
             };
             lines.push(format!(
-                "It beats {} by {:.2} uJ ({:.1} %) because {why}.",
+                "It beats {} by {:.2} uJ ({}) because {why}.",
                 second.name(),
                 (e2.message_j - e.message_j) * 1e6,
-                (e2.message_j / e.message_j - 1.0) * 100.0
+                percent_of(e2.message_j - e.message_j, e.message_j)
             ));
         }
         if w.scheme.pattern == Pattern::Hmac {
@@ -408,9 +408,9 @@ impl Ranking {
             )
         } else if extra < 0.05 {
             format!(
-                "Study 003 recommended AES-256-GCM{device_note}: our data agrees in substance — it ranks #{} but costs only {:.1} % more than {} per message, since the radio ({:.0} % of the energy) dominates and {}.",
+                "Study 003 recommended AES-256-GCM{device_note}: our data agrees in substance — it ranks #{} but costs only {} more than {} per message, since the radio ({:.0} % of the energy) dominates and {}.",
                 self.ranks[pos],
-                extra * 100.0,
+                percent_of(extra, 1.0),
                 w.name(),
                 eg.radio_share * 100.0,
                 bytes_on_air_compared(on_air(g).0, on_air(w).0)
@@ -497,6 +497,18 @@ impl Ranking {
             study003_verdict: self.study003_verdict(&req.device),
         }
     }
+}
+
+/// `part` as a percentage of `whole`, to two significant digits ("0.036 %",
+/// "2.0 %", "18 %"): a winner's lead of a few µJ in a joule is not "0.0 %".
+pub fn percent_of(part: f64, whole: f64) -> String {
+    let p = part / whole * 100.0;
+    let digits = if p.abs() >= 10.0 || p == 0.0 || !p.is_finite() {
+        0
+    } else {
+        (1.0 - p.abs().log10().floor()) as usize
+    };
+    format!("{p:.digits$} %")
 }
 
 /// "both send 280 bytes on air", or "it sends 296 bytes on air against 280".
@@ -691,6 +703,14 @@ pub struct Excluded {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_leads_keep_two_significant_digits() {
+        assert_eq!(percent_of(146.9, 406_039.0), "0.036 %");
+        assert_eq!(percent_of(1.0, 50.0), "2.0 %");
+        assert_eq!(percent_of(1.0, 6.0), "17 %");
+        assert_eq!(percent_of(0.0, 8.0), "0 %");
+    }
 
     #[test]
     fn overlapping_ranges_share_a_rank_and_separate_ones_do_not() {

@@ -341,6 +341,7 @@ impl SchemeCost {
             "sleep_uj": e.sleep_j * 1e6,
             "interval_uj": e.interval_j * 1e6,
             "battery_days": e.battery_days,
+            "battery_note": e.battery_note,
             "average_current_ua": e.average_ua,
             "label": energy::MODEL_LABEL,
         });

@@ -152,39 +152,61 @@ pub fn energy(rows: &[ResultRow]) -> String {
             &bars,
         ));
     }
-    let mut t = Table::new(&[
-        "Scheme",
-        "device / link",
-        "sealed B",
-        "time on air ms",
-        "CPU µJ",
-        "radio TX µJ",
-        "radio RX µJ",
-        "message µJ",
-        "CPU share",
-        "CPU time",
-    ]);
-    for r in &rows {
-        t.rows.push(vec![
-            scheme_html(r),
-            esc(&format!("{} / {}", s(r, "device"), s(r, "link"))),
-            f(r, "sealed_bytes").map(num).unwrap_or_default(),
-            f(r, "airtime_ms").map(num).unwrap_or_default(),
-            f(r, "cpu_uj").map(num).unwrap_or_default(),
-            f(r, "tx_uj").map(num).unwrap_or_default(),
-            f(r, "rx_uj").map(num).unwrap_or_default(),
-            num(r.value),
-            f(r, "cpu_uj")
-                .map(|c| format!("{} %", num(c / r.value * 100.0)))
-                .unwrap_or_default(),
-            esc(if s(r, "cpu_time_source").starts_with("device") {
-                "device (simulated)"
-            } else {
-                "this host"
-            }),
+    // The finding first, then the rows, one table per link, folded.
+    let answer = crate::summary::Answer::from_run(
+        &rows.iter().map(|r| (*r).clone()).collect::<Vec<_>>(),
+        &[],
+    );
+    let finding: String = answer
+        .cpu_sentences()
+        .iter()
+        .map(|line| format!("<p class=\"answer\">{}</p>", esc(line)))
+        .collect();
+    out.insert_str(0, &finding);
+    let mut tables = String::new();
+    for ctx in &contexts {
+        let mut t = Table::new(&[
+            "Scheme",
+            "device / link",
+            "sealed B",
+            "on air B",
+            "frames",
+            "time on air ms",
+            "CPU µJ",
+            "radio TX µJ",
+            "radio RX µJ",
+            "message µJ",
+            "CPU share",
+            "CPU time",
         ]);
+        for r in rows.iter().filter(|r| r.context == *ctx) {
+            t.rows.push(vec![
+                scheme_html(r),
+                esc(&format!("{} / {}", s(r, "device"), s(r, "link"))),
+                f(r, "sealed_bytes").map(num).unwrap_or_default(),
+                f(r, "on_air_bytes").map(num).unwrap_or_default(),
+                f(r, "frames").map(num).unwrap_or_default(),
+                f(r, "airtime_ms").map(num).unwrap_or_default(),
+                f(r, "cpu_uj").map(num).unwrap_or_default(),
+                f(r, "tx_uj").map(num).unwrap_or_default(),
+                f(r, "rx_uj").map(num).unwrap_or_default(),
+                num(r.value),
+                f(r, "cpu_uj")
+                    .map(|c| format!("{} %", num(c / r.value * 100.0)))
+                    .unwrap_or_default(),
+                esc(if s(r, "cpu_time_source").starts_with("device") {
+                    "device (simulated)"
+                } else {
+                    "this host"
+                }),
+            ]);
+        }
+        tables.push_str(&format!("<h3>{}</h3>{}", esc(ctx), t.render()));
     }
-    out.push_str(&t.render());
+    out.push_str(&format!(
+        "<details><summary>Every scheme on every link: {} rows, one table per device and link</summary>{tables}</details>",
+        rows.len()
+    ));
     let mut sources: Vec<&str> = Vec::new();
     for src in rows.iter().map(|r| s(r, "cpu_time_source")) {
         if !sources.contains(&src) {
@@ -258,14 +280,56 @@ pub fn battery(rows: &[ResultRow]) -> String {
             ]);
         }
     }
-    out.push_str(&t.render());
-    if rows
+    let finding: String = links
         .iter()
-        .any(|r| f(r, "battery_days").unwrap_or(0.0) > 3650.0)
+        .filter_map(|l| battery_sentence(&rows, l))
+        .map(|line| format!("<p class=\"answer\">{}</p>", esc(&line)))
+        .collect();
+    out.insert_str(0, &finding);
+    out.push_str(&format!(
+        "<details><summary>Every scheme on every link: {} rows</summary>{}</details>",
+        rows.len(),
+        t.render()
+    ));
+    let mut notes: Vec<&str> = Vec::new();
+    for note in rows
+        .iter()
+        .map(|r| s(r, "battery_note"))
+        .filter(|n| !n.is_empty())
     {
-        out.push_str("<p class=\"warn\">Beyond about ten years a battery's self-discharge and shelf life, which the model leaves out, limit it before the messages do.</p>");
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    for note in notes {
+        out.push_str(&format!(
+            "<p class=\"warn\">Battery life: {}.</p>",
+            esc(note)
+        ));
     }
     out
+}
+
+/// "On L, battery life ranges from A days (S) to B days (T) at one message every N s."
+fn battery_sentence(rows: &[&ResultRow], link: &str) -> Option<String> {
+    let here: Vec<(&ResultRow, f64)> = rows
+        .iter()
+        .filter(|r| s(r, "link") == link)
+        .filter_map(|r| Some((*r, f(r, "battery_days")?)))
+        .collect();
+    let (lo_r, lo) = here.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let (hi_r, hi) = here.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let every = f(lo_r, "interval_s").map(|v| format!(" at one message every {} s", num(v)));
+    Some(format!(
+        "On {link} ({}, {}), battery life ranges from {} days ({}) to {} days ({}){}.",
+        s(lo_r, "device"),
+        s(lo_r, "battery"),
+        num(lo),
+        lo_r.subject,
+        num(hi),
+        hi_r.subject,
+        every.unwrap_or_default()
+    ))
 }
 
 /// Points no other point beats on both axes (less energy and at least as many bits).

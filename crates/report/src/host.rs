@@ -98,9 +98,13 @@ fn lines<'a>(rows: &'a [ResultRow], operation: Option<&str>) -> Vec<Line<'a>> {
         let Some((v, lo, hi)) = mb_per_s(row) else {
             continue;
         };
-        let (status, reason) = match row.data.get("status").and_then(Value::as_str) {
-            Some(s) => (s.to_string(), status_of(&row.subject).1),
-            None => status_of(&row.subject),
+        let (status, reason) = match (
+            row.data.get("status").and_then(Value::as_str),
+            status_of(&row.subject),
+        ) {
+            (_, (known, why)) if known == "baseline" => (known, why),
+            (Some(s), (_, why)) => (s.to_string(), why),
+            (None, known) => known,
         };
         let line = map
             .entry((

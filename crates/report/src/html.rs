@@ -87,6 +87,10 @@ pub fn status_badge(status: &str, reason: Option<&str>) -> String {
             " <span class=\"badge unknown\" title=\"{}\">? unknown status</span>",
             esc(reason.unwrap_or("not in the catalogue"))
         ),
+        "baseline" => format!(
+            " <span class=\"badge baseline\" title=\"{}\">baseline</span>",
+            esc(reason.unwrap_or("no encryption: the measurement's floor"))
+        ),
         "legacy" | "broken" | "insecure" => format!(
             " <span class=\"badge {0}\" title=\"{1}\">{2} {0}</span>",
             esc(status),
@@ -110,6 +114,8 @@ table.env td{text-align:left}
 .badge{font-size:.8em;padding:0 .35em;border-radius:.3em;white-space:nowrap}
 .badge.legacy,.badge.insecure{background:#fff0c0;color:#7a5600;border:1px solid #d9b000}
 .badge.broken{background:#ffd6d6;color:#900;border:1px solid #c00}
+.answer{font-size:1.15em;background:#eef7ee;border-left:4px solid #4a4;padding:.5em .9em}
+.badge.baseline{background:#eef;color:#335;border:1px solid #99b}
 svg.chart{max-width:100%;height:auto;font-family:sans-serif;background:#fff}
 svg .chart-title{font-size:14px;font-weight:bold;fill:#222}
 .wide{overflow-x:auto;max-width:100%}

@@ -19,6 +19,7 @@ pub mod html;
 pub mod recommendation;
 pub mod reproductions;
 pub mod studies;
+pub mod summary;
 pub mod svg;
 
 use std::fmt::Write;
@@ -45,8 +46,8 @@ pub struct Beside {
 }
 
 /// The section ids, in page order; tests and the e2e check look for them.
-pub const SECTIONS: [(&str, &str); 11] = [
-    ("environment", "Environment"),
+pub const SECTIONS: [(&str, &str); 12] = [
+    ("summary", "The answer"),
     ("throughput", "Throughput vs message size"),
     ("ranking", "Ranking at 16, 64, 256 and 1024 bytes"),
     ("cycles", "Cycles per byte"),
@@ -60,6 +61,7 @@ pub const SECTIONS: [(&str, &str); 11] = [
         "reproductions",
         "Reproductions: our numbers beside the papers'",
     ),
+    ("environment", "Environment"),
 ];
 
 pub fn render(input: &ReportInput) -> String {
@@ -89,14 +91,16 @@ pub fn render(input: &ReportInput) -> String {
     );
     page.push_str("<nav>");
     for (id, title) in SECTIONS {
+        if id == "environment" {
+            page.push_str("<a href=\"#devices\">Microcontrollers (simulated)</a>");
+        }
         let _ = write!(page, "<a href=\"#{id}\">{}</a>", html::esc(title));
     }
-    // Rendered after the numbered sections (device::render writes its own section).
-    page.push_str("<a href=\"#devices\">Microcontrollers (simulated)</a></nav>");
-    let sections: [(&str, String); 11] = [
+    page.push_str("</nav>");
+    let sections: [(&str, String); 12] = [
         (
-            "environment",
-            environment::render_beside(run, input.beside.as_ref()),
+            "summary",
+            summary::Answer::from_run(&input.results, &input.artifacts).html(),
         ),
         ("throughput", host::throughput(&input.results)),
         ("ranking", host::ranking(&input.results)),
@@ -108,15 +112,26 @@ pub fn render(input: &ReportInput) -> String {
         ("pareto", framing::pareto(&input.results)),
         ("recommendation", recommendation::render(&input.artifacts)),
         ("reproductions", reproductions::render(&input.artifacts)),
+        (
+            "environment",
+            format!(
+                "<details><summary>The machine, toolchain and crate versions behind these numbers</summary>{}</details>",
+                environment::render_beside(run, input.beside.as_ref())
+            ),
+        ),
     ];
     for ((id, title), (_, body)) in SECTIONS.iter().zip(sections) {
+        // The microcontroller tier writes its own section, before the
+        // environment, which closes the page folded.
+        if *id == "environment" {
+            page.push_str(&device::render(input));
+        }
         let _ = write!(
             page,
             "<section id=\"{id}\"><h2>{}</h2>{body}</section>",
             html::esc(title)
         );
     }
-    page.push_str(&device::render(input));
     let _ = write!(
         page,
         "<p class=\"note\">Made by ciphermeter {}. Confidence intervals are 95 %. Energy figures are model estimates from the device, radio and battery profiles, not measurements.</p><script>{}</script></body></html>",
@@ -150,11 +165,17 @@ pub(crate) fn status_of(id: &str) -> (String, Option<String>) {
         "recommended" => 0,
         "legacy" => 1,
         "broken" => 2,
-        _ => 3,
+        "baseline" => 3,
+        _ => 4,
     };
     let mut worst = ("recommended".to_string(), None);
     for part in mcu::algorithms::catalogue_ids(id) {
         let status = match catalogue::catalogue().get(&part) {
+            // The identity is the harness's floor: a baseline, not a broken cipher.
+            Some(e) if e.kind == catalogue::Kind::Baseline => (
+                "baseline".to_string(),
+                Some("no encryption: the measurement's floor, not a choice".to_string()),
+            ),
             Some(e) => (e.status.as_str().to_string(), e.status_reason.clone()),
             None => (
                 "unknown".to_string(),

@@ -32,8 +32,12 @@ pub struct EncodeArgs {
     #[arg(long)]
     f_cnt: u32,
     /// 0 for MAC commands, 1-223 for applications; none without a payload.
+    /// 224 (the test protocol) and 225-255 (reserved) need --allow-reserved-port.
     #[arg(long)]
     f_port: Option<u8>,
+    /// Send on FPort 224 (LoRaWAN's test protocol) or 225-255 (reserved).
+    #[arg(long)]
+    allow_reserved_port: bool,
     /// FRMPayload in the clear, hex (e.g. a sealed ciphermeter message).
     #[arg(long, default_value = "")]
     payload: String,
@@ -79,6 +83,7 @@ pub fn run(action: Action) -> Result<(), CliError> {
                 dev_addr: &a.dev_addr,
                 f_cnt: a.f_cnt,
                 f_port: a.f_port,
+                allow_reserved_port: a.allow_reserved_port,
                 payload: &a.payload,
                 f_opts: &a.f_opts,
             };

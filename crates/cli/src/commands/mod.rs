@@ -80,7 +80,7 @@ pub enum Command {
     /// LoRaWAN 1.0.x uplink frames: build one, or open one with its session keys.
     #[command(subcommand)]
     Lorawan(lorawan::Action),
-    /// Receive sealed readings (serial, pty, UDP, TCP), verify them and store them in SQLite.
+    /// Receive sealed readings (serial, pty, UDP, TCP, MQTT), verify them and store them in SQLite or PostgreSQL.
     Gateway(gateway::Args),
     /// Seal readings and send them to a gateway, at a rate or as fast as possible.
     Send(send::Args),

@@ -33,7 +33,9 @@ pub struct Args {
     /// Least security level in bits.
     #[arg(long, default_value_t = 128)]
     pub min_security: u32,
-    #[arg(long, value_enum, default_value = "integrity")]
+    /// What the reading needs: confidentiality (the default: it stays secret)
+    /// or integrity (also ranks MAC-only schemes, which send it in clear).
+    #[arg(long, value_enum, default_value = "confidentiality")]
     pub need: Need,
     /// Also rank legacy and broken algorithms.
     #[arg(long)]

@@ -85,7 +85,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     for n in &outcome.notes {
         println!("  note: {n}");
     }
-    if let Some(line) = &outcome.cheapest {
+    for line in &outcome.recommended {
         println!("  {line}");
     }
     println!("  store:  {}", store.path().display());
