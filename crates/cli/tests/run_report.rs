@@ -295,7 +295,7 @@ fn chromium() -> Option<PathBuf> {
     })
 }
 
-fn headless(browser: &Path, profile: &Path) -> Command {
+fn headless(browser: &Path, profile: &Path, size: &str) -> Command {
     let mut cmd = Command::new(browser);
     cmd.args([
         "--headless",
@@ -307,8 +307,8 @@ fn headless(browser: &Path, profile: &Path) -> Command {
         "--no-first-run",
         "--enable-logging=stderr",
         "--v=0",
-        "--window-size=1200,4000",
     ])
+    .arg(format!("--window-size={size}"))
     .arg(format!("--user-data-dir={}", profile.display()));
     cmd
 }
@@ -323,7 +323,7 @@ fn the_report_renders_in_headless_chromium_without_script_errors() {
     let url = format!("file://{}", run.html.canonicalize().unwrap().display());
 
     // The DOM after scripts ran: the page's last script marks the body.
-    let dom = headless(&browser, &dir.path().join("profile-dom"))
+    let dom = headless(&browser, &dir.path().join("profile-dom"), "1200,4000")
         .arg("--dump-dom")
         .arg(&url)
         .output()
@@ -346,7 +346,7 @@ fn the_report_renders_in_headless_chromium_without_script_errors() {
 
     // A screenshot that is not blank: many pixels differ from the white background.
     let shot = dir.path().join("report.png");
-    let out = headless(&browser, &dir.path().join("profile-shot"))
+    let out = headless(&browser, &dir.path().join("profile-shot"), "1200,4000")
         .arg(format!("--screenshot={}", shot.display()))
         .arg(&url)
         .output()
@@ -381,4 +381,99 @@ fn ink_pixels(path: &Path) -> (u32, u32, u64) {
         .filter(|px| px.iter().take(3).any(|&c| c < 200))
         .count() as u64;
     (info.width, info.height, ink)
+}
+
+/// The report answers first: what a person sees at 1280x900 before scrolling
+/// names the device, the link, the recommended scheme (one that encrypts), its
+/// energy and battery life, and the CPU-share finding; `run` says the same.
+#[test]
+fn the_first_screen_of_the_report_is_the_answer() {
+    let Some(browser) = chromium() else {
+        panic!("chromium is not installed: run scripts/setup (Debian package `chromium`)");
+    };
+    let run = quick_run();
+    // The stored ranking's winner: what the first screen must name.
+    let store = store::Store::open(&run.db).unwrap();
+    let id = store.runs().unwrap()[0].id;
+    let ranking = store
+        .artifacts(id)
+        .unwrap()
+        .into_iter()
+        .find(|a| a.kind == "recommendation")
+        .expect("a stored ranking");
+    let winner = ranking.data["ranking"]["rows"][0]["scheme"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !winner.starts_with("hmac:"),
+        "a scheme that encrypts: {winner}"
+    );
+    assert_eq!(ranking.data["ranking"]["need"], "confidentiality");
+
+    // The page with a probe that lists the text laid out in the first 900 px.
+    let dir = tempfile::tempdir().unwrap();
+    let probe = "<script>(function(){const w=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT);\
+        const seen=[];let n;while((n=w.nextNode())){const r=document.createRange();r.selectNodeContents(n);\
+        const b=r.getBoundingClientRect();if(b.height>0&&b.top<900&&b.bottom>0){seen.push(n.textContent)}}\
+        const p=document.createElement('pre');p.id='first-screen';p.textContent=seen.join(' ');\
+        document.body.appendChild(p);})();</script></body>";
+    let page = std::fs::read_to_string(&run.html)
+        .unwrap()
+        .replace("</body>", probe);
+    let copy = dir.path().join("report.html");
+    std::fs::write(&copy, page).unwrap();
+    let mut cmd = headless(&browser, &dir.path().join("profile"), "1280,900");
+    let out = cmd
+        .arg("--dump-dom")
+        .arg(format!("file://{}", copy.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let first = dom
+        .split("<pre id=\"first-screen\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .expect("the probe ran");
+    let first = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "sodaq-mbili",
+        "lorawan-eu868-dr3",
+        winner.as_str(),
+        "µJ per message",
+        "battery life",
+        "of a message's energy",
+    ] {
+        assert!(
+            first.contains(want),
+            "the first screen lacks '{want}': {first}"
+        );
+    }
+    // The environment no longer opens the page.
+    assert!(!first.contains("crate versions"), "{first}");
+
+    // `run` names the same scheme, not an integrity-only one.
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("seal with"))
+        .expect("run names its recommendation");
+    assert!(line.contains(&winner), "{line}");
+    assert!(
+        run.stdout.contains("sends the reading in clear"),
+        "{}",
+        run.stdout
+    );
+    // The identity is the measurement's floor: badged a baseline, never "broken".
+    let html = std::fs::read_to_string(&run.html).unwrap();
+    assert!(html.contains("identity") && html.contains("badge baseline"));
+    for (i, _) in html.match_indices(">identity") {
+        let near = &html[i..(i + 200).min(html.len())];
+        assert!(!near.contains("badge broken"), "{near}");
+    }
 }
