@@ -53,12 +53,13 @@ impl Answer {
                 continue;
             };
             let recommended = text("status").as_deref() == Some("recommended");
-            if recommended && r.value > 0.0 {
-                if let Some(cpu) = r.data.get("cpu_uj").and_then(Value::as_f64) {
-                    let share = cpu / r.value;
-                    let e = shares.entry(row_link.clone()).or_insert((share, share));
-                    *e = (e.0.min(share), e.1.max(share));
-                }
+            if recommended
+                && r.value > 0.0
+                && let Some(cpu) = r.data.get("cpu_uj").and_then(Value::as_f64)
+            {
+                let share = cpu / r.value;
+                let e = shares.entry(row_link.clone()).or_insert((share, share));
+                *e = (e.0.min(share), e.1.max(share));
             }
             let cheaper = self
                 .integrity_only
