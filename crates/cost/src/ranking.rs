@@ -30,6 +30,20 @@ pub enum Need {
     Integrity,
 }
 
+impl std::str::FromStr for Need {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Need, String> {
+        match text {
+            "confidentiality" => Ok(Need::Confidentiality),
+            "integrity" => Ok(Need::Integrity),
+            _ => Err(format!(
+                "unknown need '{text}'; expected confidentiality or integrity"
+            )),
+        }
+    }
+}
+
 /// One ranking question, as values (the CLI's flags or the campaign's plan).
 #[derive(Clone, Debug)]
 pub struct Request {

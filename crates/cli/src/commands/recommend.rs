@@ -5,19 +5,11 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use clap::{Args as ClapArgs, ValueEnum};
-use cost::ranking::{self, Need as RankNeed};
+use clap::Args as ClapArgs;
+use cost::ranking;
 
 use crate::args::{DbArgs, Format, print_json};
 use crate::error::CliError;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Need {
-    /// Encryption and authentication (AEAD or encrypt-then-MAC).
-    Confidentiality,
-    /// Authentication and integrity; plaintext may travel in clear (adds MACs).
-    Integrity,
-}
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -35,8 +27,8 @@ pub struct Args {
     pub min_security: u32,
     /// What the reading needs: confidentiality (the default: it stays secret)
     /// or integrity (also ranks MAC-only schemes, which send it in clear).
-    #[arg(long, value_enum, default_value = "confidentiality")]
-    pub need: Need,
+    #[arg(long, default_value = "confidentiality", value_parser = ["confidentiality", "integrity"])]
+    pub need: String,
     /// Also rank legacy and broken algorithms.
     #[arg(long)]
     pub allow_legacy: bool,
@@ -66,10 +58,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         link: args.link,
         payload: args.payload,
         min_security: args.min_security,
-        need: match args.need {
-            Need::Confidentiality => RankNeed::Confidentiality,
-            Need::Integrity => RankNeed::Integrity,
-        },
+        need: args.need.parse().map_err(CliError::Usage)?,
         allow_legacy: args.allow_legacy,
         containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
         battery: args.battery,
