@@ -18,6 +18,11 @@ pub fn allows(cost: &LinkCost, interval_s: f64) -> bool {
         .is_none_or(|iv| iv.as_secs() <= interval_s)
 }
 
+/// The earliest next message start, seconds (0 on a link without a duty cycle).
+fn min_interval_s(cost: &LinkCost) -> f64 {
+    cost.min_interval.map_or(0.0, |iv| iv.as_secs())
+}
+
 /// The sentence `energy` warns with when `cost` breaks the duty cycle.
 pub fn breach(cost: &LinkCost, interval_s: f64) -> Option<String> {
     let iv = cost.min_interval.filter(|_| !allows(cost, interval_s))?;
@@ -82,10 +87,9 @@ pub fn answer(
     let Some(rule) = rule(spec) else {
         return Ok(None);
     };
-    let interval_of = |c: &LinkCost| c.min_interval.map_or(0.0, |iv| iv.as_secs());
     let Some(best) = choices
         .iter()
-        .min_by(|a, b| interval_of(a.cost).total_cmp(&interval_of(b.cost)))
+        .min_by(|a, b| min_interval_s(a.cost).total_cmp(&min_interval_s(b.cost)))
     else {
         return Ok(None);
     };
@@ -93,10 +97,10 @@ pub fn answer(
         .iter()
         .filter(|c| allows(c.cost, interval_s))
         .count();
-    let shortest = interval_of(best.cost);
+    let shortest = min_interval_s(best.cost);
     let (mut faster, mut smaller) = (Vec::new(), Vec::new());
     if allowed == 0 {
-        faster = faster_data_rates(spec, best, interval_s)?;
+        faster = faster_data_rates(spec, best, interval_s);
         smaller = smaller_containers(spec, best, payload, interval_s)?;
     }
     let sentence = sentence(
@@ -124,13 +128,9 @@ pub fn answer(
 }
 
 /// The same message at each faster data rate of the link's region.
-fn faster_data_rates(
-    spec: &LinkSpec,
-    best: &Choice,
-    interval_s: f64,
-) -> Result<Vec<Remedy>, Error> {
+fn faster_data_rates(spec: &LinkSpec, best: &Choice, interval_s: f64) -> Vec<Remedy> {
     let Some(w) = &spec.lorawan else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     let mut out = Vec::new();
     for rate in w.region.data_rates().into_iter().filter(|r| r.dr > w.dr) {
@@ -141,17 +141,16 @@ fn faster_data_rates(
         let Ok(cost) = faster.cost(best.cost.message_bytes, false) else {
             continue;
         };
-        let iv = cost.min_interval.map_or(0.0, |iv| iv.as_secs());
         out.push(Remedy {
             what: format!(
                 "at DR{} (SF{}/{}, at most {} B a frame)",
                 rate.dr, rate.sf, rate.bandwidth, rate.max_payload
             ),
-            min_interval_s: iv,
-            duty_cycle_allowed: iv <= interval_s,
+            min_interval_s: min_interval_s(&cost),
+            duty_cycle_allowed: allows(&cost, interval_s),
         });
     }
-    Ok(out)
+    out
 }
 
 /// The same scheme sealed in each container that sends fewer bytes.
@@ -180,11 +179,10 @@ fn smaller_containers(
         if cost.on_air_bytes >= best.cost.on_air_bytes {
             continue;
         }
-        let iv = cost.min_interval.map_or(0.0, |iv| iv.as_secs());
         out.push(Remedy {
             what: format!("in the {} container", container.as_str()),
-            min_interval_s: iv,
-            duty_cycle_allowed: iv <= interval_s,
+            min_interval_s: min_interval_s(&cost),
+            duty_cycle_allowed: allows(&cost, interval_s),
         });
     }
     out.sort_by(|a, b| a.min_interval_s.total_cmp(&b.min_interval_s));
