@@ -7,6 +7,7 @@
  * to GPIOR0 (data address 0x3E) with arguments in GPIOR1/GPIOR2 (0x4A/0x4B):
  *   1 start region   2 stop region   3 put byte GPIOR1 on stdout
  *   4 stack floor = GPIOR2:GPIOR1    5 exit with status GPIOR1
+ *   6 save the EEPROM to the --eeprom file (an uplink device's counter)
  * At stop the harness prints "C <cycles> <stack bytes> <room>\n" where cycles is
  * avr->cycle(stop) - avr->cycle(start): it includes the marker cost, which
  * the calibration region measures (the host subtracts it).
@@ -14,7 +15,12 @@
  * lowest overwritten byte gives the region's peak stack; room is the painted
  * size, so a peak equal to it means the stack ran into the static data.
  *
- * Usage: harness [--mcu NAME] [--freq HZ] [--max-cycles N] firmware.elf
+ * Uplink devices (ciphermeter device-send): --uart copies USART0's output to
+ * stdout as it is sent (put bytes then go to stderr), and --eeprom FILE loads
+ * the EEPROM from FILE at start (if it exists) and writes it back, whole and
+ * atomically (a temporary file renamed), at each command 6.
+ *
+ * Usage: harness [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf
  * Exit status: the firmware's, 3 on a crash or when max cycles pass, 4 on
  * bad usage.
  */
@@ -22,10 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
+#include <unistd.h>
 
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
 #include <simavr/sim_io.h>
+#include <simavr/avr_uart.h>
+#include <simavr/avr_eeprom.h>
 
 #define GPIOR0 0x3E
 #define GPIOR1 0x4A
@@ -41,7 +50,54 @@ static struct {
 	int running;
 	int exited;
 	int status;
+	int uart;
+	const char *eeprom;
 } st;
+
+#define EEPROM_BYTES 4096
+
+static void save_eeprom(avr_t *avr)
+{
+	if (!st.eeprom)
+		return;
+	uint8_t buf[EEPROM_BYTES];
+	avr_eeprom_desc_t d = { .ee = buf, .offset = 0, .size = EEPROM_BYTES };
+	/* simavr's EEPROM_GET returns -1 even when it copied: not checked. */
+	avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d);
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", st.eeprom);
+	FILE *f = fopen(tmp, "wb");
+	if (!f || fwrite(d.ee, 1, EEPROM_BYTES, f) != EEPROM_BYTES || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		fprintf(stderr, "harness: cannot write %s\n", tmp);
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	if (rename(tmp, st.eeprom) != 0)
+		fprintf(stderr, "harness: cannot replace %s\n", st.eeprom);
+}
+
+static void load_eeprom(avr_t *avr)
+{
+	uint8_t buf[EEPROM_BYTES];
+	FILE *f = fopen(st.eeprom, "rb");
+	if (!f)
+		return; /* blank part: simavr's EEPROM starts erased (0xFF) */
+	size_t n = fread(buf, 1, EEPROM_BYTES, f);
+	fclose(f);
+	avr_eeprom_desc_t d = { .ee = buf, .offset = 0, .size = (uint32_t)n };
+	avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &d);
+}
+
+static void on_uart_byte(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	(void)param;
+	uint8_t b = (uint8_t)value;
+	if (write(1, &b, 1) != 1)
+		st.exited = 1, st.status = 3; /* the reader went away */
+}
 
 static uint16_t stack_pointer(avr_t *avr)
 {
@@ -77,7 +133,7 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 		break;
 	}
 	case 3:
-		putchar(avr->data[GPIOR1]);
+		fputc(avr->data[GPIOR1], st.uart ? stderr : stdout);
 		break;
 	case 4:
 		st.floor = (uint16_t)(avr->data[GPIOR1] | (avr->data[GPIOR2] << 8));
@@ -85,6 +141,9 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 	case 5:
 		st.exited = 1;
 		st.status = avr->data[GPIOR1];
+		break;
+	case 6:
+		save_eeprom(avr);
 		break;
 	default:
 		fprintf(stderr, "harness: unknown command %u\n", v);
@@ -105,15 +164,19 @@ int main(int argc, char **argv)
 			freq = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc)
 			max_cycles = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--uart"))
+			st.uart = 1;
+		else if (!strcmp(argv[i], "--eeprom") && i + 1 < argc)
+			st.eeprom = argv[++i];
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
-			fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] firmware.elf\n", argv[0]);
+			fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf\n", argv[0]);
 			return 4;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] firmware.elf\n", argv[0]);
+		fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf\n", argv[0]);
 		return 4;
 	}
 
@@ -133,6 +196,15 @@ int main(int argc, char **argv)
 	fw.frequency = freq;
 	avr_load_firmware(avr, &fw);
 	avr_register_io_write(avr, GPIOR0, on_command, NULL);
+	if (st.eeprom)
+		load_eeprom(avr);
+	if (st.uart) {
+		uint32_t flags = 0;
+		avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+		flags &= ~AVR_UART_FLAG_STDIO;
+		avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+		avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), on_uart_byte, NULL);
+	}
 
 	int state = cpu_Running;
 	while (!st.exited && state != cpu_Done && state != cpu_Crashed) {

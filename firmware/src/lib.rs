@@ -19,6 +19,8 @@
 pub mod algorithms;
 pub mod bench;
 pub mod probe;
+#[cfg(all(feature = "uplink", seal_path))]
+pub mod uplink;
 
 pub use bench::Bench;
 pub use probe::Probe;

@@ -342,3 +342,88 @@ impl MessageArgs {
         }
     }
 }
+
+/// Where and how `send` and `device-send` forward messages.
+#[derive(ClapArgs)]
+pub struct Forward {
+    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC.
+    #[arg(long)]
+    pub to: String,
+    /// Message container: json, binary or cose.
+    #[arg(long, default_value = "json")]
+    pub container: String,
+    /// Framing on byte streams: line or len (default: line for json, len otherwise).
+    #[arg(long)]
+    pub framing: Option<live::Framing>,
+    /// Messages per second (default: as fast as possible).
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// Mix in bad messages to test a gateway, e.g. tampered=10%,replayed=5%,truncated=5%.
+    #[arg(long, default_value = "")]
+    pub inject: String,
+    /// Seed for generated readings and for --inject.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append each message sent to this file (one per line, hex for binary containers).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// MQTT: wrap each message as a network server's uplink: chirpstack, tts or raw.
+    #[arg(long, default_value = "raw")]
+    pub envelope: live::Envelope,
+    /// TCP, MQTT: seconds to wait at the end for the gateway's (broker's) acknowledgements.
+    #[arg(long, default_value_t = 5.0)]
+    pub ack_wait: f64,
+}
+
+impl Forward {
+    /// The sender's settings: ciphertext payloads, timestamped, not presealed.
+    pub fn config(&self) -> Result<live::SendConfig, CliError> {
+        let container = container(&self.container)?;
+        if !(self.ack_wait >= 0.0 && self.ack_wait.is_finite()) {
+            return Err(CliError::usage("--ack-wait must be a number of seconds"));
+        }
+        Ok(live::SendConfig {
+            to: self.to.parse().map_err(live_error)?,
+            framing: self
+                .framing
+                .unwrap_or(live::Framing::for_container(container)),
+            container,
+            payload: live::PayloadType::Ciphertext,
+            packet: 12,
+            rate: self.rate,
+            inject: self.inject.parse().map_err(CliError::usage)?,
+            seed: self.seed,
+            timestamp: true,
+            ack_wait: std::time::Duration::from_secs_f64(self.ack_wait),
+            presealed: false,
+            save: self.save.clone(),
+            envelope: self.envelope,
+        })
+    }
+}
+
+/// Prints what was sent (`shown`, as JSON) and fails when `report` says the
+/// run was cut short or the gateway acknowledged less than was sent.
+pub fn print_sent(
+    shown: &impl serde::Serialize,
+    report: &live::SendReport,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<(), CliError> {
+    println!(
+        "{}",
+        serde_json::to_string(shown).map_err(CliError::failed)?
+    );
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(CliError::Interrupted(format!(
+            "interrupted after {} messages",
+            report.sent
+        )));
+    }
+    if let Some(acked) = report.acked.filter(|a| *a < report.sent) {
+        return Err(CliError::failed(format!(
+            "the gateway acknowledged {acked} of {} messages",
+            report.sent
+        )));
+    }
+    Ok(())
+}

@@ -16,66 +16,9 @@
 
 use std::time::{Duration, Instant};
 
-pub const SYNC: u8 = 0xCE;
-/// Largest message either framing carries (the `len` header has 16 bits).
-pub const MAX_MESSAGE: usize = u16::MAX as usize;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framing {
-    Line,
-    Len,
-}
-
-impl Framing {
-    /// Text containers travel one per line; binary ones with a length prefix.
-    pub fn for_container(container: seal::Container) -> Framing {
-        if container.is_text() {
-            Framing::Line
-        } else {
-            Framing::Len
-        }
-    }
-}
-
-impl std::str::FromStr for Framing {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "line" => Ok(Framing::Line),
-            "len" => Ok(Framing::Len),
-            _ => Err(format!("unknown framing '{s}': use line or len")),
-        }
-    }
-}
-
-impl std::fmt::Display for Framing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Framing::Line => "line",
-            Framing::Len => "len",
-        })
-    }
-}
-
-/// Why a message cannot be framed.
-#[derive(Debug, PartialEq, Eq)]
-pub enum FrameError {
-    TooLong(usize),
-    ContainsNewline,
-    Empty,
-}
-
-impl std::fmt::Display for FrameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FrameError::TooLong(n) => write!(f, "message of {n} bytes exceeds {MAX_MESSAGE}"),
-            FrameError::ContainsNewline => {
-                f.write_str("line framing needs a message without newline; use --framing len")
-            }
-            FrameError::Empty => f.write_str("empty message"),
-        }
-    }
-}
+// The framing itself (which bytes go around a message) is the sealing core's, so a
+// device's UART and this host write the same frames.
+pub use seal::stream::{FrameError, Framing, MAX_MESSAGE, SYNC};
 
 /// The bytes to write for `message`; with `pad_to`, filled up to a whole number of
 /// `pad_to`-byte packets.
@@ -84,32 +27,23 @@ pub fn encode(
     framing: Framing,
     pad_to: Option<u32>,
 ) -> Result<Vec<u8>, FrameError> {
-    if message.is_empty() {
-        return Err(FrameError::Empty);
-    }
-    if message.len() > MAX_MESSAGE {
-        return Err(FrameError::TooLong(message.len()));
-    }
+    let frame = framing.frame(message)?;
     let mut out = Vec::with_capacity(message.len() + 16);
-    let pad_len = |framed: usize| match pad_to {
+    out.extend_from_slice(frame.header());
+    out.extend_from_slice(message);
+    let framed = out.len() + frame.trailer.len();
+    let pad = match pad_to {
         Some(p) if p > 1 => framed.div_ceil(p as usize) * p as usize - framed,
         _ => 0,
     };
-    match framing {
-        Framing::Line => {
-            if message.contains(&b'\n') {
-                return Err(FrameError::ContainsNewline);
-            }
-            out.extend_from_slice(message);
-            out.resize(out.len() + pad_len(message.len() + 1), b' ');
-            out.push(b'\n');
-        }
-        Framing::Len => {
-            out.push(SYNC);
-            out.extend_from_slice(&(message.len() as u16).to_be_bytes());
-            out.extend_from_slice(message);
-            out.resize(out.len() + pad_len(out.len()), 0);
-        }
+    // Padding goes where the receiver drops it for free: spaces before a line's
+    // newline, zero bytes after a length-prefixed frame.
+    if framing == Framing::Line {
+        out.resize(out.len() + pad, b' ');
+    }
+    out.extend_from_slice(frame.trailer);
+    if framing == Framing::Len {
+        out.resize(out.len() + pad, 0);
     }
     Ok(out)
 }

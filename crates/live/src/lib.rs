@@ -10,8 +10,10 @@
 //! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
 //!   Things Stack), acknowledged only after commit, shared over several workers.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
+//! - [`device`]: the sealing firmware in a simulator as the sender (`device-send`).
 
 pub mod counters;
+pub mod device;
 pub mod endpoint;
 pub mod envelope;
 pub mod error;

@@ -46,7 +46,7 @@ impl std::str::FromStr for PayloadType {
 }
 
 /// Where readings come from.
-pub enum Readings {
+pub enum Readings<'a> {
     /// `count` generated readings (`--sample`), reading `i` from seed `seed + i`.
     Sample {
         sample: payload::Sample,
@@ -56,9 +56,11 @@ pub enum Readings {
     },
     /// One reading per line of a file or standard input.
     Lines(Box<dyn BufRead + Send>),
+    /// Messages sealed elsewhere (a device's UART), as they are: no hex, no sealing.
+    Sealed(Box<dyn Iterator<Item = Result<Vec<u8>, LiveError>> + 'a>),
 }
 
-impl Readings {
+impl Readings<'_> {
     fn next(&mut self, i: u64) -> Result<Option<Vec<u8>>, LiveError> {
         match self {
             Readings::Sample {
@@ -75,6 +77,7 @@ impl Readings {
                     .map(Some)
                     .map_err(|e| LiveError::Usage(e.to_string()))
             }
+            Readings::Sealed(messages) => messages.next().transpose(),
             Readings::Lines(input) => {
                 let mut line = Vec::new();
                 loop {
@@ -244,7 +247,7 @@ pub fn send(
         let Some(mut reading) = readings.next(i)? else {
             break;
         };
-        if config.presealed && !text {
+        if config.presealed && !text && !matches!(readings, Readings::Sealed(_)) {
             reading = payload::decode_hex(&reading).map_err(|e| {
                 LiveError::Usage(format!(
                     "line {}: presealed binary messages must be hex: {e}",

@@ -54,6 +54,11 @@ pub fn features(target: Target, id: &str) -> Result<String, String> {
 
 /// The Cargo invocation for one algorithm (or sealing scheme) on one target.
 pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
+    let features = features(target, feature).unwrap_or_else(|_| feature.to_string());
+    command_with(target, feature, &features, sizes)
+}
+
+fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) -> Command {
     let mut cmd = Command::new("cargo");
     cmd.arg(format!("+{}", target.toolchain()))
         .arg("build")
@@ -61,12 +66,11 @@ pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
     if target.is_avr() {
         cmd.arg("-Zbuild-std=core");
     }
-    let features = features(target, feature).unwrap_or_else(|_| feature.to_string());
     cmd.args([
         "--target",
         target.rust_target(),
         "--features",
-        &features,
+        features,
         "--quiet",
         "--color",
         "never",
@@ -104,8 +108,31 @@ pub fn command(target: Target, feature: &str, sizes: &[usize]) -> Command {
 /// Builds `feature` for `target`; returns a private copy of the ELF, or the
 /// compiler's reason on failure.
 pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBuf, String> {
+    build(target, feature, command(target, feature, sizes), sizes, "")
+}
+
+/// The sealing device of `device-send` for `scheme` (a canonical scheme name):
+/// the `uplink` build, which seals to the UART instead of benchmarking.
+pub fn uplink(target: Target, scheme: &str) -> Result<PathBuf, String> {
+    let features = format!("uplink,{}", features(target, scheme)?);
+    build(
+        target,
+        scheme,
+        command_with(target, scheme, &features, &[16]),
+        &[16],
+        "uplink-",
+    )
+}
+
+fn build(
+    target: Target,
+    feature: &str,
+    mut command: Command,
+    sizes: &[usize],
+    prefix: &str,
+) -> Result<PathBuf, String> {
     let _lock = build_lock().map_err(|e| e.to_string())?;
-    let output = command(target, feature, sizes)
+    let output = command
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
@@ -126,7 +153,7 @@ pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBu
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
     let file = feature.replace([':', '+'], "_");
-    let copy = dir.join(format!("{file}-{}.elf", sizes.join("-")));
+    let copy = dir.join(format!("{prefix}{file}-{}.elf", sizes.join("-")));
     let temp = copy.with_extension(format!("{}.tmp", std::process::id()));
     std::fs::copy(&built, &temp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
     std::fs::rename(&temp, &copy).map_err(|e| format!("cannot place {}: {e}", copy.display()))?;

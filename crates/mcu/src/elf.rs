@@ -96,6 +96,45 @@ pub fn section_of<'a>(b: &'a [u8], name: &str) -> Option<&'a [u8]> {
     })
 }
 
+const SHT_SYMTAB: u64 = 2;
+
+/// Where the bytes of the symbol `name` lie in the ELF file: its section's
+/// file offset plus its distance from the section's address. `None` when the
+/// symbol is missing or has no bytes in the file (.bss).
+pub fn symbol_file_range(b: &[u8], name: &str) -> Option<std::ops::Range<usize>> {
+    if b.get(0..4)? != b"\x7fELF" || b[4] != 1 || b[5] != 1 {
+        return None;
+    }
+    let shoff = u32_at(b, 0x20)? as usize;
+    let shentsize = u16_at(b, 0x2e)? as usize;
+    let shnum = u16_at(b, 0x30)? as usize;
+    let section = |i: usize| shoff + i * shentsize;
+    let symtab = (0..shnum).find(|&i| u32_at(b, section(i) + 4) == Some(SHT_SYMTAB))?;
+    let (sym_off, sym_size) = (
+        u32_at(b, section(symtab) + 16)? as usize,
+        u32_at(b, section(symtab) + 20)? as usize,
+    );
+    let strtab = u32_at(b, section(symtab) + 24)? as usize;
+    let str_off = u32_at(b, section(strtab) + 16)? as usize;
+    for sym in (sym_off..sym_off + sym_size).step_by(16) {
+        let at = str_off + u32_at(b, sym)? as usize;
+        let end = at + b.get(at..)?.iter().position(|&c| c == 0)?;
+        if &b[at..end] != name.as_bytes() {
+            continue;
+        }
+        let (value, size) = (u32_at(b, sym + 4)? as usize, u32_at(b, sym + 8)? as usize);
+        let shndx = u16_at(b, sym + 14)? as usize;
+        let sh = section(shndx);
+        if u32_at(b, sh + 4)? as u32 == SHT_NOBITS {
+            return None;
+        }
+        let (addr, off) = (u32_at(b, sh + 12)? as usize, u32_at(b, sh + 16)? as usize);
+        let start = off + value.checked_sub(addr)?;
+        return b.get(start..start + size).map(|_| start..start + size);
+    }
+    None
+}
+
 /// The addresses of the timer samples (Thumb bit cleared).
 pub fn marks(path: &Path) -> Result<Vec<u32>, McuError> {
     let bytes = std::fs::read(path)?;

@@ -31,6 +31,7 @@ pub mod summary;
 pub mod target;
 pub mod tiny_security;
 pub mod toolchain;
+pub mod uplink;
 
 pub use error::McuError;
 pub use results::McuResult;

@@ -35,9 +35,10 @@ pub mod error;
 mod keyed;
 pub mod reading;
 pub mod spec;
+pub mod stream;
 
 pub use container::{Container, Opened as OpenedRef, Parsed, SchemeRef, open_buffer_len, parse};
-pub use counter::{CounterStore, RamCounter, counter_nonce};
+pub use counter::{CounterStore, RamCounter, SLOT_LEN, SlotCounter, Slots, counter_nonce};
 pub use engine::{ETM_ENC_INFO, ETM_MAC_INFO, Sealer};
 pub use error::{Error, limits};
 pub use reading::ChainReading;
@@ -86,5 +87,15 @@ impl std::str::FromStr for Container {
                 names::did_you_mean(text, Container::ALL.iter().map(|c| c.as_str()))
             ),
         })
+    }
+}
+
+/// `--framing line|len`.
+#[cfg(feature = "std")]
+impl std::str::FromStr for stream::Framing {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        stream::Framing::from_name(s)
+            .ok_or_else(|| format!("unknown framing '{s}': use line or len"))
     }
 }

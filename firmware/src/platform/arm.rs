@@ -12,6 +12,10 @@ use ciphermeter_firmware::probe::ProbeExt;
 
 pub struct Platform;
 
+#[cfg(feature = "uplink")]
+#[path = "arm_uplink.rs"]
+pub mod uplink;
+
 /// ARM semihosting call (BKPT 0xAB in Thumb state).
 fn semihost(op: u32, arg: usize) -> usize {
     let r: usize;
@@ -282,5 +286,5 @@ pub fn panic() -> ! {
 #[cortex_m_rt::entry]
 fn main() -> ! {
     timer::start();
-    crate::bench(&mut Platform)
+    crate::run(&mut Platform)
 }

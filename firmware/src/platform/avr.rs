@@ -2,7 +2,8 @@
 //!
 //! Protocol: a command written to GPIOR0 (I/O 0x1E), arguments in GPIOR1 and
 //! GPIOR2 (I/O 0x2A, 0x2B). 1 = start, 2 = stop, 3 = put the byte in GPIOR1,
-//! 4 = stack floor address GPIOR2:GPIOR1, 5 = exit with status GPIOR1.
+//! 4 = stack floor address GPIOR2:GPIOR1, 5 = exit with status GPIOR1,
+//! 6 = save the EEPROM (uplink builds).
 //! The harness counts `avr->cycle` between start and stop and paints the
 //! free SRAM at start to find the peak stack of the region.
 
@@ -11,6 +12,16 @@ use core::arch::asm;
 use ciphermeter_firmware::Probe;
 
 pub struct Platform;
+
+#[cfg(feature = "uplink")]
+#[path = "avr_uplink.rs"]
+pub mod uplink;
+
+/// Command 6: the harness writes the EEPROM to its `--eeprom` file.
+#[cfg(feature = "uplink")]
+fn sync_eeprom() {
+    command(6);
+}
 
 #[inline(always)]
 fn command(c: u8) {
@@ -93,5 +104,5 @@ pub extern "C" fn main() -> ! {
     let floor = (&raw const __heap_start) as usize as u16;
     args(floor as u8, (floor >> 8) as u8);
     command(4);
-    crate::bench(&mut Platform)
+    crate::run(&mut Platform)
 }

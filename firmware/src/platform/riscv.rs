@@ -215,7 +215,7 @@ pub fn panic() -> ! {
 
 #[unsafe(no_mangle)]
 extern "C" fn ciphermeter_main() -> ! {
-    crate::bench(&mut Platform)
+    crate::run(&mut Platform)
 }
 
 /// Any trap (an illegal instruction, an access fault, a breakpoint) ends the

@@ -5,6 +5,7 @@ pub mod airtime;
 pub mod bench;
 pub mod compare;
 pub mod crypt;
+pub mod device_send;
 pub mod digest;
 pub mod energy;
 pub mod frame_bench;
@@ -84,6 +85,8 @@ pub enum Command {
     Gateway(gateway::Args),
     /// Seal readings and send them to a gateway, at a rate or as fast as possible.
     Send(send::Args),
+    /// Run the sealing firmware on a simulated device and forward what it seals to a gateway.
+    DeviceSend(device_send::Args),
     /// Two pseudo-terminals joined by an emulated serial packet radio (study 000's bench).
     RadioEmulator(radio_emulator::Args),
 }
@@ -115,6 +118,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Lorawan(action) => lorawan::run(action),
         Command::Gateway(args) => gateway::run(args),
         Command::Send(args) => send::run(args),
+        Command::DeviceSend(args) => device_send::run(args),
         Command::RadioEmulator(args) => radio_emulator::run(args),
     }
 }

@@ -1,0 +1,54 @@
+//! `ciphermeter device-send`: the sealing firmware, simulated, seals readings
+//! to its UART and this host forwards them (crates/live `device`).
+
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+
+use crate::args::{Forward, live_error, print_sent, stop_flag};
+use crate::error::CliError;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The simulated device: atmega1284p (simavr), cortex-m0plus, cortex-m3, cortex-m4 (QEMU).
+    #[arg(long)]
+    target: String,
+    /// Key file from `keygen --nonce counter`: provisioned into the device, and the gateway's key.
+    #[arg(long)]
+    key_file: PathBuf,
+    /// Readings the device seals and sends (across a restart).
+    #[arg(long, default_value_t = 10)]
+    count: u64,
+    /// Cut the device's power after this many messages and boot it again for the rest.
+    #[arg(long)]
+    restart_after: Option<u64>,
+    /// Thermometers per reading (study 003's chain).
+    #[arg(long, default_value_t = 10)]
+    thermometers: u8,
+    /// Where the device keeps its nonce counter between boots [default: KEY_FILE.device].
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
+    #[command(flatten)]
+    forward: Forward,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let target: mcu::Target = args.target.parse().map_err(CliError::usage)?;
+    let key = seal::SealKey::load(&args.key_file).map_err(CliError::usage)?;
+    let send = args.forward.config()?;
+    send.check().map_err(live_error)?;
+    let mut state = args.key_file.clone().into_os_string();
+    state.push(".device");
+    let config = live::device::DeviceSendConfig {
+        target,
+        count: args.count,
+        restart_after: args.restart_after,
+        thermometers: args.thermometers,
+        state_dir: args.state_dir.unwrap_or_else(|| state.into()),
+        send,
+    };
+    let stop = stop_flag()?;
+    let report =
+        live::device::device_send(config, &key, &stop, |m| eprintln!("{m}")).map_err(live_error)?;
+    print_sent(&report, &report.send, &stop)
+}

@@ -1,0 +1,204 @@
+//! `device-send` as a user runs it: the sealing firmware in QEMU or simavr
+//! seals readings to its UART, the CLI forwards them to a real `gateway`
+//! process over TCP on loopback, and the gateway verifies and stores them.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+mod support;
+use support::live::*;
+
+fn counter_key(dir: &Path, name: &str, scheme: &str) -> PathBuf {
+    let path = dir.join(name);
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        scheme,
+        "--nonce",
+        "counter",
+        "--output",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+fn device_send(args: &[&str]) -> Value {
+    let out = run(&[&["device-send"], args].concat());
+    assert!(
+        out.status.success(),
+        "device-send failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    last_json(&String::from_utf8_lossy(&out.stdout))
+}
+
+#[test]
+fn a_cortex_m0plus_device_delivers_1000_readings_across_a_power_cut_without_reusing_a_nonce() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = counter_key(dir.path(), "dev.key", "aead:aes-128-gcm");
+    let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &["--container", "binary"]);
+    let report = device_send(&[
+        "--target",
+        "cortex-m0plus",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--count",
+        "1000",
+        "--restart-after",
+        "400",
+        "--container",
+        "binary",
+        "--to",
+        &to,
+    ]);
+    let c = gw.stop_gateway();
+    assert_eq!(n(&report["boots"]), 2, "{report}");
+    assert_eq!(n(&report["send"]["sent"]), 1000, "{report}");
+    assert_eq!(n(&report["send"]["acked"]), 1000, "{report}");
+    assert_eq!(n(&report["uart_errors"]), 0, "{report}");
+    assert_eq!(n(&c["stored"]), 1000, "{c}");
+    assert_eq!(n(&c["rejected"]["replay"]), 0, "a reused nonce: {c}");
+    assert_eq!(n(&c["rejected"]["stale"]), 0, "{c}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), 1000);
+    // The counter outlives the run: a second run under the same key goes on
+    // past it, and the gateway (same database) takes every message as fresh.
+    let (gw, to, _, _) = tcp_gateway(dir.path(), &key, &["--container", "binary"]);
+    device_send(&[
+        "--target",
+        "cortex-m0plus",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--count",
+        "20",
+        "--container",
+        "binary",
+        "--to",
+        &to,
+    ]);
+    let c = gw.stop_gateway();
+    assert_eq!(
+        (n(&c["stored"]), n(&c["rejected"]["replay"])),
+        (20, 0),
+        "{c}"
+    );
+}
+
+#[test]
+fn an_atmega1284p_device_under_tampering_stores_the_good_and_refuses_the_tampered() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = counter_key(dir.path(), "avr.key", "aead:chacha20-poly1305");
+    let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &["--container", "cose"]);
+    let report = device_send(&[
+        "--target",
+        "atmega1284p",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--count",
+        "120",
+        "--restart-after",
+        "50",
+        "--thermometers",
+        "5",
+        "--container",
+        "cose",
+        "--inject",
+        "tampered=10%",
+        "--seed",
+        "3",
+        "--to",
+        &to,
+    ]);
+    let c = gw.stop_gateway();
+    let good = n(&report["send"]["good"]);
+    let tampered = n(&report["send"]["tampered"]);
+    assert!(tampered > 0 && good + tampered == 120, "{report}");
+    assert_eq!(n(&c["stored"]), good, "{c}");
+    assert_eq!(n(&c["rejected"]["tampered"]), tampered, "{c}");
+    assert_eq!(n(&c["rejected"]["replay"]), 0, "{c}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), good as i64);
+}
+
+#[test]
+fn what_a_device_cannot_do_exits_2_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = counter_key(dir.path(), "c.key", "aead:aes-128-gcm");
+    let random = dir.path().join("r.key");
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--output",
+        random.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let k = counter.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--target", "cortex-m0plas", "--key-file", k],
+            "did you mean cortex-m0plus",
+        ),
+        (&["--target", "riscv32imc", "--key-file", k], "riscv32imc"),
+        (
+            &[
+                "--target",
+                "cortex-m0plus",
+                "--key-file",
+                random.to_str().unwrap(),
+            ],
+            "--nonce counter",
+        ),
+        (
+            &[
+                "--target",
+                "cortex-m0plus",
+                "--key-file",
+                k,
+                "--count",
+                "5",
+                "--restart-after",
+                "5",
+            ],
+            "--restart-after",
+        ),
+        (
+            &[
+                "--target",
+                "cortex-m0plus",
+                "--key-file",
+                k,
+                "--thermometers",
+                "26",
+            ],
+            "thermometers",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = run(&[&["device-send", "--to", "udp://127.0.0.1:9"], args].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?} should say '{says}': {err}");
+    }
+    // A state directory holds one target's counter; another target would reuse its nonces.
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(state.join("target"), "atmega1284p").unwrap();
+    let out = run(&[
+        "device-send",
+        "--to",
+        "udp://127.0.0.1:9",
+        "--target",
+        "cortex-m0plus",
+        "--key-file",
+        k,
+        "--state-dir",
+        state.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("reuse its nonces"));
+}

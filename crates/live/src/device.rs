@@ -1,0 +1,272 @@
+//! `device-send`: the sealing firmware in the live loop (studies 000 and 003's
+//! experiment with the real sealing code on the real instruction set). The
+//! simulated device seals readings with the provisioned key and writes them
+//! to its UART; this host deframes the UART and forwards each message, as it
+//! came, through the sender (so `--inject`, `--to` and the gateway's
+//! acknowledgements work as for `send`).
+//!
+//! A restart (`--restart-after M`) kills the simulator without warning once
+//! M messages have been forwarded (what it sealed after them is lost, as in a
+//! power cut) and boots it again for the rest: its counter, kept in the state
+//! directory, resumes past every nonce it used.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mcu::Target;
+use mcu::uplink::{self, Provision};
+use seal::{NoncePolicy, SealKey};
+use serde::Serialize;
+
+use crate::error::LiveError;
+use crate::framing::{Deframer, Event, Framing, MAX_MESSAGE};
+use crate::sender::{Readings, SendConfig, SendReport, send};
+
+pub struct DeviceSendConfig {
+    pub target: Target,
+    /// Readings the device seals in all (across a restart).
+    pub count: u64,
+    /// Kill and reboot the device once this many messages have been forwarded.
+    pub restart_after: Option<u64>,
+    /// Thermometers per reading (study 003's chain).
+    pub thermometers: u8,
+    /// Where the device keeps its counter between boots (one device per key).
+    pub state_dir: PathBuf,
+    /// How the forwarded messages go out; `container` is what the device seals in.
+    pub send: SendConfig,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DeviceReport {
+    pub target: String,
+    pub scheme: String,
+    pub container: String,
+    pub boots: u32,
+    /// Messages read off the device's UART.
+    pub from_device: u64,
+    /// Bytes on the UART that were not a whole frame (should be 0).
+    pub uart_errors: u64,
+    pub send: SendReport,
+}
+
+/// Runs the device and forwards its messages until `count` are sent or `stop`.
+pub fn device_send(
+    config: DeviceSendConfig,
+    key: &SealKey,
+    stop: &AtomicBool,
+    progress: impl Fn(&str),
+) -> Result<DeviceReport, LiveError> {
+    if config.count == 0 || config.count > u64::from(u32::MAX) {
+        return Err(LiveError::Usage(format!(
+            "--count must be 1 to {}, not {}",
+            u32::MAX,
+            config.count
+        )));
+    }
+    if let Some(m) = config.restart_after
+        && (m == 0 || m >= config.count)
+    {
+        return Err(LiveError::Usage(format!(
+            "--restart-after must be between 1 and --count - 1 ({}), not {m}",
+            config.count - 1
+        )));
+    }
+    if key.nonce != NoncePolicy::Counter {
+        return Err(LiveError::Usage(format!(
+            "the device seals with counter nonces it keeps in its own storage; {} is a {} -nonce key: make one with `keygen --scheme {} --nonce counter`",
+            key.path
+                .as_ref()
+                .map_or("the key".to_string(), |p| p.display().to_string()),
+            key.nonce.as_str(),
+            key.scheme.name()
+        )));
+    }
+    // The host's rules for what may seal (no broken or legacy schemes).
+    seal::HostSealer::new(key, false).map_err(|e| LiveError::Usage(e.to_string()))?;
+    let usage = |e: mcu::McuError| match e {
+        mcu::McuError::Usage(m) | mcu::McuError::Missing(m) => LiveError::Usage(m),
+        mcu::McuError::Failed(m) => LiveError::Io(m),
+    };
+    uplink::check(config.target, config.thermometers).map_err(usage)?;
+    uplink::claim_state(&config.state_dir, config.target).map_err(usage)?;
+    let scheme = key.scheme.name().to_string();
+    progress(&format!(
+        "building the {scheme} device firmware for {}",
+        config.target
+    ));
+    let firmware = uplink::build(config.target, &scheme).map_err(usage)?;
+
+    let stats = Arc::new(Mutex::new(DeviceReport {
+        target: config.target.name().to_string(),
+        scheme: scheme.clone(),
+        container: config.send.container.as_str().to_string(),
+        ..DeviceReport::default()
+    }));
+    let DeviceSendConfig {
+        target,
+        count,
+        restart_after,
+        thermometers,
+        state_dir,
+        send: mut send_config,
+    } = config;
+    progress(&format!(
+        "booting the {target} device; forwarding to {}",
+        send_config.to
+    ));
+    let device = Device {
+        target,
+        count,
+        restart_after,
+        thermometers,
+        state_dir,
+        container: send_config.container,
+        key,
+        firmware,
+        framing: Framing::for_container(send_config.container),
+        child: None,
+        forwarded: 0,
+        pending: std::collections::VecDeque::new(),
+        stats: stats.clone(),
+        failed: false,
+    };
+    send_config.presealed = true;
+    let report = send(&send_config, None, Readings::Sealed(Box::new(device)), stop)?;
+    let mut out = stats.lock().expect("not poisoned").clone();
+    out.send = report;
+    Ok(out)
+}
+
+/// The running device as a source of sealed messages.
+struct Device<'a> {
+    target: Target,
+    count: u64,
+    restart_after: Option<u64>,
+    thermometers: u8,
+    state_dir: PathBuf,
+    container: seal::Container,
+    key: &'a SealKey,
+    firmware: PathBuf,
+    framing: Framing,
+    child: Option<(Child, ChildStdout, Deframer)>,
+    forwarded: u64,
+    pending: std::collections::VecDeque<Vec<u8>>,
+    stats: Arc<Mutex<DeviceReport>>,
+    failed: bool,
+}
+
+impl Device<'_> {
+    fn elf(&self) -> PathBuf {
+        self.state_dir.join("firmware.elf")
+    }
+
+    /// Provisions and boots the device for the readings still to send.
+    fn boot(&mut self) -> Result<(), LiveError> {
+        let remaining = self.count - self.forwarded;
+        let provision = Provision {
+            key: self.key.material(),
+            key_id: &self.key.key_id,
+            container: self.container,
+            thermometers: self.thermometers,
+            count: remaining as u32,
+        };
+        let io = |e: mcu::McuError| match e {
+            mcu::McuError::Usage(m) => LiveError::Usage(m),
+            other => LiveError::Io(other.to_string()),
+        };
+        uplink::provision(&self.firmware, &provision, &self.elf()).map_err(io)?;
+        let mut child = uplink::boot(self.target, &self.elf(), &self.state_dir).map_err(io)?;
+        let stdout = child.stdout.take().expect("piped");
+        let deframer = Deframer::new(self.framing, MAX_MESSAGE, Duration::from_secs(3600));
+        self.child = Some((child, stdout, deframer));
+        self.stats.lock().expect("not poisoned").boots += 1;
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        if let Some((mut child, _, _)) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_file(self.elf());
+    }
+
+    fn next_message(&mut self) -> Result<Option<Vec<u8>>, LiveError> {
+        if self.forwarded >= self.count {
+            self.kill();
+            return Ok(None);
+        }
+        if self.restart_after == Some(self.forwarded) && self.child.is_some() {
+            // The power cut: no warning, whatever the device was doing.
+            self.kill();
+            self.pending.clear();
+        }
+        if self.child.is_none() {
+            self.boot()?;
+        }
+        loop {
+            if let Some(m) = self.pending.pop_front() {
+                self.forwarded += 1;
+                return Ok(Some(m));
+            }
+            let (child, stdout, deframer) = self.child.as_mut().expect("booted");
+            let mut buf = [0u8; 4096];
+            let n = stdout
+                .read(&mut buf)
+                .map_err(|e| LiveError::io("reading the device's UART", e))?;
+            if n == 0 {
+                let status = child
+                    .wait()
+                    .map_err(|e| LiveError::io("the device simulator", e))?;
+                self.child = None;
+                let why = uplink::stop_reason(&self.state_dir);
+                return Err(LiveError::Io(format!(
+                    "the {} device stopped after {} messages ({status}){}",
+                    self.target,
+                    self.forwarded,
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {why}")
+                    }
+                )));
+            }
+            let mut events = Vec::new();
+            deframer.push(&buf[..n], Instant::now(), &mut events);
+            let mut stats = self.stats.lock().expect("not poisoned");
+            for event in events {
+                match event {
+                    Event::Message(m) => {
+                        stats.from_device += 1;
+                        self.pending.push_back(m);
+                    }
+                    Event::Garbage(n) | Event::Oversize(n) | Event::Truncated(n) => {
+                        stats.uart_errors += n as u64;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for Device<'_> {
+    type Item = Result<Vec<u8>, LiveError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let next = self.next_message();
+        self.failed = next.is_err();
+        next.transpose()
+    }
+}
+
+impl Drop for Device<'_> {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
