@@ -16,7 +16,7 @@
  * size, so a peak equal to it means the stack ran into the static data.
  *
  * Uplink devices (ciphermeter device-send): --uart copies USART0's output to
- * stdout as it is sent (put bytes then go to stderr), and --eeprom FILE loads
+ * stdout as it is sent (everything else printed goes to stderr), and --eeprom FILE loads
  * the EEPROM from FILE at start (if it exists) and writes it back, whole and
  * atomically (a temporary file renamed), at each command 6.
  *
@@ -50,7 +50,7 @@ static struct {
 	int running;
 	int exited;
 	int status;
-	int uart;
+	int uart; /* the UART's file descriptor (--uart), else 0 */
 	const char *eeprom;
 } st;
 
@@ -95,7 +95,7 @@ static void on_uart_byte(struct avr_irq_t *irq, uint32_t value, void *param)
 	(void)irq;
 	(void)param;
 	uint8_t b = (uint8_t)value;
-	if (write(1, &b, 1) != 1)
+	if (write(st.uart, &b, 1) != 1)
 		st.exited = 1, st.status = 3; /* the reader went away */
 }
 
@@ -164,8 +164,12 @@ int main(int argc, char **argv)
 			freq = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc)
 			max_cycles = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--uart"))
-			st.uart = 1;
+		else if (!strcmp(argv[i], "--uart")) {
+			/* stdout carries the UART alone: whatever else would print
+			 * there (simavr's loader says what it loaded) goes to stderr. */
+			st.uart = dup(1);
+			dup2(2, 1);
+		}
 		else if (!strcmp(argv[i], "--eeprom") && i + 1 < argc)
 			st.eeprom = argv[++i];
 		else if (argv[i][0] != '-' && !path)

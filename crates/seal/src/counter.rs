@@ -138,6 +138,27 @@ impl<S: Slots> SlotCounter<S> {
         self.next
     }
 
+    /// The counter between calls, for a caller that cannot keep this struct
+    /// (the C interface): next value, end of the reserved block, slot to write next.
+    pub fn state(&self) -> (u64, u64, usize) {
+        (self.next, self.reserved_end, self.older)
+    }
+
+    /// Goes on from [`state`](Self::state); `resume` at boot, this between calls.
+    pub fn from_state(
+        slots: S,
+        block: u64,
+        (next, reserved_end, older): (u64, u64, usize),
+    ) -> Self {
+        SlotCounter {
+            slots,
+            next,
+            reserved_end,
+            older: older & 1,
+            block: block.max(1),
+        }
+    }
+
     /// The storage, for the device's other work between reservations.
     pub fn slots_mut(&mut self) -> &mut S {
         &mut self.slots
@@ -155,7 +176,7 @@ impl<S: Slots> CounterStore for SlotCounter<S> {
             bytes[..8].copy_from_slice(&end.to_le_bytes());
             bytes[8..].copy_from_slice(&(!end).to_le_bytes());
             if !self.slots.write(self.older, &bytes) {
-                return Err(Error::NoncesExhausted);
+                return Err(Error::Storage);
             }
             self.older ^= 1;
             self.reserved_end = end;

@@ -1,0 +1,243 @@
+//! The C interface called as C calls it (raw pointers, status codes), checked
+//! against the host's own sealer: what `cm_seal` writes, `seal::HostSealer`
+//! opens, and the reverse.
+
+use std::ffi::{CStr, c_void};
+
+use ciphermeter_seal_ffi::*;
+use seal::{Container, HostSealer, Scheme, SealKey};
+
+const KEY: [u8; 16] = [0x42; 16];
+const KEY_ID: &[u8] = b"dev-7";
+
+fn seal_c(scheme: &CStr, container: u8, counter: u64, plaintext: &[u8]) -> Result<Vec<u8>, i32> {
+    let mut out = vec![0u8; 2048];
+    let mut len = 0usize;
+    // SAFETY: every pointer points to what its length says.
+    let status = unsafe {
+        cm_seal(
+            scheme.as_ptr(),
+            KEY.as_ptr(),
+            KEY.len(),
+            KEY_ID.as_ptr(),
+            KEY_ID.len(),
+            container,
+            counter,
+            plaintext.as_ptr(),
+            plaintext.len(),
+            out.as_mut_ptr(),
+            out.len(),
+            &mut len,
+        )
+    };
+    if status != CM_OK {
+        return Err(status);
+    }
+    out.truncate(len);
+    Ok(out)
+}
+
+fn open_c(scheme: &CStr, container: u8, message: &[u8]) -> Result<Vec<u8>, i32> {
+    let mut buf = vec![0u8; message.len() + 512];
+    let (mut p, mut n) = (std::ptr::null(), 0usize);
+    // SAFETY: as above.
+    let status = unsafe {
+        cm_open(
+            scheme.as_ptr(),
+            KEY.as_ptr(),
+            KEY.len(),
+            KEY_ID.as_ptr(),
+            KEY_ID.len(),
+            container,
+            message.as_ptr(),
+            message.len(),
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut p,
+            &mut n,
+        )
+    };
+    if status != CM_OK {
+        return Err(status);
+    }
+    // SAFETY: cm_open points into `buf`, `n` bytes.
+    Ok(unsafe { std::slice::from_raw_parts(p, n) }.to_vec())
+}
+
+fn host(scheme: &str) -> HostSealer {
+    let key = SealKey::from_parts(Scheme::parse(scheme).unwrap(), KEY_ID.to_vec(), &KEY).unwrap();
+    HostSealer::new(&key, false).unwrap()
+}
+
+#[test]
+fn c_seals_what_the_host_opens_and_opens_what_the_host_seals() {
+    let reading = br#"{"t":1555666777,"id":"Logger1","s_t":"tc","s_d":[{"d":0,"t":12.5}]}"#;
+    for (id, container) in [
+        (CM_CONTAINER_JSON, Container::Json),
+        (CM_CONTAINER_BINARY, Container::Binary),
+        (CM_CONTAINER_COSE, Container::Cose),
+    ] {
+        for scheme in [
+            c"aead:aes-128-ccm",
+            c"aead:aes-128-gcm",
+            c"aead:ascon-aead128",
+        ] {
+            let name = scheme.to_str().unwrap();
+            let sealed = seal_c(scheme, id, 7, reading).unwrap();
+            let opened = host(name).open(container, &sealed).unwrap();
+            assert_eq!(opened.plaintext.as_slice(), reading, "{name} {container}");
+            // Counter 7, big-endian, right-aligned in the nonce.
+            assert_eq!(opened.nonce.last(), Some(&7), "{name}");
+            let by_host = host(name)
+                .seal(container, &opened.nonce, reading, b"")
+                .unwrap();
+            assert_eq!(
+                by_host, sealed,
+                "the same key, nonce and reading give the same bytes"
+            );
+            assert_eq!(open_c(scheme, id, &by_host).unwrap(), reading);
+            // A flipped bit anywhere is refused.
+            for at in [0, sealed.len() / 2, sealed.len() - 1] {
+                let mut bad = sealed.clone();
+                bad[at] ^= 1;
+                assert!(
+                    open_c(scheme, id, &bad).is_err(),
+                    "{name} {container} bit at {at}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_get_their_status_codes() {
+    let r = b"{}";
+    assert_eq!(seal_c(c"aead:aes-999", 0, 1, r), Err(CM_ERR_SCHEME));
+    assert_eq!(seal_c(c"enc:aes-128-ctr", 0, 1, r), Err(CM_ERR_SCHEME));
+    assert_eq!(seal_c(c"aead:aes-256-gcm", 0, 1, r), Err(CM_ERR_KEY));
+    assert_eq!(seal_c(c"aead:aes-128-gcm", 9, 1, r), Err(CM_ERR_ARGUMENT));
+    let mut small = [0u8; 8];
+    let mut need = 0usize;
+    // SAFETY: pointers and lengths agree.
+    let status = unsafe {
+        cm_seal(
+            c"aead:aes-128-gcm".as_ptr(),
+            KEY.as_ptr(),
+            16,
+            KEY_ID.as_ptr(),
+            KEY_ID.len(),
+            1,
+            1,
+            r.as_ptr(),
+            2,
+            small.as_mut_ptr(),
+            small.len(),
+            &mut need,
+        )
+    };
+    assert_eq!(status, CM_ERR_BUFFER);
+    assert!(need > 8);
+    assert_eq!(
+        open_c(c"aead:aes-128-gcm", 1, b"\x01junk"),
+        Err(CM_ERR_MALFORMED)
+    );
+    // SAFETY: cm_strerror returns a static NUL-terminated string.
+    let text = unsafe { CStr::from_ptr(cm_strerror(CM_ERR_REJECTED)) };
+    assert_eq!(text.to_str().unwrap(), "authentication failed");
+}
+
+/// Two slots in memory, as a C caller's EEPROM; `fail` refuses writes.
+#[derive(Default)]
+struct Eeprom {
+    slots: [Option<[u8; CM_SLOT_LEN]>; 2],
+    fail: bool,
+}
+
+extern "C" fn read(ctx: *mut c_void, slot: usize, out: *mut u8) -> bool {
+    // SAFETY: ctx is the test's Eeprom; out has CM_SLOT_LEN bytes.
+    let e = unsafe { &*(ctx as *const Eeprom) };
+    e.slots[slot].is_some_and(|b| {
+        unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), out, CM_SLOT_LEN) };
+        true
+    })
+}
+
+extern "C" fn write(ctx: *mut c_void, slot: usize, bytes: *const u8) -> bool {
+    // SAFETY: as above.
+    let e = unsafe { &mut *(ctx as *mut Eeprom) };
+    if e.fail {
+        return false;
+    }
+    let mut b = [0u8; CM_SLOT_LEN];
+    unsafe { std::ptr::copy_nonoverlapping(bytes, b.as_mut_ptr(), CM_SLOT_LEN) };
+    e.slots[slot] = Some(b);
+    true
+}
+
+#[test]
+fn the_counter_survives_a_reboot_and_a_refused_write_is_an_error() {
+    let mut eeprom = Eeprom::default();
+    let slots = cm_slots {
+        ctx: &mut eeprom as *mut Eeprom as *mut c_void,
+        read: Some(read),
+        write: Some(write),
+    };
+    let mut seen = Vec::new();
+    for _boot in 0..3 {
+        let mut c = cm_counter::default();
+        // SAFETY: valid pointers to the structs above.
+        assert_eq!(unsafe { cm_counter_resume(&slots, &mut c) }, CM_OK);
+        for _ in 0..5 {
+            let mut v = 0u64;
+            assert_eq!(unsafe { cm_counter_reserve(&slots, &mut c, &mut v) }, CM_OK);
+            seen.push(v);
+        }
+    }
+    assert!(
+        seen.windows(2).all(|w| w[0] < w[1]),
+        "never repeated: {seen:?}"
+    );
+    assert_eq!(
+        seen[5], CM_COUNTER_BLOCK,
+        "a reboot skips to the next block"
+    );
+    let mut c = cm_counter::default();
+    unsafe { cm_counter_resume(&slots, &mut c) };
+    eeprom.fail = true;
+    let mut v = 0u64;
+    assert_eq!(
+        unsafe { cm_counter_reserve(&slots, &mut c, &mut v) },
+        CM_ERR_STORAGE
+    );
+}
+
+#[test]
+fn frames_are_the_gateways() {
+    let (mut h, mut hl, mut t, mut tl) = ([0u8; 3], 0usize, [0u8; 1], 0usize);
+    let m = [9u8; 300];
+    // SAFETY: buffers of the sizes cm_frame writes.
+    let s = unsafe {
+        cm_frame(
+            CM_CONTAINER_COSE,
+            m.as_ptr(),
+            m.len(),
+            h.as_mut_ptr(),
+            &mut hl,
+            t.as_mut_ptr(),
+            &mut tl,
+        )
+    };
+    assert_eq!((s, &h[..hl], tl), (CM_OK, &[0xCE, 1, 44][..], 0));
+    let s = unsafe {
+        cm_frame(
+            CM_CONTAINER_JSON,
+            b"{}".as_ptr(),
+            2,
+            h.as_mut_ptr(),
+            &mut hl,
+            t.as_mut_ptr(),
+            &mut tl,
+        )
+    };
+    assert_eq!((s, hl, &t[..tl]), (CM_OK, 0, &b"\n"[..]));
+}

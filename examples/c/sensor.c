@@ -1,0 +1,195 @@
+/*
+ * A sensor's firmware in C calling ciphermeter's sealing library: it seals
+ * readings under counter nonces kept in two storage slots, frames each for
+ * the serial line and writes it to the UART, where `ciphermeter gateway`
+ * (or `ciphermeter open`) reads it. The same C runs on a Cortex-M0+ (QEMU
+ * microbit: nRF51 UART, semihosting exit) and on an ATmega1284P (simavr with
+ * ciphermeter's harness: USART0, EEPROM slots).
+ *
+ * KEY, KEY_ID and SCHEME come from key.h, which `examples/c/build` writes
+ * from a `ciphermeter keygen` key file: provisioning, here at build time.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ciphermeter_seal.h"
+#include "key.h"
+
+#ifndef READINGS
+#define READINGS 3
+#endif
+
+/* ---- the board: a UART, two storage slots, an exit ---------------------- */
+#if defined(__AVR__)
+#include <avr/eeprom.h>
+#include <avr/io.h>
+
+static void uart_init(void)
+{
+	UCSR0A = 1 << U2X0;
+	UBRR0L = 8; /* 111,111 baud at 8 MHz */
+	UCSR0C = (1 << UCSZ01) | (1 << UCSZ00);
+	UCSR0B = 1 << TXEN0;
+}
+
+static void uart_put(uint8_t b)
+{
+	while (!(UCSR0A & (1 << UDRE0)))
+		;
+	UDR0 = b;
+}
+
+/* EEPROM cells 0 and 16 hold the counter's slots; command 6 asks ciphermeter's
+ * simavr harness to keep the EEPROM across runs, as the part itself would. */
+static bool slot_read(void *ctx, size_t slot, uint8_t *out)
+{
+	(void)ctx;
+	eeprom_read_block(out, (const void *)(slot * CM_SLOT_LEN), CM_SLOT_LEN);
+	return true;
+}
+
+static bool slot_write(void *ctx, size_t slot, const uint8_t *bytes)
+{
+	(void)ctx;
+	eeprom_update_block(bytes, (void *)(slot * CM_SLOT_LEN), CM_SLOT_LEN);
+	GPIOR0 = 6;
+	return true;
+}
+
+static void board_exit(int status)
+{
+	GPIOR1 = (uint8_t)status;
+	GPIOR0 = 5;
+	for (;;)
+		;
+}
+#else
+#define NRF_UART(off) (*(volatile uint32_t *)(0x40002000u + (off)))
+
+static void uart_init(void)
+{
+	NRF_UART(0x500) = 4; /* ENABLE */
+	NRF_UART(0x008) = 1; /* TASKS_STARTTX */
+}
+
+static void uart_put(uint8_t b)
+{
+	NRF_UART(0x51C) = b; /* TXD */
+	while (NRF_UART(0x11C) == 0) /* EVENTS_TXDRDY */
+		;
+	NRF_UART(0x11C) = 0;
+}
+
+/* The example keeps its slots in RAM: a real nRF51 would use two flash
+ * words through the NVMC. The counter's logic is the library's either way. */
+static uint8_t slots_ram[2][CM_SLOT_LEN];
+static bool slots_written[2];
+
+static bool slot_read(void *ctx, size_t slot, uint8_t *out)
+{
+	(void)ctx;
+	if (!slots_written[slot])
+		return false;
+	for (size_t i = 0; i < CM_SLOT_LEN; i++)
+		out[i] = slots_ram[slot][i];
+	return true;
+}
+
+static bool slot_write(void *ctx, size_t slot, const uint8_t *bytes)
+{
+	(void)ctx;
+	for (size_t i = 0; i < CM_SLOT_LEN; i++)
+		slots_ram[slot][i] = bytes[i];
+	slots_written[slot] = true;
+	return true;
+}
+
+static void board_exit(int status)
+{
+	/* ARM semihosting SYS_EXIT: ApplicationExit or RunTimeErrorUnknown. */
+	register uint32_t r0 __asm__("r0") = 0x18;
+	register uint32_t r1 __asm__("r1") = status == 0 ? 0x20026 : 0x20023;
+	__asm__ volatile("bkpt 0xAB" : : "r"(r0), "r"(r1) : "memory");
+	for (;;)
+		;
+}
+#endif
+
+/* ---- the application: seal, frame, send --------------------------------- */
+static void uart_write(const uint8_t *p, size_t n)
+{
+	while (n--)
+		uart_put(*p++);
+}
+
+/* {"t":T,"id":"Logger1","temp_c10":N}: integers only, no printf needed. */
+static size_t reading(uint8_t *out, uint32_t t, int16_t temp_c10)
+{
+	static const char head[] = "{\"t\":", mid[] = ",\"id\":\"Logger1\",\"temp_c10\":";
+	size_t n = 0;
+	char digits[12];
+	int d;
+	for (const char *s = head; *s; s++)
+		out[n++] = (uint8_t)*s;
+	d = 0;
+	do {
+		digits[d++] = (char)('0' + t % 10);
+		t /= 10;
+	} while (t);
+	while (d)
+		out[n++] = (uint8_t)digits[--d];
+	for (const char *s = mid; *s; s++)
+		out[n++] = (uint8_t)*s;
+	if (temp_c10 < 0) {
+		out[n++] = '-';
+		temp_c10 = (int16_t)-temp_c10;
+	}
+	d = 0;
+	do {
+		digits[d++] = (char)('0' + temp_c10 % 10);
+		temp_c10 /= 10;
+	} while (temp_c10);
+	while (d)
+		out[n++] = (uint8_t)digits[--d];
+	out[n++] = '}';
+	return n;
+}
+
+static uint8_t plain[96];
+static uint8_t sealed[640];
+static uint8_t opened[640];
+
+int main(void)
+{
+	const cm_slots slots = { 0, slot_read, slot_write };
+	cm_counter counter;
+	uart_init();
+	if (cm_counter_resume(&slots, &counter) != CM_OK)
+		board_exit(2);
+	for (int i = 0; i < READINGS; i++) {
+		uint64_t nonce;
+		size_t len, n, hl, tl, pl;
+		uint8_t header[3], trailer[1];
+		const uint8_t *pt;
+		int32_t status = cm_counter_reserve(&slots, &counter, &nonce);
+		if (status != CM_OK)
+			board_exit(3);
+		n = reading(plain, 1555666777u + (uint32_t)i, (int16_t)(215 + i));
+		status = cm_seal(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_JSON,
+				 nonce, plain, n, sealed, sizeof sealed, &len);
+		if (status != CM_OK)
+			board_exit(4);
+		/* Self-test: the library opens what it sealed, and refuses it altered. */
+		if (cm_open(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_JSON,
+			    sealed, len, opened, sizeof opened, &pt, &pl) != CM_OK || pl != n)
+			board_exit(5);
+		if (cm_frame(CM_CONTAINER_JSON, sealed, len, header, &hl, trailer, &tl) != CM_OK)
+			board_exit(6);
+		uart_write(header, hl);
+		uart_write(sealed, len);
+		uart_write(trailer, tl);
+	}
+	board_exit(0);
+	return 0;
+}
