@@ -176,9 +176,10 @@ extern "C" fn write(ctx: *mut c_void, slot: usize, bytes: *const u8) -> bool {
 
 #[test]
 fn the_counter_survives_a_reboot_and_a_refused_write_is_an_error() {
-    let mut eeprom = Eeprom::default();
+    // Reached only through the pointer the callbacks get, as a C caller's context.
+    let eeprom = Box::into_raw(Box::new(Eeprom::default()));
     let slots = cm_slots {
-        ctx: &mut eeprom as *mut Eeprom as *mut c_void,
+        ctx: eeprom as *mut c_void,
         read: Some(read),
         write: Some(write),
     };
@@ -203,12 +204,15 @@ fn the_counter_survives_a_reboot_and_a_refused_write_is_an_error() {
     );
     let mut c = cm_counter::default();
     unsafe { cm_counter_resume(&slots, &mut c) };
-    eeprom.fail = true;
+    // SAFETY: the box above, not yet freed.
+    unsafe { (*eeprom).fail = true };
     let mut v = 0u64;
     assert_eq!(
         unsafe { cm_counter_reserve(&slots, &mut c, &mut v) },
         CM_ERR_STORAGE
     );
+    // SAFETY: made by Box::into_raw above, freed once.
+    drop(unsafe { Box::from_raw(eeprom) });
 }
 
 #[test]
