@@ -125,6 +125,52 @@ fn an_atmega1284p_device_under_tampering_stores_the_good_and_refuses_the_tampere
 }
 
 #[test]
+fn a_device_reaches_the_gateway_through_the_emulated_radio() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = counter_key(dir.path(), "dev.key", "aead:aes-128-ccm");
+    let db = dir.path().join("g.sqlite");
+    let (_emu, a, b) = emulator(&[]);
+    let gw = Proc::start(&[
+        "gateway",
+        "--listen",
+        &format!("pty:{b}"),
+        "--key-file",
+        key.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--exit-after",
+        "8",
+    ]);
+    gw.wait_line("listening on");
+    let report = device_send(&[
+        "--target",
+        "cortex-m4",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--count",
+        "8",
+        "--thermometers",
+        "1",
+        "--to",
+        &format!("pty:{a}"),
+    ]);
+    assert_eq!(n(&report["send"]["good"]), 8, "{report}");
+    let (status, out) = gw.finish();
+    assert!(status.success());
+    let c = last_json(&out);
+    assert_eq!((n(&c["stored"]), n(&c["received"])), (8, 8), "{c}");
+    // Study 003's chain reading, made on the device from its counter value.
+    assert_eq!(
+        db_count(
+            &db,
+            "SELECT COUNT(*) FROM readings WHERE json_extract(reading, '$.s_t') = 'tc' \
+             AND json_array_length(json_extract(reading, '$.s_d')) = 1"
+        ),
+        8
+    );
+}
+
+#[test]
 fn what_a_device_cannot_do_exits_2_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let counter = counter_key(dir.path(), "c.key", "aead:aes-128-gcm");

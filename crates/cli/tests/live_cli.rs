@@ -12,23 +12,6 @@ use serde_json::Value;
 mod support;
 use support::live::*;
 
-fn emulator(extra: &[&str]) -> (Proc, String, String) {
-    let mut args = vec!["radio-emulator", "--duration", "60"];
-    args.extend_from_slice(extra);
-    let emu = Proc::start(&args);
-    // The paths are on stdout too; stderr names both in one line.
-    let line = emu.wait_line("<->");
-    let paths: Vec<&str> = line
-        .trim_start_matches("radio-emulator: ")
-        .split(" (")
-        .next()
-        .unwrap()
-        .split(" <-> ")
-        .collect();
-    let (a, b) = (paths[0].to_string(), paths[1].to_string());
-    (emu, a, b)
-}
-
 #[test]
 fn sensor_readings_cross_the_emulated_radio_and_are_stored() {
     let dir = tempfile::tempdir().unwrap();

@@ -84,6 +84,7 @@ pub fn render(input: &ReportInput) -> String {
         out.push_str("<p>No device-level measurements in the store. Run <code>ciphermeter mcu --target atmega1284p</code> (simavr) or a Cortex-M target (QEMU), then <code>ciphermeter report</code>.</p></section>");
         return out;
     }
+    out.push_str(&format!("<p>{}</p>", esc(&finding(&rows))));
     if let Some(run) = from {
         out.push_str(&format!("<p class=\"note\">Taken from run {run}, the newest device-level measurement in the store.</p>"));
     }
@@ -127,7 +128,106 @@ pub fn render(input: &ReportInput) -> String {
             esc(d.get("error").and_then(Value::as_str).unwrap_or("")),
         ]);
     }
-    out.push_str(&t.render());
+    out.push_str(&format!(
+        "<details><summary>Every measurement: {} rows</summary>{}</details>",
+        rows.len(),
+        t.render()
+    ));
     out.push_str("</section>");
     out
+}
+
+/// The section's first sentence: per target, the cheapest and the dearest
+/// measurement per byte at the largest size measured there, and how many
+/// known answers passed on the device.
+fn finding(rows: &[&ResultRow]) -> String {
+    let mut per_target: BTreeMap<&str, Vec<&ResultRow>> = BTreeMap::new();
+    for r in rows {
+        per_target.entry(r.target.as_str()).or_default().push(r);
+    }
+    let mut sentences = Vec::new();
+    for (target, rows) in &per_target {
+        let per_byte = |r: &ResultRow| r.data.get("cycles_per_byte").and_then(Value::as_f64);
+        let largest = rows
+            .iter()
+            .filter(|r| per_byte(r).is_some())
+            .filter_map(|r| r.size_bytes)
+            .max();
+        let at_largest: Vec<(&ResultRow, f64)> = rows
+            .iter()
+            .filter(|r| r.size_bytes == largest)
+            .filter_map(|r| per_byte(r).map(|v| (*r, v)))
+            .collect();
+        let cheapest = at_largest.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+        let dearest = at_largest.iter().max_by(|a, b| a.1.total_cmp(&b.1));
+        let passed = rows
+            .iter()
+            .filter(|r| r.data.get("kat_passed").and_then(Value::as_bool) == Some(true))
+            .count();
+        let answers = format!(
+            "{passed} of {} measurements passed their known answer on the device",
+            rows.len()
+        );
+        match (largest, cheapest, dearest) {
+            (Some(size), Some((lo, lo_v)), Some((hi, hi_v))) => {
+                let unit = lo
+                    .data
+                    .get("counter")
+                    .and_then(Value::as_str)
+                    .unwrap_or("cycles");
+                sentences.push(format!(
+                    "On the {target}, at {size} bytes, the cheapest is {} {} at {} {unit} per byte and the dearest {} {} at {} ({:.0}x); {answers}.",
+                    lo.subject,
+                    lo.operation,
+                    num(*lo_v),
+                    hi.subject,
+                    hi.operation,
+                    num(*hi_v),
+                    hi_v / lo_v.max(f64::MIN_POSITIVE),
+                ));
+            }
+            _ => sentences.push(format!("On the {target}, {answers}.")),
+        }
+    }
+    sentences.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(target: &str, subject: &str, size: i64, per_byte: f64, kat: bool) -> ResultRow {
+        ResultRow {
+            section: store::conventions::MCU.into(),
+            target: target.into(),
+            subject: subject.into(),
+            operation: "encrypt".into(),
+            size_bytes: Some(size),
+            context: String::new(),
+            metric: "cycles".into(),
+            unit: "cycles".into(),
+            value: per_byte * size as f64,
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data: serde_json::json!({"cycles_per_byte": per_byte, "counter": "cycles", "kat_passed": kat}),
+        }
+    }
+
+    #[test]
+    fn the_finding_names_the_cheapest_and_dearest_at_the_largest_size() {
+        let rows = [
+            row("atmega1284p", "ascon-aead128", 1024, 880.0, true),
+            row("atmega1284p", "aes-128-gcm", 1024, 3436.0, true),
+            // A smaller size with a lower figure must not win.
+            row("atmega1284p", "speck64-128-ecb", 64, 300.0, false),
+        ];
+        let refs: Vec<&ResultRow> = rows.iter().collect();
+        let s = finding(&refs);
+        assert!(
+            s.contains("at 1024 bytes, the cheapest is ascon-aead128 encrypt at 880 cycles per byte and the dearest aes-128-gcm encrypt at 3436 (4x)"),
+            "{s}"
+        );
+        assert!(s.contains("2 of 3 measurements passed"), "{s}");
+    }
 }

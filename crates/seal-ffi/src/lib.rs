@@ -111,7 +111,6 @@ fn code(e: Error) -> i32 {
         }
         Error::WrongScheme | Error::WrongKey => CM_ERR_WRONG_KEY,
         Error::Rejected => CM_ERR_REJECTED,
-        Error::Storage => CM_ERR_STORAGE,
     }
 }
 
@@ -335,6 +334,10 @@ pub unsafe extern "C" fn cm_counter_reserve(
         Ok(v) => {
             *value = v;
             CM_OK
+        }
+        // Values were left: the storage refused the reservation.
+        Err(Error::NoncesExhausted) if next.checked_add(CM_COUNTER_BLOCK).is_some() => {
+            CM_ERR_STORAGE
         }
         Err(e) => code(e),
     }

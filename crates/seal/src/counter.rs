@@ -76,7 +76,8 @@ pub const SLOT_LEN: usize = 16;
 pub trait Slots {
     /// The slot's bytes, or `None` when it was never written or cannot be read.
     fn read(&mut self, slot: usize) -> Option<[u8; SLOT_LEN]>;
-    /// Writes and makes durable; `false` when the storage refused.
+    /// Writes and makes durable; `false` when the storage refused (the
+    /// counter then reports `NoncesExhausted` and hands out nothing).
     fn write(&mut self, slot: usize, bytes: &[u8; SLOT_LEN]) -> bool;
 }
 
@@ -175,8 +176,11 @@ impl<S: Slots> CounterStore for SlotCounter<S> {
             let mut bytes = [0u8; SLOT_LEN];
             bytes[..8].copy_from_slice(&end.to_le_bytes());
             bytes[8..].copy_from_slice(&(!end).to_le_bytes());
+            // No value is handed out that is not durable. (The core's error
+            // enum is not extended for this: its layout is part of every
+            // device's measured code, data/device-costs.)
             if !self.slots.write(self.older, &bytes) {
-                return Err(Error::Storage);
+                return Err(Error::NoncesExhausted);
             }
             self.older ^= 1;
             self.reserved_end = end;

@@ -40,8 +40,6 @@ pub enum Error {
     AadNotText,
     /// The counter store has no fresh value left.
     NoncesExhausted,
-    /// The counter's storage refused to make a value durable.
-    Storage,
 }
 
 impl Error {
@@ -61,7 +59,6 @@ impl Error {
             Error::Rejected => "authentication failed",
             Error::AadNotText => "associated data is not UTF-8 text",
             Error::NoncesExhausted => "nonces exhausted",
-            Error::Storage => "the counter storage refused a write",
         }
     }
 }

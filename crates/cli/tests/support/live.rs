@@ -176,3 +176,21 @@ pub fn tcp_gateway(dir: &Path, key: &Path, extra: &[&str]) -> (Proc, String, Pat
 pub fn n(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
 }
+
+/// A radio emulator process and its two pseudo-terminals (sender side, gateway side).
+pub fn emulator(extra: &[&str]) -> (Proc, String, String) {
+    let mut args = vec!["radio-emulator", "--duration", "60"];
+    args.extend_from_slice(extra);
+    let emu = Proc::start(&args);
+    // The paths are on stdout too; stderr names both in one line.
+    let line = emu.wait_line("<->");
+    let paths: Vec<&str> = line
+        .trim_start_matches("radio-emulator: ")
+        .split(" (")
+        .next()
+        .unwrap()
+        .split(" <-> ")
+        .collect();
+    let (a, b) = (paths[0].to_string(), paths[1].to_string());
+    (emu, a, b)
+}

@@ -110,7 +110,6 @@ impl SealError {
             CoreError::NoncesExhausted => {
                 SealError::Nonce("nonces exhausted; generate a new key".into())
             }
-            CoreError::Storage => SealError::Io("the counter storage refused a write".into()),
         }
     }
 
