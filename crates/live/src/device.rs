@@ -12,8 +12,9 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdout};
+use std::process::Child;
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -141,6 +142,10 @@ pub fn device_send(
     Ok(out)
 }
 
+/// How long a device may write nothing before it is taken for hung: an
+/// ATmega1284P seals a 25-thermometer reading in well under a second.
+const SILENCE: Duration = Duration::from_secs(60);
+
 /// The running device as a source of sealed messages.
 struct Device<'a> {
     target: Target,
@@ -152,7 +157,9 @@ struct Device<'a> {
     key: &'a SealKey,
     firmware: PathBuf,
     framing: Framing,
-    child: Option<(Child, ChildStdout, Deframer)>,
+    /// The simulator, its UART's bytes (read on a thread, so a silent device
+    /// cannot block forever) and the deframer.
+    child: Option<(Child, Receiver<Vec<u8>>, Deframer)>,
     forwarded: u64,
     pending: std::collections::VecDeque<Vec<u8>>,
     stats: Arc<Mutex<DeviceReport>>,
@@ -180,9 +187,19 @@ impl Device<'_> {
         };
         uplink::provision(&self.firmware, &provision, &self.elf()).map_err(io)?;
         let mut child = uplink::boot(self.target, &self.elf(), &self.state_dir).map_err(io)?;
-        let stdout = child.stdout.take().expect("piped");
+        let mut stdout = child.stdout.take().expect("piped");
+        let (tx, uart) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            // Ends at end of file (the simulator exited or was killed) or an error.
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
         let deframer = Deframer::new(self.framing, MAX_MESSAGE, Duration::from_secs(3600));
-        self.child = Some((child, stdout, deframer));
+        self.child = Some((child, uart, deframer));
         self.stats.lock().expect("not poisoned").boots += 1;
         Ok(())
     }
@@ -213,30 +230,38 @@ impl Device<'_> {
                 self.forwarded += 1;
                 return Ok(Some(m));
             }
-            let (child, stdout, deframer) = self.child.as_mut().expect("booted");
-            let mut buf = [0u8; 4096];
-            let n = stdout
-                .read(&mut buf)
-                .map_err(|e| LiveError::io("reading the device's UART", e))?;
-            if n == 0 {
-                let status = child
-                    .wait()
-                    .map_err(|e| LiveError::io("the device simulator", e))?;
-                self.child = None;
-                let why = uplink::stop_reason(&self.state_dir);
-                return Err(LiveError::Io(format!(
-                    "the {} device stopped after {} messages ({status}){}",
-                    self.target,
-                    self.forwarded,
-                    if why.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {why}")
-                    }
-                )));
-            }
+            let (child, uart, deframer) = self.child.as_mut().expect("booted");
+            let bytes = match uart.recv_timeout(SILENCE) {
+                Ok(bytes) => bytes,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(LiveError::Io(format!(
+                        "the {} device wrote nothing for {} s after {} messages; stopped it",
+                        self.target,
+                        SILENCE.as_secs(),
+                        self.forwarded
+                    )));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = child
+                        .wait()
+                        .map_err(|e| LiveError::io("the device simulator", e))?;
+                    self.child = None;
+                    let why = uplink::stop_reason(&self.state_dir);
+                    return Err(LiveError::Io(format!(
+                        "the {} device stopped after {} messages ({status}){}",
+                        self.target,
+                        self.forwarded,
+                        if why.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {why}")
+                        }
+                    )));
+                }
+            };
             let mut events = Vec::new();
-            deframer.push(&buf[..n], Instant::now(), &mut events);
+            deframer.push(&bytes, Instant::now(), &mut events);
             let mut stats = self.stats.lock().expect("not poisoned");
             for event in events {
                 match event {
