@@ -186,6 +186,16 @@ int32_t cm_frame(uint8_t container_id,
                  size_t *trailer_len);
 
 /**
+ * The sizes a scheme works with: key, nonce and tag, in bytes (any pointer
+ * may be null). `CM_ERR_SCHEME` for an unknown scheme or one that does not
+ * seal.
+ *
+ * # Safety
+ * `scheme` is a NUL-terminated string; the others null or writable.
+ */
+int32_t cm_scheme_sizes(const char *scheme, size_t *key_len, size_t *nonce_len, size_t *tag_len);
+
+/**
  * A short English description of a status code.
  */
 const char *cm_strerror(int32_t status);

@@ -8,7 +8,8 @@
 //!   of the caller's non-volatile storage, reserved a block at a time, so a
 //!   restart never reuses a nonce (`seal::SlotCounter`).
 //! - `cm_frame` gives the bytes that delimit a message on a serial line, as
-//!   the gateway reads them.
+//!   the gateway reads them; `cm_scheme_sizes` a scheme's key, nonce and tag
+//!   lengths.
 //!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
 //! algorithms are not in the build returns `CM_ERR_NOT_BUILT`.
@@ -378,6 +379,37 @@ pub unsafe extern "C" fn cm_frame(
         *header_len = frame.header().len();
         core::ptr::copy_nonoverlapping(frame.trailer.as_ptr(), trailer, frame.trailer.len());
         *trailer_len = frame.trailer.len();
+    }
+    CM_OK
+}
+
+/// The sizes a scheme works with: key, nonce and tag, in bytes (any pointer
+/// may be null). `CM_ERR_SCHEME` for an unknown scheme or one that does not
+/// seal.
+///
+/// # Safety
+/// `scheme` is a NUL-terminated string; the others null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cm_scheme_sizes(
+    scheme: *const c_char,
+    key_len: *mut usize,
+    nonce_len: *mut usize,
+    tag_len: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's promise.
+    let spec = match unsafe { spec(scheme) } {
+        Ok(spec) => spec,
+        Err(status) => return status,
+    };
+    for (out, value) in [
+        (key_len, spec.key_len()),
+        (nonce_len, spec.nonce_len()),
+        (tag_len, spec.tag_len()),
+    ] {
+        // SAFETY: writable when not null, as promised.
+        if let Some(out) = unsafe { out.as_mut() } {
+            *out = value;
+        }
     }
     CM_OK
 }

@@ -245,3 +245,20 @@ fn frames_are_the_gateways() {
     };
     assert_eq!((s, hl, &t[..tl]), (CM_OK, 0, &b"\n"[..]));
 }
+
+#[test]
+fn a_schemes_sizes_are_the_cores() {
+    let (mut k, mut n, mut t) = (0usize, 0usize, 0usize);
+    // SAFETY: a NUL-terminated name and writable sizes.
+    let s = unsafe { cm_scheme_sizes(c"aead:aes-128-ccm".as_ptr(), &mut k, &mut n, &mut t) };
+    assert_eq!((s, k, n, t), (CM_OK, 16, 13, 16));
+    let s = unsafe {
+        cm_scheme_sizes(
+            c"aead:nope".as_ptr(),
+            &mut k,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(s, CM_ERR_SCHEME);
+}
