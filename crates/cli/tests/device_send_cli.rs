@@ -10,22 +10,7 @@ mod support;
 use support::live::*;
 
 fn counter_key(dir: &Path, name: &str, scheme: &str) -> PathBuf {
-    let path = dir.join(name);
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        scheme,
-        "--nonce",
-        "counter",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    path
+    keygen_with(dir, name, &["--scheme", scheme, "--nonce", "counter"])
 }
 
 fn device_send(args: &[&str]) -> Value {
@@ -174,15 +159,7 @@ fn a_device_reaches_the_gateway_through_the_emulated_radio() {
 fn what_a_device_cannot_do_exits_2_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let counter = counter_key(dir.path(), "c.key", "aead:aes-128-gcm");
-    let random = dir.path().join("r.key");
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "aead:aes-128-gcm",
-        "--output",
-        random.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    let random = keygen(dir.path(), "r.key");
     let k = counter.to_str().unwrap();
     let cases: [(&[&str], &str); 5] = [
         (

@@ -492,20 +492,10 @@ fn a_stream_replayed_after_its_window_is_stale_and_the_replay_table_stays_bounde
 #[test]
 fn counter_nonce_keys_keep_one_high_water_mark_and_refuse_replays() {
     let dir = tempfile::tempdir().unwrap();
-    let key = dir.path().join("c.key");
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "etm:salsa20+hmac-sha256",
-        "--nonce",
-        "counter",
-        "--output",
-        key.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let key = keygen_with(
+        dir.path(),
+        "c.key",
+        &["--scheme", "etm:salsa20+hmac-sha256", "--nonce", "counter"],
     );
     let saved = dir.path().join("sent.txt");
     let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &[]);

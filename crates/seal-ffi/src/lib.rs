@@ -23,7 +23,9 @@ extern crate std;
 use core::ffi::{CStr, c_char, c_void};
 
 use seal::stream::Framing;
-use seal::{Container, CounterStore, Error, SLOT_LEN, Sealer, SlotCounter, Slots, Spec};
+use seal::{
+    Container, CounterStore, Error, RamCounter, SLOT_LEN, Sealer, SlotCounter, Slots, Spec,
+};
 
 // CM_SLOT_LEN is a literal so that cbindgen can write it; it is the core's.
 const _: () = assert!(CM_SLOT_LEN == SLOT_LEN);
@@ -206,11 +208,15 @@ pub unsafe extern "C" fn cm_seal(
         }
         // SAFETY: `out` has `out_cap` writable bytes.
         let out = unsafe { core::slice::from_raw_parts_mut(out, out_cap) };
-        let mut nonce = [0u8; seal::limits::NONCE];
-        let nonce = &mut nonce[..sealer.spec().nonce_len()];
-        seal::counter_nonce(counter, nonce).map_err(|e| fail(code(e)))?;
+        // The caller's counter value, made a nonce by the core's own path.
         sealer
-            .seal(container, nonce, plaintext, &[], out)
+            .seal_counted(
+                &mut RamCounter { next: counter },
+                container,
+                plaintext,
+                &[],
+                out,
+            )
             .map_err(|e| fail(code(e)))
     };
     let (status, len) = match run() {

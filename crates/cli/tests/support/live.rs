@@ -110,14 +110,13 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 pub fn keygen(dir: &Path, name: &str) -> PathBuf {
+    keygen_with(dir, name, &["--scheme", "aead:aes-128-gcm"])
+}
+
+/// `keygen ARGS --output DIR/NAME`, which must succeed.
+pub fn keygen_with(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let path = dir.join(name);
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "aead:aes-128-gcm",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
+    let out = run(&[&["keygen"], args, &["--output", path.to_str().unwrap()]].concat());
     assert!(
         out.status.success(),
         "{}",
