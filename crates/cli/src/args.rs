@@ -175,7 +175,7 @@ pub fn seal_err(e: SealError) -> CliError {
 pub fn container(text: &str) -> Result<Container, CliError> {
     text.parse().map_err(|_| {
         CliError::usage(format!(
-            "--container: unknown container '{text}'{}; expected json, binary or cose",
+            "--container: unknown container '{text}'{}; expected json, binary, cose or oscore",
             names::did_you_mean(text, seal::Container::ALL.iter().map(|c| c.as_str()))
         ))
     })

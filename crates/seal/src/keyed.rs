@@ -380,7 +380,7 @@ impl<A: KeyInit + aead::AeadInOut> aead::AeadInOut for PerMessage<A> {
 }
 
 #[allow(dead_code)]
-fn aead_seal<A: aead::AeadInOut>(
+pub(crate) fn aead_seal<A: aead::AeadInOut>(
     a: &A,
     nonce: &[u8],
     ad: &[u8],
@@ -398,7 +398,7 @@ fn aead_seal<A: aead::AeadInOut>(
 }
 
 #[allow(dead_code)]
-fn aead_open<A: aead::AeadInOut>(
+pub(crate) fn aead_open<A: aead::AeadInOut>(
     a: &A,
     nonce: &[u8],
     ad: &[u8],

@@ -33,6 +33,8 @@ pub mod counter;
 mod engine;
 pub mod error;
 mod keyed;
+#[cfg(feature = "oscore")]
+pub mod oscore;
 pub mod reading;
 pub mod spec;
 pub mod stream;

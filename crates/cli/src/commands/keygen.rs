@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use catalogue::Backend;
 use clap::Args as ClapArgs;
+use seal::host::oscore;
 use seal::{NoncePolicy, Scheme, SealKey, counter_path, write_key_file};
 use zeroize::Zeroizing;
 
@@ -23,6 +24,10 @@ pub struct Args {
     /// Where to write the key (a key pair also writes FILE.pub).
     #[arg(long, short)]
     output: PathBuf,
+    /// For --scheme oscore:ALG: the peer's matching context (same master secret and
+    /// salt, sender and recipient ids swapped), e.g. the gateway's.
+    #[arg(long, requires = "scheme")]
+    peer_output: Option<PathBuf>,
     /// Nonces of a sealing key: random (96 bits or more from the OS; shorter ones need
     /// --allow-insecure) or counter (aead, or etm with a stream cipher such as salsa20;
     /// kept in FILE.counter and reserved on disk before each use).
@@ -50,6 +55,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
+    if scheme.starts_with(oscore::PREFIX) {
+        return oscore_pair(args, scheme);
+    }
+    if args.peer_output.is_some() {
+        return Err(CliError::usage(
+            "--peer-output is for OSCORE contexts (--scheme oscore:ALG)",
+        ));
+    }
     let scheme = Scheme::parse(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
     let nonce: NoncePolicy = args
         .nonce
@@ -71,6 +84,32 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
                 format!(", counter in {}", counter_path(&args.output).display()),
             NoncePolicy::Random => String::new(),
         }
+    );
+    Ok(())
+}
+
+/// Two matching OSCORE contexts: this device's (--output) and its peer's.
+fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
+    let alg =
+        oscore::parse_scheme(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
+    let peer = args.peer_output.as_ref().ok_or_else(|| {
+        CliError::usage("--scheme oscore:ALG writes two contexts: give --peer-output FILE too")
+    })?;
+    if args.nonce != "random" {
+        return Err(CliError::usage(
+            "--nonce: OSCORE's nonces come from its sequence numbers, kept in FILE.counter",
+        ));
+    }
+    let (mut mine, mut theirs) = oscore::OscoreKey::generate_pair(alg).map_err(seal_err)?;
+    mine.save(&args.output, args.force).map_err(seal_err)?;
+    theirs.save(peer, args.force).map_err(seal_err)?;
+    eprintln!(
+        "wrote {} (sender id {}) and {} (sender id {}), {}",
+        args.output.display(),
+        hex::encode(&mine.sender_id),
+        peer.display(),
+        hex::encode(&theirs.sender_id),
+        mine.scheme()
     );
     Ok(())
 }

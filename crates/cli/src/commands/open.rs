@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use payload::{Encoding, Format};
+use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
-use crate::args::{
-    container, encoding, is_text, read_stdin, seal_err, serialization, strip_line_end,
-};
+use crate::args::{container, encoding, read_stdin, seal_err, serialization, strip_line_end};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -19,7 +18,7 @@ pub struct Args {
     /// Key file from `ciphermeter keygen --scheme S`.
     #[arg(long)]
     key_file: PathBuf,
-    /// Container: json, binary or cose (as given to `seal`).
+    /// Container: json, binary, cose or oscore (as given to `seal`).
     #[arg(long, default_value = "json")]
     container: String,
     /// Transport encoding: raw, hex, base64, base64url (as given to `seal`).
@@ -35,7 +34,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let container = container(&args.container)?;
+    // None: oscore, whose key file is a security context.
+    let container = match args.container.as_str() {
+        "oscore" => None,
+        name => Some(container(name)?),
+    };
     let encoding = encoding(&args.encoding)?;
     let format = args
         .format
@@ -43,33 +46,46 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map(serialization)
         .transpose()?
         .flatten();
-    let key = SealKey::load(&args.key_file).map_err(seal_err)?;
-    let mut sealer = HostSealer::new(&key, args.allow_insecure).map_err(seal_err)?;
-
     let max = Encoding::Hex.encoded_len(limits::MESSAGE) + 2;
     let mut input = read_stdin(max, "the message")?;
-    if is_text(container, encoding) {
+    if !matches!(encoding, Encoding::Raw) || container.is_some_and(|c| c.is_text()) {
         input = strip_line_end(input);
     }
     let message = encoding
         .decode(&input)
         .map_err(|e| CliError::usage(format!("cannot read the message: {e}")))?;
-    let opened = sealer.open(container, &message).map_err(seal_err)?;
-    if !opened.aad.is_empty() {
-        eprintln!("associated data: {}", String::from_utf8_lossy(&opened.aad));
-    }
+    let plaintext = match container {
+        Some(container) => {
+            let key = SealKey::load(&args.key_file).map_err(seal_err)?;
+            let mut sealer = HostSealer::new(&key, args.allow_insecure).map_err(seal_err)?;
+            let opened = sealer.open(container, &message).map_err(seal_err)?;
+            if !opened.aad.is_empty() {
+                eprintln!("associated data: {}", String::from_utf8_lossy(&opened.aad));
+            }
+            opened.plaintext.to_vec()
+        }
+        None => {
+            let key = oscore::OscoreKey::load(&args.key_file).map_err(seal_err)?;
+            let opened = oscore::open_reading(&key, &message).map_err(seal_err)?;
+            eprintln!(
+                "sequence number {}, POST /{}",
+                opened.sequence, opened.uri_path
+            );
+            opened.reading
+        }
+    };
     let shown = match format {
         Some(f) if !f.is_text() => {
-            let node = f.deserialize(&opened.plaintext).map_err(CliError::usage)?;
+            let node = f.deserialize(&plaintext).map_err(CliError::usage)?;
             let mut json = Format::JsonMin.serialize(&node).map_err(CliError::usage)?;
             json.push(b'\n');
             json
         }
         Some(f) => {
-            f.deserialize(&opened.plaintext).map_err(CliError::usage)?;
-            opened.plaintext.to_vec()
+            f.deserialize(&plaintext).map_err(CliError::usage)?;
+            plaintext
         }
-        None => opened.plaintext.to_vec(),
+        None => plaintext,
     };
     std::io::stdout().lock().write_all(&shown)?;
     Ok(())

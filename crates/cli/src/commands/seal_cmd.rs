@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use payload::{Format, Sample};
+use seal::host::oscore;
 use seal::{Scheme, SealKey, limits, seal_with_key};
 
 use crate::args::{container, encoding, is_text, read_stdin, seal_err, serialization};
@@ -20,9 +21,13 @@ pub struct Args {
     /// The scheme you expect the key file to hold (checked, not required).
     #[arg(long)]
     scheme: Option<String>,
-    /// Container: json, binary or cose.
+    /// Container: json, binary, cose, or oscore (a CoAP POST protected with OSCORE,
+    /// under a context from `keygen --scheme oscore:ALG`).
     #[arg(long, default_value = "json")]
     container: String,
+    /// oscore: the Uri-Path the reading is POSTed to.
+    #[arg(long, default_value = seal::host::oscore::DEFAULT_URI_PATH)]
+    uri_path: String,
     /// Serialization of the reading: json, json-pretty, yaml, yaml-min, cbor, msgpack, or raw
     /// (standard input sealed byte for byte).
     #[arg(long, alias = "serialization", default_value = "json")]
@@ -45,6 +50,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if args.container == "oscore" {
+        return seal_oscore(&args);
+    }
     let container = container(&args.container)?;
     let encoding = encoding(&args.encoding)?;
     let format = serialization(&args.format)?;
@@ -70,6 +78,40 @@ pub fn run(args: Args) -> Result<(), CliError> {
     .map_err(seal_err)?;
     let mut out = encoding.encode(&message);
     if is_text(container, encoding) {
+        out.push(b'\n');
+    }
+    std::io::stdout().lock().write_all(&out)?;
+    Ok(())
+}
+
+/// An OSCORE-protected POST of the reading, under the context's next sequence number.
+fn seal_oscore(args: &Args) -> Result<(), CliError> {
+    let encoding = encoding(&args.encoding)?;
+    let format = serialization(&args.format)?;
+    let key = oscore::OscoreKey::load(&args.key_file).map_err(seal_err)?;
+    if let Some(expected) = &args.scheme
+        && *expected != key.scheme()
+    {
+        return Err(CliError::usage(format!(
+            "--scheme {expected} does not match the context file, which is for {}",
+            key.scheme()
+        )));
+    }
+    if args.aad.is_some() {
+        return Err(CliError::usage(
+            "--aad: OSCORE authenticates its own fields; send extra data inside the reading",
+        ));
+    }
+    let plaintext = reading(args, format)?;
+    let message = oscore::seal_reading(
+        &key,
+        &plaintext,
+        &args.uri_path,
+        oscore::content_format(&args.format),
+    )
+    .map_err(seal_err)?;
+    let mut out = encoding.encode(&message);
+    if encoding != payload::Encoding::Raw {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;

@@ -45,6 +45,11 @@ pub enum SealError {
     )]
     Rejected,
 
+    #[error(
+        "replayed: sequence number {sequence} was already accepted, or is below the replay window"
+    )]
+    Replayed { sequence: u64 },
+
     #[error("key file {path}: {detail}")]
     KeyFile { path: String, detail: String },
 

@@ -7,5 +7,7 @@ pub mod cose_names;
 pub mod error;
 pub mod keyfile;
 pub mod nonce;
+#[cfg(feature = "oscore")]
+pub mod oscore;
 pub mod scheme;
 pub mod sealer;

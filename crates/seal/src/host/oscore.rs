@@ -1,0 +1,407 @@
+//! OSCORE on the host: security context files, the sender's sequence number
+//! and the recipient's replay window, both persisted beside the key file, and
+//! a reading sealed as an OSCORE-protected CoAP POST (or opened from one).
+//!
+//! ```text
+//! {
+//!   "format": "ciphermeter-oscore-context/1",
+//!   "scheme": "oscore:aes-ccm-16-64-128",
+//!   "alg": 10,
+//!   "master_secret": "<hex>",
+//!   "master_salt": "<hex>",
+//!   "sender_id": "<hex>",
+//!   "recipient_id": "<hex>",
+//!   "id_context": null
+//! }
+//! ```
+//! The file is 0600 and checked on every read, like every key file.
+//! `KEY.counter` holds the next sender sequence number (reserved and fsync'd
+//! before use, as counter nonces are); `KEY.replay` the recipient's window.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use zeroize::{Zeroize, Zeroizing};
+
+use super::error::SealError;
+use super::keyfile::{fill_random, read_private, write_private};
+use super::nonce::{self, CounterNonces};
+use crate::counter::CounterStore;
+use crate::oscore::coap::{CoapOption, Message, MessageType, code, option};
+use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow};
+
+pub const FORMAT: &str = "ciphermeter-oscore-context/1";
+/// The scheme prefix of an OSCORE context: `oscore:ALG`.
+pub const PREFIX: &str = "oscore:";
+/// Where a reading is POSTed unless the caller says otherwise.
+pub const DEFAULT_URI_PATH: &str = "readings";
+/// Bytes of a generated master secret and salt (RFC 8613 §3.1 suggests 16 and 8).
+const SECRET_LEN: usize = 16;
+const SALT_LEN: usize = 8;
+
+/// The algorithm an `oscore:ALG` scheme names.
+pub fn parse_scheme(text: &str) -> Result<Alg, SealError> {
+    let name = text
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| scheme_error(text, "an OSCORE scheme is oscore:ALG"))?;
+    Alg::from_name(name).ok_or_else(|| {
+        let known: Vec<_> = Alg::ALL.iter().map(|a| a.name()).collect();
+        scheme_error(
+            text,
+            &format!("unknown algorithm; one of {}", known.join(", ")),
+        )
+    })
+}
+
+fn scheme_error(text: &str, why: &str) -> SealError {
+    SealError::InvalidScheme {
+        scheme: text.to_string(),
+        why: why.to_string(),
+    }
+}
+
+/// One party's security context, as stored.
+pub struct OscoreKey {
+    pub alg: Alg,
+    master_secret: Zeroizing<Vec<u8>>,
+    pub master_salt: Vec<u8>,
+    pub sender_id: Vec<u8>,
+    pub recipient_id: Vec<u8>,
+    pub id_context: Option<Vec<u8>>,
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContextJson {
+    format: String,
+    scheme: String,
+    alg: i64,
+    master_secret: String,
+    master_salt: String,
+    sender_id: String,
+    recipient_id: String,
+    id_context: Option<String>,
+}
+
+impl Drop for ContextJson {
+    fn drop(&mut self) {
+        self.master_secret.zeroize();
+    }
+}
+
+impl OscoreKey {
+    /// A fresh pair: this device's context and its peer's (same secret and
+    /// salt, ids swapped). The device's id is 4 random bytes, the peer's empty.
+    pub fn generate_pair(alg: Alg) -> Result<(OscoreKey, OscoreKey), SealError> {
+        let mut secret = Zeroizing::new(vec![0u8; SECRET_LEN]);
+        let mut salt = vec![0u8; SALT_LEN];
+        let mut device_id = vec![0u8; 4.min(alg.max_id())];
+        fill_random(&mut secret)?;
+        fill_random(&mut salt)?;
+        fill_random(&mut device_id)?;
+        let make = |sender: &[u8], recipient: &[u8]| OscoreKey {
+            alg,
+            master_secret: secret.clone(),
+            master_salt: salt.clone(),
+            sender_id: sender.to_vec(),
+            recipient_id: recipient.to_vec(),
+            id_context: None,
+            path: None,
+        };
+        Ok((make(&device_id, &[]), make(&[], &device_id)))
+    }
+
+    pub fn scheme(&self) -> String {
+        format!("{PREFIX}{}", self.alg.name())
+    }
+
+    pub fn context(&self) -> Result<Context, SealError> {
+        Context::derive(&Inputs {
+            alg: self.alg,
+            master_secret: &self.master_secret,
+            master_salt: &self.master_salt,
+            sender_id: &self.sender_id,
+            recipient_id: &self.recipient_id,
+            id_context: self.id_context.as_deref(),
+        })
+        .map_err(|e| self.file_error(e.to_string()))
+    }
+
+    fn file_error(&self, detail: String) -> SealError {
+        SealError::KeyFile {
+            path: self
+                .path
+                .as_ref()
+                .map_or("<memory>".into(), |p| p.display().to_string()),
+            detail,
+        }
+    }
+
+    /// Writes the context file (0600) and a sequence number file starting at 0.
+    pub fn save(&mut self, path: &Path, force: bool) -> Result<(), SealError> {
+        let doc = ContextJson {
+            format: FORMAT.into(),
+            scheme: self.scheme(),
+            alg: self.alg.cose(),
+            master_secret: hex::encode(self.master_secret.as_slice()),
+            master_salt: hex::encode(&self.master_salt),
+            sender_id: hex::encode(&self.sender_id),
+            recipient_id: hex::encode(&self.recipient_id),
+            id_context: self.id_context.as_ref().map(hex::encode),
+        };
+        let mut text = Zeroizing::new(
+            serde_json::to_string_pretty(&doc).map_err(|e| SealError::Io(e.to_string()))?,
+        );
+        text.push('\n');
+        write_private(path, text.as_bytes(), force)?;
+        nonce::create_counter(&nonce::counter_path(path), force)?;
+        create_window(&window_path(path), force)?;
+        self.path = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    /// Reads a context file; it must be the owner's alone.
+    pub fn load(path: &Path) -> Result<OscoreKey, SealError> {
+        let text = read_private(path)?;
+        let mut key = OscoreKey::parse(text.as_bytes(), &path.display().to_string())?;
+        key.path = Some(path.to_path_buf());
+        Ok(key)
+    }
+
+    pub fn parse(bytes: &[u8], shown: &str) -> Result<OscoreKey, SealError> {
+        let bad = |detail: String| SealError::KeyFile {
+            path: shown.to_string(),
+            detail,
+        };
+        let doc: ContextJson = serde_json::from_slice(bytes)
+            .map_err(|e| bad(format!("not an OSCORE context file ({e})")))?;
+        if doc.format != FORMAT {
+            return Err(bad(format!("format '{}', expected '{FORMAT}'", doc.format)));
+        }
+        let alg = parse_scheme(&doc.scheme)?;
+        if alg.cose() != doc.alg {
+            return Err(bad(format!(
+                "alg {} does not match the scheme {} (COSE {})",
+                doc.alg,
+                doc.scheme,
+                alg.cose()
+            )));
+        }
+        let field = |name: &str, text: &str| {
+            hex::decode(text).map_err(|_| bad(format!("{name} is not hex")))
+        };
+        let key = OscoreKey {
+            alg,
+            master_secret: Zeroizing::new(field("master_secret", &doc.master_secret)?),
+            master_salt: field("master_salt", &doc.master_salt)?,
+            sender_id: field("sender_id", &doc.sender_id)?,
+            recipient_id: field("recipient_id", &doc.recipient_id)?,
+            id_context: doc
+                .id_context
+                .as_deref()
+                .map(|c| field("id_context", c))
+                .transpose()?,
+            path: None,
+        };
+        // Derive once now, so a bad length is the file's error, said here.
+        key.context().map_err(|e| bad(e.to_string()))?;
+        Ok(key)
+    }
+
+    fn path(&self) -> Result<&Path, SealError> {
+        self.path
+            .as_deref()
+            .ok_or_else(|| SealError::Io("an OSCORE context needs its file for its state".into()))
+    }
+}
+
+/// The host's words for an OSCORE failure.
+pub fn oscore_err(e: OscoreError) -> SealError {
+    match e {
+        OscoreError::Core(core) => SealError::from_core(core, "oscore"),
+        OscoreError::DecryptionFailed => SealError::Rejected,
+        OscoreError::Replayed { sequence } => SealError::Replayed { sequence },
+        OscoreError::UnknownContext => SealError::malformed(
+            "oscore",
+            "the kid (or kid context) names no context this key file holds",
+        ),
+        OscoreError::SequenceExhausted => {
+            SealError::Nonce("sequence numbers exhausted; generate a new context".into())
+        }
+        other => SealError::malformed("oscore", other.to_string()),
+    }
+}
+
+/// The CoAP Content-Format of a reading's serialization name (RFC 7252 §12.3,
+/// the IANA registry): text/plain 0, octet-stream 42, json 50, cbor 60.
+pub fn content_format(serialization: &str) -> u16 {
+    match serialization {
+        "json" | "json-pretty" => 50,
+        "cbor" => 60,
+        _ => 42,
+    }
+}
+
+/// Seals `reading` as an OSCORE-protected, non-confirmable POST to
+/// `uri_path`, with the next sequence number from the key's counter file.
+/// The message id is the sequence number's low 16 bits and the token its
+/// Partial IV, so both are unique under the context.
+pub fn seal_reading(
+    key: &OscoreKey,
+    reading: &[u8],
+    uri_path: &str,
+    content_format: u16,
+) -> Result<Vec<u8>, SealError> {
+    let ctx = key.context()?;
+    let sequence = CounterNonces::new(nonce::counter_path(key.path()?))
+        .reserve()
+        .map_err(|e| SealError::from_core(e, "oscore"))?;
+    let piv = crate::oscore::context::partial_iv(sequence).map_err(oscore_err)?;
+    let format_bytes = content_format.to_be_bytes();
+    let format = &format_bytes[content_format.leading_zeros() as usize / 8..];
+    let mut options: Vec<CoapOption<'_>> = uri_path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|segment| CoapOption {
+            number: option::URI_PATH,
+            value: segment.as_bytes(),
+        })
+        .collect();
+    options.push(CoapOption {
+        number: option::CONTENT_FORMAT,
+        value: format,
+    });
+    let msg = Message {
+        mtype: MessageType::NonConfirmable,
+        code: code::POST,
+        message_id: sequence as u16,
+        token: piv.as_slice(),
+        options: &options,
+        payload: reading,
+    };
+    let mut out = vec![0u8; reading.len() + uri_path.len() + 128];
+    let (n, _) =
+        crate::oscore::protect_request(&ctx, sequence, &msg, &mut out).map_err(oscore_err)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// An opened request: the reading and where it was posted.
+pub struct OpenedReading {
+    pub reading: Vec<u8>,
+    pub sequence: u64,
+    pub uri_path: String,
+    pub code: u8,
+}
+
+/// Verifies an OSCORE request against the key and its persisted replay
+/// window, which records the request (fsync'd) before the reading is returned.
+pub fn open_reading(key: &OscoreKey, message: &[u8]) -> Result<OpenedReading, SealError> {
+    let ctx = key.context()?;
+    let mut state = WindowFile::open(&window_path(key.path()?))?;
+    let mut window = state.load()?;
+    let mut buf = vec![0u8; message.len()];
+    let (inner, _, sequence) =
+        crate::oscore::unprotect_request(&ctx, &mut window, message, &mut buf)
+            .map_err(oscore_err)?;
+    let mut segments = Vec::new();
+    for o in inner.options() {
+        let o = o.map_err(oscore_err)?;
+        if o.number == option::URI_PATH {
+            segments.push(String::from_utf8_lossy(o.value).into_owned());
+        }
+    }
+    let opened = OpenedReading {
+        reading: inner.payload.to_vec(),
+        sequence,
+        uri_path: segments.join("/"),
+        code: inner.code,
+    };
+    state.store(&window)?;
+    Ok(opened)
+}
+
+/// The replay window file of a key file: `KEYFILE.replay`.
+pub fn window_path(key_path: &Path) -> PathBuf {
+    let mut p = key_path.as_os_str().to_owned();
+    p.push(".replay");
+    PathBuf::from(p)
+}
+
+/// The record a window file holds: the highest accepted sequence number
+/// (or `none`) and the bitmap below it, always the same length, rewritten in
+/// place and fsync'd: a torn write leaves a record that does not parse, which
+/// refuses every message (loudly) rather than forgetting what was seen.
+fn window_record(window: &ReplayWindow) -> String {
+    match window.parts() {
+        Some((highest, seen)) => format!("{highest:>20} {seen:016x}\n"),
+        None => format!("{:>20} {:016x}\n", "none", 0),
+    }
+}
+
+/// Writes a fresh window file beside a context file.
+fn create_window(path: &Path, force: bool) -> Result<(), SealError> {
+    write_private(path, window_record(&ReplayWindow::new()).as_bytes(), force)
+}
+
+/// The window's file, locked for the whole open.
+struct WindowFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl WindowFile {
+    fn open(path: &Path) -> Result<WindowFile, SealError> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| {
+                SealError::Nonce(format!(
+                    "replay window file {}: {e} (keygen writes it beside the context file)",
+                    path.display()
+                ))
+            })?;
+        file.lock()
+            .map_err(|e| SealError::Io(format!("{}: {e}", path.display())))?;
+        Ok(WindowFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn load(&mut self) -> Result<ReplayWindow, SealError> {
+        let mut text = String::new();
+        self.file
+            .read_to_string(&mut text)
+            .map_err(|e| SealError::Io(format!("{}: {e}", self.path.display())))?;
+        let corrupt = || {
+            SealError::Nonce(format!(
+                "replay window file {} is corrupt; refusing to accept messages without it",
+                self.path.display()
+            ))
+        };
+        let mut parts = text.split_whitespace();
+        let (Some(highest), Some(seen), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(corrupt());
+        };
+        let seen = u64::from_str_radix(seen, 16).map_err(|_| corrupt())?;
+        if highest == "none" {
+            return Ok(ReplayWindow::new());
+        }
+        let highest = highest.parse().map_err(|_| corrupt())?;
+        Ok(ReplayWindow::from_parts(highest, seen))
+    }
+
+    fn store(&mut self, window: &ReplayWindow) -> Result<(), SealError> {
+        let io = |e: std::io::Error| SealError::Io(format!("{}: {e}", self.path.display()));
+        self.file.seek(SeekFrom::Start(0)).map_err(io)?;
+        self.file
+            .write_all(window_record(window).as_bytes())
+            .map_err(io)?;
+        self.file.sync_all().map_err(io)
+    }
+}
