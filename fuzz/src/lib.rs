@@ -46,9 +46,9 @@ pub fn open_with_every_key(container: Container, message: &[u8]) {
 pub const OSCORE_GW: &[u8] = include_bytes!("../keys/oscore-gw.key");
 
 thread_local! {
-    static OSCORE: seal::oscore::Context = seal::host::oscore::OscoreKey::parse(OSCORE_GW, "oscore-gw")
-        .and_then(|k| k.context())
-        .expect("fuzz/keys holds a valid OSCORE context");
+    static OSCORE: seal::host::oscore::OscoreKey =
+        seal::host::oscore::OscoreKey::parse(OSCORE_GW, "oscore-gw")
+            .expect("fuzz/keys holds a valid OSCORE context");
 }
 
 /// Verifies `message` as an OSCORE request under the gateway's context, with a
@@ -62,7 +62,8 @@ pub fn open_oscore(message: &[u8]) {
             }
         }
     }
-    OSCORE.with(|ctx| {
+    OSCORE.with(|key| {
+        let ctx = key.context();
         let mut window = seal::oscore::ReplayWindow::new();
         let mut buf = vec![0u8; message.len()];
         if let Ok((inner, _, _)) =

@@ -196,9 +196,10 @@ pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
         .map_err(|e| CliError::usage(format!("--format: {e}, or raw for bytes as they are")))
 }
 
-/// Whether the message as sent is text (and so ends with a newline on a terminal).
-pub fn is_text(container: Container, encoding: Encoding) -> bool {
-    encoding != Encoding::Raw || container.is_text()
+/// Whether the message as sent is text (and so ends with a newline on a terminal);
+/// `None` is oscore, a binary CoAP message.
+pub fn is_text(container: Option<Container>, encoding: Encoding) -> bool {
+    encoding != Encoding::Raw || container.is_some_and(|c| c.is_text())
 }
 
 /// Reads all of standard input, refusing more than `max` bytes.

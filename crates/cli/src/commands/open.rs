@@ -10,7 +10,9 @@ use payload::{Encoding, Format};
 use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
-use crate::args::{container, encoding, read_stdin, seal_err, serialization, strip_line_end};
+use crate::args::{
+    container, encoding, is_text, read_stdin, seal_err, serialization, strip_line_end,
+};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -48,7 +50,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .flatten();
     let max = Encoding::Hex.encoded_len(limits::MESSAGE) + 2;
     let mut input = read_stdin(max, "the message")?;
-    if !matches!(encoding, Encoding::Raw) || container.is_some_and(|c| c.is_text()) {
+    if is_text(container, encoding) {
         input = strip_line_end(input);
     }
     let message = encoding

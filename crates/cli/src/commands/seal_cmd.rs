@@ -77,7 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     )
     .map_err(seal_err)?;
     let mut out = encoding.encode(&message);
-    if is_text(container, encoding) {
+    if is_text(Some(container), encoding) {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;
@@ -111,7 +111,7 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
     )
     .map_err(seal_err)?;
     let mut out = encoding.encode(&message);
-    if encoding != payload::Encoding::Raw {
+    if is_text(None, encoding) {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;

@@ -110,11 +110,7 @@ impl SealKey {
             nonce: self.nonce.as_str().to_string(),
             key: hex::encode(self.material.as_slice()),
         };
-        let mut text = Zeroizing::new(
-            serde_json::to_string_pretty(&doc).map_err(|e| SealError::Io(e.to_string()))?,
-        );
-        text.push('\n');
-        write_private(path, text.as_bytes(), force)?;
+        write_json_private(path, &doc, force)?;
         if self.nonce == NoncePolicy::Counter {
             nonce::create_counter(&nonce::counter_path(path), force)?;
         }
@@ -191,6 +187,27 @@ pub(crate) fn fill_random(buf: &mut [u8]) -> Result<(), SealError> {
 /// unless `force`, and flushes it to disk.
 pub(crate) fn write_private(path: &Path, bytes: &[u8], force: bool) -> Result<(), SealError> {
     write_key_file(path, bytes, 0o600, force)
+}
+
+/// Writes `doc` as pretty JSON and a newline with [`write_private`]; the text
+/// holding key material is wiped once written.
+pub(crate) fn write_json_private<T: Serialize>(
+    path: &Path,
+    doc: &T,
+    force: bool,
+) -> Result<(), SealError> {
+    let mut text = Zeroizing::new(
+        serde_json::to_string_pretty(doc).map_err(|e| SealError::Io(e.to_string()))?,
+    );
+    text.push('\n');
+    write_private(path, text.as_bytes(), force)
+}
+
+/// A file kept beside a key file: its name with `suffix` appended.
+pub(crate) fn beside(key_path: &Path, suffix: &str) -> PathBuf {
+    let mut name = key_path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// Reads a private key file (a sealing key or a signing key): refused when

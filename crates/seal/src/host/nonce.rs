@@ -66,9 +66,7 @@ impl NonceSource for RandomNonces {
 
 /// The counter file of a key file: `KEYFILE.counter`.
 pub fn counter_path(key_path: &Path) -> PathBuf {
-    let mut name = key_path.as_os_str().to_owned();
-    name.push(".counter");
-    PathBuf::from(name)
+    super::keyfile::beside(key_path, ".counter")
 }
 
 pub(crate) fn create_counter(path: &Path, force: bool) -> Result<(), SealError> {

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::error::SealError;
-use super::keyfile::{fill_random, read_private, write_private};
+use super::keyfile::{beside, fill_random, read_private, write_json_private, write_private};
 use super::nonce::{self, CounterNonces};
 use crate::counter::CounterStore;
 use crate::oscore::coap::{CoapOption, Message, MessageType, code, option};
@@ -47,7 +47,7 @@ pub fn parse_scheme(text: &str) -> Result<Alg, SealError> {
         .strip_prefix(PREFIX)
         .ok_or_else(|| scheme_error(text, "an OSCORE scheme is oscore:ALG"))?;
     Alg::from_name(name).ok_or_else(|| {
-        let known: Vec<_> = Alg::ALL.iter().map(|a| a.name()).collect();
+        let known: Vec<_> = Alg::every().map(|a| a.name()).collect();
         scheme_error(
             text,
             &format!("unknown algorithm; one of {}", known.join(", ")),
@@ -62,7 +62,7 @@ fn scheme_error(text: &str, why: &str) -> SealError {
     }
 }
 
-/// One party's security context, as stored.
+/// One party's security context, as stored, and derived once (its keys keyed).
 pub struct OscoreKey {
     pub alg: Alg,
     master_secret: Zeroizing<Vec<u8>>,
@@ -70,6 +70,7 @@ pub struct OscoreKey {
     pub sender_id: Vec<u8>,
     pub recipient_id: Vec<u8>,
     pub id_context: Option<Vec<u8>>,
+    context: Context,
     pub path: Option<PathBuf>,
 }
 
@@ -102,42 +103,58 @@ impl OscoreKey {
         fill_random(&mut secret)?;
         fill_random(&mut salt)?;
         fill_random(&mut device_id)?;
-        let make = |sender: &[u8], recipient: &[u8]| OscoreKey {
-            alg,
-            master_secret: secret.clone(),
-            master_salt: salt.clone(),
-            sender_id: sender.to_vec(),
-            recipient_id: recipient.to_vec(),
-            id_context: None,
-            path: None,
+        let make = |sender: &[u8], recipient: &[u8]| {
+            OscoreKey::new(
+                alg,
+                secret.clone(),
+                salt.clone(),
+                sender.to_vec(),
+                recipient.to_vec(),
+                None,
+            )
+            .map_err(|e| SealError::InvalidScheme {
+                scheme: format!("{PREFIX}{}", alg.name()),
+                why: e.to_string(),
+            })
         };
-        Ok((make(&device_id, &[]), make(&[], &device_id)))
+        Ok((make(&device_id, &[])?, make(&[], &device_id)?))
+    }
+
+    /// Derives the context of these inputs (RFC 8613 §3.2).
+    fn new(
+        alg: Alg,
+        master_secret: Zeroizing<Vec<u8>>,
+        master_salt: Vec<u8>,
+        sender_id: Vec<u8>,
+        recipient_id: Vec<u8>,
+        id_context: Option<Vec<u8>>,
+    ) -> Result<OscoreKey, OscoreError> {
+        let context = Context::derive(&Inputs {
+            alg,
+            master_secret: &master_secret,
+            master_salt: &master_salt,
+            sender_id: &sender_id,
+            recipient_id: &recipient_id,
+            id_context: id_context.as_deref(),
+        })?;
+        Ok(OscoreKey {
+            alg,
+            master_secret,
+            master_salt,
+            sender_id,
+            recipient_id,
+            id_context,
+            context,
+            path: None,
+        })
     }
 
     pub fn scheme(&self) -> String {
         format!("{PREFIX}{}", self.alg.name())
     }
 
-    pub fn context(&self) -> Result<Context, SealError> {
-        Context::derive(&Inputs {
-            alg: self.alg,
-            master_secret: &self.master_secret,
-            master_salt: &self.master_salt,
-            sender_id: &self.sender_id,
-            recipient_id: &self.recipient_id,
-            id_context: self.id_context.as_deref(),
-        })
-        .map_err(|e| self.file_error(e.to_string()))
-    }
-
-    fn file_error(&self, detail: String) -> SealError {
-        SealError::KeyFile {
-            path: self
-                .path
-                .as_ref()
-                .map_or("<memory>".into(), |p| p.display().to_string()),
-            detail,
-        }
+    pub fn context(&self) -> &Context {
+        &self.context
     }
 
     /// Writes the context file (0600) and a sequence number file starting at 0.
@@ -152,11 +169,7 @@ impl OscoreKey {
             recipient_id: hex::encode(&self.recipient_id),
             id_context: self.id_context.as_ref().map(hex::encode),
         };
-        let mut text = Zeroizing::new(
-            serde_json::to_string_pretty(&doc).map_err(|e| SealError::Io(e.to_string()))?,
-        );
-        text.push('\n');
-        write_private(path, text.as_bytes(), force)?;
+        write_json_private(path, &doc, force)?;
         nonce::create_counter(&nonce::counter_path(path), force)?;
         create_window(&window_path(path), force)?;
         self.path = Some(path.to_path_buf());
@@ -193,22 +206,19 @@ impl OscoreKey {
         let field = |name: &str, text: &str| {
             hex::decode(text).map_err(|_| bad(format!("{name} is not hex")))
         };
-        let key = OscoreKey {
+        // Derived here, so a bad length is the file's error, said once.
+        OscoreKey::new(
             alg,
-            master_secret: Zeroizing::new(field("master_secret", &doc.master_secret)?),
-            master_salt: field("master_salt", &doc.master_salt)?,
-            sender_id: field("sender_id", &doc.sender_id)?,
-            recipient_id: field("recipient_id", &doc.recipient_id)?,
-            id_context: doc
-                .id_context
+            Zeroizing::new(field("master_secret", &doc.master_secret)?),
+            field("master_salt", &doc.master_salt)?,
+            field("sender_id", &doc.sender_id)?,
+            field("recipient_id", &doc.recipient_id)?,
+            doc.id_context
                 .as_deref()
                 .map(|c| field("id_context", c))
                 .transpose()?,
-            path: None,
-        };
-        // Derive once now, so a bad length is the file's error, said here.
-        key.context().map_err(|e| bad(e.to_string()))?;
-        Ok(key)
+        )
+        .map_err(|e| bad(e.to_string()))
     }
 
     fn path(&self) -> Result<&Path, SealError> {
@@ -255,7 +265,7 @@ pub fn seal_reading(
     uri_path: &str,
     content_format: u16,
 ) -> Result<Vec<u8>, SealError> {
-    let ctx = key.context()?;
+    let ctx = key.context();
     let sequence = CounterNonces::new(nonce::counter_path(key.path()?))
         .reserve()
         .map_err(|e| SealError::from_core(e, "oscore"))?;
@@ -284,7 +294,7 @@ pub fn seal_reading(
     };
     let mut out = vec![0u8; reading.len() + uri_path.len() + 128];
     let (n, _) =
-        crate::oscore::protect_request(&ctx, sequence, &msg, &mut out).map_err(oscore_err)?;
+        crate::oscore::protect_request(ctx, sequence, &msg, &mut out).map_err(oscore_err)?;
     out.truncate(n);
     Ok(out)
 }
@@ -294,18 +304,17 @@ pub struct OpenedReading {
     pub reading: Vec<u8>,
     pub sequence: u64,
     pub uri_path: String,
-    pub code: u8,
 }
 
 /// Verifies an OSCORE request against the key and its persisted replay
 /// window, which records the request (fsync'd) before the reading is returned.
 pub fn open_reading(key: &OscoreKey, message: &[u8]) -> Result<OpenedReading, SealError> {
-    let ctx = key.context()?;
+    let ctx = key.context();
     let mut state = WindowFile::open(&window_path(key.path()?))?;
     let mut window = state.load()?;
     let mut buf = vec![0u8; message.len()];
     let (inner, _, sequence) =
-        crate::oscore::unprotect_request(&ctx, &mut window, message, &mut buf)
+        crate::oscore::unprotect_request(ctx, &mut window, message, &mut buf)
             .map_err(oscore_err)?;
     let mut segments = Vec::new();
     for o in inner.options() {
@@ -318,7 +327,6 @@ pub fn open_reading(key: &OscoreKey, message: &[u8]) -> Result<OpenedReading, Se
         reading: inner.payload.to_vec(),
         sequence,
         uri_path: segments.join("/"),
-        code: inner.code,
     };
     state.store(&window)?;
     Ok(opened)
@@ -326,9 +334,7 @@ pub fn open_reading(key: &OscoreKey, message: &[u8]) -> Result<OpenedReading, Se
 
 /// The replay window file of a key file: `KEYFILE.replay`.
 pub fn window_path(key_path: &Path) -> PathBuf {
-    let mut p = key_path.as_os_str().to_owned();
-    p.push(".replay");
-    PathBuf::from(p)
+    beside(key_path, ".replay")
 }
 
 /// The record a window file holds: the highest accepted sequence number

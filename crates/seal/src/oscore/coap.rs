@@ -187,14 +187,6 @@ impl<'a> Parsed<'a> {
             prev: 0,
         }
     }
-
-    /// The first option with this number.
-    pub fn option(&self, number: u16) -> Option<&'a [u8]> {
-        self.options()
-            .find(|o| matches!(o, Ok(o) if o.number == number))
-            .and_then(|o| o.ok())
-            .map(|o| o.value)
-    }
 }
 
 /// Reads the options region and the payload that follows it. The region

@@ -61,15 +61,10 @@ const ALGS: [(Alg, i64, &str); 11] = [
 ];
 
 impl Alg {
-    pub const ALL: [Alg; 11] = {
-        let mut all = [Alg::AesCcm16_64_128; 11];
-        let mut i = 0;
-        while i < ALGS.len() {
-            all[i] = ALGS[i].0;
-            i += 1;
-        }
-        all
-    };
+    /// Every algorithm, for listings.
+    pub fn every() -> impl Iterator<Item = Alg> {
+        ALGS.iter().map(|r| r.0)
+    }
 
     pub fn from_cose(n: i64) -> Option<Alg> {
         ALGS.iter().find(|r| r.1 == n).map(|r| r.0)

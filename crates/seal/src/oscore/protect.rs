@@ -5,8 +5,7 @@
 
 use super::OscoreError;
 use super::coap::{
-    self, CoapOption, Message, MessageType, Parsed, code, option, options_len, write_head,
-    write_options,
+    self, CoapOption, Message, Parsed, code, option, options_len, write_head, write_options,
 };
 use super::context::{Bytes, Context, MAX_ID, MAX_ID_CONTEXT, partial_iv, sequence_of};
 use super::replay::ReplayWindow;
@@ -465,12 +464,4 @@ where
         options_raw,
         payload,
     })
-}
-
-/// The message type of a response to a request of type `request`.
-pub fn response_type(request: MessageType) -> MessageType {
-    match request {
-        MessageType::Confirmable => MessageType::Acknowledgement,
-        _ => MessageType::NonConfirmable,
-    }
 }
