@@ -347,10 +347,10 @@ impl MessageArgs {
 /// Where and how `send` and `device-send` forward messages.
 #[derive(ClapArgs)]
 pub struct Forward {
-    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC.
+    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, coap://HOST:PORT.
     #[arg(long)]
     pub to: String,
-    /// Message container: json, binary or cose.
+    /// Message container: json, binary, cose, or oscore (to coap://).
     #[arg(long, default_value = "json")]
     pub container: String,
     /// Framing on byte streams: line or len (default: line for json, len otherwise).
@@ -380,9 +380,6 @@ impl Forward {
     /// The sender's settings: ciphertext payloads, timestamped, not presealed.
     pub fn config(&self) -> Result<live::SendConfig, CliError> {
         let container = container(&self.container)?;
-        if !(self.ack_wait >= 0.0 && self.ack_wait.is_finite()) {
-            return Err(CliError::usage("--ack-wait must be a number of seconds"));
-        }
         Ok(live::SendConfig {
             to: self.to.parse().map_err(live_error)?,
             framing: self
@@ -395,10 +392,44 @@ impl Forward {
             inject: self.inject.parse().map_err(CliError::usage)?,
             seed: self.seed,
             timestamp: true,
-            ack_wait: std::time::Duration::from_secs_f64(self.ack_wait),
+            ack_wait: self.ack_wait()?,
             presealed: false,
             save: self.save.clone(),
             envelope: self.envelope,
+        })
+    }
+}
+
+impl Forward {
+    fn ack_wait(&self) -> Result<std::time::Duration, CliError> {
+        if !(self.ack_wait >= 0.0 && self.ack_wait.is_finite()) {
+            return Err(CliError::usage("--ack-wait must be a number of seconds"));
+        }
+        Ok(std::time::Duration::from_secs_f64(self.ack_wait))
+    }
+
+    /// `--container oscore`: the CoAP client's settings (a reading of `format` per request).
+    pub fn coap_config(
+        &self,
+        format: &str,
+        timestamp: bool,
+    ) -> Result<live::coap::CoapSendConfig, CliError> {
+        let to: live::Endpoint = self.to.parse().map_err(live_error)?;
+        if self.framing.is_some() || self.envelope != live::Envelope::Raw {
+            return Err(CliError::usage(
+                "--framing and --envelope do not apply to coap://: one request per datagram",
+            ));
+        }
+        Ok(live::coap::CoapSendConfig {
+            to: live::coap::coap_addr(&to).map_err(live_error)?,
+            uri_path: seal::host::oscore::DEFAULT_URI_PATH.into(),
+            content_format: seal::host::oscore::content_format(format),
+            rate: self.rate,
+            inject: self.inject.parse().map_err(CliError::usage)?,
+            seed: self.seed,
+            timestamp,
+            ack_wait: self.ack_wait()?,
+            save: self.save.clone(),
         })
     }
 }

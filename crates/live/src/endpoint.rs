@@ -7,6 +7,8 @@
 //! - `tcp://127.0.0.1:9000`: a byte stream; the gateway listens, `send` connects.
 //! - `mqtt://127.0.0.1:1883/TOPIC`: a broker; the gateway subscribes to the topic
 //!   filter, `send` publishes to the topic ([`crate::mqtt`]).
+//! - `coap://127.0.0.1:5683`: CoAP over UDP carrying OSCORE requests; the gateway
+//!   answers each one ([`crate::coap`]). The port defaults to CoAP's 5683.
 
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -22,12 +24,16 @@ pub enum Endpoint {
     Udp(SocketAddr),
     Tcp(SocketAddr),
     Mqtt(MqttUrl),
+    Coap(SocketAddr),
 }
 
 impl Endpoint {
     /// True when bytes arrive as a stream and messages need framing.
     pub fn is_stream(&self) -> bool {
-        !matches!(self, Endpoint::Udp(_) | Endpoint::Mqtt(_))
+        !matches!(
+            self,
+            Endpoint::Udp(_) | Endpoint::Mqtt(_) | Endpoint::Coap(_)
+        )
     }
 }
 
@@ -53,6 +59,20 @@ impl FromStr for Endpoint {
         }
         if let Some(rest) = text.strip_prefix("tcp://") {
             return Ok(Endpoint::Tcp(socket(text, rest)?));
+        }
+        if let Some(rest) = text.strip_prefix("coap://") {
+            let rest = rest.trim_end_matches('/');
+            // A host alone (or a bracketed IPv6 address alone) takes CoAP's default port.
+            let has_port = match rest.rfind(']') {
+                Some(end) => rest[end..].contains(':'),
+                None => rest.contains(':'),
+            };
+            let with_port = if has_port || rest.is_empty() {
+                rest.to_string()
+            } else {
+                format!("{rest}:{}", crate::coap::DEFAULT_PORT)
+            };
+            return Ok(Endpoint::Coap(socket(text, &with_port)?));
         }
         if text.starts_with("mqtt://") {
             return Ok(Endpoint::Mqtt(text.parse()?));
@@ -87,7 +107,7 @@ impl FromStr for Endpoint {
             });
         }
         Err(bad(
-            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT, tcp://HOST:PORT or mqtt://HOST:PORT/TOPIC",
+            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC or coap://HOST[:PORT]",
         ))
     }
 }
@@ -103,6 +123,7 @@ impl fmt::Display for Endpoint {
             Endpoint::Udp(a) => write!(f, "udp://{a}"),
             Endpoint::Tcp(a) => write!(f, "tcp://{a}"),
             Endpoint::Mqtt(u) => write!(f, "{u}"),
+            Endpoint::Coap(a) => write!(f, "coap://{a}"),
         }
     }
 }
@@ -146,6 +167,21 @@ mod tests {
             "tcp://[::1]:9001".parse::<Endpoint>().unwrap().to_string(),
             "tcp://[::1]:9001"
         );
+        assert_eq!(
+            "coap://127.0.0.1".parse::<Endpoint>().unwrap(),
+            Endpoint::Coap("127.0.0.1:5683".parse().unwrap())
+        );
+        assert_eq!(
+            "coap://[::1]:5700/"
+                .parse::<Endpoint>()
+                .unwrap()
+                .to_string(),
+            "coap://[::1]:5700"
+        );
+        assert_eq!(
+            "coap://[::1]".parse::<Endpoint>().unwrap(),
+            Endpoint::Coap("[::1]:5683".parse().unwrap())
+        );
     }
 
     #[test]
@@ -162,6 +198,8 @@ mod tests {
             "tcp://127.0.0.1:notaport",
             "http://127.0.0.1:80",
             "mqtt://127.0.0.1:1883",
+            "coap://",
+            "coap://127.0.0.1:x",
         ] {
             assert!(bad.parse::<Endpoint>().is_err(), "{bad} should be rejected");
         }

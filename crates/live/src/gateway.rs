@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
@@ -117,6 +117,16 @@ impl Acker {
 enum Ack {
     Tcp(Arc<Acker>),
     Mqtt(Delivery),
+    /// A CoAP request, answered on the socket it came in on ([`crate::coap`]).
+    Coap(Arc<UdpSocket>, SocketAddr),
+}
+
+/// A CoAP request in the current batch: its index there and where its answer goes.
+struct CoapAnswer {
+    index: usize,
+    pending: crate::coap::Pending,
+    socket: Arc<UdpSocket>,
+    peer: SocketAddr,
 }
 
 enum Input {
@@ -142,6 +152,7 @@ pub fn run(
 ) -> Result<Snapshot, LiveError> {
     config.limits.validate()?;
     config.mqtt.check_for(&config.listen)?;
+    crate::coap::check_pairing(&config.listen, keyring.is_oscore(), "the gateway")?;
     let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);
@@ -156,6 +167,7 @@ pub fn run(
         pending: Vec::new(),
         unacked: HashMap::new(),
         deliveries: Vec::new(),
+        answers: Vec::new(),
         dirty_since: None,
     };
     let result = worker.serve(&rx, &mut keyring, &mut store, &stop);
@@ -180,6 +192,8 @@ struct Worker<'a> {
     unacked: HashMap<*const Acker, (Arc<Acker>, u64)>,
     /// MQTT deliveries of the current batch, acknowledged in arrival order after commit.
     deliveries: Vec<Delivery>,
+    /// CoAP requests of the current batch, answered after commit.
+    answers: Vec<CoapAnswer>,
     dirty_since: Option<Instant>,
 }
 
@@ -210,7 +224,7 @@ impl Worker<'_> {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.flush(store)?;
+                    self.flush(store, keyring)?;
                     return Ok(());
                 }
             }
@@ -218,7 +232,7 @@ impl Worker<'_> {
                 .dirty_since
                 .is_some_and(|t| t.elapsed() >= self.config.batch_wait);
             if due || self.pending.len() >= self.config.batch_max {
-                self.flush(store)?;
+                self.flush(store, keyring)?;
             }
             if Instant::now() >= next_stats {
                 next_stats = Instant::now() + self.config.stats_interval;
@@ -236,10 +250,10 @@ impl Worker<'_> {
                 while let Ok(input) = rx.try_recv() {
                     self.take(input, keyring);
                     if self.pending.len() >= self.config.batch_max {
-                        self.flush(store)?;
+                        self.flush(store, keyring)?;
                     }
                 }
-                self.flush(store)?;
+                self.flush(store, keyring)?;
                 return Ok(());
             }
         }
@@ -255,6 +269,12 @@ impl Worker<'_> {
                 source,
                 ack,
             } => {
+                if let (Some(Ack::Coap(socket, peer)), Keyring::Oscore(ring)) =
+                    (&ack, &mut *keyring)
+                {
+                    self.take_coap(ring, bytes, arrived_us, source, socket.clone(), *peer);
+                    return;
+                }
                 self.note_ack(ack);
                 match keyring.open(&bytes) {
                     Ok(verified) => self.pending.push(Pending {
@@ -277,11 +297,45 @@ impl Worker<'_> {
         }
     }
 
+    /// A CoAP request: verified now, answered after commit; a refused one at once.
+    fn take_coap(
+        &mut self,
+        ring: &mut crate::coap::OscoreRing,
+        bytes: Vec<u8>,
+        arrived_us: i64,
+        source: Arc<str>,
+        socket: Arc<UdpSocket>,
+        peer: SocketAddr,
+    ) {
+        match ring.open(&bytes) {
+            Ok((verified, pending)) => {
+                self.answers.push(CoapAnswer {
+                    index: self.pending.len(),
+                    pending,
+                    socket,
+                    peer,
+                });
+                self.pending.push(Pending {
+                    verified,
+                    arrived_us,
+                    source: source.to_string(),
+                });
+            }
+            Err(refusal) => {
+                self.reject(refusal.reason, &source, &refusal.detail);
+                if let Some(answer) = ring.refuse(&bytes, &refusal) {
+                    let _ = socket.send_to(&answer, peer);
+                }
+            }
+        }
+    }
+
     fn note_ack(&mut self, ack: Option<Ack>) {
         match ack {
             Some(Ack::Tcp(a)) => self.note_tcp(a),
             Some(Ack::Mqtt(d)) => self.deliveries.push(d),
-            None => {}
+            // Refused before the store: answered by `take_coap`, or not CoAP.
+            Some(Ack::Coap(..)) | None => {}
         }
     }
 
@@ -301,16 +355,17 @@ impl Worker<'_> {
         );
     }
 
-    fn flush(&mut self, store: &mut ReadingStore) -> Result<(), LiveError> {
+    fn flush(&mut self, store: &mut ReadingStore, keyring: &mut Keyring) -> Result<(), LiveError> {
+        let mut verdicts = Vec::new();
         if !self.pending.is_empty() {
-            let outcome = store.commit_batch(&self.pending)?;
+            verdicts = store.commit_batch(&self.pending)?;
             let batch = std::mem::take(&mut self.pending);
             let mut stored = 0;
-            for (p, verdict) in batch.iter().zip(outcome) {
+            for (p, verdict) in batch.iter().zip(&verdicts) {
                 match verdict {
                     Verdict::Fresh => stored += 1,
-                    Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, &detail),
-                    Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, &detail),
+                    Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, detail),
+                    Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, detail),
                 }
             }
             self.counters.stored(stored);
@@ -325,6 +380,16 @@ impl Worker<'_> {
         }
         for d in self.deliveries.drain(..) {
             d.ack();
+        }
+        if let Keyring::Oscore(ring) = keyring {
+            for a in self.answers.drain(..) {
+                let answer = verdicts
+                    .get(a.index)
+                    .and_then(|v| ring.answer(&a.pending, v));
+                if let Some(answer) = answer {
+                    let _ = a.socket.send_to(&answer, a.peer);
+                }
+            }
         }
         self.dirty_since = None;
         Ok(())
@@ -342,15 +407,21 @@ fn listen(
     let idle = config.idle;
     let max = config.limits.max_message;
     match &config.listen {
-        Endpoint::Udp(addr) => {
+        Endpoint::Udp(addr) | Endpoint::Coap(addr) => {
             let socket =
                 UdpSocket::bind(addr).map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
             enlarge_receive_buffer(&socket);
             socket
                 .set_read_timeout(Some(Duration::from_millis(100)))
                 .map_err(|e| LiveError::io("udp", e))?;
-            let bound = Endpoint::Udp(socket.local_addr().map_err(|e| LiveError::io("udp", e))?);
-            let t = std::thread::spawn(move || udp_loop(socket, max, tx, &stop));
+            let local = socket.local_addr().map_err(|e| LiveError::io("udp", e))?;
+            let coap = matches!(config.listen, Endpoint::Coap(_));
+            let bound = if coap {
+                Endpoint::Coap(local)
+            } else {
+                Endpoint::Udp(local)
+            };
+            let t = std::thread::spawn(move || udp_loop(Arc::new(socket), coap, max, tx, &stop));
             Ok((bound, vec![t]))
         }
         Endpoint::Tcp(addr) => {
@@ -506,9 +577,17 @@ fn mqtt_input(r: Received, envelope: crate::envelope::Envelope, max: usize) -> I
     }
 }
 
-fn udp_loop(socket: UdpSocket, max: usize, tx: SyncSender<Input>, stop: &AtomicBool) {
+/// Datagrams in; with `answer` (CoAP) each carries where its answer goes.
+fn udp_loop(
+    socket: Arc<UdpSocket>,
+    answer: bool,
+    max: usize,
+    tx: SyncSender<Input>,
+    stop: &AtomicBool,
+) {
+    let scheme = if answer { "coap" } else { "udp" };
     let mut buf = vec![0u8; 65_536];
-    let mut sources: HashMap<std::net::SocketAddr, Arc<str>> = HashMap::new();
+    let mut sources: HashMap<SocketAddr, Arc<str>> = HashMap::new();
     while !stop.load(Ordering::Relaxed) {
         let Ok((n, peer)) = socket.recv_from(&mut buf) else {
             continue;
@@ -519,28 +598,29 @@ fn udp_loop(socket: UdpSocket, max: usize, tx: SyncSender<Input>, stop: &AtomicB
         }
         let source = sources
             .entry(peer)
-            .or_insert_with(|| Arc::from(format!("udp {peer}")))
+            .or_insert_with(|| Arc::from(format!("{scheme} {peer}")))
             .clone();
+        let ack = || answer.then(|| Ack::Coap(socket.clone(), peer));
         let input = if n == 0 {
             Input::Broken {
                 reason: Reason::Truncated,
                 detail: "empty datagram".into(),
                 source,
-                ack: None,
+                ack: ack(),
             }
         } else if n > max {
             Input::Broken {
                 reason: Reason::Oversize,
                 detail: format!("datagram of {n} bytes, above --max-message {max}"),
                 source,
-                ack: None,
+                ack: ack(),
             }
         } else {
             Input::Message {
                 bytes: buf[..n].to_vec(),
                 arrived_us,
                 source,
-                ack: None,
+                ack: ack(),
             }
         };
         if tx.send(input).is_err() {

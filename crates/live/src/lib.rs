@@ -9,9 +9,11 @@
 //!   every refusal ([`counters`]), and takes no more from the network than [`limits`] allow.
 //! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
 //!   Things Stack), acknowledged only after commit, shared over several workers.
+//! - [`coap`]: OSCORE over CoAP: the gateway's contexts and answers, and `send`'s client.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
 //! - [`device`]: the sealing firmware in a simulator as the sender (`device-send`).
 
+pub mod coap;
 pub mod counters;
 pub mod device;
 pub mod endpoint;

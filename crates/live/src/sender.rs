@@ -61,7 +61,7 @@ pub enum Readings<'a> {
 }
 
 impl Readings<'_> {
-    fn next(&mut self, i: u64) -> Result<Option<Vec<u8>>, LiveError> {
+    pub(crate) fn next(&mut self, i: u64) -> Result<Option<Vec<u8>>, LiveError> {
         match self {
             Readings::Sample {
                 sample,
@@ -149,6 +149,7 @@ impl SendConfig {
         if self.packet == 0 {
             return Err(LiveError::Usage("--packet-size must be positive".into()));
         }
+        crate::coap::check_pairing(&self.to, false, "send")?;
         if self.envelope != Envelope::Raw && !matches!(self.to, Endpoint::Mqtt(_)) {
             return Err(LiveError::Usage(format!(
                 "--envelope is for mqtt:// destinations, not {}",
@@ -193,6 +194,11 @@ fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
             (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
         }
         Endpoint::Mqtt(url) => (Link::Mqtt(Publisher::connect(url)?), None),
+        Endpoint::Coap(_) => {
+            return Err(LiveError::Usage(format!(
+                "{to} carries OSCORE requests: send needs --container oscore"
+            )));
+        }
     })
 }
 

@@ -7,6 +7,7 @@ use std::path::Path;
 use seal::{Container, HostSealer, NoncePolicy, SealError, SealKey};
 use sha2::{Digest, Sha256};
 
+use crate::coap::OscoreRing;
 use crate::counters::Reason;
 use crate::error::LiveError;
 
@@ -27,8 +28,44 @@ pub struct Verified {
     pub sent_us: Option<i64>,
 }
 
-/// The gateway's keys: the message's key id picks the key.
-pub struct Keyring {
+/// The gateway's keys: sealing keys for its containers, or OSCORE contexts.
+pub enum Keyring {
+    Sealed(SealedRing),
+    Oscore(OscoreRing),
+}
+
+impl Keyring {
+    pub fn load(paths: &[impl AsRef<Path>], container: Container) -> Result<Keyring, LiveError> {
+        SealedRing::load(paths, container).map(Keyring::Sealed)
+    }
+
+    /// OSCORE security contexts (`keygen --scheme oscore:ALG`), for `coap://`.
+    pub fn load_oscore(paths: &[impl AsRef<Path>]) -> Result<Keyring, LiveError> {
+        OscoreRing::load(paths).map(Keyring::Oscore)
+    }
+
+    pub fn from_keys(keys: &[SealKey], container: Container) -> Result<Keyring, LiveError> {
+        SealedRing::from_keys(keys, container).map(Keyring::Sealed)
+    }
+
+    pub fn is_oscore(&self) -> bool {
+        matches!(self, Keyring::Oscore(_))
+    }
+
+    /// Opens `message`, or says why it is refused (with the seal crate's detail).
+    pub fn open(&mut self, message: &[u8]) -> Result<Verified, (Reason, String)> {
+        match self {
+            Keyring::Sealed(ring) => ring.open(message),
+            Keyring::Oscore(ring) => ring
+                .open(message)
+                .map(|(verified, _)| verified)
+                .map_err(|r| (r.reason, r.detail)),
+        }
+    }
+}
+
+/// Sealing keys: the message's key id picks the key.
+pub struct SealedRing {
     container: Container,
     sealers: Vec<HostSealer>,
     /// Each key's nonce policy, in the order of `sealers`.
@@ -36,8 +73,8 @@ pub struct Keyring {
     by_id: HashMap<Vec<u8>, usize>,
 }
 
-impl Keyring {
-    pub fn load(paths: &[impl AsRef<Path>], container: Container) -> Result<Keyring, LiveError> {
+impl SealedRing {
+    pub fn load(paths: &[impl AsRef<Path>], container: Container) -> Result<SealedRing, LiveError> {
         if paths.is_empty() {
             return Err(LiveError::Usage("give at least one --key-file".into()));
         }
@@ -45,11 +82,11 @@ impl Keyring {
             .iter()
             .map(|p| SealKey::load(p.as_ref()).map_err(|e| LiveError::Usage(e.to_string())))
             .collect::<Result<Vec<_>, _>>()?;
-        Keyring::from_keys(&keys, container)
+        SealedRing::from_keys(&keys, container)
     }
 
-    pub fn from_keys(keys: &[SealKey], container: Container) -> Result<Keyring, LiveError> {
-        let mut ring = Keyring {
+    pub fn from_keys(keys: &[SealKey], container: Container) -> Result<SealedRing, LiveError> {
+        let mut ring = SealedRing {
             container,
             sealers: Vec::new(),
             nonces: Vec::new(),
@@ -138,7 +175,7 @@ pub fn classify(err: &SealError) -> Reason {
 }
 
 /// `id` and `sent_us` of a JSON object reading, when present.
-fn reading_fields(plaintext: &[u8]) -> (Option<String>, Option<i64>) {
+pub(crate) fn reading_fields(plaintext: &[u8]) -> (Option<String>, Option<i64>) {
     #[derive(serde::Deserialize)]
     struct Fields {
         id: Option<serde_json::Value>,

@@ -10,13 +10,13 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC_FILTER.
+    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC_FILTER, coap://HOST:PORT (OSCORE).
     #[arg(long)]
     listen: String,
     /// Key file(s) from `keygen`; each message's key id picks the key.
     #[arg(long = "key-file", required = true)]
     key_files: Vec<PathBuf>,
-    /// Message container: json, binary or cose.
+    /// Message container: json, binary, cose, or oscore (with coap://; the key files are OSCORE contexts).
     #[arg(long, default_value = "json")]
     container: String,
     /// Framing on byte streams: line (text containers) or len (default: line for json, len otherwise).
@@ -69,18 +69,25 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let listen: live::Endpoint = args.listen.parse().map_err(live_error)?;
-    let container = crate::args::container(&args.container)?;
-    let framing = args
-        .framing
-        .unwrap_or(live::Framing::for_container(container));
-    live::gateway::check_framing(framing, container).map_err(live_error)?;
+    let (keyring, framing) = if args.container == "oscore" {
+        // CoAP datagrams need no framing.
+        let ring = live::Keyring::load_oscore(&args.key_files).map_err(live_error)?;
+        (ring, live::Framing::Len)
+    } else {
+        let container = crate::args::container(&args.container)?;
+        let framing = args
+            .framing
+            .unwrap_or(live::Framing::for_container(container));
+        live::gateway::check_framing(framing, container).map_err(live_error)?;
+        let ring = live::Keyring::load(&args.key_files, container).map_err(live_error)?;
+        (ring, framing)
+    };
     let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
     if args.batch == 0 || !positive {
         return Err(CliError::usage(
             "--batch and --stats-interval must be positive",
         ));
     }
-    let keyring = live::Keyring::load(&args.key_files, container).map_err(live_error)?;
     let mut config = live::GatewayConfig::new(listen, framing, args.db);
     config.batch_max = args.batch;
     config.batch_wait = Duration::from_millis(args.batch_ms);

@@ -109,7 +109,8 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
         &args.uri_path,
         oscore::content_format(&args.format),
     )
-    .map_err(seal_err)?;
+    .map_err(seal_err)?
+    .bytes;
     let mut out = encoding.encode(&message);
     if is_text(None, encoding) {
         out.push(b'\n');

@@ -41,12 +41,62 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if args.forward.container == "oscore" {
+        return send_oscore(&args);
+    }
     let mut config = args.forward.config()?;
     let key = match &args.key_file {
         Some(p) => Some(seal::SealKey::load(p).map_err(CliError::usage)?),
         None => None,
     };
-    let readings = match (&args.sample, &args.input) {
+    let readings = readings(&args)?;
+    config.payload = args.payload;
+    config.packet = args.packet_size;
+    config.timestamp = !args.no_timestamp;
+    config.presealed = args.presealed;
+    config.check().map_err(live_error)?;
+    let stop = stop_flag()?;
+    let report = live::send(&config, key.as_ref(), readings, &stop).map_err(live_error)?;
+    print_sent(&report, &report, &stop)
+}
+
+/// `--container oscore --to coap://…`: each reading an OSCORE-protected POST.
+fn send_oscore(args: &Args) -> Result<(), CliError> {
+    if args.presealed || args.payload != live::PayloadType::Ciphertext {
+        return Err(CliError::usage(
+            "--container oscore seals every reading itself: no --presealed or --payload",
+        ));
+    }
+    let key_file = args.key_file.as_ref().ok_or_else(|| {
+        CliError::usage(
+            "--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)",
+        )
+    })?;
+    let key = seal::host::oscore::OscoreKey::load(key_file).map_err(CliError::usage)?;
+    let config = args.forward.coap_config(&args.format, !args.no_timestamp)?;
+    let stop = stop_flag()?;
+    let report = live::coap::send(&config, &key, readings(args)?, &stop).map_err(live_error)?;
+    println!(
+        "{}",
+        serde_json::to_string(&report).map_err(CliError::failed)?
+    );
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(CliError::Interrupted(format!(
+            "interrupted after {} messages",
+            report.sent
+        )));
+    }
+    if report.acked < report.good {
+        return Err(CliError::failed(format!(
+            "the gateway confirmed {} of {} requests within --ack-wait",
+            report.acked, report.good
+        )));
+    }
+    Ok(())
+}
+
+fn readings(args: &Args) -> Result<live::Readings<'static>, CliError> {
+    Ok(match (&args.sample, &args.input) {
         (Some(sample), _) => live::Readings::Sample {
             sample: payload::Sample::parse(sample).map_err(CliError::usage)?,
             format: args.format.parse().map_err(CliError::usage)?,
@@ -59,13 +109,5 @@ pub fn run(args: Args) -> Result<(), CliError> {
             live::Readings::Lines(Box::new(BufReader::new(file)))
         }
         _ => live::Readings::Lines(Box::new(BufReader::new(std::io::stdin()))),
-    };
-    config.payload = args.payload;
-    config.packet = args.packet_size;
-    config.timestamp = !args.no_timestamp;
-    config.presealed = args.presealed;
-    config.check().map_err(live_error)?;
-    let stop = stop_flag()?;
-    let report = live::send(&config, key.as_ref(), readings, &stop).map_err(live_error)?;
-    print_sent(&report, &report, &stop)
+    })
 }

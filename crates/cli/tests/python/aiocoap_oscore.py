@@ -3,10 +3,14 @@
 
     aiocoap_oscore.py unprotect CONTEXT   protected request on stdin -> payload on stdout
     aiocoap_oscore.py protect CONTEXT SEQ payload on stdin -> protected POST on stdout
+    aiocoap_oscore.py client CONTEXT URI  one reading per stdin line, each POSTed
+                                          (confirmable, protected) to URI; prints
+                                          each response's code, e.g. 2.04
 
 CONTEXT is a ciphermeter context file (keygen --scheme oscore:ALG); its fields
 are read here and given to aiocoap's own key derivation. Exit 1 on any failure.
 """
+import asyncio
 import json
 import sys
 
@@ -37,6 +41,21 @@ class Context(oscore.CanProtect, oscore.CanUnprotect, oscore.SecurityContextUtil
         pass
 
 
+async def client(ctx, uri, readings):
+    """aiocoap's own client: it protects each request with `ctx` and verifies
+    each response, raising if a protected response does not verify."""
+    protocol = await aiocoap.Context.create_client_context()
+    try:
+        host = uri.split("/")[2]
+        protocol.client_credentials[f"coap://{host}/*"] = ctx
+        for reading in readings:
+            request = aiocoap.Message(code=Code.POST, uri=uri, payload=reading)
+            response = await asyncio.wait_for(protocol.request(request).response, 10)
+            print(response.code.dotted, flush=True)
+    finally:
+        await protocol.shutdown()
+
+
 def main():
     command, path = sys.argv[1], sys.argv[2]
     ctx = Context(path)
@@ -58,6 +77,9 @@ def main():
         protected.mid = int(sys.argv[3]) & 0xFFFF
         protected.token = b"\x42"
         sys.stdout.buffer.write(protected.encode())
+    elif command == "client":
+        readings = [line for line in data.splitlines() if line.strip()]
+        asyncio.run(client(ctx, sys.argv[3], readings))
     else:
         raise SystemExit(f"unknown command {command}")
 

@@ -30,7 +30,8 @@ use super::keyfile::{beside, fill_random, read_private, write_json_private, writ
 use super::nonce::{self, CounterNonces};
 use crate::counter::CounterStore;
 use crate::oscore::coap::{CoapOption, Message, MessageType, code, option};
-use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow};
+use crate::oscore::protect::OptionValue;
+use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow, RequestId};
 
 pub const FORMAT: &str = "ciphermeter-oscore-context/1";
 /// The scheme prefix of an OSCORE context: `oscore:ALG`.
@@ -255,6 +256,13 @@ pub fn content_format(serialization: &str) -> u16 {
     }
 }
 
+/// A sealed request and what its response is verified against.
+pub struct SealedRequest {
+    pub bytes: Vec<u8>,
+    pub id: RequestId,
+    pub sequence: u64,
+}
+
 /// Seals `reading` as an OSCORE-protected, non-confirmable POST to
 /// `uri_path`, with the next sequence number from the key's counter file.
 /// The message id is the sequence number's low 16 bits and the token its
@@ -264,7 +272,7 @@ pub fn seal_reading(
     reading: &[u8],
     uri_path: &str,
     content_format: u16,
-) -> Result<Vec<u8>, SealError> {
+) -> Result<SealedRequest, SealError> {
     let ctx = key.context();
     let sequence = CounterNonces::new(nonce::counter_path(key.path()?))
         .reserve()
@@ -293,43 +301,200 @@ pub fn seal_reading(
         payload: reading,
     };
     let mut out = vec![0u8; reading.len() + uri_path.len() + 128];
-    let (n, _) =
+    let (n, id) =
         crate::oscore::protect_request(ctx, sequence, &msg, &mut out).map_err(oscore_err)?;
     out.truncate(n);
-    Ok(out)
+    Ok(SealedRequest {
+        bytes: out,
+        id,
+        sequence,
+    })
 }
 
-/// An opened request: the reading and where it was posted.
+/// An opened request: the reading, where it was posted, and what its
+/// response needs (the request's id, type, message id and token).
 pub struct OpenedReading {
     pub reading: Vec<u8>,
     pub sequence: u64,
     pub uri_path: String,
+    pub id: RequestId,
+    pub confirmable: bool,
+    pub message_id: u16,
+    pub token: Vec<u8>,
+}
+
+/// Verifies an OSCORE request against the key and `window`, which records
+/// it; the caller persists the window (or keeps its own replay rule).
+pub fn open_request(
+    key: &OscoreKey,
+    window: &mut ReplayWindow,
+    message: &[u8],
+) -> Result<OpenedReading, OscoreError> {
+    let mut buf = vec![0u8; message.len()];
+    let (inner, id, sequence) =
+        crate::oscore::unprotect_request(key.context(), window, message, &mut buf)?;
+    let mut segments = Vec::new();
+    for o in inner.options() {
+        let o = o?;
+        if o.number == option::URI_PATH {
+            segments.push(String::from_utf8_lossy(o.value).into_owned());
+        }
+    }
+    Ok(OpenedReading {
+        reading: inner.payload.to_vec(),
+        sequence,
+        uri_path: segments.join("/"),
+        id,
+        confirmable: inner.outer.mtype == MessageType::Confirmable,
+        message_id: inner.outer.message_id,
+        token: inner.outer.token.to_vec(),
+    })
 }
 
 /// Verifies an OSCORE request against the key and its persisted replay
 /// window, which records the request (fsync'd) before the reading is returned.
 pub fn open_reading(key: &OscoreKey, message: &[u8]) -> Result<OpenedReading, SealError> {
-    let ctx = key.context();
     let mut state = WindowFile::open(&window_path(key.path()?))?;
     let mut window = state.load()?;
-    let mut buf = vec![0u8; message.len()];
-    let (inner, _, sequence) =
-        crate::oscore::unprotect_request(ctx, &mut window, message, &mut buf)
-            .map_err(oscore_err)?;
-    let mut segments = Vec::new();
-    for o in inner.options() {
-        let o = o.map_err(oscore_err)?;
-        if o.number == option::URI_PATH {
-            segments.push(String::from_utf8_lossy(o.value).into_owned());
-        }
-    }
-    let opened = OpenedReading {
-        reading: inner.payload.to_vec(),
-        sequence,
-        uri_path: segments.join("/"),
-    };
+    let opened = open_request(key, &mut window, message).map_err(oscore_err)?;
     state.store(&window)?;
     Ok(opened)
+}
+
+/// The header of a server's answer to a request: piggybacked on the ACK of a
+/// confirmable request (same message id), else non-confirmable with
+/// `fresh_id`; the token is always the request's (RFC 7252 §5.2).
+fn answer_head(confirmable: bool, message_id: u16, fresh_id: u16) -> (MessageType, u16) {
+    if confirmable {
+        (MessageType::Acknowledgement, message_id)
+    } else {
+        (MessageType::NonConfirmable, fresh_id)
+    }
+}
+
+/// The OSCORE-protected 2.04 Changed a server sends for a request it stored.
+/// It reuses the request's nonce (§8.3), so it is sent once per request:
+/// a replayed request gets [`error_reply`], never a second protected answer.
+pub fn changed_reply(
+    key: &OscoreKey,
+    request: &OpenedReading,
+    fresh_id: u16,
+) -> Result<Vec<u8>, OscoreError> {
+    let (mtype, message_id) = answer_head(request.confirmable, request.message_id, fresh_id);
+    let msg = Message {
+        mtype,
+        code: code::CHANGED,
+        message_id,
+        token: &request.token,
+        options: &[],
+        payload: &[],
+    };
+    let mut out = vec![0u8; request.token.len() + 64];
+    let n = crate::oscore::protect_response(key.context(), &request.id, None, &msg, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The unprotected error a server answers a request it refused with (§8.2):
+/// `code` (4.00, 4.01 or 4.02) and a diagnostic payload. `None` when the
+/// request is not CoAP enough to answer (RFC 7252 §4.2: silently ignored).
+pub fn error_reply(request: &[u8], code: u8, diagnostic: &str, fresh_id: u16) -> Option<Vec<u8>> {
+    let parsed = crate::oscore::coap::parse(request).ok()?;
+    let confirmable = match parsed.mtype {
+        MessageType::Confirmable => true,
+        MessageType::NonConfirmable => false,
+        _ => return None,
+    };
+    let head = (confirmable, parsed.message_id, parsed.token);
+    encode_error(head, code, diagnostic, fresh_id)
+}
+
+/// [`error_reply`] for a request that verified but is refused all the same
+/// (the gateway's store found it replayed).
+pub fn error_reply_to(
+    request: &OpenedReading,
+    code: u8,
+    diagnostic: &str,
+    fresh_id: u16,
+) -> Option<Vec<u8>> {
+    let head = (request.confirmable, request.message_id, &request.token[..]);
+    encode_error(head, code, diagnostic, fresh_id)
+}
+
+fn encode_error(
+    (confirmable, request_id, token): (bool, u16, &[u8]),
+    code: u8,
+    diagnostic: &str,
+    fresh_id: u16,
+) -> Option<Vec<u8>> {
+    let (mtype, message_id) = answer_head(confirmable, request_id, fresh_id);
+    let msg = Message {
+        mtype,
+        code,
+        message_id,
+        token,
+        options: &[],
+        payload: diagnostic.as_bytes(),
+    };
+    let mut out = vec![0u8; token.len() + diagnostic.len() + 16];
+    let n = crate::oscore::coap::encode(&msg, &mut out).ok()?;
+    out.truncate(n);
+    Some(out)
+}
+
+/// The kid and kid context of a request's OSCORE option, which name the
+/// context that opens it.
+pub fn kid_of(request: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), OscoreError> {
+    let outer = crate::oscore::coap::parse(request)?;
+    let mut found = None;
+    for o in outer.options() {
+        let o = o?;
+        if o.number == option::OSCORE {
+            if found.is_some() {
+                return Err(OscoreError::BadOption("two OSCORE options"));
+            }
+            found = Some(o.value);
+        }
+    }
+    let value = OptionValue::parse(found.ok_or(OscoreError::NotOscore)?)?;
+    let kid = value.kid.ok_or(OscoreError::BadOption(
+        "a request needs a kid and a Partial IV",
+    ))?;
+    Ok((kid.to_vec(), value.kid_context.map(<[u8]>::to_vec)))
+}
+
+/// What a server answered: the inner code of a verified OSCORE response, or
+/// the outer code of an unprotected error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Protected(u8),
+    Unprotected(u8),
+}
+
+/// Reads a server's answer to `request`: a protected response must verify
+/// (else an error), an unprotected one is an error message as it is.
+pub fn read_answer(
+    key: &OscoreKey,
+    request: &RequestId,
+    response: &[u8],
+) -> Result<Answer, OscoreError> {
+    let outer = crate::oscore::coap::parse(response)?;
+    let protected = outer
+        .options()
+        .any(|o| o.is_ok_and(|o| o.number == option::OSCORE));
+    if !protected {
+        return Ok(Answer::Unprotected(outer.code));
+    }
+    let mut buf = vec![0u8; response.len()];
+    let inner = crate::oscore::unprotect_response(key.context(), request, response, &mut buf)?;
+    Ok(Answer::Protected(inner.code))
+}
+
+/// The token of a CoAP message, to match a response to its request.
+pub fn token_of(message: &[u8]) -> Option<Vec<u8>> {
+    crate::oscore::coap::parse(message)
+        .ok()
+        .map(|p| p.token.to_vec())
 }
 
 /// The replay window file of a key file: `KEYFILE.replay`.

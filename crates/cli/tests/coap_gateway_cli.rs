@@ -1,0 +1,289 @@
+//! The CoAP/OSCORE gateway as a user runs it: `gateway --listen coap://…
+//! --container oscore` answering `send --to coap://…`, aiocoap's own client,
+//! and raw replays; every reading stored once, every refusal answered and counted.
+
+mod support;
+
+use std::net::UdpSocket;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+use support::live::{Proc, bound, db_count, n, run, send};
+
+/// The device's and the gateway's contexts.
+fn pair(dir: &Path) -> (PathBuf, PathBuf) {
+    let (dev, gw) = (dir.join("dev.key"), dir.join("gw.key"));
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "oscore:aes-ccm-16-64-128",
+        "--output",
+        dev.to_str().unwrap(),
+        "--peer-output",
+        gw.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    (dev, gw)
+}
+
+/// A CoAP gateway on a free port: (process, coap://… address, database, stats file).
+fn gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf, PathBuf) {
+    let (db, stats) = (dir.join("g.sqlite"), dir.join("stats.json"));
+    let gw = Proc::start(&[
+        "gateway",
+        "--listen",
+        "coap://127.0.0.1:0",
+        "--container",
+        "oscore",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--stats-file",
+        stats.to_str().unwrap(),
+        "--stats-interval",
+        "0.05",
+    ]);
+    let to = bound(&gw.wait_line("listening on"));
+    assert!(to.starts_with("coap://127.0.0.1:"), "{to}");
+    (gw, to, db, stats)
+}
+
+fn stored(db: &Path) -> i64 {
+    db_count(db, "SELECT count(*) FROM readings")
+}
+
+#[test]
+fn send_to_a_coap_gateway_stores_each_good_reading_once_and_every_request_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let report = send(&[
+        "--to",
+        &to,
+        "--container",
+        "oscore",
+        "--key-file",
+        dev.to_str().unwrap(),
+        "--sample",
+        "chain:4",
+        "--count",
+        "60",
+        "--inject",
+        "tampered=15%,replayed=15%",
+        "--seed",
+        "7",
+    ]);
+    let (good, tampered, replayed) = (
+        n(&report["good"]),
+        n(&report["tampered"]),
+        n(&report["replayed"]),
+    );
+    assert!(tampered > 0 && replayed > 0, "{report}");
+    // Every good request got a protected 2.04 that verified under the context.
+    assert_eq!(n(&report["acked"]), good, "{report}");
+    assert_eq!(n(&report["forged"]), 0, "{report}");
+    // Tampered requests fail to decrypt (4.00); replays are refused as such (4.01).
+    assert_eq!(n(&report["refused"]["4.00"]), tampered, "{report}");
+    assert_eq!(n(&report["refused"]["4.01"]), replayed, "{report}");
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), good, "{stats}");
+    assert_eq!(n(&stats["rejected"]["tampered"]), tampered, "{stats}");
+    assert_eq!(n(&stats["rejected"]["replay"]), replayed, "{stats}");
+    assert_eq!(stored(&db), good as i64);
+}
+
+/// Sends `message` from a fresh socket; returns the answer.
+fn exchange(to: &str, message: &[u8]) -> Vec<u8> {
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    socket
+        .send_to(message, to.trim_start_matches("coap://"))
+        .unwrap();
+    let mut buf = [0u8; 2048];
+    let n = socket.recv(&mut buf).expect("an answer within 10 s");
+    buf[..n].to_vec()
+}
+
+fn seal_one(dev: &Path) -> Vec<u8> {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ciphermeter"))
+        .args(["seal", "--container", "oscore", "--key-file"])
+        .arg(dev)
+        .args(["--sample", "chain:2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
+
+/// The answer's outer code and payload (CoAP, RFC 7252 §3).
+fn code_and_payload(answer: &[u8]) -> (u8, Vec<u8>) {
+    let tkl = (answer[0] & 0x0f) as usize;
+    let payload = answer[4 + tkl..]
+        .iter()
+        .position(|b| *b == 0xff)
+        .map(|at| answer[4 + tkl + at + 1..].to_vec())
+        .unwrap_or_default();
+    (answer[1], payload)
+}
+
+#[test]
+fn a_replayed_request_is_refused_with_4_01_across_a_restart_and_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let request = seal_one(&dev);
+    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let (code, payload) = code_and_payload(&exchange(&to, &request));
+    // 2.04, protected: its payload is ciphertext and tag, not a diagnostic.
+    assert_eq!(code, 0x44);
+    assert_eq!(payload.len(), 1 + 8, "inner code and an 8-byte tag");
+    assert_eq!(
+        code_and_payload(&exchange(&to, &request)),
+        (0x81, b"Replay detected".to_vec())
+    );
+    let stats = gw.stop_gateway();
+    assert_eq!(
+        (n(&stats["stored"]), n(&stats["rejected"]["replay"])),
+        (1, 1)
+    );
+    // The replay state is in the database, so a restarted gateway refuses it too.
+    let (gw, to, db2, _) = gateway(dir.path(), &gw_key);
+    assert_eq!(db, db2);
+    assert_eq!(code_and_payload(&exchange(&to, &request)).0, 0x81);
+    // A flipped bit in the tag: 4.00 Decryption failed, nothing stored.
+    let mut tampered = seal_one(&dev);
+    let last = tampered.len() - 1;
+    tampered[last] ^= 0x10;
+    assert_eq!(
+        code_and_payload(&exchange(&to, &tampered)),
+        (0x80, b"Decryption failed".to_vec())
+    );
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), 0, "{stats}");
+    assert_eq!(stored(&db), 1);
+}
+
+/// aiocoap's client (crates/cli/tests/python/aiocoap_oscore.py), one code per line.
+fn aiocoap_client(context: &Path, uri: &str, readings: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/aiocoap_oscore.py");
+    let mut child = std::process::Command::new("timeout")
+        .arg("60")
+        .arg("python3")
+        .arg(script)
+        .arg("client")
+        .arg(context)
+        .arg(uri)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(readings.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "aiocoap client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn aiocoap_as_the_client_gets_verified_2_04s_and_each_reading_is_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let readings: String = (0..5)
+        .map(|i| format!("{{\"id\":\"aiocoap\",\"t\":{i}}}\n"))
+        .collect();
+    let codes = aiocoap_client(&dev, &format!("{to}/readings"), &readings);
+    assert_eq!(codes, "2.04\n".repeat(5));
+    let stats: Value = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), 5, "{stats}");
+    assert_eq!(
+        db_count(
+            &db,
+            "SELECT count(DISTINCT reading) FROM readings WHERE device = 'aiocoap'"
+        ),
+        5
+    );
+}
+
+#[test]
+fn oscore_and_coap_only_go_together_and_bad_pairings_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let sealing = support::live::keygen(dir.path(), "aead.key");
+    let db = dir.path().join("g.sqlite");
+    let cases: Vec<Vec<&str>> = vec![
+        // A CoAP listener opens OSCORE only.
+        vec![
+            "gateway",
+            "--listen",
+            "coap://127.0.0.1:0",
+            "--key-file",
+            sealing.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        // OSCORE contexts are served over CoAP only.
+        vec![
+            "gateway",
+            "--listen",
+            "udp://127.0.0.1:0",
+            "--container",
+            "oscore",
+            "--key-file",
+            gw_key.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        // A sealing key is no OSCORE context.
+        vec![
+            "gateway",
+            "--listen",
+            "coap://127.0.0.1:0",
+            "--container",
+            "oscore",
+            "--key-file",
+            sealing.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        vec![
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--container",
+            "oscore",
+            "--key-file",
+            dev.to_str().unwrap(),
+            "--sample",
+            "chain:1",
+        ],
+        vec![
+            "send",
+            "--to",
+            "coap://127.0.0.1:9",
+            "--key-file",
+            sealing.to_str().unwrap(),
+            "--sample",
+            "chain:1",
+        ],
+    ];
+    for args in cases {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
