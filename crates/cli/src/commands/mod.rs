@@ -10,6 +10,7 @@ pub mod digest;
 pub mod energy;
 pub mod frame_bench;
 pub mod gateway;
+pub mod handshake;
 pub mod import;
 pub mod keygen;
 pub mod link;
@@ -81,6 +82,9 @@ pub enum Command {
     /// LoRaWAN 1.0.x uplink frames: build one, or open one with its session keys.
     #[command(subcommand)]
     Lorawan(lorawan::Action),
+    /// What establishing a session key costs on a link: EDHOC's messages, frames, time on air.
+    #[command(subcommand)]
+    Handshake(handshake::Protocol),
     /// Receive sealed readings (serial, pty, UDP, TCP, MQTT), verify them and store them in SQLite or PostgreSQL.
     Gateway(gateway::Args),
     /// Seal readings and send them to a gateway, at a rate or as fast as possible.
@@ -116,6 +120,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Report(args) => report::run(args),
         Command::Recommend(args) => recommend::run(args),
         Command::Lorawan(action) => lorawan::run(action),
+        Command::Handshake(protocol) => handshake::run(protocol),
         Command::Gateway(args) => gateway::run(args),
         Command::Send(args) => send::run(args),
         Command::DeviceSend(args) => device_send::run(args),

@@ -1,0 +1,27 @@
+//! ciphermeter-handshake: key establishment costed like every other choice.
+//!
+//! - [`edhoc`]: EDHOC (RFC 9528) run for real with `lakers`, each party's
+//!   steps, and the OSCORE context the handshake exports.
+//! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
+//!   and the duty cycle's waits.
+
+pub mod cost;
+pub mod edhoc;
+pub mod error;
+
+pub use cost::{HandshakeCost, MessageCost, cost};
+pub use error::HandshakeError;
+
+/// Runs an EDHOC handshake (method, suite, with or without message_4) and
+/// costs its messages on `link`: what `ciphermeter handshake edhoc` prints.
+pub fn edhoc_on_link(
+    method: u8,
+    suite: u8,
+    message_4: bool,
+    link: &link::LinkSpec,
+) -> Result<HandshakeCost, HandshakeError> {
+    let method = edhoc::Method::parse(method)?;
+    let suite = edhoc::Suite::parse(suite)?;
+    let transcript = edhoc::run(method, suite, message_4)?;
+    cost(&transcript, link)
+}
