@@ -309,8 +309,7 @@ impl Initiator {
             .state
             .parse_message_2(&buffer(message_2, "message_2")?)
             .map_err(lakers_err)?;
-        let cred_r =
-            credential_check_or_fetch(Some(*responder), id_cred_r).map_err(lakers_err)?;
+        let cred_r = credential_check_or_fetch(Some(*responder), id_cred_r).map_err(lakers_err)?;
         processing
             .set_identity(*self.private, self.party_cred)
             .map_err(lakers_err)?;
@@ -403,8 +402,7 @@ impl Responder {
             .state
             .parse_message_3(&buffer(message_3, "message_3")?)
             .map_err(lakers_err)?;
-        let cred_i =
-            credential_check_or_fetch(Some(*initiator), id_cred_i).map_err(lakers_err)?;
+        let cred_i = credential_check_or_fetch(Some(*initiator), id_cred_i).map_err(lakers_err)?;
         let (processed, prk_out) = processing.verify_message_3(cred_i).map_err(lakers_err)?;
         if send_message_4 {
             let (mut done, message_4) = processed.prepare_message_4(&None).map_err(lakers_err)?;
