@@ -367,8 +367,13 @@ fn read_answers(
                 awaited.remove(&token);
                 report.acked += 1;
             }
-            Ok(Answer::Protected(c) | Answer::Unprotected(c)) => {
+            Ok(Answer::Protected(c)) => {
                 awaited.remove(&token);
+                *report.refused.entry(code_name(c)).or_default() += 1;
+            }
+            // Unprotected: the refusal of a replayed copy sharing this token can
+            // overtake the original's 2.04, so keep waiting for that.
+            Ok(Answer::Unprotected(c)) => {
                 *report.refused.entry(code_name(c)).or_default() += 1;
             }
             Err(_) => report.forged += 1,
