@@ -287,3 +287,139 @@ fn oscore_and_coap_only_go_together_and_bad_pairings_exit_2() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// `keygen --scheme edhoc`: the device's and the gateway's credentials.
+fn edhoc_pair(dir: &Path, prefix: &str) -> (PathBuf, PathBuf) {
+    let (dev, gw) = (
+        dir.join(format!("{prefix}-dev.cred")),
+        dir.join(format!("{prefix}-gw.cred")),
+    );
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "edhoc",
+        "--output",
+        dev.to_str().unwrap(),
+        "--peer-output",
+        gw.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    (dev, gw)
+}
+
+fn edhoc_gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf) {
+    let db = dir.join("edhoc.sqlite");
+    let gw = Proc::start(&[
+        "gateway",
+        "--listen",
+        "coap://127.0.0.1:0",
+        "--container",
+        "oscore",
+        "--edhoc",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let to = bound(&gw.wait_line("listening on"));
+    (gw, to, db)
+}
+
+#[test]
+fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = edhoc_pair(dir.path(), "a");
+    let (gw, to, db) = edhoc_gateway(dir.path(), &gw_key);
+    let mut good = 0;
+    for inject in ["replayed=20%", ""] {
+        let report = send(&[
+            "--to",
+            &to,
+            "--container",
+            "oscore",
+            "--edhoc",
+            "--key-file",
+            dev.to_str().unwrap(),
+            "--sample",
+            "chain:2",
+            "--count",
+            "20",
+            "--inject",
+            inject,
+            "--seed",
+            "3",
+        ]);
+        // All four EDHOC messages: 37 + 45 + 19 + 9 bytes.
+        assert_eq!(n(&report["handshake_bytes"]), 110, "{report}");
+        assert_eq!(n(&report["acked"]), n(&report["good"]), "{report}");
+        let replayed = n(&report["replayed"]);
+        if replayed > 0 {
+            assert_eq!(n(&report["refused"]["4.01"]), replayed, "{report}");
+        }
+        good += n(&report["good"]);
+    }
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), good, "{stats}");
+    // Two handshakes, two sessions: fresh keys, sequence numbers from 0 in each,
+    // and a replay window of their own in the store.
+    assert_eq!(
+        db_count(
+            &db,
+            "SELECT count(DISTINCT key_id) FROM readings WHERE key_id LIKE 'edhoc:%'"
+        ),
+        2
+    );
+    assert_eq!(stored(&db), good as i64);
+}
+
+#[test]
+fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, gw_key) = edhoc_pair(dir.path(), "a");
+    let (stranger, _) = edhoc_pair(dir.path(), "b");
+    let (gw, to, db) = edhoc_gateway(dir.path(), &gw_key);
+    let out = run(&[
+        "send",
+        "--to",
+        &to,
+        "--container",
+        "oscore",
+        "--edhoc",
+        "--key-file",
+        stranger.to_str().unwrap(),
+        "--sample",
+        "chain:2",
+        "--count",
+        "3",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("EDHOC"), "{err}");
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["received"]), 0, "{stats}");
+    assert_eq!(stored(&db), 0);
+    // An OSCORE context is no EDHOC credential file, and --edhoc needs oscore.
+    let (ctx, _) = pair(dir.path());
+    for args in [
+        vec![
+            "gateway",
+            "--listen",
+            "coap://127.0.0.1:0",
+            "--container",
+            "oscore",
+            "--edhoc",
+            "--key-file",
+            ctx.to_str().unwrap(),
+        ],
+        vec![
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--edhoc",
+            "--key-file",
+            gw_key.to_str().unwrap(),
+        ],
+    ] {
+        assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
+    }
+}

@@ -206,6 +206,11 @@ impl Party {
     pub fn ccs(&self) -> &[u8] {
         &self.ccs
     }
+
+    /// The static private key, for the party's own credentials file.
+    pub(crate) fn private(&self) -> &[u8; 32] {
+        &self.private
+    }
 }
 
 /// The CBOR of a CCS for a P-256 key (deterministic encoding, RFC 8949 §4.2).
@@ -338,6 +343,12 @@ pub struct InitiatorWaitM4 {
 }
 
 impl InitiatorWaitM4 {
+    /// The responder's connection identifier, as CBOR: what prefixes
+    /// message_3 in a CoAP request (RFC 9528 A.2).
+    pub fn c_r_cbor(&self) -> Vec<u8> {
+        self.c_r.as_cbor().to_vec()
+    }
+
     /// Finishes, verifying message 4 when the responder sends one.
     pub fn finish(self, message_4: Option<&[u8]>) -> Result<Exported, HandshakeError> {
         match message_4 {

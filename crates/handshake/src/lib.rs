@@ -2,10 +2,12 @@
 //!
 //! - [`edhoc`]: EDHOC (RFC 9528) run for real with `lakers`, each party's
 //!   steps, and the OSCORE context the handshake exports.
+//! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
 //!   and the duty cycle's waits.
 
 pub mod cost;
+pub mod credentials;
 pub mod edhoc;
 pub mod error;
 

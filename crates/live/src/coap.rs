@@ -60,7 +60,11 @@ pub fn coap_addr(endpoint: &Endpoint) -> Result<SocketAddr, LiveError> {
 /// The gateway's OSCORE contexts; a request's kid (and kid context) picks one.
 pub struct OscoreRing {
     keys: Vec<OscoreKey>,
+    /// Each key's name in the store's replay state (`kid:…`, or a session's).
+    labels: Vec<String>,
     by_kid: HashMap<(Vec<u8>, Option<Vec<u8>>), usize>,
+    /// With `--edhoc`: the handshakes that add contexts as devices connect.
+    edhoc: Option<crate::edhoc::EdhocServer>,
     /// Message ids of non-confirmable answers (RFC 7252 §4.4: the sender picks them).
     next_id: u16,
 }
@@ -93,23 +97,71 @@ impl OscoreRing {
     }
 
     pub fn from_keys(keys: Vec<OscoreKey>) -> Result<OscoreRing, LiveError> {
-        let mut by_kid = HashMap::new();
-        for (i, k) in keys.iter().enumerate() {
-            if by_kid
-                .insert((k.recipient_id.clone(), k.id_context.clone()), i)
-                .is_some()
+        let mut ring = OscoreRing {
+            keys: Vec::new(),
+            labels: Vec::new(),
+            by_kid: HashMap::new(),
+            edhoc: None,
+            next_id: rand::random(),
+        };
+        for k in keys {
+            let label = match &k.id_context {
+                Some(c) => format!("kid:{}/{}", hex::encode(&k.recipient_id), hex::encode(c)),
+                None => format!("kid:{}", hex::encode(&k.recipient_id)),
+            };
+            if ring
+                .by_kid
+                .contains_key(&(k.recipient_id.clone(), k.id_context.clone()))
             {
                 return Err(LiveError::Usage(format!(
                     "two OSCORE contexts share recipient id {}",
                     hex::encode(&k.recipient_id)
                 )));
             }
+            ring.insert(k, label);
         }
-        Ok(OscoreRing {
-            keys,
-            by_kid,
-            next_id: rand::random(),
-        })
+        Ok(ring)
+    }
+
+    /// A ring that starts empty and gains a context per EDHOC handshake.
+    pub fn with_edhoc(paths: &[impl AsRef<Path>]) -> Result<OscoreRing, LiveError> {
+        let [path] = paths else {
+            return Err(LiveError::Usage(
+                "--edhoc takes one --key-file: the gateway's EDHOC credentials (keygen --scheme edhoc)"
+                    .into(),
+            ));
+        };
+        let credentials = handshake::credentials::Credentials::load(path.as_ref())
+            .map_err(|e| LiveError::Usage(e.to_string()))?;
+        let mut ring = OscoreRing::from_keys(Vec::new())?;
+        ring.edhoc = Some(crate::edhoc::EdhocServer::new(credentials));
+        Ok(ring)
+    }
+
+    /// Adds a context, replacing one with the same recipient id.
+    fn insert(&mut self, key: OscoreKey, label: String) {
+        let id = (key.recipient_id.clone(), key.id_context.clone());
+        match self.by_kid.get(&id) {
+            Some(&i) => {
+                self.keys[i] = key;
+                self.labels[i] = label;
+            }
+            None => {
+                self.by_kid.insert(id, self.keys.len());
+                self.keys.push(key);
+                self.labels.push(label);
+            }
+        }
+    }
+
+    /// Answers an EDHOC request (`--edhoc`); `None` for any other message.
+    pub fn handshake(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        let id = self.fresh_id();
+        let handled = self.edhoc.as_mut()?.handle(message, id)?;
+        if let Some((key, label)) = handled.established {
+            self.insert(key, label);
+        }
+        Some(handled.answer)
     }
 
     /// Verifies a request. The window is a fresh one: the store keeps the
@@ -119,11 +171,7 @@ impl OscoreRing {
         let mut window = ReplayWindow::new();
         let mut request =
             host::open_request(&self.keys[key], &mut window, message).map_err(refusal)?;
-        let k = &self.keys[key];
-        let key_id = match &k.id_context {
-            Some(c) => format!("kid:{}/{}", hex::encode(&k.recipient_id), hex::encode(c)),
-            None => format!("kid:{}", hex::encode(&k.recipient_id)),
-        };
+        let key_id = self.labels[key].clone();
         let reading = std::mem::take(&mut request.reading);
         let (device, sent_us) = reading_fields(&reading);
         let verified = Verified {
@@ -223,7 +271,19 @@ pub struct CoapSendReport {
     pub refused: std::collections::BTreeMap<String, u64>,
     /// Answers that claimed protection but did not verify.
     pub forged: u64,
+    /// `--edhoc`: the handshake's bytes, all four messages (before the readings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handshake_bytes: Option<u64>,
     pub micros: u64,
+}
+
+/// Where `send`'s OSCORE context comes from.
+pub enum Keying<'a> {
+    /// A context file (`keygen --scheme oscore:ALG`), its sequence number persisted beside it.
+    Context(&'a OscoreKey),
+    /// An EDHOC handshake with the gateway first (`--edhoc`): a fresh context
+    /// in memory, its sequence numbers from 0.
+    Edhoc(&'a handshake::credentials::Credentials),
 }
 
 /// The answers awaited, by token: each request's id, to verify its response.
@@ -234,7 +294,7 @@ type Awaited = HashMap<Vec<u8>, seal::oscore::RequestId>;
 /// its sequence number would repeat, which the gateway refuses).
 pub fn send(
     config: &CoapSendConfig,
-    key: &OscoreKey,
+    keying: Keying<'_>,
     mut readings: Readings,
     stop: &AtomicBool,
 ) -> Result<CoapSendReport, LiveError> {
@@ -265,10 +325,22 @@ pub fn send(
         ),
         None => None,
     };
+    let mut report = CoapSendReport::default();
+    let session;
+    let mut sequence = None;
+    let key = match keying {
+        Keying::Context(k) => k,
+        Keying::Edhoc(credentials) => {
+            let (k, bytes) = crate::edhoc::establish(&socket, credentials)?;
+            report.handshake_bytes = Some(bytes);
+            sequence = Some(0u64);
+            session = k;
+            &session
+        }
+    };
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
     let mut awaited = Awaited::new();
-    let mut report = CoapSendReport::default();
     let mut expected = 0u64;
     let start = Instant::now();
     let mut i = 0u64;
@@ -279,8 +351,15 @@ pub fn send(
         if config.timestamp {
             reading = with_timestamp(reading, now_us());
         }
-        let sealed = host::seal_reading(key, &reading, &config.uri_path, config.content_format)
-            .map_err(|e| LiveError::Usage(e.to_string()))?;
+        let (path, format) = (&config.uri_path, config.content_format);
+        let sealed = match &mut sequence {
+            Some(n) => {
+                *n += 1;
+                host::seal_request(key, *n - 1, &reading, path, format)
+            }
+            None => host::seal_reading(key, &reading, path, format),
+        }
+        .map_err(|e| LiveError::Usage(e.to_string()))?;
         let kind = injector.next_kind(!history.is_empty());
         let wire = match kind {
             Kind::Good => {

@@ -260,6 +260,20 @@ impl Worker<'_> {
     }
 
     fn take(&mut self, input: Input, keyring: &mut Keyring) {
+        // An EDHOC handshake message is answered at once; it carries no reading.
+        if let (
+            Input::Message {
+                bytes,
+                ack: Some(Ack::Coap(socket, peer)),
+                ..
+            },
+            Keyring::Oscore(ring),
+        ) = (&input, &mut *keyring)
+            && let Some(answer) = ring.handshake(bytes)
+        {
+            let _ = socket.send_to(&answer, *peer);
+            return;
+        }
         self.counters.received(now_us());
         self.dirty_since.get_or_insert_with(Instant::now);
         match input {

@@ -10,12 +10,14 @@
 //! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
 //!   Things Stack), acknowledged only after commit, shared over several workers.
 //! - [`coap`]: OSCORE over CoAP: the gateway's contexts and answers, and `send`'s client.
+//! - [`edhoc`]: EDHOC over CoAP: `send --edhoc` and the gateway's answers, keying OSCORE.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
 //! - [`device`]: the sealing firmware in a simulator as the sender (`device-send`).
 
 pub mod coap;
 pub mod counters;
 pub mod device;
+pub mod edhoc;
 pub mod endpoint;
 pub mod envelope;
 pub mod error;

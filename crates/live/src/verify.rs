@@ -44,6 +44,12 @@ impl Keyring {
         OscoreRing::load(paths).map(Keyring::Oscore)
     }
 
+    /// The gateway's EDHOC credentials (`keygen --scheme edhoc`): its OSCORE
+    /// contexts come from handshakes (`coap://` with `--edhoc`).
+    pub fn load_edhoc(paths: &[impl AsRef<Path>]) -> Result<Keyring, LiveError> {
+        OscoreRing::with_edhoc(paths).map(Keyring::Oscore)
+    }
+
     pub fn from_keys(keys: &[SealKey], container: Container) -> Result<Keyring, LiveError> {
         SealedRing::from_keys(keys, container).map(Keyring::Sealed)
     }

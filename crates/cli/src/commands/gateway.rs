@@ -19,6 +19,10 @@ pub struct Args {
     /// Message container: json, binary, cose, or oscore (with coap://; the key files are OSCORE contexts).
     #[arg(long, default_value = "json")]
     container: String,
+    /// coap:// with --container oscore: the key file is the gateway's EDHOC credentials
+    /// (keygen --scheme edhoc); each device runs a handshake before it sends.
+    #[arg(long)]
+    edhoc: bool,
     /// Framing on byte streams: line (text containers) or len (default: line for json, len otherwise).
     #[arg(long)]
     framing: Option<live::Framing>,
@@ -69,10 +73,19 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let listen: live::Endpoint = args.listen.parse().map_err(live_error)?;
+    if args.edhoc && args.container != "oscore" {
+        return Err(CliError::usage(
+            "--edhoc keys OSCORE: use --container oscore",
+        ));
+    }
     let (keyring, framing) = if args.container == "oscore" {
         // CoAP datagrams need no framing.
-        let ring = live::Keyring::load_oscore(&args.key_files).map_err(live_error)?;
-        (ring, live::Framing::Len)
+        let ring = if args.edhoc {
+            live::Keyring::load_edhoc(&args.key_files)
+        } else {
+            live::Keyring::load_oscore(&args.key_files)
+        };
+        (ring.map_err(live_error)?, live::Framing::Len)
     } else {
         let container = crate::args::container(&args.container)?;
         let framing = args

@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long, short)]
     output: PathBuf,
     /// For --scheme oscore:ALG: the peer's matching context (same master secret and
-    /// salt, sender and recipient ids swapped), e.g. the gateway's.
+    /// salt, sender and recipient ids swapped), e.g. the gateway's; for --scheme
+    /// edhoc: the peer's EDHOC credentials (each trusting the other's).
     #[arg(long, requires = "scheme")]
     peer_output: Option<PathBuf>,
     /// Nonces of a sealing key: random (96 bits or more from the OS; shorter ones need
@@ -58,9 +59,12 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
     if scheme.starts_with(oscore::PREFIX) {
         return oscore_pair(args, scheme);
     }
+    if scheme == handshake::credentials::SCHEME {
+        return edhoc_pair(args);
+    }
     if args.peer_output.is_some() {
         return Err(CliError::usage(
-            "--peer-output is for OSCORE contexts (--scheme oscore:ALG)",
+            "--peer-output is for OSCORE contexts (--scheme oscore:ALG) and EDHOC credentials (--scheme edhoc)",
         ));
     }
     let scheme = Scheme::parse(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
@@ -110,6 +114,23 @@ fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
         peer.display(),
         hex::encode(&theirs.sender_id),
         mine.scheme()
+    );
+    Ok(())
+}
+
+/// EDHOC credentials (method 3, suite 2): the device's (--output) and the gateway's.
+fn edhoc_pair(args: &Args) -> Result<(), CliError> {
+    let peer = args.peer_output.as_ref().ok_or_else(|| {
+        CliError::usage("--scheme edhoc writes two credential files: give --peer-output FILE too")
+    })?;
+    let (mine, theirs) =
+        handshake::credentials::Credentials::generate_pair().map_err(CliError::failed)?;
+    mine.save(&args.output, args.force).map_err(seal_err)?;
+    theirs.save(peer, args.force).map_err(seal_err)?;
+    eprintln!(
+        "wrote {} (the initiator's) and {} (the responder's): EDHOC method 3, suite 2",
+        args.output.display(),
+        peer.display()
     );
     Ok(())
 }

@@ -35,6 +35,10 @@ pub struct Args {
     /// Do not add "sent_us" to JSON readings (the gateway then stores no latency).
     #[arg(long)]
     no_timestamp: bool,
+    /// --container oscore: run an EDHOC handshake with the gateway first; --key-file is
+    /// then the device's EDHOC credentials (keygen --scheme edhoc).
+    #[arg(long)]
+    edhoc: bool,
     /// The input lines are sealed messages already (e.g. from --save): send them verbatim.
     #[arg(long, conflicts_with = "sample")]
     presealed: bool,
@@ -43,6 +47,11 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.forward.container == "oscore" {
         return send_oscore(&args);
+    }
+    if args.edhoc {
+        return Err(CliError::usage(
+            "--edhoc keys OSCORE: use --container oscore",
+        ));
     }
     let mut config = args.forward.config()?;
     let key = match &args.key_file {
@@ -72,10 +81,19 @@ fn send_oscore(args: &Args) -> Result<(), CliError> {
             "--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)",
         )
     })?;
-    let key = seal::host::oscore::OscoreKey::load(key_file).map_err(CliError::usage)?;
     let config = args.forward.coap_config(&args.format, !args.no_timestamp)?;
     let stop = stop_flag()?;
-    let report = live::coap::send(&config, &key, readings(args)?, &stop).map_err(live_error)?;
+    let report = if args.edhoc {
+        let credentials =
+            handshake::credentials::Credentials::load(key_file).map_err(CliError::usage)?;
+        let keying = live::coap::Keying::Edhoc(&credentials);
+        live::coap::send(&config, keying, readings(args)?, &stop)
+    } else {
+        let key = seal::host::oscore::OscoreKey::load(key_file).map_err(CliError::usage)?;
+        let keying = live::coap::Keying::Context(&key);
+        live::coap::send(&config, keying, readings(args)?, &stop)
+    }
+    .map_err(live_error)?;
     println!(
         "{}",
         serde_json::to_string(&report).map_err(CliError::failed)?

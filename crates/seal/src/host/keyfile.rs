@@ -191,7 +191,7 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8], force: bool) -> Result<()
 
 /// Writes `doc` as pretty JSON and a newline with [`write_private`]; the text
 /// holding key material is wiped once written.
-pub(crate) fn write_json_private<T: Serialize>(
+pub fn write_json_private<T: Serialize>(
     path: &Path,
     doc: &T,
     force: bool,

@@ -150,6 +150,27 @@ impl OscoreKey {
         })
     }
 
+    /// A context held in memory only, from secrets agreed elsewhere (an EDHOC
+    /// handshake). It has no files: its sequence numbers are the caller's
+    /// ([`seal_request`]), and a fresh handshake gives fresh keys.
+    pub fn from_secrets(
+        alg: Alg,
+        master_secret: &[u8],
+        master_salt: &[u8],
+        sender_id: &[u8],
+        recipient_id: &[u8],
+    ) -> Result<OscoreKey, SealError> {
+        OscoreKey::new(
+            alg,
+            Zeroizing::new(master_secret.to_vec()),
+            master_salt.to_vec(),
+            sender_id.to_vec(),
+            recipient_id.to_vec(),
+            None,
+        )
+        .map_err(oscore_err)
+    }
+
     pub fn scheme(&self) -> String {
         format!("{PREFIX}{}", self.alg.name())
     }
@@ -265,18 +286,29 @@ pub struct SealedRequest {
 
 /// Seals `reading` as an OSCORE-protected, non-confirmable POST to
 /// `uri_path`, with the next sequence number from the key's counter file.
-/// The message id is the sequence number's low 16 bits and the token its
-/// Partial IV, so both are unique under the context.
 pub fn seal_reading(
     key: &OscoreKey,
     reading: &[u8],
     uri_path: &str,
     content_format: u16,
 ) -> Result<SealedRequest, SealError> {
-    let ctx = key.context();
     let sequence = CounterNonces::new(nonce::counter_path(key.path()?))
         .reserve()
         .map_err(|e| SealError::from_core(e, "oscore"))?;
+    seal_request(key, sequence, reading, uri_path, content_format)
+}
+
+/// [`seal_reading`] with a sequence number the caller reserved (never one
+/// used before under this context). The message id is the sequence number's
+/// low 16 bits and the token its Partial IV, so both are unique under the context.
+pub fn seal_request(
+    key: &OscoreKey,
+    sequence: u64,
+    reading: &[u8],
+    uri_path: &str,
+    content_format: u16,
+) -> Result<SealedRequest, SealError> {
+    let ctx = key.context();
     let piv = crate::oscore::context::partial_iv(sequence).map_err(oscore_err)?;
     let format_bytes = content_format.to_be_bytes();
     let format = &format_bytes[content_format.leading_zeros() as usize / 8..];

@@ -1,0 +1,272 @@
+//! EDHOC over CoAP (RFC 9528 Appendix A.2) on the live link: `send --edhoc`
+//! runs the handshake with the gateway before it seals, and the gateway
+//! (`--edhoc`) answers it and keeps the OSCORE context it exports.
+//!
+//! - Request 1: POST /.well-known/edhoc, payload CBOR `true` then message_1;
+//!   the 2.04 carries message_2.
+//! - Request 2: POST /.well-known/edhoc, payload C_R then message_3; the 2.04
+//!   carries message_4 (the gateway always sends it: key confirmation).
+//!
+//! Connection identifiers are one-byte CBOR integers (-24..=23), so a gateway
+//! holds at most 48 sessions: a new one takes over the oldest identifier.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::UdpSocket;
+use std::time::{Duration, Instant};
+
+use handshake::credentials::Credentials;
+use handshake::edhoc::{ConnId, Exported, Initiator, Responder};
+use seal::host::oscore::OscoreKey;
+use seal::oscore::Alg;
+use seal::oscore::coap::{self, CoapOption, Message, MessageType, code, option};
+
+use crate::error::LiveError;
+
+const PATH: [&str; 2] = [".well-known", "edhoc"];
+/// CBOR `true`: a request that carries message_1 (A.2).
+const FIRST: u8 = 0xf5;
+/// Responders waiting for message_3, at most.
+const MAX_PENDING: usize = 48;
+
+/// The OSCORE context a party takes from its side of the handshake.
+fn oscore_key(exported: &Exported) -> Result<OscoreKey, LiveError> {
+    OscoreKey::from_secrets(
+        Alg::from_name(
+            handshake::edhoc::Suite::parse(2)
+                .expect("suite 2")
+                .oscore_alg(),
+        )
+        .expect("an OSCORE algorithm"),
+        &exported.master_secret,
+        &exported.master_salt,
+        &exported.sender_id,
+        &exported.recipient_id,
+    )
+    .map_err(|e| LiveError::Usage(e.to_string()))
+}
+
+/// A one-byte connection identifier: CBOR 0x00..=0x17 or 0x20..=0x37.
+fn compact(byte: u8) -> Option<ConnId> {
+    matches!(byte, 0x00..=0x17 | 0x20..=0x37)
+        .then(|| ConnId::from_slice(&[byte]))
+        .flatten()
+}
+
+fn request(message_id: u16, token: &[u8], payload: &[u8]) -> Vec<u8> {
+    let options = PATH.map(|segment| CoapOption {
+        number: option::URI_PATH,
+        value: segment.as_bytes(),
+    });
+    let msg = Message {
+        mtype: MessageType::Confirmable,
+        code: code::POST,
+        message_id,
+        token,
+        options: &options,
+        payload,
+    };
+    let mut out = vec![0u8; payload.len() + 64];
+    let n = coap::encode(&msg, &mut out).expect("room for an EDHOC request");
+    out.truncate(n);
+    out
+}
+
+/// Sends one request and waits for its answer's payload (a 2.04), or says why not.
+fn exchange(socket: &UdpSocket, bytes: &[u8], token: &[u8]) -> Result<Vec<u8>, LiveError> {
+    socket
+        .send(bytes)
+        .map_err(|e| LiveError::io("coap send", e))?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut buf = [0u8; 2048];
+    while Instant::now() < deadline {
+        let Ok(n) = socket.recv(&mut buf) else {
+            continue;
+        };
+        let Ok(answer) = coap::parse(&buf[..n]) else {
+            continue;
+        };
+        if answer.token != token {
+            continue;
+        }
+        if answer.code != code::CHANGED {
+            return Err(LiveError::Io(format!(
+                "the gateway refused the EDHOC handshake: {} {}",
+                crate::coap::code_name(answer.code),
+                String::from_utf8_lossy(answer.payload)
+            )));
+        }
+        return Ok(answer.payload.to_vec());
+    }
+    Err(LiveError::Io(
+        "no answer to the EDHOC handshake within 10 s".into(),
+    ))
+}
+
+/// The initiator's side over `socket` (connected to the gateway): returns
+/// the session's OSCORE context and the bytes both ways.
+pub fn establish(
+    socket: &UdpSocket,
+    credentials: &Credentials,
+) -> Result<(OscoreKey, u64), LiveError> {
+    let fail = |e: handshake::HandshakeError| LiveError::Io(e.to_string());
+    let c_i = compact(rand::random::<u8>() % 24).expect("0..=23 is compact");
+    let (initiator, message_1) = Initiator::start(&credentials.party, c_i, None).map_err(fail)?;
+    let token: [u8; 4] = rand::random();
+    let first_id: u16 = rand::random();
+    let mut payload = vec![FIRST];
+    payload.extend_from_slice(&message_1);
+    let message_2 = exchange(socket, &request(first_id, &token, &payload), &token)?;
+    let peer = credentials.peer_credential().map_err(fail)?;
+    let (waiting, message_3) = initiator.message_3(&message_2, &peer).map_err(fail)?;
+    let mut payload = waiting.c_r_cbor();
+    payload.extend_from_slice(&message_3);
+    let message_4 = exchange(
+        socket,
+        &request(first_id.wrapping_add(1), &token, &payload),
+        &token,
+    )?;
+    let exported = waiting
+        .finish((!message_4.is_empty()).then_some(&message_4[..]))
+        .map_err(fail)?;
+    let bytes = message_1.len() + message_2.len() + message_3.len() + message_4.len();
+    Ok((oscore_key(&exported)?, bytes as u64))
+}
+
+/// The gateway's side: handshakes in progress and the contexts they gave.
+pub struct EdhocServer {
+    credentials: Credentials,
+    pending: HashMap<u8, Responder>,
+    order: VecDeque<u8>,
+    next: u8,
+}
+
+/// What the gateway does with an EDHOC request.
+pub struct Handled {
+    /// The answer to send back.
+    pub answer: Vec<u8>,
+    /// A session established by this request: its context, and a label for the store.
+    pub established: Option<(OscoreKey, String)>,
+}
+
+impl EdhocServer {
+    pub fn new(credentials: Credentials) -> EdhocServer {
+        EdhocServer {
+            credentials,
+            pending: HashMap::new(),
+            order: VecDeque::new(),
+            next: rand::random::<u8>() % 48,
+        }
+    }
+
+    /// The next one-byte C_R, oldest pending handshake dropped to make room.
+    fn allocate(&mut self) -> u8 {
+        self.next = (self.next + 1) % 48;
+        let byte = if self.next < 24 {
+            self.next
+        } else {
+            0x20 + (self.next - 24)
+        };
+        if self.pending.remove(&byte).is_some() {
+            self.order.retain(|b| *b != byte);
+        }
+        while self.pending.len() >= MAX_PENDING {
+            if let Some(old) = self.order.pop_front() {
+                self.pending.remove(&old);
+            }
+        }
+        byte
+    }
+
+    /// `Some` when `bytes` is a request to /.well-known/edhoc, answered here.
+    pub fn handle(&mut self, bytes: &[u8], fresh_id: u16) -> Option<Handled> {
+        let parsed = coap::parse(bytes).ok()?;
+        let mut path = Vec::new();
+        for o in parsed.options() {
+            let o = o.ok()?;
+            if o.number == option::URI_PATH {
+                path.push(o.value);
+            }
+            if o.number == option::OSCORE {
+                return None;
+            }
+        }
+        if path != PATH.map(str::as_bytes) {
+            return None;
+        }
+        let confirmable = parsed.mtype == MessageType::Confirmable;
+        let (mtype, message_id) = if confirmable {
+            (MessageType::Acknowledgement, parsed.message_id)
+        } else {
+            (MessageType::NonConfirmable, fresh_id)
+        };
+        let reply = |code: u8, payload: &[u8]| {
+            let msg = Message {
+                mtype,
+                code,
+                message_id,
+                token: parsed.token,
+                options: &[],
+                payload,
+            };
+            let mut out = vec![0u8; payload.len() + parsed.token.len() + 16];
+            let n = coap::encode(&msg, &mut out).expect("room for an answer");
+            out.truncate(n);
+            out
+        };
+        let outcome = match parsed.payload.split_first() {
+            Some((&FIRST, message_1)) => self.message_1(message_1).map(|m2| (m2, None)),
+            Some((&c_r, message_3)) => self
+                .message_3(c_r, message_3)
+                .map(|(m4, key)| (m4, Some(key))),
+            None => Err("an EDHOC request carries a message".to_string()),
+        };
+        Some(match outcome {
+            Ok((payload, established)) => Handled {
+                answer: reply(code::CHANGED, &payload),
+                established,
+            },
+            Err(why) => Handled {
+                answer: reply(code::BAD_REQUEST, why.as_bytes()),
+                established: None,
+            },
+        })
+    }
+
+    fn message_1(&mut self, message_1: &[u8]) -> Result<Vec<u8>, String> {
+        let c_r = self.allocate();
+        let id = compact(c_r).expect("allocated compact");
+        let (responder, message_2) =
+            Responder::answer(&self.credentials.party, message_1, id, None)
+                .map_err(|e| e.to_string())?;
+        self.pending.insert(c_r, responder);
+        self.order.push_back(c_r);
+        Ok(message_2)
+    }
+
+    fn message_3(
+        &mut self,
+        c_r: u8,
+        message_3: &[u8],
+    ) -> Result<(Vec<u8>, (OscoreKey, String)), String> {
+        let responder = self
+            .pending
+            .remove(&c_r)
+            .ok_or_else(|| format!("no EDHOC handshake waits under C_R {c_r:02x}"))?;
+        self.order.retain(|b| *b != c_r);
+        let peer = self
+            .credentials
+            .peer_credential()
+            .map_err(|e| e.to_string())?;
+        let (exported, message_4) = responder
+            .finish(message_3, &peer, true)
+            .map_err(|e| e.to_string())?;
+        let key = oscore_key(&exported).map_err(|e| e.to_string())?;
+        // The salt is fresh per handshake: the store's replay state is per session.
+        let label = format!(
+            "edhoc:{}/{}",
+            hex::encode(&exported.recipient_id),
+            hex::encode(exported.master_salt)
+        );
+        Ok((message_4.unwrap_or_default(), (key, label)))
+    }
+}
