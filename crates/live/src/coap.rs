@@ -338,6 +338,11 @@ pub fn send(
             &session
         }
     };
+    // From here on, reads never wait: the loop drains what has arrived.
+    socket
+        .set_nonblocking(true)
+        .map_err(|e| LiveError::io("udp", e))?;
+    crate::gateway::enlarge_receive_buffer(&socket);
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
     let mut awaited = Awaited::new();
@@ -389,6 +394,7 @@ pub fn send(
             let due = start + Duration::from_secs_f64(i as f64 / rate);
             while Instant::now() < due {
                 read_answers(&socket, key, &mut awaited, &mut report);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()).min(PAUSE));
             }
         }
         if let Some(file) = &mut save {
@@ -399,6 +405,8 @@ pub fn send(
         socket
             .send(&wire)
             .map_err(|e| LiveError::io("coap send", e))?;
+        // Answers are read as they come, or the socket's buffer drops them.
+        read_answers(&socket, key, &mut awaited, &mut report);
         report.sent += 1;
         report.bytes += wire.len() as u64;
         match kind {
@@ -414,6 +422,7 @@ pub fn send(
     let deadline = Instant::now() + config.ack_wait;
     while report.acked < expected && Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
         read_answers(&socket, key, &mut awaited, &mut report);
+        std::thread::sleep(PAUSE);
     }
     // Errors for the bad ones may trail the last 2.04: take what is queued.
     read_answers(&socket, key, &mut awaited, &mut report);
@@ -421,7 +430,10 @@ pub fn send(
     Ok(report)
 }
 
-/// Reads the answers waiting on the socket (or one read timeout's worth).
+/// How long the client sleeps when no answer is waiting.
+const PAUSE: Duration = Duration::from_millis(1);
+
+/// Reads the answers waiting on the (non-blocking) socket.
 fn read_answers(
     socket: &UdpSocket,
     key: &OscoreKey,

@@ -774,7 +774,7 @@ fn enlarge_backlog(listener: &TcpListener) {
 
 /// Bursts at tens of thousands of datagrams per second overflow Linux's default
 /// 208 KiB socket buffer; ask for 16 MiB (forced when privileged, else up to rmem_max).
-fn enlarge_receive_buffer(socket: &UdpSocket) {
+pub(crate) fn enlarge_receive_buffer(socket: &UdpSocket) {
     use std::os::fd::AsRawFd;
     let size: libc::c_int = 16 << 20;
     for opt in [libc::SO_RCVBUFFORCE, libc::SO_RCVBUF] {
