@@ -270,3 +270,76 @@ impl EdhocServer {
         Ok((message_4.unwrap_or_default(), (key, label)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    fn server() -> EdhocServer {
+        let (_, gateway) = Credentials::generate_pair().unwrap();
+        EdhocServer::new(gateway)
+    }
+
+    #[test]
+    fn only_requests_to_well_known_edhoc_are_taken() {
+        let mut s = server();
+        assert!(s.handle(b"", 1).is_none());
+        assert!(s.handle(b"\x40\x02\x00\x01", 1).is_none(), "a POST to /");
+        let first = request(7, b"t", &[FIRST, 0x03]);
+        let handled = s.handle(&first, 1).expect("an EDHOC request");
+        let answer = coap::parse(&handled.answer).unwrap();
+        assert_eq!(answer.code, code::BAD_REQUEST);
+        assert_eq!((answer.message_id, answer.token), (7, &b"t"[..]));
+        assert!(handled.established.is_none());
+    }
+
+    #[test]
+    fn malformed_handshake_messages_get_4_00_and_never_a_panic() {
+        let mut s = server();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for round in 0..2_000 {
+            let len = rng.random_range(0..120);
+            let mut payload: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            if round % 2 == 0 && !payload.is_empty() {
+                payload[0] = FIRST;
+            }
+            let handled = s.handle(&request(round as u16, b"x", &payload), 1).unwrap();
+            let code = coap::parse(&handled.answer).unwrap().code;
+            assert!(
+                code == code::BAD_REQUEST || code == code::CHANGED,
+                "{payload:02x?}"
+            );
+            assert!(handled.established.is_none());
+        }
+        // At most 48 handshakes wait for their message_3, however many start.
+        assert!(s.pending.len() <= MAX_PENDING);
+    }
+
+    #[test]
+    fn a_whole_handshake_through_the_server_keys_both_sides_alike() {
+        let (device, gateway) = Credentials::generate_pair().unwrap();
+        let mut s = EdhocServer::new(gateway);
+        let c_i = compact(0x05).unwrap();
+        let (initiator, message_1) = Initiator::start(&device.party, c_i, None).unwrap();
+        let mut payload = vec![FIRST];
+        payload.extend_from_slice(&message_1);
+        let handled = s.handle(&request(1, b"a", &payload), 1).unwrap();
+        let message_2 = coap::parse(&handled.answer).unwrap().payload.to_vec();
+        let peer = device.peer_credential().unwrap();
+        let (waiting, message_3) = initiator.message_3(&message_2, &peer).unwrap();
+        let mut payload = waiting.c_r_cbor();
+        payload.extend_from_slice(&message_3);
+        let handled = s.handle(&request(2, b"a", &payload), 1).unwrap();
+        let (key, label) = handled.established.expect("a session");
+        let message_4 = coap::parse(&handled.answer).unwrap().payload.to_vec();
+        let exported = waiting.finish(Some(&message_4)).unwrap();
+        let mine = oscore_key(&exported).unwrap();
+        assert_eq!(mine.sender_id, key.recipient_id);
+        assert_eq!(mine.recipient_id, key.sender_id);
+        assert!(label.starts_with("edhoc:"));
+        // message_3 again: its handshake is over, so it is refused.
+        let again = s.handle(&request(3, b"a", &payload), 1).unwrap();
+        assert_eq!(coap::parse(&again.answer).unwrap().code, code::BAD_REQUEST);
+    }
+}
