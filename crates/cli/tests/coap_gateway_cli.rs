@@ -360,6 +360,8 @@ fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_win
     }
     let stats = gw.stop_gateway();
     assert_eq!(n(&stats["stored"]), good, "{stats}");
+    assert_eq!(n(&stats["handshakes"]["established"]), 2, "{stats}");
+    assert_eq!(n(&stats["handshakes"]["refused"]), 0, "{stats}");
     // Two handshakes, two sessions: fresh keys, sequence numbers from 0 in each,
     // and a replay window of their own in the store.
     assert_eq!(
@@ -395,8 +397,46 @@ fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() 
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("EDHOC"), "{err}");
+    // It does not trust this gateway either: it stops at message_2.
+    let send_impostor = |key: &Path| {
+        run(&[
+            "send",
+            "--to",
+            &to,
+            "--container",
+            "oscore",
+            "--edhoc",
+            "--key-file",
+            key.to_str().unwrap(),
+            "--sample",
+            "chain:2",
+            "--count",
+            "3",
+        ])
+    };
+    // An impostor that knows the gateway's credential but holds another
+    // device's key: the gateway refuses its message_3 (4.00), and counts it.
+    let impostor = dir.path().join("impostor.cred");
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(&stranger).unwrap()).unwrap();
+    let trusted: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("a-dev.cred")).unwrap())
+            .unwrap();
+    doc["peer_credential"] = trusted["peer_credential"].clone();
+    std::fs::write(&impostor, doc.to_string()).unwrap();
+    std::fs::set_permissions(
+        &impostor,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let out = send_impostor(&impostor);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("refused the EDHOC handshake"), "{err}");
     let stats = gw.stop_gateway();
     assert_eq!(n(&stats["received"]), 0, "{stats}");
+    assert_eq!(n(&stats["handshakes"]["refused"]), 1, "{stats}");
+    assert_eq!(n(&stats["handshakes"]["established"]), 0, "{stats}");
     assert_eq!(stored(&db), 0);
     // An OSCORE context is no EDHOC credential file, and --edhoc needs oscore.
     let (ctx, _) = pair(dir.path());

@@ -314,6 +314,11 @@ impl Initiator {
             .state
             .parse_message_2(&buffer(message_2, "message_2")?)
             .map_err(lakers_err)?;
+        if c_r == self.c_i {
+            return Err(HandshakeError::Protocol(
+                "C_R must differ from C_I (RFC 9528 A.1)".into(),
+            ));
+        }
         let cred_r = credential_check_or_fetch(Some(*responder), id_cred_r).map_err(lakers_err)?;
         processing
             .set_identity(*self.private, self.party_cred)
@@ -378,11 +383,12 @@ pub struct Responder {
 }
 
 impl Responder {
-    /// Answers message 1 with message 2. `ephemeral` fixes Y (traces only).
+    /// Answers message 1 with message 2, under the C_R `choose_c_r` picks
+    /// once it knows C_I. `ephemeral` fixes Y (traces only).
     pub fn answer(
         party: &Party,
         message_1: &[u8],
-        c_r: ConnId,
+        choose_c_r: impl FnOnce(&ConnId) -> ConnId,
         ephemeral: Option<&[u8; 32]>,
     ) -> Result<(Responder, Vec<u8>), HandshakeError> {
         let backend = Backend::new(ephemeral)?;
@@ -395,6 +401,14 @@ impl Responder {
         let (processed, c_i, _ead) = responder
             .process_message_1(&buffer(message_1, "message_1")?)
             .map_err(lakers_err)?;
+        let c_r = choose_c_r(&c_i);
+        // They become OSCORE's sender and recipient ids: equal ones would give
+        // both directions the same nonces (RFC 9528 A.1).
+        if c_r == c_i {
+            return Err(HandshakeError::Protocol(
+                "C_R must differ from C_I (RFC 9528 A.1)".into(),
+            ));
+        }
         let (state, message_2) = processed
             .prepare_message_2(CredentialTransfer::ByReference, Some(c_r), &None)
             .map_err(lakers_err)?;
@@ -474,7 +488,7 @@ pub fn run(method: Method, suite: Suite, message_4: bool) -> Result<Transcript, 
         ConnId::from_slice(&[0x27]).expect("one byte"),
     );
     let (initiator, message_1) = Initiator::start(&device, c_i, None)?;
-    let (responder, message_2) = Responder::answer(&gateway, &message_1, c_r, None)?;
+    let (responder, message_2) = Responder::answer(&gateway, &message_1, |_| c_r, None)?;
     let (waiting, message_3) = initiator.message_3(&message_2, &gateway.credential()?)?;
     let (responder_keys, message_4) =
         responder.finish(&message_3, &device.credential()?, message_4)?;

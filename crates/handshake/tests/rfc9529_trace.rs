@@ -47,7 +47,7 @@ fn the_responder_writes_the_traces_message_2_and_message_4_and_exports_its_conte
     let responder = Party::from_parts(key(R), &h(CRED_R)).unwrap();
     let initiator = Party::from_parts(key(I), &h(CRED_I)).unwrap();
     let (waiting, message_2) =
-        Responder::answer(&responder, &h(MESSAGE_1), c_r(), Some(&key(Y))).unwrap();
+        Responder::answer(&responder, &h(MESSAGE_1), |_| c_r(), Some(&key(Y))).unwrap();
     assert_eq!(hex::encode(&message_2), MESSAGE_2);
     let (exported, message_4) = waiting
         .finish(&h(MESSAGE_3), &initiator.credential().unwrap(), true)
@@ -64,12 +64,21 @@ fn the_responder_writes_the_traces_message_2_and_message_4_and_exports_its_conte
 }
 
 #[test]
+fn a_responder_refuses_a_c_r_equal_to_c_i() {
+    let responder = Party::from_parts(key(R), &h(CRED_R)).unwrap();
+    let e = Responder::answer(&responder, &h(MESSAGE_1), |c_i| *c_i, None)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("C_R must differ from C_I"), "{e}");
+}
+
+#[test]
 fn a_flipped_bit_in_message_3_is_refused() {
     let responder = Party::from_parts(key(R), &h(CRED_R)).unwrap();
     let initiator = Party::from_parts(key(I), &h(CRED_I)).unwrap();
     for at in [0, 5, 18] {
         let (waiting, _) =
-            Responder::answer(&responder, &h(MESSAGE_1), c_r(), Some(&key(Y))).unwrap();
+            Responder::answer(&responder, &h(MESSAGE_1), |_| c_r(), Some(&key(Y))).unwrap();
         let mut message_3 = h(MESSAGE_3);
         message_3[at] ^= 0x04;
         assert!(

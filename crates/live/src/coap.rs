@@ -155,13 +155,14 @@ impl OscoreRing {
     }
 
     /// Answers an EDHOC request (`--edhoc`); `None` for any other message.
-    pub fn handshake(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+    pub fn handshake(&mut self, message: &[u8]) -> Option<crate::edhoc::Handled> {
         let id = self.fresh_id();
-        let handled = self.edhoc.as_mut()?.handle(message, id)?;
-        if let Some((key, label)) = handled.established {
-            self.insert(key, label);
+        let mut handled = self.edhoc.as_mut()?.handle(message, id)?;
+        if let Some((key, label)) = handled.established.take() {
+            self.insert(key, label.clone());
+            handled.session = Some(label);
         }
-        Some(handled.answer)
+        Some(handled)
     }
 
     /// Verifies a request. The window is a fresh one: the store keeps the

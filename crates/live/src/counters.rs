@@ -68,6 +68,8 @@ pub struct Counters {
     refused: AtomicU64,
     idle_closed: AtomicU64,
     closed: AtomicU64,
+    handshakes_established: AtomicU64,
+    handshakes_refused: AtomicU64,
 }
 
 /// A copy of the counters at one moment, as written to the stats file.
@@ -84,6 +86,19 @@ pub struct Snapshot {
     pub last_us: Option<i64>,
     #[serde(default)]
     pub connections: Connections,
+    #[serde(default)]
+    pub handshakes: Handshakes,
+}
+
+/// EDHOC handshakes (`--edhoc`; zero otherwise). Their messages carry no
+/// reading, so they are not among `received`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Handshakes {
+    /// Completed: a session's OSCORE context is held.
+    pub established: u64,
+    /// Messages answered with an error (malformed, unverifiable, untrusted, unknown C_R).
+    pub refused: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,6 +174,15 @@ impl Counters {
         self.closed.fetch_add(1, Ordering::Relaxed);
     }
 
+    pub fn handshake(&self, established: bool) {
+        let counter = if established {
+            &self.handshakes_established
+        } else {
+            &self.handshakes_refused
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Connections being served now.
     pub fn open_connections(&self) -> u64 {
         let closed = self.closed.load(Ordering::Relaxed);
@@ -194,6 +218,10 @@ impl Counters {
             stored,
             rejected,
             connections,
+            handshakes: Handshakes {
+                established: n(&self.handshakes_established),
+                refused: n(&self.handshakes_refused),
+            },
         }
     }
 }

@@ -146,6 +146,10 @@ pub struct Handled {
     pub answer: Vec<u8>,
     /// A session established by this request: its context, and a label for the store.
     pub established: Option<(OscoreKey, String)>,
+    /// Once the ring holds that context: the session's label.
+    pub session: Option<String>,
+    /// Why the request was refused (its answer is a 4.00 saying so).
+    pub refused: Option<String>,
 }
 
 impl EdhocServer {
@@ -159,19 +163,23 @@ impl EdhocServer {
     }
 
     /// The next one-byte C_R, oldest pending handshake dropped to make room.
-    fn allocate(&mut self) -> u8 {
-        self.next = (self.next + 1) % 48;
-        let byte = if self.next < 24 {
-            self.next
+    fn allocate(
+        next: &mut u8,
+        pending: &mut HashMap<u8, Responder>,
+        order: &mut VecDeque<u8>,
+    ) -> u8 {
+        *next = (*next + 1) % 48;
+        let byte = if *next < 24 {
+            *next
         } else {
-            0x20 + (self.next - 24)
+            0x20 + (*next - 24)
         };
-        if self.pending.remove(&byte).is_some() {
-            self.order.retain(|b| *b != byte);
+        if pending.remove(&byte).is_some() {
+            order.retain(|b| *b != byte);
         }
-        while self.pending.len() >= MAX_PENDING {
-            if let Some(old) = self.order.pop_front() {
-                self.pending.remove(&old);
+        while pending.len() >= MAX_PENDING {
+            if let Some(old) = order.pop_front() {
+                pending.remove(&old);
             }
         }
         byte
@@ -224,22 +232,42 @@ impl EdhocServer {
             Ok((payload, established)) => Handled {
                 answer: reply(code::CHANGED, &payload),
                 established,
+                session: None,
+                refused: None,
             },
             Err(why) => Handled {
                 answer: reply(code::BAD_REQUEST, why.as_bytes()),
                 established: None,
+                session: None,
+                refused: Some(why),
             },
         })
     }
 
     fn message_1(&mut self, message_1: &[u8]) -> Result<Vec<u8>, String> {
-        let c_r = self.allocate();
-        let id = compact(c_r).expect("allocated compact");
-        let (responder, message_2) =
-            Responder::answer(&self.credentials.party, message_1, id, None)
-                .map_err(|e| e.to_string())?;
-        self.pending.insert(c_r, responder);
-        self.order.push_back(c_r);
+        let EdhocServer {
+            credentials,
+            pending,
+            order,
+            next,
+        } = self;
+        let mut c_r = 0;
+        let (responder, message_2) = Responder::answer(
+            &credentials.party,
+            message_1,
+            |c_i| {
+                // Never the initiator's own identifier (RFC 9528 A.1).
+                c_r = Self::allocate(next, pending, order);
+                if c_i.as_cbor() == [c_r] {
+                    c_r = Self::allocate(next, pending, order);
+                }
+                compact(c_r).expect("allocated compact")
+            },
+            None,
+        )
+        .map_err(|e| e.to_string())?;
+        pending.insert(c_r, responder);
+        order.push_back(c_r);
         Ok(message_2)
     }
 

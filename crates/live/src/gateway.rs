@@ -269,9 +269,19 @@ impl Worker<'_> {
             },
             Keyring::Oscore(ring),
         ) = (&input, &mut *keyring)
-            && let Some(answer) = ring.handshake(bytes)
+            && let Some(handled) = ring.handshake(bytes)
         {
-            let _ = socket.send_to(&answer, *peer);
+            let _ = socket.send_to(&handled.answer, *peer);
+            if let Some(why) = &handled.refused {
+                self.counters.handshake(false);
+                let _ = writeln!(self.log, "gateway: refused EDHOC from coap {peer}: {why}");
+            } else if let Some(session) = &handled.session {
+                self.counters.handshake(true);
+                let _ = writeln!(
+                    self.log,
+                    "gateway: EDHOC session {session} with coap {peer}"
+                );
+            }
             return;
         }
         self.counters.received(now_us());
