@@ -219,6 +219,51 @@ fn aiocoap_as_the_client_gets_verified_2_04s_and_each_reading_is_stored_once() {
 }
 
 #[test]
+fn send_posts_to_the_uri_path_asked_and_saves_what_it_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let (gw, to, _, _) = gateway(dir.path(), &gw_key);
+    let saved = dir.path().join("sent.hex");
+    let sent = send(&[
+        "--to",
+        &to,
+        "--container",
+        "oscore",
+        "--key-file",
+        dev.to_str().unwrap(),
+        "--sample",
+        "chain:1",
+        "--count",
+        "1",
+        "--uri-path",
+        "site/7/t",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(n(&sent["acked"]), 1, "{sent}");
+    gw.stop_gateway();
+    // The saved request opens under the gateway's context, posted to that path.
+    let line = std::fs::read_to_string(&saved).unwrap();
+    let message = hex::decode(line.trim()).unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ciphermeter"))
+        .args(["open", "--container", "oscore", "--key-file"])
+        .arg(&gw_key)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&message)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("POST /site/7/t"), "{err}");
+}
+
+#[test]
 fn oscore_and_coap_only_go_together_and_bad_pairings_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = pair(dir.path());

@@ -35,6 +35,9 @@ pub struct Args {
     /// Do not add "sent_us" to JSON readings (the gateway then stores no latency).
     #[arg(long)]
     no_timestamp: bool,
+    /// --container oscore: the Uri-Path each reading is POSTed to.
+    #[arg(long, default_value = seal::host::oscore::DEFAULT_URI_PATH)]
+    uri_path: String,
     /// --container oscore: run an EDHOC handshake with the gateway first; --key-file is
     /// then the device's EDHOC credentials (keygen --scheme edhoc).
     #[arg(long)]
@@ -48,9 +51,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.forward.container == "oscore" {
         return send_oscore(&args);
     }
-    if args.edhoc {
+    if args.edhoc || args.uri_path != seal::host::oscore::DEFAULT_URI_PATH {
         return Err(CliError::usage(
-            "--edhoc keys OSCORE: use --container oscore",
+            "--edhoc and --uri-path are for --container oscore",
         ));
     }
     let mut config = args.forward.config()?;
@@ -81,7 +84,8 @@ fn send_oscore(args: &Args) -> Result<(), CliError> {
             "--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)",
         )
     })?;
-    let config = args.forward.coap_config(&args.format, !args.no_timestamp)?;
+    let mut config = args.forward.coap_config(&args.format, !args.no_timestamp)?;
+    config.uri_path.clone_from(&args.uri_path);
     let stop = stop_flag()?;
     let report = if args.edhoc {
         let credentials =
