@@ -27,10 +27,10 @@ fn pair(dir: &Path) -> (PathBuf, PathBuf) {
     (dev, gw)
 }
 
-/// A CoAP gateway on a free port: (process, coap://… address, database, stats file).
-fn gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf, PathBuf) {
-    let (db, stats) = (dir.join("g.sqlite"), dir.join("stats.json"));
-    let gw = Proc::start(&[
+/// A CoAP gateway on a free port with `extra` flags: (process, coap://… address, database).
+fn gateway(dir: &Path, key: &Path, extra: &[&str]) -> (Proc, String, PathBuf) {
+    let db = dir.join("g.sqlite");
+    let mut args = vec![
         "gateway",
         "--listen",
         "coap://127.0.0.1:0",
@@ -40,14 +40,12 @@ fn gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf, PathBuf) {
         key.to_str().unwrap(),
         "--db",
         db.to_str().unwrap(),
-        "--stats-file",
-        stats.to_str().unwrap(),
-        "--stats-interval",
-        "0.05",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let gw = Proc::start(&args);
     let to = bound(&gw.wait_line("listening on"));
     assert!(to.starts_with("coap://127.0.0.1:"), "{to}");
-    (gw, to, db, stats)
+    (gw, to, db)
 }
 
 fn stored(db: &Path) -> i64 {
@@ -58,7 +56,7 @@ fn stored(db: &Path) -> i64 {
 fn send_to_a_coap_gateway_stores_each_good_reading_once_and_every_request_is_answered() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = pair(dir.path());
-    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &[]);
     let report = send(&[
         "--to",
         &to,
@@ -135,7 +133,7 @@ fn a_replayed_request_is_refused_with_4_01_across_a_restart_and_stored_once() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = pair(dir.path());
     let request = seal_one(&dev);
-    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &[]);
     let (code, payload) = code_and_payload(&exchange(&to, &request));
     // 2.04, protected: its payload is ciphertext and tag, not a diagnostic.
     assert_eq!(code, 0x44);
@@ -150,7 +148,7 @@ fn a_replayed_request_is_refused_with_4_01_across_a_restart_and_stored_once() {
         (1, 1)
     );
     // The replay state is in the database, so a restarted gateway refuses it too.
-    let (gw, to, db2, _) = gateway(dir.path(), &gw_key);
+    let (gw, to, db2) = gateway(dir.path(), &gw_key, &[]);
     assert_eq!(db, db2);
     assert_eq!(code_and_payload(&exchange(&to, &request)).0, 0x81);
     // A flipped bit in the tag: 4.00 Decryption failed, nothing stored.
@@ -201,7 +199,7 @@ fn aiocoap_client(context: &Path, uri: &str, readings: &str) -> String {
 fn aiocoap_as_the_client_gets_verified_2_04s_and_each_reading_is_stored_once() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = pair(dir.path());
-    let (gw, to, db, _) = gateway(dir.path(), &gw_key);
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &[]);
     let readings: String = (0..5)
         .map(|i| format!("{{\"id\":\"aiocoap\",\"t\":{i}}}\n"))
         .collect();
@@ -222,7 +220,7 @@ fn aiocoap_as_the_client_gets_verified_2_04s_and_each_reading_is_stored_once() {
 fn send_posts_to_the_uri_path_asked_and_saves_what_it_sent() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = pair(dir.path());
-    let (gw, to, _, _) = gateway(dir.path(), &gw_key);
+    let (gw, to, _) = gateway(dir.path(), &gw_key, &[]);
     let saved = dir.path().join("sent.hex");
     let sent = send(&[
         "--to",
@@ -352,29 +350,11 @@ fn edhoc_pair(dir: &Path, prefix: &str) -> (PathBuf, PathBuf) {
     (dev, gw)
 }
 
-fn edhoc_gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf) {
-    let db = dir.join("edhoc.sqlite");
-    let gw = Proc::start(&[
-        "gateway",
-        "--listen",
-        "coap://127.0.0.1:0",
-        "--container",
-        "oscore",
-        "--edhoc",
-        "--key-file",
-        key.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    let to = bound(&gw.wait_line("listening on"));
-    (gw, to, db)
-}
-
 #[test]
 fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_window() {
     let dir = tempfile::tempdir().unwrap();
     let (dev, gw_key) = edhoc_pair(dir.path(), "a");
-    let (gw, to, db) = edhoc_gateway(dir.path(), &gw_key);
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
     let mut good = 0;
     for inject in ["replayed=20%", ""] {
         let report = send(&[
@@ -424,7 +404,7 @@ fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() 
     let dir = tempfile::tempdir().unwrap();
     let (_, gw_key) = edhoc_pair(dir.path(), "a");
     let (stranger, _) = edhoc_pair(dir.path(), "b");
-    let (gw, to, db) = edhoc_gateway(dir.path(), &gw_key);
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
     let out = run(&[
         "send",
         "--to",

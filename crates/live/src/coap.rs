@@ -27,7 +27,7 @@ use crate::error::LiveError;
 use crate::gateway::now_us;
 use crate::inject::{Injector, Kind, Mix, truncate};
 use crate::replay::Verdict;
-use crate::sender::{Readings, with_timestamp};
+use crate::sender::{Readings, open_save, udp_to, with_timestamp};
 use crate::verify::{Verified, reading_fields};
 
 /// CoAP's registered UDP port (RFC 7252 §12.6).
@@ -304,28 +304,11 @@ pub fn send(
             "--rate must be a positive number of messages per second".into(),
         ));
     }
-    let local = if config.to.is_ipv4() {
-        "0.0.0.0:0"
-    } else {
-        "[::]:0"
-    };
-    let socket = UdpSocket::bind(local).map_err(|e| LiveError::io("udp", e))?;
-    socket
-        .connect(config.to)
-        .map_err(|e| LiveError::io(format!("coap {}", config.to), e))?;
+    let socket = udp_to(config.to, "coap")?;
     socket
         .set_read_timeout(Some(Duration::from_millis(20)))
         .map_err(|e| LiveError::io("udp", e))?;
-    let mut save = match &config.save {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| LiveError::io(path.display(), e))?,
-        ),
-        None => None,
-    };
+    let mut save = open_save(config.save.as_deref())?;
     let mut report = CoapSendReport::default();
     let session;
     let mut sequence = None;

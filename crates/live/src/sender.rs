@@ -167,19 +167,36 @@ enum Link {
     Mqtt(Publisher),
 }
 
+/// A UDP socket on an ephemeral port of `addr`'s family, connected to it.
+pub(crate) fn udp_to(addr: std::net::SocketAddr, scheme: &str) -> Result<UdpSocket, LiveError> {
+    let local = if addr.is_ipv4() {
+        "0.0.0.0:0"
+    } else {
+        "[::]:0"
+    };
+    let s = UdpSocket::bind(local).map_err(|e| LiveError::io("udp", e))?;
+    s.connect(addr)
+        .map_err(|e| LiveError::io(format!("{scheme} {addr}"), e))?;
+    Ok(s)
+}
+
+/// `--save FILE`, opened for appending.
+pub(crate) fn open_save(
+    path: Option<&std::path::Path>,
+) -> Result<Option<std::fs::File>, LiveError> {
+    path.map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| LiveError::io(path.display(), e))
+    })
+    .transpose()
+}
+
 fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
     Ok(match to {
-        Endpoint::Udp(addr) => {
-            let local = if addr.is_ipv4() {
-                "0.0.0.0:0"
-            } else {
-                "[::]:0"
-            };
-            let s = UdpSocket::bind(local).map_err(|e| LiveError::io("udp", e))?;
-            s.connect(addr)
-                .map_err(|e| LiveError::io(format!("udp {addr}"), e))?;
-            (Link::Udp(s), None)
-        }
+        Endpoint::Udp(addr) => (Link::Udp(udp_to(*addr, "udp")?), None),
         Endpoint::Tcp(addr) => {
             let s =
                 TcpStream::connect(addr).map_err(|e| LiveError::io(format!("tcp {addr}"), e))?;
@@ -232,16 +249,7 @@ pub fn send(
         std::thread::spawn(move || read_acks(s, &acked))
     });
 
-    let mut save = match &config.save {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| LiveError::io(path.display(), e))?,
-        ),
-        None => None,
-    };
+    let mut save = open_save(config.save.as_deref())?;
     let pad_to = (config.payload == PayloadType::Padded).then_some(config.packet);
     let device = key.map_or_else(|| "unknown".to_string(), |k| hex::encode(&k.key_id));
     let mut injector = Injector::new(config.inject, config.seed);

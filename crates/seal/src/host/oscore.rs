@@ -30,7 +30,6 @@ use super::keyfile::{beside, fill_random, read_private, write_json_private, writ
 use super::nonce::{self, CounterNonces};
 use crate::counter::CounterStore;
 use crate::oscore::coap::{CoapOption, Message, MessageType, code, option};
-use crate::oscore::protect::OptionValue;
 use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow, RequestId};
 
 pub const FORMAT: &str = "ciphermeter-oscore-context/1";
@@ -478,17 +477,7 @@ fn encode_error(
 /// context that opens it.
 pub fn kid_of(request: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>), OscoreError> {
     let outer = crate::oscore::coap::parse(request)?;
-    let mut found = None;
-    for o in outer.options() {
-        let o = o?;
-        if o.number == option::OSCORE {
-            if found.is_some() {
-                return Err(OscoreError::BadOption("two OSCORE options"));
-            }
-            found = Some(o.value);
-        }
-    }
-    let value = OptionValue::parse(found.ok_or(OscoreError::NotOscore)?)?;
+    let value = crate::oscore::protect::oscore_option(&outer)?;
     let kid = value.kid.ok_or(OscoreError::BadOption(
         "a request needs a kid and a Partial IV",
     ))?;

@@ -380,7 +380,8 @@ fn open_into<'b>(
     Ok((body[0], options_raw, payload))
 }
 
-fn oscore_option<'m>(outer: &Parsed<'m>) -> Result<OptionValue<'m>, OscoreError> {
+/// The message's one OSCORE option, read.
+pub fn oscore_option<'m>(outer: &Parsed<'m>) -> Result<OptionValue<'m>, OscoreError> {
     let mut found = None;
     for o in outer.options() {
         let o = o?;
