@@ -145,3 +145,40 @@ fn methods_and_suites_lakers_lacks_are_refused_with_the_reason() {
             .contains("not registered")
     );
 }
+
+/// The handshake the firmware's `edhoc-m3-s2` build runs and measures on
+/// each device (the trace's keys, ephemeral keys and connection ids, one
+/// offered suite): the host writes the same bytes, which the firmware holds
+/// as its known answers (firmware/src/algorithms/edhoc.rs `M1`..`M4`).
+#[test]
+fn the_device_handshake_is_the_hosts_byte_for_byte() {
+    let firmware = include_str!("../../../firmware/src/algorithms/edhoc.rs");
+    let initiator = Party::from_parts(key(I), &h(CRED_I)).unwrap();
+    let responder = Party::from_parts(key(R), &h(CRED_R)).unwrap();
+    let (waiting_m2, m1) = Initiator::start(&initiator, c_i(), Some(&key(X))).unwrap();
+    let (waiting_m3, m2) = Responder::answer(&responder, &m1, |_| c_r(), Some(&key(Y))).unwrap();
+    let (waiting_m4, m3) = waiting_m2
+        .message_3(&m2, &responder.credential().unwrap())
+        .unwrap();
+    let (r, m4) = waiting_m3
+        .finish(&m3, &initiator.credential().unwrap(), true)
+        .unwrap();
+    let m4 = m4.unwrap();
+    let i = waiting_m4.finish(Some(&m4)).unwrap();
+    assert_eq!(i.prk_out, r.prk_out);
+    for (name, m) in [("M1", &m1), ("M2", &m2), ("M3", &m3), ("M4", &m4)] {
+        let held = firmware_const(firmware, name);
+        assert_eq!(held, hex::encode(m), "firmware's {name}");
+    }
+}
+
+/// The hex of `pub const NAME` in the firmware's source (one or more
+/// string pieces inside `hex!(...)`).
+fn firmware_const(source: &str, name: &str) -> String {
+    let start = source
+        .find(&format!("pub const {name}: &[u8] ="))
+        .unwrap_or_else(|| panic!("no {name} in the firmware"));
+    let rest = &source[start..];
+    let body = &rest[rest.find("hex!(").unwrap() + 5..rest.find(");").unwrap()];
+    body.split('"').skip(1).step_by(2).collect()
+}

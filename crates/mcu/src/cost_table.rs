@@ -225,6 +225,22 @@ impl CostTable {
         }
     }
 
+    /// Replaces this table's entries for the algorithms `newer` measured,
+    /// keeping the others, and takes `newer`'s revision and environment.
+    /// For a firmware change that only adds code behind its own feature
+    /// (the others' counts do not move: `tests/device_costs.rs` re-simulates
+    /// a sample of them).
+    pub fn update(&mut self, newer: CostTable) {
+        let measured: Vec<&str> = newer.entries.iter().map(|e| e.algorithm.as_str()).collect();
+        self.entries
+            .retain(|e| !measured.contains(&e.algorithm.as_str()));
+        self.entries.extend(newer.entries);
+        self.entries
+            .sort_by(|a, b| (&a.algorithm, &a.operation).cmp(&(&b.algorithm, &b.operation)));
+        self.firmware_revision = newer.firmware_revision;
+        self.environment = newer.environment;
+    }
+
     pub fn entry(&self, algorithm: &str, operation: &str) -> Option<&Entry> {
         self.entries
             .iter()
@@ -238,6 +254,27 @@ impl CostTable {
             .find(|e| e.algorithm == algorithm && e.error.is_some())
             .and_then(|e| e.error.as_deref())
     }
+}
+
+/// The table in `path` with `newer`'s algorithms replaced ([`CostTable::update`]).
+/// A file that is not a table of `target` is an error, never overwritten.
+pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, McuError> {
+    let text = std::fs::read_to_string(path)?;
+    let mut table: CostTable = serde_json::from_str(&text).map_err(|e| {
+        McuError::Usage(format!(
+            "{} is not a device cost table: {e}",
+            path.display()
+        ))
+    })?;
+    if table.target != target {
+        return Err(McuError::Usage(format!(
+            "{} is the {} table, not {target}'s",
+            path.display(),
+            table.target
+        )));
+    }
+    table.update(newer);
+    Ok(table)
 }
 
 /// The table shipped in this build for `target`, if one was generated.

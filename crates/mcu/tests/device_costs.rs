@@ -95,6 +95,17 @@ fn rsa_1024_private_on_cortex_m0plus_matches_the_shipped_table() {
     resimulate(Target::CortexM0plus, "rsa-1024", "decrypt");
 }
 
+/// EDHOC run whole on the device (both parties, RFC 9529's keys): the
+/// initiator reading message_2, its two P-256 ECDHs; the ATmega1284P's row
+/// says why it has no build.
+#[test]
+fn edhoc_on_riscv32imc_matches_the_shipped_table_and_the_avr_says_why_not() {
+    resimulate(Target::Riscv32imc, "edhoc-m3-s2", "m2-read");
+    let avr = table(Target::Atmega1284p);
+    let why = avr.failure("edhoc-m3-s2").expect("a failure row");
+    assert!(why.contains("16-bit target"), "{why}");
+}
+
 /// Every table covers every firmware algorithm: measured, or failed with its reason.
 #[test]
 fn the_tables_cover_every_firmware_algorithm() {

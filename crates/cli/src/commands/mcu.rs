@@ -25,6 +25,8 @@ pub struct Args {
     #[arg(long)]
     pub no_store: bool,
     /// Also write the device cost table (data/device-costs/TARGET.json) to FILE.
+    /// With algorithms named and FILE already a table of this target, only
+    /// their entries in it are replaced.
     #[arg(long, value_name = "FILE")]
     pub cost_table: Option<std::path::PathBuf>,
 }
@@ -39,7 +41,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let command = command.join(" ");
     let req = Request {
         target,
-        algorithms: args.algorithms,
+        algorithms: args.algorithms.clone(),
         sizes: args.sizes,
     };
     // Ctrl-C ends the run after the algorithm in progress; what finished is
@@ -60,13 +62,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Format::Table => print!("{}", mcu::results::table(&rows)),
     }
     if let Some(path) = &args.cost_table {
-        let table = mcu::cost_table::CostTable::from_results(
+        let mut table = mcu::cost_table::CostTable::from_results(
             target,
             &rows,
             mcu::toolchain::versions(target),
             mcu::cost_table::firmware_revision(&mcu::firmware_dir())?,
             format!("scripts/device-costs {}", target.name()),
         );
+        if !req.algorithms.is_empty() && path.exists() {
+            table = mcu::cost_table::update_file(path, target, table)?;
+        }
         let text = serde_json::to_string_pretty(&table).map_err(CliError::failed)? + "\n";
         crate::args::write_output(&text, Some(path))?;
     }
