@@ -107,6 +107,7 @@ impl Plan {
             battery: self.battery.clone(),
             interval: self.interval.clone(),
             data_dir: self.data_dir.clone(),
+            session_messages: None,
         }
     }
 }

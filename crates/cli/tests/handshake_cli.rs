@@ -107,3 +107,177 @@ fn methods_suites_and_links_that_cannot_be_run_exit_2_with_the_reason() {
         .code(2)
         .stderr(predicates::str::contains("unknown link"));
 }
+
+/// The shipped device table's cycles for one EDHOC step.
+fn table_cycles(target: &str, op: &str) -> u64 {
+    let path = format!(
+        "{}/../../data/device-costs/{target}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let e = table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["algorithm"] == "edhoc-m3-s2" && e["operation"] == op)
+        .unwrap_or_else(|| panic!("no edhoc-m3-s2 {op} in {target}"));
+    // Cortex-M counts instructions; its cycles are the estimate.
+    match e["cycle_estimates"].as_array().unwrap().first() {
+        Some(est) => est[1].as_u64().unwrap(),
+        None => e["points"][0][1].as_u64().unwrap(),
+    }
+}
+
+/// Each party's CPU per message on three devices, from their own simulated
+/// builds; the ATmega1284P board says why it has none, beside the sizes.
+#[test]
+fn edhoc_on_a_device_gives_each_partys_cycles_per_message_or_why_not() {
+    for (device, target) in [
+        ("mkr-wan-1300", "cortex-m0plus"),
+        ("nrf52840", "cortex-m4"),
+        ("esp32-c3", "riscv32imc"),
+    ] {
+        let h = json(&[
+            "handshake",
+            "edhoc",
+            "--link",
+            "lorawan-eu868-dr0",
+            "--device",
+            device,
+        ]);
+        let d = &h["device"];
+        assert_eq!(d["target"], target, "{h}");
+        let messages = d["messages"].as_array().unwrap();
+        assert_eq!(messages.len(), 4);
+        let mut initiator_cycles = 0;
+        for (i, m) in messages.iter().enumerate() {
+            let n = i + 1;
+            assert_eq!(
+                m["write_cycles"],
+                table_cycles(target, &format!("m{n}-write"))
+            );
+            assert_eq!(
+                m["read_cycles"],
+                table_cycles(target, &format!("m{n}-read"))
+            );
+            // The initiator writes messages 1 and 3 and reads 2 and 4.
+            initiator_cycles += m[if n % 2 == 1 {
+                "write_cycles"
+            } else {
+                "read_cycles"
+            }]
+            .as_u64()
+            .unwrap();
+        }
+        let clock_hz = d["clock_mhz"].as_f64().unwrap() * 1e6;
+        let ms = d["initiator_cpu_ms"].as_f64().unwrap();
+        assert!(
+            (ms - initiator_cycles as f64 / clock_hz * 1e3).abs() < 1e-6,
+            "{d}"
+        );
+        let parts = ["cpu_uj", "tx_uj", "rx_uj"].map(|k| d[k].as_f64().unwrap());
+        assert!(parts.iter().all(|&p| p > 0.0), "{d}");
+        let total = d["energy_uj"].as_f64().unwrap();
+        assert!((total - parts.iter().sum::<f64>()).abs() < 1e-6 * total);
+    }
+    let h = json(&[
+        "handshake",
+        "edhoc",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--device",
+        "sodaq-mbili",
+    ]);
+    let why = h["device"]["failure"].as_str().unwrap();
+    assert!(why.contains("16-bit target"), "{why}");
+    let sizes: Vec<u64> = h["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["bytes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, TRACE_SIZES);
+}
+
+/// `recommend --session-messages`: one handshake per reading ranks the
+/// session-keyed choice below every pre-shared-key scheme it could beat; a
+/// thousand readings per handshake move it up, and the answer gives the
+/// break-even from the device's own handshake energy.
+#[test]
+fn recommend_ranks_a_session_differently_at_1_and_1000_messages_and_says_the_break_even() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let rank = |n: &str| {
+        let doc = json(&[
+            "recommend",
+            "--device",
+            "mkr-wan-1300",
+            "--link",
+            "lorawan-eu868-dr5",
+            "--db",
+            db.to_str().unwrap(),
+            "--session-messages",
+            n,
+        ]);
+        let rows = doc["rows"].as_array().unwrap().clone();
+        let keyed = rows
+            .iter()
+            .position(|r| r["session_messages"].as_u64().is_some())
+            .expect("a session-keyed row");
+        (doc, rows, keyed)
+    };
+    let (one, rows_1, at_1) = rank("1");
+    let (thousand, rows_1000, at_1000) = rank("1000");
+    assert!(at_1000 < at_1, "{at_1000} vs {at_1}");
+    // It keys the pre-shared-key winner, and costs it plus the handshake's share.
+    let winner = &rows_1000[0];
+    let keyed = &rows_1000[at_1000];
+    assert_eq!(keyed["scheme"], winner["scheme"]);
+    let handshake = thousand["session"]["handshake_uj"].as_f64().unwrap();
+    assert!(handshake > 0.0);
+    assert_eq!(one["session"]["handshake_uj"].as_f64().unwrap(), handshake);
+    let share = keyed["handshake_share_uj"].as_f64().unwrap();
+    assert!((share - handshake / 1000.0).abs() < 1e-9 * handshake);
+    let extra = keyed["message_uj"].as_f64().unwrap() - winner["message_uj"].as_f64().unwrap();
+    assert!((extra - share).abs() < 0.01 * share, "{extra} vs {share}");
+    assert!(
+        rows_1[at_1]["message_uj"].as_f64().unwrap() > rows_1[1]["message_uj"].as_f64().unwrap()
+    );
+    // The break-even: the handshake in messages, and where it falls under 1 %.
+    let worth = thousand["session"]["handshake_in_messages"]
+        .as_f64()
+        .unwrap();
+    let winner_uj = winner["message_uj"].as_f64().unwrap();
+    assert!((worth - handshake / winner_uj).abs() < 1e-9 * worth);
+    let negligible = thousand["session"]["negligible_from_messages"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(negligible, (100.0 * worth).ceil() as u64);
+    let sentence = thousand["session"]["sentence"].as_str().unwrap();
+    assert!(
+        sentence.contains(&format!("from {negligible} messages")),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn zero_session_messages_is_refused_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "recommend",
+            "--device",
+            "mkr-wan-1300",
+            "--link",
+            "lorawan-eu868-dr5",
+            "--db",
+            db.to_str().unwrap(),
+            "--session-messages",
+            "0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("at least 1"));
+}

@@ -546,6 +546,9 @@ fn the_cost_commands_spell_every_json_field_one_way_as_documented() {
                     "chain:1",
                     "--top",
                     "3",
+                    // The session answer's fields, even where the device has no handshake cycles.
+                    "--session-messages",
+                    "100",
                 ],
             ),
         ),

@@ -5,7 +5,8 @@
 //! ([`device_times`]) or from this host, labelled so, and the link and energy
 //! models turn bytes and time into airtime, microjoules and battery days
 //! ([`scheme_cost`]). [`ranking`] orders schemes by that cost; [`frame`]
-//! times the whole message path; [`record`] turns measurements into stored rows.
+//! times the whole message path; [`record`] turns measurements into stored rows;
+//! [`session`] puts a key establishment on the device and spreads it over a session.
 
 pub mod airtime_view;
 pub mod data;
@@ -20,5 +21,6 @@ pub mod message;
 pub mod ranking;
 pub mod record;
 pub mod scheme_cost;
+pub mod session;
 
 pub use error::Error;

@@ -59,6 +59,9 @@ pub struct Request {
     pub battery: String,
     pub interval: String,
     pub data_dir: Option<PathBuf>,
+    /// Messages per session keyed by an EDHOC handshake: the winner keyed so
+    /// is ranked beside the pre-shared-key schemes. None: pre-shared keys only.
+    pub session_messages: Option<u64>,
 }
 
 pub struct Ranking {
@@ -72,6 +75,8 @@ pub struct Ranking {
     pub interval_s: f64,
     /// Whether the link's duty cycle allows that interval (none without a rule).
     pub duty_cycle: Option<DutyCycleAnswer>,
+    /// With `session_messages`: when key establishment stops mattering.
+    pub session: Option<crate::session::SessionAnswer>,
 }
 
 /// `--container`: one container, or `all` of them.
@@ -176,30 +181,23 @@ pub fn rank_names(
             ranked.push(cost);
         }
     }
-    // What the duty cycle allows at the interval first: a choice that breaks
-    // a legal limit ranks after every one that keeps it. Then safe schemes;
-    // what `seal` refuses (legacy, broken, a short random nonce) follows, when
-    // asked for, and never shares a rank with a safe one. Within each, a
-    // scheme the device has no time for is costed with this host's time,
-    // labelled, and ranked after every measured one: host times would not
-    // compare (an 8-bit MCU is thousands of times slower).
-    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
-    ranked.sort_by(|a, b| {
-        class(a).cmp(&class(b)).then(
-            message_uj(a).total_cmp(&message_uj(b)).then(
-                a.code_size
-                    .unwrap_or(i64::MAX)
-                    .cmp(&b.code_size.unwrap_or(i64::MAX)),
-            ),
-        )
-    });
-    // Ties are ties within a class; ranks continue across classes.
-    let ranges: Vec<(f64, f64)> = ranked.iter().map(energy_range_uj).collect();
-    let mut ranks = Vec::with_capacity(ranked.len());
-    for group in ranked.chunk_by(|a, b| class(a) == class(b)) {
-        let start = ranks.len();
-        let group_ranks = shared_ranks(&ranges[start..start + group.len()]);
-        ranks.extend(group_ranks.into_iter().map(|r| r + start));
+    let mut ranks = order(&mut ranked, interval_s);
+    let mut session = None;
+    if let Some(n) = req.session_messages {
+        if n == 0 {
+            return Err(Error::invalid("--session-messages must be at least 1"));
+        }
+        // The winner keyed by a session instead of a pre-shared key.
+        if let Some(best) = ranked.first() {
+            let link = handshake::edhoc_on_link(3, 2, true, spec).map_err(Error::failed)?;
+            let on_device = crate::session::on_device(&link, device, radio, spec)?;
+            session = Some(crate::session::answer(&on_device, best, n));
+            if let Some(h) = on_device.measured() {
+                let keyed = crate::session::keyed_by_session(best, h, n, &setting)?;
+                ranked.push(keyed);
+                ranks = order(&mut ranked, interval_s);
+            }
+        }
     }
     let choices: Vec<duty_cycle::Choice> = ranked
         .iter()
@@ -218,7 +216,37 @@ pub fn rank_names(
         excluded,
         interval_s,
         duty_cycle,
+        session,
     })
+}
+
+/// Sorts `ranked` and gives its ranks. What the duty cycle allows at the
+/// interval first: a choice that breaks a legal limit ranks after every one
+/// that keeps it. Then safe schemes; what `seal` refuses (legacy, broken, a
+/// short random nonce) follows, when asked for, and never shares a rank with
+/// a safe one. Within each, a scheme the device has no time for is costed
+/// with this host's time, labelled, and ranked after every measured one:
+/// host times would not compare (an 8-bit MCU is thousands of times slower).
+fn order(ranked: &mut [SchemeCost], interval_s: f64) -> Vec<usize> {
+    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
+    ranked.sort_by(|a, b| {
+        class(a).cmp(&class(b)).then(
+            message_uj(a).total_cmp(&message_uj(b)).then(
+                a.code_size
+                    .unwrap_or(i64::MAX)
+                    .cmp(&b.code_size.unwrap_or(i64::MAX)),
+            ),
+        )
+    });
+    // Ties are ties within a class; ranks continue across classes.
+    let ranges: Vec<(f64, f64)> = ranked.iter().map(energy_range_uj).collect();
+    let mut ranks = Vec::with_capacity(ranked.len());
+    for group in ranked.chunk_by(|a, b| class(a) == class(b)) {
+        let start = ranks.len();
+        let group_ranks = shared_ranks(&ranges[start..start + group.len()]);
+        ranks.extend(group_ranks.into_iter().map(|r| r + start));
+    }
+    ranks
 }
 
 /// Whether the link's duty cycle allows this message every `interval_s`.
@@ -461,6 +489,7 @@ impl Ranking {
             min_security: req.min_security,
             interval_s: self.interval_s,
             duty_cycle: self.duty_cycle.clone(),
+            session: self.session.clone(),
             rows: self
                 .ranked
                 .iter()
@@ -496,6 +525,8 @@ impl Ranking {
                         cpu_time_source: c.cpu_source.describe(),
                         device_measured: c.cpu_source.is_device(),
                         device_failure: c.cpu_source.device_failure().map(str::to_string),
+                        session_messages: c.session.as_ref().map(|s| s.messages),
+                        handshake_share_uj: c.session.as_ref().map(|s| s.handshake_uj),
                     }
                 })
                 .collect(),
@@ -553,6 +584,9 @@ pub struct RankingSummary {
     /// Whether the link's duty cycle allows the interval, said first.
     #[serde(default)]
     pub duty_cycle: Option<DutyCycleAnswer>,
+    /// With `--session-messages`: the handshake's cost and when it stops mattering.
+    #[serde(default)]
+    pub session: Option<crate::session::SessionAnswer>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
@@ -608,6 +642,12 @@ pub struct RankedRow {
     /// Why the device has no time of its own: the scheme does not fit it
     /// (with sizes) or its build failed; none when it was never measured.
     pub device_failure: Option<String>,
+    /// Keyed by an EDHOC handshake once per this many messages (none: a
+    /// pre-shared key); `handshake_share_uj` is its share of each message, in `message_uj`.
+    #[serde(default)]
+    pub session_messages: Option<u64>,
+    #[serde(default)]
+    pub handshake_share_uj: Option<f64>,
 }
 
 impl RankingSummary {
@@ -657,6 +697,10 @@ impl RankingSummary {
                 Some(_) if !row.device_measured => " [does not fit: host time]".to_string(),
                 _ => mark,
             };
+            let mark = match row.session_messages {
+                Some(n) => format!(" [EDHOC per {n}]{mark}"),
+                None => mark,
+            };
             let mark = match row.duty_cycle_allowed {
                 true => mark,
                 false => format!(" [NOT ALLOWED]{mark}"),
@@ -693,6 +737,9 @@ impl RankingSummary {
             let _ = writeln!(o, "  * battery life: {note}");
         }
         let _ = writeln!(o);
+        if let Some(session) = &self.session {
+            let _ = writeln!(o, "{}\n", session.sentence);
+        }
         for line in &self.explanation {
             let _ = writeln!(o, "{line}");
         }

@@ -53,6 +53,7 @@ pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
     }
 }
 
+#[derive(Clone)]
 pub struct SchemeCost {
     pub scheme: Scheme,
     /// The container the reading was sealed in.
@@ -78,6 +79,9 @@ pub struct SchemeCost {
     pub link_cost: Option<LinkCost>,
     /// Why there is no energy figure (message too long for the link...).
     pub energy_gap: Option<String>,
+    /// Keyed by a handshake shared over a session (`--session-messages`):
+    /// its share is in `energy`. None: a pre-shared key.
+    pub session: Option<crate::session::SessionShare>,
 }
 
 pub struct Setting<'a> {
@@ -257,6 +261,7 @@ fn finish(
         energy,
         link_cost,
         energy_gap,
+        session: None,
     })
 }
 

@@ -1,11 +1,12 @@
 //! `ciphermeter handshake`: what establishing a session key costs on a link
-//! (crates/handshake): each message's bytes, frames and time on air.
+//! (crates/handshake, crates/cost `session`): each message's bytes, frames and
+//! time on air, and with `--device` each party's CPU per message and the energy.
 
 use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
-use crate::args::{Format, links, show, usage};
+use crate::args::{Format, show};
 use crate::error::CliError;
 
 #[derive(Subcommand)]
@@ -25,6 +26,10 @@ pub struct EdhocArgs {
     /// Link name from the catalogue (`link --list`).
     #[arg(long)]
     link: String,
+    /// Device profile (`energy --list`): each party's CPU per message on it,
+    /// simulated, and the device's energy for the handshake.
+    #[arg(long)]
+    device: Option<String>,
     /// Leave out the optional message_4 (the responder's key confirmation).
     #[arg(long)]
     no_message_4: bool,
@@ -37,16 +42,17 @@ pub struct EdhocArgs {
 
 pub fn run(protocol: Protocol) -> Result<(), CliError> {
     let Protocol::Edhoc(args) = protocol;
-    let cat = links(&args.data_dir)?;
-    let spec = cat.get(&args.link).map_err(usage)?;
-    let cost = handshake::edhoc_on_link(args.method, args.suite, !args.no_message_4, spec)
-        .map_err(|e| match e {
-            handshake::HandshakeError::Protocol(_) => CliError::failed(e),
-            _ => usage(e),
-        })?;
+    let view = cost::session::edhoc_view(
+        args.method,
+        args.suite,
+        !args.no_message_4,
+        &args.link,
+        args.device.as_deref(),
+        args.data_dir.as_deref(),
+    )?;
     show(
         args.format,
-        || serde_json::to_value(&cost).unwrap_or_default(),
-        || cost.text(),
+        || serde_json::to_value(&view).unwrap_or_default(),
+        || view.text(),
     )
 }

@@ -41,6 +41,12 @@ pub struct Args {
     /// One message every: 30s, 10m, 1h.
     #[arg(long, default_value = "10m")]
     pub interval: String,
+    /// Messages per session keyed by an EDHOC handshake: the winner keyed so
+    /// (the device's own handshake cycles and airtime spread over N) is ranked
+    /// beside the pre-shared-key schemes, and the report says from what N the
+    /// handshake stops mattering.
+    #[arg(long, value_name = "N")]
+    pub session_messages: Option<u64>,
     /// How many ranked schemes to print.
     #[arg(long, default_value_t = 15)]
     pub top: usize,
@@ -64,6 +70,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         battery: args.battery,
         interval: args.interval,
         data_dir: args.data_dir,
+        session_messages: args.session_messages,
     };
     let store = args.db.open()?;
     let progress = std::io::stderr().is_terminal();

@@ -1,0 +1,397 @@
+//! Key establishment on a device: a handshake's messages on the link
+//! (crates/handshake) with each party's CPU per message from the device's
+//! own simulation (the `edhoc-m3-s2` firmware build in the shipped device
+//! table), and what the whole handshake costs the device in energy, with
+//! the same energy model as a sealed message. `recommend` and `energy`
+//! spread it over the N messages of a session.
+
+use energy::model::{MessageLoad, estimate};
+use energy::{Device, Radio};
+use handshake::HandshakeCost;
+use link::{LinkSpec, Micros};
+use serde::Serialize;
+
+use crate::Error;
+use crate::device_times::device_target;
+
+/// The firmware build that runs EDHOC method 3, suite 2 on the device.
+pub const EDHOC_BUILD: &str = "edhoc-m3-s2";
+
+/// One message's CPU: the party that writes it and the party that reads it,
+/// both at the device's clock.
+#[derive(Clone, Debug, Serialize)]
+pub struct MessageCpu {
+    pub message: &'static str,
+    pub writer: &'static str,
+    pub write_cycles: u64,
+    pub write_ms: f64,
+    pub read_cycles: u64,
+    pub read_ms: f64,
+}
+
+/// A handshake on one device: each message's CPU and the device's energy.
+/// The device is the initiator; the responder's steps are given at the same
+/// clock (what a device-to-device handshake costs the other side).
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceHandshake {
+    pub device: String,
+    pub target: String,
+    pub clock_mhz: f64,
+    /// Where the cycles come from (simulated, the table and its firmware).
+    pub cycles_source: String,
+    pub messages: Vec<MessageCpu>,
+    pub initiator_cpu_ms: f64,
+    pub responder_cpu_ms: f64,
+    /// The device's energy: its CPU, its radio sending message_1 and
+    /// message_3 (with their receive windows) and receiving message_2 and
+    /// message_4 for their time on air. Model estimates, µJ.
+    pub cpu_uj: f64,
+    pub tx_uj: f64,
+    pub rx_uj: f64,
+    pub energy_uj: f64,
+    /// The device's load for the whole handshake, for sharing it over a session.
+    #[serde(skip)]
+    pub load: MessageLoad,
+}
+
+/// The device's part of a handshake, or why it has none.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum OnDevice {
+    Measured(DeviceHandshake),
+    Unavailable {
+        device: String,
+        target: Option<String>,
+        /// Why there are no device cycles (no simulator for the board, or the
+        /// build does not fit or build, with its reason).
+        failure: String,
+    },
+}
+
+impl OnDevice {
+    pub fn measured(&self) -> Option<&DeviceHandshake> {
+        match self {
+            OnDevice::Measured(d) => Some(d),
+            OnDevice::Unavailable { .. } => None,
+        }
+    }
+}
+
+/// The operation names of the firmware build: each message written, then read.
+fn operations(message: &str) -> Option<(&'static str, &'static str)> {
+    Some(match message {
+        "message_1" => ("m1-write", "m1-read"),
+        "message_2" => ("m2-write", "m2-read"),
+        "message_3" => ("m3-write", "m3-read"),
+        "message_4" => ("m4-write", "m4-read"),
+        _ => return None,
+    })
+}
+
+/// `handshake`'s messages on `device` and `link`, from the device's shipped table.
+pub fn on_device(
+    handshake: &HandshakeCost,
+    device: &Device,
+    radio: &Radio,
+    link: &LinkSpec,
+) -> Result<OnDevice, Error> {
+    let unavailable = |target: Option<String>, failure: String| OnDevice::Unavailable {
+        device: device.name.clone(),
+        target,
+        failure,
+    };
+    let Some(target) = device_target(device)? else {
+        return Ok(unavailable(
+            None,
+            format!(
+                "{} has no simulated microcontroller: its CPU costs come from runs imported from the board",
+                device.name
+            ),
+        ));
+    };
+    let Some(table) = mcu::cost_table::shipped(target)? else {
+        return Ok(unavailable(
+            Some(target.name().into()),
+            format!("no device cost table for {target}: run scripts/device-costs"),
+        ));
+    };
+    if let Some(why) = table.failure(EDHOC_BUILD) {
+        return Ok(unavailable(Some(target.name().into()), why.to_string()));
+    }
+    let clock_hz = device.clock_mhz.value * 1e6;
+    let cycles = |op: &str| -> Result<u64, Error> {
+        table
+            .entry(EDHOC_BUILD, op)
+            .and_then(|e| e.cycle_points().first().map(|p| p.1))
+            .ok_or_else(|| {
+                Error::failed(format!(
+                    "{EDHOC_BUILD} {op} is not in the {target} table: run scripts/device-costs {}",
+                    target.name()
+                ))
+            })
+    };
+    let ms = |c: u64| c as f64 / clock_hz * 1e3;
+    let (mut initiator_ms, mut responder_ms) = (0.0, 0.0);
+    let (mut airtime, mut rx_time) = (Micros::ZERO, Micros::ZERO);
+    let mut messages = Vec::new();
+    for m in &handshake.messages {
+        let (write, read) = operations(m.message)
+            .ok_or_else(|| Error::failed(format!("no device build step for {}", m.message)))?;
+        let (w, r) = (cycles(write)?, cycles(read)?);
+        let c = link.cost(m.bytes, false).map_err(Error::invalid)?;
+        if m.sender == "initiator" {
+            initiator_ms += ms(w);
+            responder_ms += ms(r);
+            airtime = airtime + c.airtime;
+            rx_time = rx_time + c.rx_time;
+        } else {
+            responder_ms += ms(w);
+            initiator_ms += ms(r);
+            rx_time = rx_time + c.airtime;
+        }
+        messages.push(MessageCpu {
+            message: m.message,
+            writer: m.sender,
+            write_cycles: w,
+            write_ms: ms(w),
+            read_cycles: r,
+            read_ms: ms(r),
+        });
+    }
+    let load = MessageLoad {
+        cpu_time_s: initiator_ms / 1e3,
+        airtime,
+        rx_time,
+        tx_power_dbm: link.tx_power_dbm,
+    };
+    // The model's per-message split; the interval only sizes its sleep.
+    let active_s = load.cpu_time_s + airtime.as_secs() + rx_time.as_secs();
+    let e = estimate(device, radio, None, &load, active_s + 1.0).map_err(Error::invalid)?;
+    let estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
+    Ok(OnDevice::Measured(DeviceHandshake {
+        device: device.name.clone(),
+        target: target.name().into(),
+        clock_mhz: device.clock_mhz.value,
+        cycles_source: format!(
+            "simulated {target} (data/device-costs/{}.json, firmware {}){}",
+            target.name(),
+            table.firmware_revision,
+            if estimated {
+                "; cycles estimated from the executed instruction mix"
+            } else {
+                ""
+            }
+        ),
+        messages,
+        initiator_cpu_ms: initiator_ms,
+        responder_cpu_ms: responder_ms,
+        cpu_uj: e.cpu_j * 1e6,
+        tx_uj: e.tx_j * 1e6,
+        rx_uj: e.rx_j * 1e6,
+        energy_uj: e.message_j * 1e6,
+        load,
+    }))
+}
+
+impl DeviceHandshake {
+    /// The lines `handshake edhoc --device` adds under the link's table.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "on {} ({} at {} MHz; {}):\n{:<10} {:<9} {:>14} {:>10} {:>14} {:>10}\n",
+            self.device,
+            self.target,
+            self.clock_mhz,
+            self.cycles_source,
+            "message",
+            "writer",
+            "write cycles",
+            "write ms",
+            "read cycles",
+            "read ms"
+        );
+        for m in &self.messages {
+            out.push_str(&format!(
+                "{:<10} {:<9} {:>14} {:>10.1} {:>14} {:>10.1}\n",
+                m.message, m.writer, m.write_cycles, m.write_ms, m.read_cycles, m.read_ms
+            ));
+        }
+        out.push_str(&format!(
+            "CPU: initiator (the device) {:.1} ms, responder {:.1} ms at this clock; \
+             the device's energy for the handshake: {:.1} uJ (CPU {:.1}, TX {:.1}, RX {:.1}; model estimate)\n",
+            self.initiator_cpu_ms,
+            self.responder_cpu_ms,
+            self.energy_uj,
+            self.cpu_uj,
+            self.tx_uj,
+            self.rx_uj
+        ));
+        out
+    }
+}
+
+/// What `handshake edhoc` prints: the messages on the link and, with a
+/// device, each party's CPU per message there and the device's energy.
+#[derive(Clone, Debug, Serialize)]
+pub struct HandshakeView {
+    #[serde(flatten)]
+    pub link: HandshakeCost,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<OnDevice>,
+}
+
+/// Runs EDHOC (method, suite, with or without message_4) and costs it on
+/// `link_name`, and on `device` when one is named.
+pub fn edhoc_view(
+    method: u8,
+    suite: u8,
+    message_4: bool,
+    link_name: &str,
+    device: Option<&str>,
+    data_dir: Option<&std::path::Path>,
+) -> Result<HandshakeView, Error> {
+    let cat = crate::data::links(data_dir)?;
+    let spec = cat.get(link_name).map_err(Error::invalid)?;
+    let link = handshake::edhoc_on_link(method, suite, message_4, spec).map_err(|e| match e {
+        handshake::HandshakeError::Protocol(_) => Error::failed(e),
+        _ => Error::invalid(e),
+    })?;
+    let device = match device {
+        None => None,
+        Some(name) => {
+            let prof = crate::data::profiles(data_dir)?;
+            let device = prof.device(name).map_err(Error::invalid)?;
+            let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+            Some(on_device(&link, device, radio, spec)?)
+        }
+    };
+    Ok(HandshakeView { link, device })
+}
+
+impl HandshakeView {
+    pub fn text(&self) -> String {
+        let mut out = self.link.text();
+        match &self.device {
+            Some(OnDevice::Measured(d)) => out.push_str(&d.text()),
+            Some(OnDevice::Unavailable {
+                device, failure, ..
+            }) => out.push_str(&format!("no device CPU for {device}: {failure}\n")),
+            None => {}
+        }
+        out
+    }
+}
+
+/// A handshake's share of each message in a session of `messages`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionShare {
+    pub protocol: &'static str,
+    pub messages: u64,
+    /// The device's handshake energy over `messages`, µJ per message.
+    pub handshake_uj: f64,
+}
+
+/// `base` keyed by `handshake` once every `messages` messages: its load per
+/// message plus the handshake's over `messages`, through the same energy
+/// model (so battery life counts the handshakes too).
+pub fn keyed_by_session(
+    base: &crate::scheme_cost::SchemeCost,
+    handshake: &DeviceHandshake,
+    messages: u64,
+    setting: &crate::scheme_cost::Setting,
+) -> Result<crate::scheme_cost::SchemeCost, Error> {
+    let link = base
+        .link_cost
+        .as_ref()
+        .ok_or_else(|| Error::failed("a ranked scheme has no link cost"))?;
+    let n = messages as f64;
+    let us = |own: Micros, shared: Micros| {
+        Micros::from_us(((own.as_secs() + shared.as_secs() / n) * 1e6).round() as u64)
+    };
+    let load = MessageLoad {
+        cpu_time_s: base.cpu_us * 1e-6 + handshake.load.cpu_time_s / n,
+        airtime: us(link.airtime, handshake.load.airtime),
+        rx_time: us(link.rx_time, handshake.load.rx_time),
+        tx_power_dbm: setting.link.tx_power_dbm,
+    };
+    let e = estimate(
+        setting.device,
+        setting.radio,
+        setting.battery,
+        &load,
+        setting.interval_s,
+    )
+    .map_err(Error::invalid)?;
+    let mut keyed = base.clone();
+    keyed.cpu_us = load.cpu_time_s * 1e6;
+    keyed.energy = Some(e);
+    keyed.session = Some(SessionShare {
+        protocol: EDHOC_BUILD,
+        messages,
+        handshake_uj: handshake.energy_uj / n,
+    });
+    Ok(keyed)
+}
+
+/// When key establishment stops mattering, said for a ranking.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct SessionAnswer {
+    pub protocol: String,
+    pub session_messages: u64,
+    /// The device's energy for one handshake, µJ (none: no device cycles).
+    pub handshake_uj: Option<f64>,
+    /// One handshake costs as much as this many of the keyed scheme's messages.
+    pub handshake_in_messages: Option<f64>,
+    /// From this many messages per session on, the handshake adds under 1 %
+    /// to each message's energy.
+    pub negligible_from_messages: Option<u64>,
+    pub sentence: String,
+}
+
+/// The answer for a session of `messages` keyed by `handshake` (or why none),
+/// beside `base`, the pre-shared-key scheme it keys.
+pub fn answer(
+    handshake: &OnDevice,
+    base: &crate::scheme_cost::SchemeCost,
+    messages: u64,
+) -> SessionAnswer {
+    let message_uj = base.energy.as_ref().map_or(0.0, |e| e.message_j * 1e6);
+    match handshake {
+        OnDevice::Measured(h) if message_uj > 0.0 => {
+            let worth = h.energy_uj / message_uj;
+            let negligible = (100.0 * worth).ceil() as u64;
+            SessionAnswer {
+                protocol: EDHOC_BUILD.into(),
+                session_messages: messages,
+                handshake_uj: Some(h.energy_uj),
+                handshake_in_messages: Some(worth),
+                negligible_from_messages: Some(negligible),
+                sentence: format!(
+                    "Key establishment: one EDHOC handshake (method 3, suite 2) costs this device {:.0} uJ, as much as {worth:.1} messages of {}; over a session of {messages} message{} it adds {:.2} uJ to each ({} of a message), and from {negligible} messages per session on it adds under 1 %.",
+                    h.energy_uj,
+                    base.name(),
+                    if messages == 1 { "" } else { "s" },
+                    h.energy_uj / messages as f64,
+                    crate::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
+                ),
+            }
+        }
+        OnDevice::Measured(_) => SessionAnswer {
+            protocol: EDHOC_BUILD.into(),
+            session_messages: messages,
+            handshake_uj: None,
+            handshake_in_messages: None,
+            negligible_from_messages: None,
+            sentence: "Key establishment: the keyed scheme has no energy figure".into(),
+        },
+        OnDevice::Unavailable { failure, .. } => SessionAnswer {
+            protocol: EDHOC_BUILD.into(),
+            session_messages: messages,
+            handshake_uj: None,
+            handshake_in_messages: None,
+            negligible_from_messages: None,
+            sentence: format!(
+                "Key establishment is not ranked: this device has no EDHOC cycles of its own ({failure})."
+            ),
+        },
+    }
+}
