@@ -795,6 +795,7 @@ mod tests {
             battery: "2xAA".into(),
             interval: "10m".into(),
             data_dir: None,
+            session_messages: None,
         }
     }
 
