@@ -1,6 +1,8 @@
 //! EDHOC (RFC 9528), method 3 (static DH both ways), cipher suite 2
 //! (AES-CCM-16-64-128, SHA-256, P-256), run by `lakers` over this
-//! firmware's own RustCrypto generation ([`Backend`]).
+//! firmware's own RustCrypto generation ([`Backend`]); P-256 is the `p256`
+//! crate, or on a 16-bit target (the ATmega1284P), where it does not build,
+//! the firmware's own (`p256_words`).
 //!
 //! Each message is measured twice: the party that writes it and the party
 //! that reads it (`m1-write`, `m1-read`, … `m4-read`), each at the message's
@@ -27,7 +29,6 @@ use lakers::{
     Crypto, EDHOCError, EDHOCMethod, EDHOCSuite, EdhocInitiator, EdhocMessageBuffer,
     EdhocResponder, MAX_BUFFER_LEN, credential_check_or_fetch,
 };
-use p256::elliptic_curve::point::{AffineCoordinates, DecompressPoint};
 use sha2::{Digest, Sha256};
 
 use crate::bench::{Bench, Failure, expect};
@@ -157,20 +158,9 @@ impl Crypto for Backend {
         private_key: &BytesP256ElemLen,
         public_key: &BytesP256ElemLen,
     ) -> BytesP256ElemLen {
-        // EDHOC sends x only; either y gives the same shared x (RFC 9528 §3.7).
-        let (Ok(secret), Some(point)) = (
-            p256::SecretKey::from_bytes(&(*private_key).into()),
-            Option::<p256::AffinePoint>::from(p256::AffinePoint::decompress(
-                &(*public_key).into(),
-                0u8.into(),
-            )),
-        ) else {
-            // lakers has no error path here: an invalid point gives a shared
-            // secret no peer holds, so the handshake fails its MAC check.
-            return [0; 32];
-        };
-        let shared = p256::ecdh::diffie_hellman(secret.to_nonzero_scalar(), point);
-        (*shared.raw_secret_bytes()).into()
+        // lakers has no error path here: an invalid point gives a shared
+        // secret no peer holds, so the handshake fails its MAC check.
+        curve::ecdh_x(private_key, public_key).unwrap_or([0; 32])
     }
 
     fn get_random_byte(&mut self) -> u8 {
@@ -179,11 +169,34 @@ impl Crypto for Backend {
     }
 
     fn p256_generate_key_pair(&mut self) -> (BytesP256ElemLen, BytesP256ElemLen) {
-        let x = match p256::SecretKey::from_bytes(&self.ephemeral.into()) {
-            Ok(secret) => secret.public_key().as_affine().x().into(),
-            Err(_) => [0; 32],
-        };
-        (self.ephemeral, x)
+        (
+            self.ephemeral,
+            curve::public_x(&self.ephemeral).unwrap_or([0; 32]),
+        )
+    }
+}
+
+/// P-256 for EDHOC: the `p256` crate where it builds, else the firmware's
+/// own (`p256_words`: crypto-bigint needs a usize of at least 32 bits).
+#[cfg(target_pointer_width = "16")]
+use super::p256_words as curve;
+
+#[cfg(not(target_pointer_width = "16"))]
+mod curve {
+    use p256::elliptic_curve::point::{AffineCoordinates, DecompressPoint};
+
+    pub fn public_x(k: &[u8; 32]) -> Option<[u8; 32]> {
+        let secret = p256::SecretKey::from_bytes(&(*k).into()).ok()?;
+        Some(secret.public_key().as_affine().x().into())
+    }
+
+    /// Either y gives the same shared x (RFC 9528 §3.7).
+    pub fn ecdh_x(k: &[u8; 32], peer_x: &[u8; 32]) -> Option<[u8; 32]> {
+        let secret = p256::SecretKey::from_bytes(&(*k).into()).ok()?;
+        let point: Option<p256::AffinePoint> =
+            p256::AffinePoint::decompress(&(*peer_x).into(), 0u8.into()).into();
+        let shared = p256::ecdh::diffie_hellman(secret.to_nonzero_scalar(), point?);
+        Some((*shared.raw_secret_bytes()).into())
     }
 }
 

@@ -9,21 +9,19 @@ use crate::probe::Probe;
 use crate::sizes::SIZES;
 
 pub mod aead;
-#[cfg(rsa)]
+#[cfg(any(rsa, feature = "edhoc-m3-s2"))]
 pub mod bignum;
 pub mod block;
 #[cfg(eax_bytewise)]
 pub mod eax_bytewise;
-#[cfg(all(feature = "edhoc-m3-s2", not(target_pointer_width = "16")))]
+#[cfg(feature = "edhoc-m3-s2")]
 pub mod edhoc;
-#[cfg(all(feature = "edhoc-m3-s2", target_pointer_width = "16"))]
-compile_error!(
-    "EDHOC suite 2 does not build for a 16-bit target: its P-256 (RustCrypto p256 0.14 over crypto-bigint 0.7) needs a usize of at least 32 bits"
-);
 pub mod hash;
 pub mod identity;
 #[cfg(message_path)]
 pub mod message;
+#[cfg(feature = "edhoc-m3-s2")]
+pub mod p256_words;
 #[cfg(rsa)]
 pub mod rsa;
 #[cfg(rsa)]
@@ -326,7 +324,7 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     rsa::bench::<{ rsa::N1024 }, { rsa::H1024 }, P>(b, "rsa-1024", &rsa_vectors::RSA1024);
     #[cfg(feature = "rsa-2048")]
     rsa::bench::<{ rsa::N2048 }, { rsa::H2048 }, P>(b, "rsa-2048", &rsa_vectors::RSA2048);
-    #[cfg(all(feature = "edhoc-m3-s2", not(target_pointer_width = "16")))]
+    #[cfg(feature = "edhoc-m3-s2")]
     edhoc::bench(b, "edhoc-m3-s2");
 
     #[cfg(message_path)]
