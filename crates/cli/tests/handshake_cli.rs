@@ -282,3 +282,46 @@ fn zero_session_messages_is_refused_with_exit_2() {
         .code(2)
         .stderr(predicates::str::contains("at least 1"));
 }
+
+/// `energy --session-messages N`: a third row, the sealed message with the
+/// device's handshake energy over N, the handshake being the one
+/// `handshake edhoc --device` reports.
+#[test]
+fn energy_spreads_the_devices_handshake_over_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let e = json(&[
+        "energy",
+        "--device",
+        "mkr-wan-1300",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--sample",
+        "chain:10",
+        "--db",
+        db.to_str().unwrap(),
+        "--session-messages",
+        "50",
+    ]);
+    let h = json(&[
+        "handshake",
+        "edhoc",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--device",
+        "mkr-wan-1300",
+    ]);
+    let handshake = h["device"]["energy_uj"].as_f64().unwrap();
+    assert_eq!(e["session"]["handshake_uj"].as_f64().unwrap(), handshake);
+    let rows = e["messages"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2]["message"], "session");
+    let extra = rows[2]["message_uj"].as_f64().unwrap() - rows[1]["message_uj"].as_f64().unwrap();
+    // Airtimes are whole microseconds: the share is within a rounding of exact.
+    assert!(
+        (extra - handshake / 50.0).abs() < 1e-3 * handshake / 50.0,
+        "{extra}"
+    );
+}

@@ -529,6 +529,8 @@ fn the_cost_commands_spell_every_json_field_one_way_as_documented() {
                 "aead:aes-128-gcm",
                 "--battery",
                 "2xAA",
+                "--session-messages",
+                "100",
                 "--format",
                 "json",
             ]),

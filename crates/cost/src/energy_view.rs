@@ -52,15 +52,20 @@ pub struct Request<'a> {
     pub send: SendOptions,
     pub messages: Messages,
     pub cpu: CpuChoice<'a>,
+    /// Messages per session keyed by one EDHOC handshake: a third row, the
+    /// sealed message with the handshake's share (`--session-messages`).
+    pub session_messages: Option<u64>,
 }
 
 pub struct EnergyView<'a> {
     req: &'a Request<'a>,
     interval_s: f64,
     sizes: Sizes,
-    /// Plaintext, then sealed.
+    /// Plaintext, then sealed, then (with a session) sealed with the handshake's share.
     pub rows: Vec<(&'static str, LinkCost, EnergyEstimate)>,
     pub warnings: Vec<String>,
+    /// With `session_messages`: the handshake's cost and when it stops mattering.
+    pub session: Option<crate::session::SessionAnswer>,
 }
 
 /// The two messages' sizes and where the sealing CPU time comes from.
@@ -100,7 +105,12 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         Messages::Bytes { plain, sealed } => byte_sizes(*plain, *sealed, &req.cpu)?,
     };
     let (plain, sealed, cpu_us) = (sizes.plain, sizes.sealed, sizes.cpu.us);
+    let session_messages = req
+        .session_messages
+        .map(crate::session::check_messages)
+        .transpose()?;
     let mut rows = Vec::new();
+    let mut sealed_load = None;
     for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
         let cost = spec.cost_with(bytes, &req.send).map_err(Error::invalid)?;
         let load = MessageLoad {
@@ -111,7 +121,24 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         };
         let est =
             energy::estimate(device, radio, battery, &load, interval).map_err(Error::invalid)?;
+        sealed_load = Some(load);
         rows.push((label, cost, est));
+    }
+    let mut session = None;
+    if let (Some(n), Some(load)) = (session_messages, sealed_load) {
+        let on_device = crate::session::edhoc_on_device(device, radio, spec)?;
+        let sealed_uj = rows[1].2.message_j * 1e6;
+        let name = sizes
+            .scheme
+            .clone()
+            .unwrap_or_else(|| "the sealed message".into());
+        session = Some(crate::session::answer(&on_device, &name, sealed_uj, n));
+        if let Some(h) = on_device.measured() {
+            let shared = crate::session::with_share(&load, h, n);
+            let est = energy::estimate(device, radio, battery, &shared, interval)
+                .map_err(Error::invalid)?;
+            rows.push(("session", rows[1].1.clone(), est));
+        }
     }
     let mut warnings: Vec<String> = Vec::new();
     for (label, cost, est) in &rows {
@@ -140,6 +167,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         sizes,
         rows,
         warnings,
+        session,
     })
 }
 
@@ -171,6 +199,7 @@ impl EnergyView<'_> {
             "container": sizes.container,
             "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
             "sealing_adds": delta_json(&rows[0].2, &rows[1].2),
+            "session": self.session,
             "warnings": warnings,
         })
     }
@@ -261,6 +290,9 @@ impl EnergyView<'_> {
                 sd - pd,
                 (sd / pd - 1.0) * 100.0
             );
+        }
+        if let Some(session) = &self.session {
+            let _ = writeln!(o, "  {}", session.sentence);
         }
         for w in warnings {
             let _ = writeln!(o, "  warning: {w}");

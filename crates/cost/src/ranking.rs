@@ -123,6 +123,9 @@ pub fn rank_names(
     let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
+    if let Some(n) = req.session_messages {
+        crate::session::check_messages(n)?;
+    }
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
     let device_times = DeviceTimes::for_device(store, device)?;
     let setting = Setting {
@@ -184,14 +187,15 @@ pub fn rank_names(
     let mut ranks = order(&mut ranked, interval_s);
     let mut session = None;
     if let Some(n) = req.session_messages {
-        if n == 0 {
-            return Err(Error::invalid("--session-messages must be at least 1"));
-        }
         // The winner keyed by a session instead of a pre-shared key.
         if let Some(best) = ranked.first() {
-            let link = handshake::edhoc_on_link(3, 2, true, spec).map_err(Error::failed)?;
-            let on_device = crate::session::on_device(&link, device, radio, spec)?;
-            session = Some(crate::session::answer(&on_device, best, n));
+            let on_device = crate::session::edhoc_on_device(device, radio, spec)?;
+            session = Some(crate::session::answer(
+                &on_device,
+                best.name(),
+                message_uj(best),
+                n,
+            ));
             if let Some(h) = on_device.measured() {
                 let keyed = crate::session::keyed_by_session(best, h, n, &setting)?;
                 ranked.push(keyed);

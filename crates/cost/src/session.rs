@@ -281,6 +281,20 @@ impl HandshakeView {
     }
 }
 
+/// The device's EDHOC handshake on `link` (method 3, suite 2, message_4 sent).
+pub fn edhoc_on_device(device: &Device, radio: &Radio, link: &LinkSpec) -> Result<OnDevice, Error> {
+    let cost = handshake::edhoc_on_link(3, 2, true, link).map_err(Error::failed)?;
+    on_device(&cost, device, radio, link)
+}
+
+/// Messages per session as given: at least one.
+pub fn check_messages(messages: u64) -> Result<u64, Error> {
+    if messages == 0 {
+        return Err(Error::invalid("--session-messages must be at least 1"));
+    }
+    Ok(messages)
+}
+
 /// A handshake's share of each message in a session of `messages`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SessionShare {
@@ -288,6 +302,20 @@ pub struct SessionShare {
     pub messages: u64,
     /// The device's handshake energy over `messages`, µJ per message.
     pub handshake_uj: f64,
+}
+
+/// One message's load plus `handshake`'s spread over `messages` (≥ 1).
+pub fn with_share(own: &MessageLoad, handshake: &DeviceHandshake, messages: u64) -> MessageLoad {
+    let n = messages as f64;
+    let us = |own: Micros, shared: Micros| {
+        Micros::from_us(((own.as_secs() + shared.as_secs() / n) * 1e6).round() as u64)
+    };
+    MessageLoad {
+        cpu_time_s: own.cpu_time_s + handshake.load.cpu_time_s / n,
+        airtime: us(own.airtime, handshake.load.airtime),
+        rx_time: us(own.rx_time, handshake.load.rx_time),
+        tx_power_dbm: own.tx_power_dbm,
+    }
 }
 
 /// `base` keyed by `handshake` once every `messages` messages: its load per
@@ -303,16 +331,13 @@ pub fn keyed_by_session(
         .link_cost
         .as_ref()
         .ok_or_else(|| Error::failed("a ranked scheme has no link cost"))?;
-    let n = messages as f64;
-    let us = |own: Micros, shared: Micros| {
-        Micros::from_us(((own.as_secs() + shared.as_secs() / n) * 1e6).round() as u64)
-    };
-    let load = MessageLoad {
-        cpu_time_s: base.cpu_us * 1e-6 + handshake.load.cpu_time_s / n,
-        airtime: us(link.airtime, handshake.load.airtime),
-        rx_time: us(link.rx_time, handshake.load.rx_time),
+    let own = MessageLoad {
+        cpu_time_s: base.cpu_us * 1e-6,
+        airtime: link.airtime,
+        rx_time: link.rx_time,
         tx_power_dbm: setting.link.tx_power_dbm,
     };
+    let load = with_share(&own, handshake, messages);
     let e = estimate(
         setting.device,
         setting.radio,
@@ -327,7 +352,7 @@ pub fn keyed_by_session(
     keyed.session = Some(SessionShare {
         protocol: EDHOC_BUILD,
         messages,
-        handshake_uj: handshake.energy_uj / n,
+        handshake_uj: handshake.energy_uj / messages as f64,
     });
     Ok(keyed)
 }
@@ -348,13 +373,8 @@ pub struct SessionAnswer {
 }
 
 /// The answer for a session of `messages` keyed by `handshake` (or why none),
-/// beside `base`, the pre-shared-key scheme it keys.
-pub fn answer(
-    handshake: &OnDevice,
-    base: &crate::scheme_cost::SchemeCost,
-    messages: u64,
-) -> SessionAnswer {
-    let message_uj = base.energy.as_ref().map_or(0.0, |e| e.message_j * 1e6);
+/// beside the pre-shared-key scheme it keys (`base`, `message_uj` per message).
+pub fn answer(handshake: &OnDevice, base: &str, message_uj: f64, messages: u64) -> SessionAnswer {
     match handshake {
         OnDevice::Measured(h) if message_uj > 0.0 => {
             let worth = h.energy_uj / message_uj;
@@ -368,7 +388,7 @@ pub fn answer(
                 sentence: format!(
                     "Key establishment: one EDHOC handshake (method 3, suite 2) costs this device {:.0} uJ, as much as {worth:.1} messages of {}; over a session of {messages} message{} it adds {:.2} uJ to each ({} of a message), and from {negligible} messages per session on it adds under 1 %.",
                     h.energy_uj,
-                    base.name(),
+                    base,
                     if messages == 1 { "" } else { "s" },
                     h.energy_uj / messages as f64,
                     crate::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
@@ -381,7 +401,7 @@ pub fn answer(
             handshake_uj: None,
             handshake_in_messages: None,
             negligible_from_messages: None,
-            sentence: "Key establishment: the keyed scheme has no energy figure".into(),
+            sentence: format!("Key establishment: {base} has no energy figure to compare with"),
         },
         OnDevice::Unavailable { failure, .. } => SessionAnswer {
             protocol: EDHOC_BUILD.into(),

@@ -61,6 +61,10 @@ pub struct Args {
     /// Battery profile for battery life.
     #[arg(long)]
     battery: Option<String>,
+    /// Messages per session keyed by one EDHOC handshake: adds a row with the
+    /// device's handshake spread over N, and says from what N it stops mattering.
+    #[arg(long, value_name = "N")]
+    session_messages: Option<u64>,
     #[command(flatten)]
     send: SendArgs,
     /// List devices, radios and batteries and exit.
@@ -138,6 +142,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         send: args.send.options()?,
         messages,
         cpu,
+        session_messages: args.session_messages,
     };
     let view = energy_view::view(&req)?;
     show(args.format, || view.json(), || view.text())
