@@ -642,7 +642,8 @@ fn aeads(b: &mut Builder) {
     );
     b.cipher(
         "aes-128-ccm",
-        &[],
+        // COSE 30 (AES-CCM-16-128-128) is this cipher with a 13-byte nonce.
+        &["aes-ccm-16-128-128"],
         Kind::Aead,
         "aes-128",
         vec![16],
@@ -656,7 +657,7 @@ fn aeads(b: &mut Builder) {
     );
     b.cipher(
         "aes-256-ccm",
-        &[],
+        &["aes-ccm-16-128-256"],
         Kind::Aead,
         "aes-256",
         vec![32],
@@ -667,6 +668,36 @@ fn aeads(b: &mut Builder) {
         "ccm 0.6",
         rc,
         aead::ccm::<Aes256>("aes-256-ccm"),
+    );
+    // COSE's short-tag CCM (RFC 9053 §4.2): 13-byte nonce, 8-byte tag; OSCORE's
+    // mandatory AES-CCM-16-64-128 (COSE 10) and its 256-bit sibling (11).
+    b.cipher(
+        "aes-ccm-16-64-128",
+        &[],
+        Kind::Aead,
+        "aes-128",
+        vec![16],
+        vec![13],
+        Some(8),
+        128,
+        OK,
+        "ccm 0.6",
+        rc,
+        aead::keyed::<ccm::Ccm<Aes128, ccm::consts::U8, ccm::consts::U13>>("aes-ccm-16-64-128"),
+    );
+    b.cipher(
+        "aes-ccm-16-64-256",
+        &[],
+        Kind::Aead,
+        "aes-256",
+        vec![32],
+        vec![13],
+        Some(8),
+        256,
+        OK,
+        "ccm 0.6",
+        rc,
+        aead::keyed::<ccm::Ccm<Aes256, ccm::consts::U8, ccm::consts::U13>>("aes-ccm-16-64-256"),
     );
     b.cipher(
         "aes-128-eax",

@@ -70,6 +70,20 @@ fn check_cipher(entry: &'static Entry, backend: Option<Backend>, v: &Vector) -> 
         return Err(format!("decrypt: {m}"));
     }
 
+    // Wycheproof-style: a flipped bit anywhere in ciphertext or tag is refused.
+    if entry.kind == Kind::Aead {
+        for at in offset..input.len() {
+            let mut bad = input.clone();
+            bad[at] ^= 0x01 << (at % 8);
+            if cipher.decrypt(&params, &bad, &mut Vec::new()).is_ok() {
+                return Err(format!(
+                    "decrypt accepts a flipped bit in byte {}",
+                    at - offset
+                ));
+            }
+        }
+    }
+
     if matches!(entry.kind, Kind::BlockMode | Kind::Stream) {
         let mut s = cipher
             .streaming(&params, Direction::Encrypt)

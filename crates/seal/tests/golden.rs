@@ -18,6 +18,14 @@ fn every_scheme() -> Vec<String> {
     let mut out = Vec::new();
     for e in catalogue::catalogue().entries() {
         match e.kind {
+            // COSE's short-tag CCM (8-byte tags) seals only as OSCORE's AEAD,
+            // in the oscore container (tests/oscore_rfc8613.rs holds it to
+            // RFC 8613 Appendix C); every other AEAD seals here.
+            catalogue::Kind::Aead if e.tag_size == Some(8) => assert!(
+                ciphermeter_seal::oscore::Alg::from_name(&e.id).is_some(),
+                "{} has an 8-byte tag and no OSCORE algorithm",
+                e.id
+            ),
             catalogue::Kind::Aead => out.push(format!("aead:{}", e.id)),
             catalogue::Kind::Mac if e.id != "poly1305" => out.push(format!("hmac:{}", e.id)),
             catalogue::Kind::BlockMode | catalogue::Kind::Stream => {

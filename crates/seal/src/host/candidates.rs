@@ -5,14 +5,18 @@ use catalogue::Kind;
 
 use super::scheme::Scheme;
 
-/// Every scheme the catalogue can build: each AEAD, each MAC alone (with
+/// Every scheme the catalogue can build: each AEAD the sealing core carries, each MAC alone (with
 /// `macs`), and encrypt-then-MAC for the block modes and streams with
 /// HMAC-SHA-256.
 pub fn sealing_candidates(macs: bool) -> Vec<String> {
     let mut out = Vec::new();
     for e in catalogue::catalogue().entries() {
         match e.kind {
-            Kind::Aead => out.push(format!("aead:{}", e.id)),
+            // Only what `seal` can seal: an AEAD the sealing core does not carry
+            // yet (COSE's short-tag CCM, for OSCORE) is no sealing scheme.
+            Kind::Aead if Scheme::parse(&format!("aead:{}", e.id)).is_ok() => {
+                out.push(format!("aead:{}", e.id))
+            }
             // Poly1305 is a one-time authenticator: one fixed key for every
             // message would let anyone forge tags, so it is no MAC scheme here.
             Kind::Mac if macs && e.id != "poly1305" => out.push(format!("hmac:{}", e.id)),

@@ -144,6 +144,13 @@ impl Scheme {
             ));
         }
         if Spec::parse(&name).is_none() {
+            // COSE's short-tag CCM seals as OSCORE does, in the oscore container.
+            if let Some(c) = cipher.filter(|c| crate::oscore::Alg::from_name(&c.id).is_some()) {
+                return invalid(format!(
+                    "{} (an 8-byte tag) seals in the oscore container: keygen --scheme oscore:{}, then seal --container oscore",
+                    c.id, c.id
+                ));
+            }
             return invalid("the sealing core has no implementation of it".into());
         }
         Ok(Scheme {

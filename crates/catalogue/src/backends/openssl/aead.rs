@@ -1,5 +1,6 @@
 //! AEADs through `EVP_CIPHER_CTX`: AES-GCM, AES-CCM, AES-OCB and
-//! ChaCha20-Poly1305, all with 16-byte tags. The key is set once; each message
+//! ChaCha20-Poly1305, with 16-byte tags, and COSE's AES-CCM with 8-byte tags.
+//! The key is set once; each message
 //! sets the nonce (and, for CCM, the message length). OpenSSL checks the tag,
 //! in constant time.
 //!
@@ -20,22 +21,69 @@ use crate::ops::{Cipher, Direction, Params};
 use crate::registry::Builder;
 
 const TAG: usize = 16;
+/// The longest tag of any flavour.
+const MAX_TAG: usize = 16;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Flavour {
-    /// One nonce length (12 bytes).
+    /// One nonce length (12 bytes), 16-byte tag.
     Fixed,
-    /// CCM: nonce of 7 to 13 bytes, message length announced first, tag
-    /// checked during the update.
-    Ccm,
+    /// CCM: nonces of `first..=last` bytes, a `tag`-byte tag, message length
+    /// announced first, tag checked during the update.
+    Ccm {
+        first: usize,
+        last: usize,
+        tag: usize,
+    },
+}
+
+/// AES-CCM with any nonce of 7 to 13 bytes and a 16-byte tag.
+const CCM: Flavour = Flavour::Ccm {
+    first: 7,
+    last: 13,
+    tag: TAG,
+};
+/// COSE's AES-CCM-16-64-*: a 13-byte nonce and an 8-byte tag.
+const CCM_16_64: Flavour = Flavour::Ccm {
+    first: 13,
+    last: 13,
+    tag: 8,
+};
+
+impl Flavour {
+    fn tag(self) -> usize {
+        match self {
+            Flavour::Fixed => TAG,
+            Flavour::Ccm { tag, .. } => tag,
+        }
+    }
+
+    fn is_ccm(self) -> bool {
+        matches!(self, Flavour::Ccm { .. })
+    }
+
+    /// The nonce lengths, the slot of each, and the one keyed at setup.
+    fn nonces(self) -> (usize, usize) {
+        match self {
+            Flavour::Fixed => (DEFAULT_NONCE, DEFAULT_NONCE),
+            Flavour::Ccm { first, last, .. } => (first, last),
+        }
+    }
+
+    fn default_nonce(self) -> usize {
+        let (first, last) = self.nonces();
+        DEFAULT_NONCE.clamp(first, last)
+    }
 }
 
 pub(super) fn register(b: &mut Builder) {
     for (id, name, flavour) in [
         ("aes-128-gcm", "AES-128-GCM", Flavour::Fixed),
         ("aes-256-gcm", "AES-256-GCM", Flavour::Fixed),
-        ("aes-128-ccm", "AES-128-CCM", Flavour::Ccm),
-        ("aes-256-ccm", "AES-256-CCM", Flavour::Ccm),
+        ("aes-128-ccm", "AES-128-CCM", CCM),
+        ("aes-256-ccm", "AES-256-CCM", CCM),
+        ("aes-ccm-16-64-128", "AES-128-CCM", CCM_16_64),
+        ("aes-ccm-16-64-256", "AES-256-CCM", CCM_16_64),
         ("aes-128-ocb", "AES-128-OCB", Flavour::Fixed),
         ("aes-256-ocb", "AES-256-OCB", Flavour::Fixed),
         ("chacha20-poly1305", "ChaCha20-Poly1305", Flavour::Fixed),
@@ -70,9 +118,9 @@ fn keyed(
     let mut ctx = CipherCtx::new()?;
     init(&mut ctx, dir, Some(cipher), None, None)?;
     ctx.set_iv_length(nonce_len)?;
-    if flavour == Flavour::Ccm {
+    if flavour.is_ccm() {
         // CCM's tag length, like its nonce length, is fixed with the key (default 12).
-        ctx.set_tag_length(TAG)?;
+        ctx.set_tag_length(flavour.tag())?;
     }
     init(&mut ctx, dir, None, Some(key), None)?;
     Ok(ctx)
@@ -111,16 +159,11 @@ fn ctor(id: &'static str, cipher: Arc<openssl::cipher::Cipher>, flavour: Flavour
                 got: key.len(),
             });
         }
-        let mut pairs: Vec<Option<Pair>> = match flavour {
-            Flavour::Fixed => vec![None],
-            Flavour::Ccm => (CCM_NONCES).map(|_| None).collect(),
-        };
-        pairs[slot(flavour, DEFAULT_NONCE)] =
-            Some(Pair::new(&cipher, key, flavour, DEFAULT_NONCE, id)?);
-        let rekey = match flavour {
-            Flavour::Fixed => None,
-            Flavour::Ccm => Some((cipher.clone(), Zeroizing::new(key.to_vec()))),
-        };
+        let (first, last) = flavour.nonces();
+        let mut pairs: Vec<Option<Pair>> = (first..=last).map(|_| None).collect();
+        let default = flavour.default_nonce();
+        pairs[slot(flavour, default)] = Some(Pair::new(&cipher, key, flavour, default, id)?);
+        let rekey = (first < last).then(|| (cipher.clone(), Zeroizing::new(key.to_vec())));
         Ok(Box::new(OsslAead {
             pairs,
             rekey,
@@ -130,19 +173,14 @@ fn ctor(id: &'static str, cipher: Arc<openssl::cipher::Cipher>, flavour: Flavour
     })
 }
 
-const CCM_NONCES: std::ops::RangeInclusive<usize> = 7..=13;
-
 fn slot(flavour: Flavour, nonce_len: usize) -> usize {
-    match flavour {
-        Flavour::Fixed => 0,
-        Flavour::Ccm => nonce_len - CCM_NONCES.start(),
-    }
+    nonce_len - flavour.nonces().0
 }
 
 struct OsslAead {
-    /// Keyed contexts by nonce length (one slot unless CCM).
+    /// Keyed contexts by nonce length (one slot unless CCM takes several).
     pairs: Vec<Option<Pair>>,
-    /// CCM only: what it takes to key another nonce length.
+    /// Several nonce lengths only: what it takes to key another one.
     rekey: Option<(Arc<openssl::cipher::Cipher>, Zeroizing<Vec<u8>>)>,
     flavour: Flavour,
     id: &'static str,
@@ -151,14 +189,15 @@ struct OsslAead {
 impl OsslAead {
     /// The contexts for this nonce, after checking its length.
     fn pair(&mut self, iv: &[u8]) -> Result<&mut Pair, Error> {
-        let (ok, valid) = match self.flavour {
-            Flavour::Fixed => (iv.len() == DEFAULT_NONCE, "12"),
-            Flavour::Ccm => (CCM_NONCES.contains(&iv.len()), "7 to 13"),
-        };
-        if !ok {
+        let (first, last) = self.flavour.nonces();
+        if !(first..=last).contains(&iv.len()) {
             return Err(Error::IvLength {
                 algorithm: self.id.into(),
-                valid: valid.into(),
+                valid: if first == last {
+                    first.to_string()
+                } else {
+                    format!("{first} to {last}")
+                },
                 got: iv.len(),
             });
         }
@@ -186,7 +225,7 @@ impl OsslAead {
         if let Some(tag) = tag {
             ctx.set_tag(tag)?;
         }
-        if flavour == Flavour::Ccm {
+        if flavour.is_ccm() {
             ctx.set_data_len(len)?;
         }
         if !p.aad.is_empty() {
@@ -203,7 +242,7 @@ impl OsslAead {
         out: &mut Vec<u8>,
         start: usize,
     ) -> Result<(), ErrorStack> {
-        out.resize(start + input.len() + TAG, 0);
+        out.resize(start + input.len() + MAX_TAG, 0);
         let n = ctx.cipher_update(input, Some(&mut out[start..]))?;
         let m = ctx.cipher_final(&mut out[start + n..])?;
         out.truncate(start + n + m);
@@ -224,9 +263,10 @@ impl Cipher for OsslAead {
         let sealed = Self::start(ctx, flavour, Direction::Encrypt, params, input.len(), None)
             .and_then(|()| Self::run(ctx, input, out, start))
             .and_then(|()| {
-                let mut tag = [0u8; TAG];
-                ctx.tag(&mut tag)?;
-                out.extend_from_slice(&tag);
+                let mut tag = [0u8; MAX_TAG];
+                let tag = &mut tag[..flavour.tag()];
+                ctx.tag(tag)?;
+                out.extend_from_slice(tag);
                 Ok(())
             });
         sealed.map_err(|e| {
@@ -242,16 +282,17 @@ impl Cipher for OsslAead {
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
         let (flavour, id) = (self.flavour, self.id);
-        if input.len() < TAG {
+        let tag_len = flavour.tag();
+        if input.len() < tag_len {
             return Err(Error::InvalidInput {
                 algorithm: id.into(),
                 what: format!(
-                    "input of {} bytes is shorter than the {TAG}-byte tag",
+                    "input of {} bytes is shorter than the {tag_len}-byte tag",
                     input.len()
                 ),
             });
         }
-        let (ciphertext, tag) = input.split_at(input.len() - TAG);
+        let (ciphertext, tag) = input.split_at(input.len() - tag_len);
         let ctx = &mut self.pair(params.iv)?.dec;
         let start = out.len();
         let opened = Self::start(
