@@ -325,3 +325,23 @@ fn energy_spreads_the_devices_handshake_over_the_session() {
         "{extra}"
     );
 }
+
+/// A target name where a device profile belongs: exit 2, naming the
+/// profiles that run that target (each has its own clock and power).
+#[test]
+fn a_target_given_as_a_device_names_the_profiles_that_run_it() {
+    Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "handshake",
+            "edhoc",
+            "--link",
+            "lorawan-eu868-dr0",
+            "--device",
+            "cortex-m0plus",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("mkr-wan-1300"))
+        .stderr(predicates::str::contains("stm32l0"));
+}

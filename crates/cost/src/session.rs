@@ -259,12 +259,34 @@ pub fn edhoc_view(
         None => None,
         Some(name) => {
             let prof = crate::data::profiles(data_dir)?;
-            let device = prof.device(name).map_err(Error::invalid)?;
+            let device = prof.device(name).map_err(|e| target_hint(&prof, name, e))?;
             let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
             Some(on_device(&link, device, radio, spec)?)
         }
     };
     Ok(HandshakeView { link, device })
+}
+
+/// An unknown device named like a simulated target: say which device
+/// profiles run that target (each has its own clock and power).
+fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -> Error {
+    let Ok(target) = name.parse::<mcu::Target>() else {
+        return Error::invalid(e);
+    };
+    let runs: Vec<&str> = prof
+        .devices
+        .iter()
+        .filter(|d| {
+            d.simulated_target
+                .as_ref()
+                .is_some_and(|t| t.value == target.name())
+        })
+        .map(|d| d.name.as_str())
+        .collect();
+    Error::invalid(format!(
+        "{name} is a simulated target, not a device profile; --device takes a profile, and these run {name}: {}",
+        runs.join(", ")
+    ))
 }
 
 impl HandshakeView {
