@@ -399,6 +399,49 @@ fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_win
     assert_eq!(stored(&db), good as i64);
 }
 
+/// One gateway, two devices (`keygen --add-to`): each device's handshake is
+/// verified against the credential its message_3 names, and both store.
+#[test]
+fn a_gateway_trusts_every_device_added_to_its_credentials() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, gw_key) = edhoc_pair(dir.path(), "a");
+    let second = dir.path().join("a-dev2.cred");
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "edhoc",
+        "--output",
+        second.to_str().unwrap(),
+        "--add-to",
+        gw_key.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
+    for device in [&first, &second] {
+        let report = send(&[
+            "--to",
+            &to,
+            "--container",
+            "oscore",
+            "--edhoc",
+            "--key-file",
+            device.to_str().unwrap(),
+            "--sample",
+            "chain:2",
+            "--count",
+            "5",
+        ]);
+        assert_eq!(n(&report["acked"]), 5, "{report}");
+    }
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["handshakes"]["established"]), 2, "{stats}");
+    assert_eq!(stored(&db), 10);
+}
+
 #[test]
 fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,8 @@
 //! EDHOC credential files: a party's static key, its own credential (CCS)
-//! and the one credential it trusts, its peer's. `keygen --scheme edhoc`
-//! writes a matching pair (device, gateway); like every key file they are
-//! 0600 and checked on every read.
+//! and the credentials it trusts: a device its gateway's, a gateway each of
+//! its devices'. `keygen --scheme edhoc` writes a matching pair (device,
+//! gateway), and `--add-to GATEWAY` a further device the gateway then trusts;
+//! like every key file they are 0600 and checked on every read.
 //!
 //! ```text
 //! {
@@ -11,6 +12,7 @@
 //!   "private_key": "<hex, P-256 scalar>",
 //!   "credential": "<hex, this party's CCS>",
 //!   "peer_credential": "<hex, the CCS it trusts>"
+//!   (or "peer_credentials": ["<hex>", ...] when it trusts several)
 //! }
 //! ```
 
@@ -36,7 +38,10 @@ struct CredentialsJson {
     suite: u8,
     private_key: String,
     credential: String,
-    peer_credential: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    peer_credential: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    peer_credentials: Vec<String>,
 }
 
 impl Drop for CredentialsJson {
@@ -45,12 +50,13 @@ impl Drop for CredentialsJson {
     }
 }
 
-/// One party's side of EDHOC: its key and credential, and its peer's credential.
+/// One party's side of EDHOC: its key and credential, and the credentials it
+/// trusts (never empty; each with its own kid).
 pub struct Credentials {
     pub method: Method,
     pub suite: Suite,
     pub party: Party,
-    pub peer: Vec<u8>,
+    pub peers: Vec<Vec<u8>>,
 }
 
 impl Credentials {
@@ -63,13 +69,68 @@ impl Credentials {
             method: Method::STATIC_DH,
             suite: Suite::parse(2).expect("suite 2"),
             party,
-            peer,
+            peers: vec![peer],
         };
         Ok((make(device, gateway_ccs), make(gateway, device_ccs)))
     }
 
+    /// A further device this gateway trusts from now on: a fresh key pair
+    /// under a kid no credential here has (the gateway's own included), its
+    /// CCS added to the trusted ones; the device trusts the gateway.
+    pub fn add_device(&mut self) -> Result<Credentials, HandshakeError> {
+        let mut taken = vec![kid_of(self.party.ccs())?];
+        for peer in &self.peers {
+            taken.push(kid_of(peer)?);
+        }
+        let kid = (0u8..=23)
+            .chain(0x2b..=0xff)
+            .find(|k| !taken.iter().any(|t| t.as_slice() == [*k]))
+            .ok_or_else(|| HandshakeError::Usage("no free one-byte kid is left".into()))?;
+        let device = Party::generate("device", kid)?;
+        self.peers.push(device.ccs().to_vec());
+        Ok(Credentials {
+            method: self.method,
+            suite: self.suite,
+            party: device,
+            peers: vec![self.party.ccs().to_vec()],
+        })
+    }
+
+    /// The one credential an initiator trusts: its responder's.
     pub fn peer_credential(&self) -> Result<lakers::Credential, HandshakeError> {
-        lakers::Credential::parse_ccs(&self.peer).map_err(crate::edhoc::lakers_err)
+        match self.peers.as_slice() {
+            [one] => lakers::Credential::parse_ccs(one).map_err(crate::edhoc::lakers_err),
+            _ => Err(HandshakeError::Usage(format!(
+                "these credentials trust {} parties (a gateway's): an initiator trusts one",
+                self.peers.len()
+            ))),
+        }
+    }
+
+    /// Every credential a responder trusts.
+    pub fn trusted(&self) -> Result<Vec<lakers::Credential>, HandshakeError> {
+        self.peers
+            .iter()
+            .map(|p| lakers::Credential::parse_ccs(p).map_err(crate::edhoc::lakers_err))
+            .collect()
+    }
+
+    /// Rewrites an existing credentials file whole: a temporary file beside
+    /// it, synced, then renamed over it, so a crash leaves the old or the new.
+    pub fn replace(&self, path: &Path) -> Result<(), SealError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let _ = std::fs::remove_file(&tmp);
+        self.save(&tmp, false)?;
+        let io = |e: std::io::Error| SealError::Io(format!("{}: {e}", path.display()));
+        std::fs::rename(&tmp, path).map_err(io)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io)?;
+        }
+        Ok(())
     }
 
     pub fn save(&self, path: &Path, force: bool) -> Result<(), SealError> {
@@ -79,7 +140,11 @@ impl Credentials {
             suite: self.suite.number(),
             private_key: hex::encode(self.party.private()),
             credential: hex::encode(self.party.ccs()),
-            peer_credential: hex::encode(&self.peer),
+            peer_credential: (self.peers.len() == 1).then(|| hex::encode(&self.peers[0])),
+            peer_credentials: match self.peers.len() {
+                1 => Vec::new(),
+                _ => self.peers.iter().map(hex::encode).collect(),
+            },
         };
         write_json_private(path, &doc, force)
     }
@@ -108,13 +173,45 @@ impl Credentials {
             .map_err(|_| bad("private_key is not 32 bytes".into()))?;
         let party = Party::from_parts(private, &field("credential", &doc.credential)?)
             .map_err(|e| bad(format!("credential: {e}")))?;
-        let peer = field("peer_credential", &doc.peer_credential)?;
-        lakers::Credential::parse_ccs(&peer).map_err(|e| bad(format!("peer_credential: {e:?}")))?;
+        let texts: Vec<&String> = match (&doc.peer_credential, doc.peer_credentials.as_slice()) {
+            (Some(one), []) => vec![one],
+            (None, many) if !many.is_empty() => many.iter().collect(),
+            _ => {
+                return Err(bad(
+                    "give peer_credential (one) or peer_credentials (a list), not both or neither"
+                        .into(),
+                ));
+            }
+        };
+        let mut peers = Vec::new();
+        let mut kids = Vec::new();
+        for text in texts {
+            let peer = field("peer_credential", text)?;
+            lakers::Credential::parse_ccs(&peer)
+                .map_err(|e| bad(format!("peer_credential: {e:?}")))?;
+            let kid = kid_of(&peer).map_err(|e| bad(e.to_string()))?;
+            if kids.contains(&kid) {
+                return Err(bad(format!(
+                    "two trusted credentials share kid {}: ID_CRED_I could not tell them apart",
+                    hex::encode(&kid)
+                )));
+            }
+            kids.push(kid);
+            peers.push(peer);
+        }
         Ok(Credentials {
             method,
             suite,
             party,
-            peer,
+            peers,
         })
     }
+}
+
+/// A CCS's kid (what ID_CRED_x names it by).
+fn kid_of(ccs: &[u8]) -> Result<Vec<u8>, HandshakeError> {
+    let cred = lakers::Credential::parse_ccs(ccs).map_err(crate::edhoc::lakers_err)?;
+    cred.kid
+        .map(|k| k.as_slice().to_vec())
+        .ok_or_else(|| HandshakeError::Usage("a credential without a kid".into()))
 }

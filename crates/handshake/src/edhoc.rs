@@ -415,19 +415,26 @@ impl Responder {
         Ok((Responder { state, c_i, c_r }, message_2.as_slice().to_vec()))
     }
 
-    /// Verifies message 3 against the initiator's expected credential; with
-    /// `send_message_4`, returns message 4 too.
+    /// Verifies message 3 against the credential its ID_CRED_I names among
+    /// `trusted`; with `send_message_4`, returns message 4 too.
     pub fn finish(
         self,
         message_3: &[u8],
-        initiator: &Credential,
+        trusted: &[Credential],
         send_message_4: bool,
     ) -> Result<(Exported, Option<Vec<u8>>), HandshakeError> {
         let (processing, id_cred_i, _ead) = self
             .state
             .parse_message_3(&buffer(message_3, "message_3")?)
             .map_err(lakers_err)?;
-        let cred_i = credential_check_or_fetch(Some(*initiator), id_cred_i).map_err(lakers_err)?;
+        let cred_i = trusted
+            .iter()
+            .find_map(|c| credential_check_or_fetch(Some(*c), id_cred_i).ok())
+            .ok_or_else(|| {
+                HandshakeError::Protocol(
+                    "message_3 names a credential this responder does not trust".into(),
+                )
+            })?;
         let (processed, prk_out) = processing.verify_message_3(cred_i).map_err(lakers_err)?;
         if send_message_4 {
             let (mut done, message_4) = processed.prepare_message_4(&None).map_err(lakers_err)?;
@@ -491,7 +498,7 @@ pub fn run(method: Method, suite: Suite, message_4: bool) -> Result<Transcript, 
     let (responder, message_2) = Responder::answer(&gateway, &message_1, |_| c_r, None)?;
     let (waiting, message_3) = initiator.message_3(&message_2, &gateway.credential()?)?;
     let (responder_keys, message_4) =
-        responder.finish(&message_3, &device.credential()?, message_4)?;
+        responder.finish(&message_3, &[device.credential()?], message_4)?;
     let initiator_keys = waiting.finish(message_4.as_deref())?;
     if initiator_keys.master_secret != responder_keys.master_secret
         || initiator_keys.sender_id != responder_keys.recipient_id

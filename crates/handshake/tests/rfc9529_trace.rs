@@ -50,7 +50,7 @@ fn the_responder_writes_the_traces_message_2_and_message_4_and_exports_its_conte
         Responder::answer(&responder, &h(MESSAGE_1), |_| c_r(), Some(&key(Y))).unwrap();
     assert_eq!(hex::encode(&message_2), MESSAGE_2);
     let (exported, message_4) = waiting
-        .finish(&h(MESSAGE_3), &initiator.credential().unwrap(), true)
+        .finish(&h(MESSAGE_3), &[initiator.credential().unwrap()], true)
         .unwrap();
     assert_eq!(hex::encode(message_4.unwrap()), MESSAGE_4);
     assert_eq!(hex::encode(exported.prk_out), PRK_OUT);
@@ -83,7 +83,7 @@ fn a_flipped_bit_in_message_3_is_refused() {
         message_3[at] ^= 0x04;
         assert!(
             waiting
-                .finish(&message_3, &initiator.credential().unwrap(), true)
+                .finish(&message_3, &[initiator.credential().unwrap()], true)
                 .is_err(),
             "byte {at}"
         );
@@ -161,7 +161,7 @@ fn the_device_handshake_is_the_hosts_byte_for_byte() {
         .message_3(&m2, &responder.credential().unwrap())
         .unwrap();
     let (r, m4) = waiting_m3
-        .finish(&m3, &initiator.credential().unwrap(), true)
+        .finish(&m3, &[initiator.credential().unwrap()], true)
         .unwrap();
     let m4 = m4.unwrap();
     let i = waiting_m4.finish(Some(&m4)).unwrap();

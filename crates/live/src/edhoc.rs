@@ -281,12 +281,9 @@ impl EdhocServer {
             .remove(&c_r)
             .ok_or_else(|| format!("no EDHOC handshake waits under C_R {c_r:02x}"))?;
         self.order.retain(|b| *b != c_r);
-        let peer = self
-            .credentials
-            .peer_credential()
-            .map_err(|e| e.to_string())?;
+        let trusted = self.credentials.trusted().map_err(|e| e.to_string())?;
         let (exported, message_4) = responder
-            .finish(message_3, &peer, true)
+            .finish(message_3, &trusted, true)
             .map_err(|e| e.to_string())?;
         let key = oscore_key(&exported).map_err(|e| e.to_string())?;
         // The salt is fresh per handshake: the store's replay state is per session.
@@ -342,6 +339,46 @@ mod tests {
         }
         // At most 48 handshakes wait for their message_3, however many start.
         assert!(s.pending.len() <= MAX_PENDING);
+    }
+
+    /// One handshake through `s` for `device`; the label of its session, or
+    /// the code the gateway answered message_3 with.
+    fn establish_with(s: &mut EdhocServer, device: &Credentials, mid: u16) -> Result<String, u8> {
+        let c_i = compact(0x05).unwrap();
+        let (initiator, message_1) = Initiator::start(&device.party, c_i, None).unwrap();
+        let mut payload = vec![FIRST];
+        payload.extend_from_slice(&message_1);
+        let handled = s.handle(&request(mid, b"a", &payload), 1).unwrap();
+        let message_2 = coap::parse(&handled.answer).unwrap().payload.to_vec();
+        let peer = device.peer_credential().unwrap();
+        let (waiting, message_3) = initiator.message_3(&message_2, &peer).unwrap();
+        let mut payload = waiting.c_r_cbor();
+        payload.extend_from_slice(&message_3);
+        let handled = s.handle(&request(mid + 1, b"a", &payload), 1).unwrap();
+        match handled.established {
+            Some((_, label)) => Ok(label),
+            None => Err(coap::parse(&handled.answer).unwrap().code),
+        }
+    }
+
+    /// A gateway trusting several devices (`keygen --add-to`) keys each by
+    /// the credential its message_3 names; a device it does not trust is refused.
+    #[test]
+    fn a_gateway_trusting_two_devices_establishes_each_and_refuses_a_third() {
+        let (first, mut gateway) = Credentials::generate_pair().unwrap();
+        let second = gateway.add_device().unwrap();
+        let (stranger, _) = Credentials::generate_pair().unwrap();
+        // The stranger trusts some other gateway: give it this one's credential.
+        let stranger = Credentials {
+            peers: vec![gateway.party.ccs().to_vec()],
+            ..stranger
+        };
+        assert_ne!(first.party.ccs(), second.party.ccs());
+        let mut s = EdhocServer::new(gateway);
+        let a = establish_with(&mut s, &first, 1).unwrap();
+        let b = establish_with(&mut s, &second, 3).unwrap();
+        assert_ne!(a, b);
+        assert!(establish_with(&mut s, &stranger, 5).is_err());
     }
 
     #[test]

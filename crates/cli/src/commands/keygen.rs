@@ -29,6 +29,15 @@ pub struct Args {
     /// edhoc: the peer's EDHOC credentials (each trusting the other's).
     #[arg(long, requires = "scheme")]
     peer_output: Option<PathBuf>,
+    /// For --scheme edhoc: a further device for the gateway whose credentials are
+    /// FILE: writes the device's to --output and adds it to FILE's trusted ones.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "scheme",
+        conflicts_with = "peer_output"
+    )]
+    add_to: Option<PathBuf>,
     /// Nonces of a sealing key: random (96 bits or more from the OS; shorter ones need
     /// --allow-insecure) or counter (aead, or etm with a stream cipher such as salsa20;
     /// kept in FILE.counter and reserved on disk before each use).
@@ -56,6 +65,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
+    if args.add_to.is_some() && scheme != handshake::credentials::SCHEME {
+        return Err(CliError::usage(
+            "--add-to is for EDHOC credentials (--scheme edhoc)",
+        ));
+    }
     if scheme.starts_with(oscore::PREFIX) {
         return oscore_pair(args, scheme);
     }
@@ -120,8 +134,25 @@ fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
 
 /// EDHOC credentials (method 3, suite 2): the device's (--output) and the gateway's.
 fn edhoc_pair(args: &Args) -> Result<(), CliError> {
+    if let Some(gateway_path) = &args.add_to {
+        let mut gateway =
+            handshake::credentials::Credentials::load(gateway_path).map_err(seal_err)?;
+        let device = gateway.add_device().map_err(CliError::usage)?;
+        // The device's file first: the gateway trusts no key that was not kept.
+        device.save(&args.output, args.force).map_err(seal_err)?;
+        gateway.replace(gateway_path).map_err(seal_err)?;
+        eprintln!(
+            "wrote {} (an initiator's); {} now trusts {} devices",
+            args.output.display(),
+            gateway_path.display(),
+            gateway.peers.len()
+        );
+        return Ok(());
+    }
     let peer = args.peer_output.as_ref().ok_or_else(|| {
-        CliError::usage("--scheme edhoc writes two credential files: give --peer-output FILE too")
+        CliError::usage(
+            "--scheme edhoc writes two credential files: give --peer-output FILE too (or --add-to GATEWAY for a further device)",
+        )
     })?;
     let (mine, theirs) =
         handshake::credentials::Credentials::generate_pair().map_err(CliError::failed)?;
