@@ -116,6 +116,26 @@ fn edhoc_on_riscv32imc_matches_the_shipped_table_and_every_target_has_each_step(
     }
 }
 
+/// ML-KEM-512 (RustCrypto's ml-kem): key generation re-simulated on
+/// riscv32imc; where its decapsulation's stack (about 23.7 KB on Cortex-M)
+/// outgrows 16 KB of RAM, the row says it does not fit, with the sizes.
+#[test]
+fn ml_kem_512_matches_the_shipped_table_or_does_not_fit_with_sizes() {
+    resimulate(Target::Riscv32imc, "ml-kem-512", "keygen");
+    for target in [Target::Atmega1284p, Target::CortexM0plus] {
+        let t = table(target);
+        let why = t.failure("ml-kem-512").expect("a does-not-fit row");
+        assert!(
+            why.contains("does not fit") && why.contains("16384 B"),
+            "{why}"
+        );
+    }
+    let m4 = table(Target::CortexM4);
+    for op in ["keygen", "encapsulate", "decapsulate"] {
+        assert!(m4.entry("ml-kem-512", op).is_some(), "{op}");
+    }
+}
+
 /// Every table covers every firmware algorithm: measured, or failed with its reason.
 #[test]
 fn the_tables_cover_every_firmware_algorithm() {

@@ -20,6 +20,8 @@ pub mod hash;
 pub mod identity;
 #[cfg(message_path)]
 pub mod message;
+#[cfg(feature = "ml-kem-512")]
+pub mod ml_kem;
 #[cfg(feature = "edhoc-m3-s2")]
 pub mod p256_words;
 #[cfg(rsa)]
@@ -326,6 +328,8 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     rsa::bench::<{ rsa::N2048 }, { rsa::H2048 }, P>(b, "rsa-2048", &rsa_vectors::RSA2048);
     #[cfg(feature = "edhoc-m3-s2")]
     edhoc::bench(b, "edhoc-m3-s2");
+    #[cfg(feature = "ml-kem-512")]
+    ml_kem::bench(b, "ml-kem-512");
 
     #[cfg(message_path)]
     message::run(b, data, out);
