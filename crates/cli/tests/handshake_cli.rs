@@ -108,8 +108,8 @@ fn methods_suites_and_links_that_cannot_be_run_exit_2_with_the_reason() {
         .stderr(predicates::str::contains("unknown link"));
 }
 
-/// The shipped device table's cycles for one EDHOC step.
-fn table_cycles(target: &str, op: &str) -> u64 {
+/// The shipped device table's cycles for one operation of a firmware build.
+fn table_cycles(target: &str, algorithm: &str, op: &str) -> u64 {
     let path = format!(
         "{}/../../data/device-costs/{target}.json",
         env!("CARGO_MANIFEST_DIR")
@@ -119,8 +119,8 @@ fn table_cycles(target: &str, op: &str) -> u64 {
         .as_array()
         .unwrap()
         .iter()
-        .find(|e| e["algorithm"] == "edhoc-m3-s2" && e["operation"] == op)
-        .unwrap_or_else(|| panic!("no edhoc-m3-s2 {op} in {target}"));
+        .find(|e| e["algorithm"] == algorithm && e["operation"] == op)
+        .unwrap_or_else(|| panic!("no {algorithm} {op} in {target}"));
     // Cortex-M counts instructions; its cycles are the estimate.
     match e["cycle_estimates"].as_array().unwrap().first() {
         Some(est) => est[1].as_u64().unwrap(),
@@ -155,11 +155,11 @@ fn edhoc_on_a_device_gives_each_partys_cycles_per_message_or_why_not() {
             let n = i + 1;
             assert_eq!(
                 m["write_cycles"],
-                table_cycles(target, &format!("m{n}-write"))
+                table_cycles(target, "edhoc-m3-s2", &format!("m{n}-write"))
             );
             assert_eq!(
                 m["read_cycles"],
-                table_cycles(target, &format!("m{n}-read"))
+                table_cycles(target, "edhoc-m3-s2", &format!("m{n}-read"))
             );
             // The initiator writes messages 1 and 3 and reads 2 and 4.
             initiator_cycles += m[if n % 2 == 1 {
@@ -344,4 +344,78 @@ fn a_target_given_as_a_device_names_the_profiles_that_run_it() {
         .code(2)
         .stderr(predicates::str::contains("mkr-wan-1300"))
         .stderr(predicates::str::contains("stm32l0"));
+}
+
+/// `handshake kem`: ML-KEM-512's 768-byte ciphertext on EU868 DR0 goes in 16
+/// fragments of 48 bytes behind a 3-byte header, each a full 51-byte frame,
+/// exactly as `link` costs 51 bytes; the device waits out 15 frames' duty
+/// cycle before the key exists.
+#[test]
+fn ml_kem_512_fragments_its_ciphertext_on_dr0_as_link_costs_each_frame() {
+    let h = json(&[
+        "handshake",
+        "kem",
+        "--kem",
+        "ml-kem-512",
+        "--link",
+        "lorawan-eu868-dr0",
+    ]);
+    let frame = json(&["link", "--link", "lorawan-eu868-dr0", "--bytes", "51"]);
+    let m = &h["messages"][0];
+    assert_eq!(m["bytes"], 768);
+    assert_eq!(m["fragment_header_bytes"], 3);
+    assert_eq!(m["frames"], 16, "{h}");
+    let one = frame["airtime_ms"].as_f64().unwrap();
+    assert!(
+        (m["airtime_ms"].as_f64().unwrap() - 16.0 * one).abs() < 1e-6,
+        "{h}"
+    );
+    assert_eq!(
+        m["on_air_bytes"],
+        16 * frame["on_air_bytes"].as_u64().unwrap()
+    );
+    let interval = frame["min_interval_s"].as_f64().unwrap();
+    let wait = h["initiator_duty_wait_s"].as_f64().unwrap();
+    assert!(
+        (wait - 15.0 * interval).abs() < 1e-6,
+        "{wait} vs {interval}"
+    );
+}
+
+/// On BLE the CPU matters: its share of the device's energy is reported, and
+/// it is the CPU's part of the total; where ML-KEM does not fit, the reason.
+#[test]
+fn ml_kem_512_on_ble_gives_the_cpu_share_and_the_avr_says_it_does_not_fit() {
+    let h = json(&[
+        "handshake",
+        "kem",
+        "--link",
+        "ble-1m-251",
+        "--device",
+        "nrf52840",
+    ]);
+    let d = &h["device"];
+    let share = d["cpu_share"].as_f64().unwrap();
+    let (cpu, total) = (
+        d["cpu_uj"].as_f64().unwrap(),
+        d["energy_uj"].as_f64().unwrap(),
+    );
+    assert!((share - cpu / total).abs() < 1e-9 && share > 0.5, "{d}");
+    assert_eq!(
+        d["messages"][0]["write_cycles"],
+        table_cycles("cortex-m4", "ml-kem-512", "encapsulate")
+    );
+    let h = json(&[
+        "handshake",
+        "kem",
+        "--link",
+        "ble-1m-251",
+        "--device",
+        "sodaq-mbili",
+    ]);
+    let why = h["device"]["failure"].as_str().unwrap();
+    assert!(
+        why.contains("does not fit") && why.contains("16384 B"),
+        "{why}"
+    );
 }

@@ -49,6 +49,8 @@ pub struct DeviceHandshake {
     pub tx_uj: f64,
     pub rx_uj: f64,
     pub energy_uj: f64,
+    /// The CPU's share of `energy_uj`.
+    pub cpu_share: f64,
     /// The device's load for the whole handshake, for sharing it over a session.
     #[serde(skip)]
     pub load: MessageLoad,
@@ -77,15 +79,14 @@ impl OnDevice {
     }
 }
 
-/// The operation names of the firmware build: each message written, then read.
-fn operations(message: &str) -> Option<(&'static str, &'static str)> {
-    Some(match message {
-        "message_1" => ("m1-write", "m1-read"),
-        "message_2" => ("m2-write", "m2-read"),
-        "message_3" => ("m3-write", "m3-read"),
-        "message_4" => ("m4-write", "m4-read"),
-        _ => return None,
-    })
+/// The receive windows after the device's frames of `m` (LoRaWAN class A: two
+/// per frame), as the link model opens them for a message of one frame.
+fn receive_windows(link: &LinkSpec, m: &handshake::MessageCost) -> Result<Micros, Error> {
+    let one = link.cost(1, false).map_err(Error::invalid)?;
+    let per_frame = one.rx_time.as_secs() / f64::from(one.frames.max(1));
+    Ok(Micros::from_us(
+        (per_frame * f64::from(m.frames) * 1e6).round() as u64,
+    ))
 }
 
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
@@ -115,17 +116,24 @@ pub fn on_device(
             format!("no device cost table for {target}: run scripts/device-costs"),
         ));
     };
-    if let Some(why) = table.failure(EDHOC_BUILD) {
+    let build = handshake.device_build;
+    if let Some(why) = table.failure(build) {
         return Ok(unavailable(Some(target.name().into()), why.to_string()));
+    }
+    if !table.entries.iter().any(|e| e.algorithm == build) {
+        return Ok(unavailable(
+            Some(target.name().into()),
+            format!("the firmware has no {build} build to measure it with"),
+        ));
     }
     let clock_hz = device.clock_mhz.value * 1e6;
     let cycles = |op: &str| -> Result<u64, Error> {
         table
-            .entry(EDHOC_BUILD, op)
+            .entry(build, op)
             .and_then(|e| e.cycle_points().first().map(|p| p.1))
             .ok_or_else(|| {
                 Error::failed(format!(
-                    "{EDHOC_BUILD} {op} is not in the {target} table: run scripts/device-costs {}",
+                    "{build} {op} is not in the {target} table: run scripts/device-costs {}",
                     target.name()
                 ))
             })
@@ -135,19 +143,19 @@ pub fn on_device(
     let (mut airtime, mut rx_time) = (Micros::ZERO, Micros::ZERO);
     let mut messages = Vec::new();
     for m in &handshake.messages {
-        let (write, read) = operations(m.message)
-            .ok_or_else(|| Error::failed(format!("no device build step for {}", m.message)))?;
+        let (write, read) = m.device_ops;
         let (w, r) = (cycles(write)?, cycles(read)?);
-        let c = link.cost(m.bytes, false).map_err(Error::invalid)?;
+        // The message's own frames (fragments included), as the link model costs them.
+        let on_air = Micros::from_us((m.airtime_ms * 1e3).round() as u64);
         if m.sender == "initiator" {
             initiator_ms += ms(w);
             responder_ms += ms(r);
-            airtime = airtime + c.airtime;
-            rx_time = rx_time + c.rx_time;
+            airtime = airtime + on_air;
+            rx_time = rx_time + receive_windows(link, m)?;
         } else {
             responder_ms += ms(w);
             initiator_ms += ms(r);
-            rx_time = rx_time + c.airtime;
+            rx_time = rx_time + on_air;
         }
         messages.push(MessageCpu {
             message: m.message,
@@ -189,6 +197,7 @@ pub fn on_device(
         tx_uj: e.tx_j * 1e6,
         rx_uj: e.rx_j * 1e6,
         energy_uj: e.message_j * 1e6,
+        cpu_share: e.cpu_share,
         load,
     }))
 }
@@ -217,11 +226,12 @@ impl DeviceHandshake {
         }
         out.push_str(&format!(
             "CPU: initiator (the device) {:.1} ms, responder {:.1} ms at this clock; \
-             the device's energy for the handshake: {:.1} uJ (CPU {:.1}, TX {:.1}, RX {:.1}; model estimate)\n",
+             the device's energy for the handshake: {:.1} uJ (CPU {:.1}, {:.1} %; TX {:.1}, RX {:.1}; model estimate)\n",
             self.initiator_cpu_ms,
             self.responder_cpu_ms,
             self.energy_uj,
             self.cpu_uj,
+            self.cpu_share * 100.0,
             self.tx_uj,
             self.rx_uj
         ));
@@ -255,16 +265,7 @@ pub fn edhoc_view(
         handshake::HandshakeError::Protocol(_) => Error::failed(e),
         _ => Error::invalid(e),
     })?;
-    let device = match device {
-        None => None,
-        Some(name) => {
-            let prof = crate::data::profiles(data_dir)?;
-            let device = prof.device(name).map_err(|e| target_hint(&prof, name, e))?;
-            let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
-            Some(on_device(&link, device, radio, spec)?)
-        }
-    };
-    Ok(HandshakeView { link, device })
+    view_on(link, spec, device, data_dir)
 }
 
 /// An unknown device named like a simulated target: say which device
@@ -287,6 +288,41 @@ fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -
         "{name} is a simulated target, not a device profile; --device takes a profile, and these run {name}: {}",
         runs.join(", ")
     ))
+}
+
+/// What `handshake kem` prints: the device's ciphertext on the link and,
+/// with a device, its CPU there (encapsulation; the gateway's decapsulation
+/// at the same clock) and energy.
+pub fn kem_view(
+    kem: &str,
+    link_name: &str,
+    device: Option<&str>,
+    data_dir: Option<&std::path::Path>,
+) -> Result<HandshakeView, Error> {
+    let kem = handshake::Kem::parse(kem).map_err(Error::invalid)?;
+    let cat = crate::data::links(data_dir)?;
+    let spec = cat.get(link_name).map_err(Error::invalid)?;
+    let link = handshake::kem_on_link(kem, spec).map_err(Error::invalid)?;
+    view_on(link, spec, device, data_dir)
+}
+
+/// `link` with, when a device is named, its part on that device.
+fn view_on(
+    link: HandshakeCost,
+    spec: &LinkSpec,
+    device: Option<&str>,
+    data_dir: Option<&std::path::Path>,
+) -> Result<HandshakeView, Error> {
+    let device = match device {
+        None => None,
+        Some(name) => {
+            let prof = crate::data::profiles(data_dir)?;
+            let device = prof.device(name).map_err(|e| target_hint(&prof, name, e))?;
+            let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+            Some(on_device(&link, device, radio, spec)?)
+        }
+    };
+    Ok(HandshakeView { link, device })
 }
 
 impl HandshakeView {

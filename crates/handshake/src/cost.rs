@@ -22,15 +22,28 @@ pub struct MessageCost {
     pub airtime_ms: f64,
     /// The duty cycle's earliest next transmission by the same sender, after this one.
     pub min_interval_s: Option<f64>,
+    /// Sent in application fragments, each in its own frame with this header
+    /// (a message larger than one frame the protocol does not fragment itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment_header_bytes: Option<u32>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The device firmware's operations that write and read this message.
+    #[serde(skip)]
+    pub device_ops: (&'static str, &'static str),
+    /// The duty cycle's wait between this message's first and last frame.
+    #[serde(skip)]
+    pub within_wait_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct HandshakeCost {
     pub protocol: &'static str,
-    pub method: u8,
-    pub suite: u8,
+    /// EDHOC's method and cipher suite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suite: Option<u8>,
     pub link: String,
     pub messages: Vec<MessageCost>,
     pub total_bytes: u32,
@@ -42,9 +55,25 @@ pub struct HandshakeCost {
     /// last message (message_1's frames must be paid off before message_3).
     pub initiator_duty_wait_s: f64,
     /// The context the handshake exported, as OSCORE's (RFC 9528 A.1).
-    pub oscore_alg: &'static str,
-    pub oscore_sender_id: String,
-    pub oscore_recipient_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oscore_alg: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oscore_sender_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oscore_recipient_id: Option<String>,
+    /// The firmware build whose operations are each message's device CPU.
+    #[serde(skip)]
+    pub device_build: &'static str,
+}
+
+/// The device firmware's operations for each EDHOC message (`edhoc-m3-s2`).
+fn edhoc_ops(message: &str) -> (&'static str, &'static str) {
+    match message {
+        "message_1" => ("m1-write", "m1-read"),
+        "message_2" => ("m2-write", "m2-read"),
+        "message_3" => ("m3-write", "m3-read"),
+        _ => ("m4-write", "m4-read"),
+    }
 }
 
 /// What `transcript`'s messages cost on `link`.
@@ -54,35 +83,117 @@ pub fn cost(
 ) -> Result<HandshakeCost, HandshakeError> {
     let mut messages = Vec::new();
     for (name, role, bytes) in transcript.messages() {
-        let c = link.cost(bytes.len() as u32, false)?;
-        // A message split into frames pays the duty cycle once per frame.
-        let interval = c.min_interval.map(|i| i.as_secs() * c.frames as f64);
-        messages.push(MessageCost {
-            message: name,
-            sender: match role {
-                Role::Initiator => "initiator",
-                Role::Responder => "responder",
-            },
-            bytes: c.message_bytes,
-            frames: c.frames,
-            on_air_bytes: c.on_air_bytes,
-            airtime_ms: c.airtime.as_ms(),
-            min_interval_s: interval,
-            warnings: c.warnings,
-        });
+        let sender = match role {
+            Role::Initiator => "initiator",
+            Role::Responder => "responder",
+        };
+        messages.push(message_cost(
+            name,
+            sender,
+            bytes.len() as u32,
+            None,
+            edhoc_ops(name),
+            link,
+        )?);
     }
+    let mut cost = totals("edhoc", "edhoc-m3-s2", messages, link);
+    cost.method = Some(transcript.method.number());
+    cost.suite = Some(transcript.suite.number());
+    cost.oscore_alg = Some(transcript.suite.oscore_alg());
+    cost.oscore_sender_id = Some(hex::encode(&transcript.initiator.sender_id));
+    cost.oscore_recipient_id = Some(hex::encode(&transcript.initiator.recipient_id));
+    Ok(cost)
+}
+
+/// One message on `link`: whole (the link model splits it into frames as it
+/// splits any message), or with `fragment_header` in fragments of one frame
+/// each, each fragment carrying the header and as much of the message as fits.
+pub(crate) fn message_cost(
+    name: &'static str,
+    sender: &'static str,
+    bytes: u32,
+    fragment_header: Option<u32>,
+    device_ops: (&'static str, &'static str),
+    link: &link::LinkSpec,
+) -> Result<MessageCost, HandshakeError> {
+    let mut parts = Vec::new();
+    match fragment_header {
+        None => parts.push(link.cost(bytes, false)?),
+        Some(header) => {
+            let capacity = link.cost(1, false)?.frame_capacity;
+            let room = capacity.checked_sub(header).filter(|r| *r > 0).ok_or_else(|| {
+                HandshakeError::Usage(format!(
+                    "{} carries {capacity} bytes a frame: no room beside a {header}-byte fragment header",
+                    link.name
+                ))
+            })?;
+            let mut left = bytes;
+            while left > 0 {
+                let take = left.min(room);
+                parts.push(link.cost(take + header, false)?);
+                left -= take;
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    for w in parts.iter().flat_map(|c| c.warnings.iter()) {
+        if !warnings.contains(w) {
+            warnings.push(w.clone());
+        }
+    }
+    // A message split into frames pays the duty cycle once per frame.
+    let interval = parts
+        .iter()
+        .map(|c| c.min_interval.map(|i| i.as_secs() * c.frames as f64))
+        .sum::<Option<f64>>();
+    // Every frame's interval but the last one's passes before it is all sent.
+    let last = parts
+        .last()
+        .and_then(|c| c.min_interval.map(|i| i.as_secs()))
+        .unwrap_or(0.0);
+    let within_wait_s = interval.map_or(0.0, |i| i - last);
+    Ok(MessageCost {
+        message: name,
+        sender,
+        bytes,
+        frames: parts.iter().map(|c| c.frames).sum(),
+        on_air_bytes: parts.iter().map(|c| c.on_air_bytes).sum(),
+        airtime_ms: parts.iter().map(|c| c.airtime.as_ms()).sum(),
+        min_interval_s: interval,
+        fragment_header_bytes: fragment_header,
+        warnings,
+        device_ops,
+        within_wait_s,
+    })
+}
+
+/// The handshake's totals over its messages.
+pub(crate) fn totals(
+    protocol: &'static str,
+    device_build: &'static str,
+    messages: Vec<MessageCost>,
+    link: &link::LinkSpec,
+) -> HandshakeCost {
     let initiator: Vec<&MessageCost> = messages
         .iter()
         .filter(|m| m.sender == "initiator")
         .collect();
-    let initiator_duty_wait_s = initiator[..initiator.len() - 1]
-        .iter()
-        .map(|m| m.min_interval_s.unwrap_or(0.0))
-        .sum();
-    Ok(HandshakeCost {
-        protocol: "edhoc",
-        method: transcript.method.number(),
-        suite: transcript.suite.number(),
+    // The device waits out the duty cycle between its own messages, and
+    // between the frames of its last one: then the key can exist.
+    let initiator_duty_wait_s = match initiator.split_last() {
+        None => 0.0,
+        Some((last, before)) => {
+            before
+                .iter()
+                .map(|m| m.min_interval_s.unwrap_or(0.0))
+                .sum::<f64>()
+                + last.within_wait_s
+        }
+    };
+    HandshakeCost {
+        protocol,
+        method: None,
+        suite: None,
         link: link.name.clone(),
         total_bytes: messages.iter().map(|m| m.bytes).sum(),
         total_frames: messages.iter().map(|m| m.frames).sum(),
@@ -90,26 +201,23 @@ pub fn cost(
         initiator_airtime_ms: initiator.iter().map(|m| m.airtime_ms).sum(),
         initiator_duty_wait_s,
         messages,
-        oscore_alg: transcript.suite.oscore_alg(),
-        oscore_sender_id: hex::encode(&transcript.initiator.sender_id),
-        oscore_recipient_id: hex::encode(&transcript.initiator.recipient_id),
-    })
+        oscore_alg: None,
+        oscore_sender_id: None,
+        oscore_recipient_id: None,
+        device_build,
+    }
 }
 
 impl HandshakeCost {
     /// The table `handshake` prints.
     pub fn text(&self) -> String {
+        let title = match (self.method, self.suite) {
+            (Some(m), Some(s)) => format!("EDHOC method {m} suite {s}"),
+            _ => self.protocol.to_string(),
+        };
         let mut out = format!(
-            "EDHOC method {} suite {} on {}\n{:<10} {:<9} {:>5} {:>6} {:>12} {:>14}\n",
-            self.method,
-            self.suite,
-            self.link,
-            "message",
-            "sender",
-            "bytes",
-            "frames",
-            "airtime ms",
-            "duty wait s"
+            "{title} on {}\n{:<10} {:<9} {:>5} {:>6} {:>12} {:>14}\n",
+            self.link, "message", "sender", "bytes", "frames", "airtime ms", "duty wait s"
         );
         for m in &self.messages {
             let wait = m
@@ -119,19 +227,31 @@ impl HandshakeCost {
                 "{:<10} {:<9} {:>5} {:>6} {:>12.1} {:>14}\n",
                 m.message, m.sender, m.bytes, m.frames, m.airtime_ms, wait
             ));
+            if let Some(h) = m.fragment_header_bytes {
+                out.push_str(&format!(
+                    "           in {} fragments, each in its own frame with a {h}-byte fragment header\n",
+                    m.frames
+                ));
+            }
         }
         out.push_str(&format!(
             "{:<10} {:<9} {:>5} {:>6} {:>12.1}\n",
             "total", "", self.total_bytes, self.total_frames, self.total_airtime_ms
         ));
         out.push_str(&format!(
-            "the device waits {:.1} s under the duty cycle between its messages; \
-             OSCORE context: {}, sender id {}, recipient id {}\n",
-            self.initiator_duty_wait_s,
-            self.oscore_alg,
-            self.oscore_sender_id,
-            self.oscore_recipient_id
+            "the device waits {:.1} s under the duty cycle before the key exists",
+            self.initiator_duty_wait_s
         ));
+        if let (Some(alg), Some(s), Some(r)) = (
+            self.oscore_alg,
+            &self.oscore_sender_id,
+            &self.oscore_recipient_id,
+        ) {
+            out.push_str(&format!(
+                "; OSCORE context: {alg}, sender id {s}, recipient id {r}"
+            ));
+        }
+        out.push('\n');
         out
     }
 }

@@ -5,14 +5,18 @@
 //! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
 //!   and the duty cycle's waits.
+//! - [`kem`]: key establishment with ML-KEM (FIPS 203): the device's
+//!   ciphertext on the link, in fragments where it needs several frames.
 
 pub mod cost;
 pub mod credentials;
 pub mod edhoc;
 pub mod error;
+pub mod kem;
 
 pub use cost::{HandshakeCost, MessageCost, cost};
 pub use error::HandshakeError;
+pub use kem::{Kem, kem_on_link};
 
 /// Runs an EDHOC handshake (method, suite, with or without message_4) and
 /// costs its messages on `link`: what `ciphermeter handshake edhoc` prints.

@@ -13,6 +13,28 @@ use crate::error::CliError;
 pub enum Protocol {
     /// EDHOC (RFC 9528), run for real with lakers; it exports an OSCORE context.
     Edhoc(EdhocArgs),
+    /// ML-KEM (FIPS 203): the device encapsulates to the gateway's provisioned
+    /// key and sends the ciphertext, in fragments where one frame is too small.
+    Kem(KemArgs),
+}
+
+#[derive(ClapArgs)]
+pub struct KemArgs {
+    /// The KEM: ml-kem-512, ml-kem-768 or ml-kem-1024.
+    #[arg(long, default_value = "ml-kem-512")]
+    kem: String,
+    /// Link name from the catalogue (`link --list`).
+    #[arg(long)]
+    link: String,
+    /// Device profile (`energy --list`): the device's encapsulation and the
+    /// gateway's decapsulation, simulated, and the device's energy.
+    #[arg(long)]
+    device: Option<String>,
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
 }
 
 #[derive(ClapArgs)]
@@ -41,17 +63,30 @@ pub struct EdhocArgs {
 }
 
 pub fn run(protocol: Protocol) -> Result<(), CliError> {
-    let Protocol::Edhoc(args) = protocol;
-    let view = cost::session::edhoc_view(
-        args.method,
-        args.suite,
-        !args.no_message_4,
-        &args.link,
-        args.device.as_deref(),
-        args.data_dir.as_deref(),
-    )?;
+    let (view, format) = match protocol {
+        Protocol::Edhoc(args) => (
+            cost::session::edhoc_view(
+                args.method,
+                args.suite,
+                !args.no_message_4,
+                &args.link,
+                args.device.as_deref(),
+                args.data_dir.as_deref(),
+            )?,
+            args.format,
+        ),
+        Protocol::Kem(args) => (
+            cost::session::kem_view(
+                &args.kem,
+                &args.link,
+                args.device.as_deref(),
+                args.data_dir.as_deref(),
+            )?,
+            args.format,
+        ),
+    };
     show(
-        args.format,
+        format,
         || serde_json::to_value(&view).unwrap_or_default(),
         || view.text(),
     )
