@@ -208,6 +208,36 @@ impl Credentials {
     }
 }
 
+/// `keygen --scheme edhoc`: a device's and a gateway's credentials, each
+/// trusting the other, written 0600 (`force` replaces existing files).
+pub fn write_pair(device: &Path, gateway: &Path, force: bool) -> Result<(), KeygenError> {
+    let (mine, theirs) = Credentials::generate_pair()?;
+    mine.save(device, force)?;
+    theirs.save(gateway, force)?;
+    Ok(())
+}
+
+/// `keygen --scheme edhoc --add-to GATEWAY`: a further device the gateway
+/// trusts. The device's file is written first, so the gateway never trusts a
+/// key that was not kept; the gateway's is replaced whole. Returns how many
+/// devices the gateway trusts now.
+pub fn add_device_to(gateway: &Path, device: &Path, force: bool) -> Result<usize, KeygenError> {
+    let mut trusting = Credentials::load(gateway)?;
+    let new = trusting.add_device()?;
+    new.save(device, force)?;
+    trusting.replace(gateway)?;
+    Ok(trusting.peers.len())
+}
+
+/// Why `keygen --scheme edhoc` failed: the files, or the handshake's rules.
+#[derive(Debug, thiserror::Error)]
+pub enum KeygenError {
+    #[error(transparent)]
+    File(#[from] SealError),
+    #[error(transparent)]
+    Handshake(#[from] HandshakeError),
+}
+
 /// A CCS's kid (what ID_CRED_x names it by).
 fn kid_of(ccs: &[u8]) -> Result<Vec<u8>, HandshakeError> {
     let cred = lakers::Credential::parse_ccs(ccs).map_err(crate::edhoc::lakers_err)?;

@@ -132,20 +132,21 @@ fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// EDHOC credentials (method 3, suite 2): the device's (--output) and the gateway's.
+/// EDHOC credentials (method 3, suite 2): the device's (--output) and the
+/// gateway's, or a further device for an existing gateway (--add-to).
 fn edhoc_pair(args: &Args) -> Result<(), CliError> {
-    if let Some(gateway_path) = &args.add_to {
-        let mut gateway =
-            handshake::credentials::Credentials::load(gateway_path).map_err(seal_err)?;
-        let device = gateway.add_device().map_err(CliError::usage)?;
-        // The device's file first: the gateway trusts no key that was not kept.
-        device.save(&args.output, args.force).map_err(seal_err)?;
-        gateway.replace(gateway_path).map_err(seal_err)?;
+    use handshake::credentials::{KeygenError, add_device_to, write_pair};
+    let err = |e: KeygenError| match e {
+        KeygenError::File(e) => seal_err(e),
+        KeygenError::Handshake(e @ handshake::HandshakeError::Usage(_)) => CliError::usage(e),
+        KeygenError::Handshake(e) => CliError::failed(e),
+    };
+    if let Some(gateway) = &args.add_to {
+        let trusted = add_device_to(gateway, &args.output, args.force).map_err(err)?;
         eprintln!(
-            "wrote {} (an initiator's); {} now trusts {} devices",
+            "wrote {} (an initiator's); {} now trusts {trusted} devices",
             args.output.display(),
-            gateway_path.display(),
-            gateway.peers.len()
+            gateway.display()
         );
         return Ok(());
     }
@@ -154,10 +155,7 @@ fn edhoc_pair(args: &Args) -> Result<(), CliError> {
             "--scheme edhoc writes two credential files: give --peer-output FILE too (or --add-to GATEWAY for a further device)",
         )
     })?;
-    let (mine, theirs) =
-        handshake::credentials::Credentials::generate_pair().map_err(CliError::failed)?;
-    mine.save(&args.output, args.force).map_err(seal_err)?;
-    theirs.save(peer, args.force).map_err(seal_err)?;
+    write_pair(&args.output, peer, args.force).map_err(err)?;
     eprintln!(
         "wrote {} (the initiator's) and {} (the responder's): EDHOC method 3, suite 2",
         args.output.display(),
