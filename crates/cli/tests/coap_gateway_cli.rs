@@ -350,6 +350,28 @@ fn edhoc_pair(dir: &Path, prefix: &str) -> (PathBuf, PathBuf) {
     (dev, gw)
 }
 
+/// `send --edhoc` arguments for `count` chain:2 readings from `key` to `to`.
+fn edhoc_send_args<'a>(to: &'a str, key: &'a Path, count: &'a str) -> Vec<&'a str> {
+    vec![
+        "--to",
+        to,
+        "--container",
+        "oscore",
+        "--edhoc",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--sample",
+        "chain:2",
+        "--count",
+        count,
+    ]
+}
+
+/// `send --edhoc` run whole, for the cases that must fail.
+fn run_edhoc_send(to: &str, key: &Path) -> std::process::Output {
+    run(&[&["send"][..], &edhoc_send_args(to, key, "3")].concat())
+}
+
 #[test]
 fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_window() {
     let dir = tempfile::tempdir().unwrap();
@@ -357,23 +379,9 @@ fn send_edhoc_runs_the_handshake_first_and_each_session_has_its_own_keys_and_win
     let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
     let mut good = 0;
     for inject in ["replayed=20%", ""] {
-        let report = send(&[
-            "--to",
-            &to,
-            "--container",
-            "oscore",
-            "--edhoc",
-            "--key-file",
-            dev.to_str().unwrap(),
-            "--sample",
-            "chain:2",
-            "--count",
-            "20",
-            "--inject",
-            inject,
-            "--seed",
-            "3",
-        ]);
+        let mut args = edhoc_send_args(&to, &dev, "20");
+        args.extend(["--inject", inject, "--seed", "3"]);
+        let report = send(&args);
         // All four EDHOC messages: 37 + 45 + 19 + 9 bytes.
         assert_eq!(n(&report["handshake_bytes"]), 110, "{report}");
         assert_eq!(n(&report["acked"]), n(&report["good"]), "{report}");
@@ -422,19 +430,7 @@ fn a_gateway_trusts_every_device_added_to_its_credentials() {
     );
     let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
     for device in [&first, &second] {
-        let report = send(&[
-            "--to",
-            &to,
-            "--container",
-            "oscore",
-            "--edhoc",
-            "--key-file",
-            device.to_str().unwrap(),
-            "--sample",
-            "chain:2",
-            "--count",
-            "5",
-        ]);
+        let report = send(&edhoc_send_args(&to, device, "5"));
         assert_eq!(n(&report["acked"]), 5, "{report}");
     }
     let stats = gw.stop_gateway();
@@ -448,40 +444,11 @@ fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() 
     let (_, gw_key) = edhoc_pair(dir.path(), "a");
     let (stranger, _) = edhoc_pair(dir.path(), "b");
     let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
-    let out = run(&[
-        "send",
-        "--to",
-        &to,
-        "--container",
-        "oscore",
-        "--edhoc",
-        "--key-file",
-        stranger.to_str().unwrap(),
-        "--sample",
-        "chain:2",
-        "--count",
-        "3",
-    ]);
+    let out = run_edhoc_send(&to, &stranger);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("EDHOC"), "{err}");
     // It does not trust this gateway either: it stops at message_2.
-    let send_impostor = |key: &Path| {
-        run(&[
-            "send",
-            "--to",
-            &to,
-            "--container",
-            "oscore",
-            "--edhoc",
-            "--key-file",
-            key.to_str().unwrap(),
-            "--sample",
-            "chain:2",
-            "--count",
-            "3",
-        ])
-    };
     // An impostor that knows the gateway's credential but holds another
     // device's key: the gateway refuses its message_3 (4.00), and counts it.
     let impostor = dir.path().join("impostor.cred");
@@ -497,7 +464,7 @@ fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() 
         std::os::unix::fs::PermissionsExt::from_mode(0o600),
     )
     .unwrap();
-    let out = send_impostor(&impostor);
+    let out = run_edhoc_send(&to, &impostor);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("refused the EDHOC handshake"), "{err}");

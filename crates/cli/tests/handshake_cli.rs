@@ -200,6 +200,22 @@ fn edhoc_on_a_device_gives_each_partys_cycles_per_message_or_why_not() {
     assert_eq!(sizes, TRACE_SIZES);
 }
 
+/// `recommend` for the MKR WAN 1300 on EU868 DR5 with `n` messages per
+/// session, on the store at `db`.
+fn recommend_session<'a>(db: &'a std::path::Path, n: &'a str) -> Vec<&'a str> {
+    vec![
+        "recommend",
+        "--device",
+        "mkr-wan-1300",
+        "--link",
+        "lorawan-eu868-dr5",
+        "--db",
+        db.to_str().unwrap(),
+        "--session-messages",
+        n,
+    ]
+}
+
 /// `recommend --session-messages`: one handshake per reading ranks the
 /// session-keyed choice below every pre-shared-key scheme it could beat; a
 /// thousand readings per handshake move it up, and the answer gives the
@@ -209,17 +225,7 @@ fn recommend_ranks_a_session_differently_at_1_and_1000_messages_and_says_the_bre
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("results.sqlite");
     let rank = |n: &str| {
-        let doc = json(&[
-            "recommend",
-            "--device",
-            "mkr-wan-1300",
-            "--link",
-            "lorawan-eu868-dr5",
-            "--db",
-            db.to_str().unwrap(),
-            "--session-messages",
-            n,
-        ]);
+        let doc = json(&recommend_session(&db, n));
         let rows = doc["rows"].as_array().unwrap().clone();
         let keyed = rows
             .iter()
@@ -267,17 +273,7 @@ fn zero_session_messages_is_refused_with_exit_2() {
     let db = dir.path().join("results.sqlite");
     Command::cargo_bin("ciphermeter")
         .unwrap()
-        .args([
-            "recommend",
-            "--device",
-            "mkr-wan-1300",
-            "--link",
-            "lorawan-eu868-dr5",
-            "--db",
-            db.to_str().unwrap(),
-            "--session-messages",
-            "0",
-        ])
+        .args(recommend_session(&db, "0"))
         .assert()
         .code(2)
         .stderr(predicates::str::contains("at least 1"));
