@@ -11,13 +11,12 @@ use std::time::Duration;
 use serde_json::Value;
 use support::live::{Proc, bound, db_count, n, run, send};
 
-/// The device's and the gateway's contexts.
-fn pair(dir: &Path) -> (PathBuf, PathBuf) {
-    let (dev, gw) = (dir.join("dev.key"), dir.join("gw.key"));
+/// `keygen --scheme SCHEME` for a pair: the device's file and the gateway's.
+fn keygen_pair(scheme: &str, dev: PathBuf, gw: PathBuf) -> (PathBuf, PathBuf) {
     let out = run(&[
         "keygen",
         "--scheme",
-        "oscore:aes-ccm-16-64-128",
+        scheme,
         "--output",
         dev.to_str().unwrap(),
         "--peer-output",
@@ -25,6 +24,15 @@ fn pair(dir: &Path) -> (PathBuf, PathBuf) {
     ]);
     assert!(out.status.success());
     (dev, gw)
+}
+
+/// The device's and the gateway's contexts.
+fn pair(dir: &Path) -> (PathBuf, PathBuf) {
+    keygen_pair(
+        "oscore:aes-ccm-16-64-128",
+        dir.join("dev.key"),
+        dir.join("gw.key"),
+    )
 }
 
 /// A CoAP gateway on a free port with `extra` flags: (process, coap://… address, database).
@@ -333,21 +341,11 @@ fn oscore_and_coap_only_go_together_and_bad_pairings_exit_2() {
 
 /// `keygen --scheme edhoc`: the device's and the gateway's credentials.
 fn edhoc_pair(dir: &Path, prefix: &str) -> (PathBuf, PathBuf) {
-    let (dev, gw) = (
+    keygen_pair(
+        "edhoc",
         dir.join(format!("{prefix}-dev.cred")),
         dir.join(format!("{prefix}-gw.cred")),
-    );
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "edhoc",
-        "--output",
-        dev.to_str().unwrap(),
-        "--peer-output",
-        gw.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    (dev, gw)
+    )
 }
 
 /// `send --edhoc` arguments for `count` chain:2 readings from `key` to `to`.

@@ -110,7 +110,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         .map(crate::session::check_messages)
         .transpose()?;
     let mut rows = Vec::new();
-    let mut sealed_load = None;
+    let mut loads = Vec::new();
     for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
         let cost = spec.cost_with(bytes, &req.send).map_err(Error::invalid)?;
         let load = MessageLoad {
@@ -121,11 +121,13 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         };
         let est =
             energy::estimate(device, radio, battery, &load, interval).map_err(Error::invalid)?;
-        sealed_load = Some(load);
+        loads.push(load);
         rows.push((label, cost, est));
     }
     let mut session = None;
-    if let (Some(n), Some(load)) = (session_messages, sealed_load) {
+    // The sealed message (the second row) keyed by a session.
+    if let Some(n) = session_messages {
+        let load = loads[1];
         let on_device = crate::session::edhoc_on_device(device, radio, spec)?;
         let sealed_uj = rows[1].2.message_j * 1e6;
         let name = sizes

@@ -14,8 +14,7 @@ use serde::Serialize;
 use crate::Error;
 use crate::device_times::device_target;
 
-/// The firmware build that runs EDHOC method 3, suite 2 on the device.
-pub const EDHOC_BUILD: &str = "edhoc-m3-s2";
+use handshake::edhoc::DEVICE_BUILD as EDHOC_BUILD;
 
 /// One message's CPU: the party that writes it and the party that reads it,
 /// both at the device's clock.
@@ -79,16 +78,6 @@ impl OnDevice {
     }
 }
 
-/// The receive windows after the device's frames of `m` (LoRaWAN class A: two
-/// per frame), as the link model opens them for a message of one frame.
-fn receive_windows(link: &LinkSpec, m: &handshake::MessageCost) -> Result<Micros, Error> {
-    let one = link.cost(1, false).map_err(Error::invalid)?;
-    let per_frame = one.rx_time.as_secs() / f64::from(one.frames.max(1));
-    Ok(Micros::from_us(
-        (per_frame * f64::from(m.frames) * 1e6).round() as u64,
-    ))
-}
-
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
 pub fn on_device(
     handshake: &HandshakeCost,
@@ -146,16 +135,15 @@ pub fn on_device(
         let (write, read) = m.device_ops;
         let (w, r) = (cycles(write)?, cycles(read)?);
         // The message's own frames (fragments included), as the link model costs them.
-        let on_air = Micros::from_us((m.airtime_ms * 1e3).round() as u64);
         if m.sender == "initiator" {
             initiator_ms += ms(w);
             responder_ms += ms(r);
-            airtime = airtime + on_air;
-            rx_time = rx_time + receive_windows(link, m)?;
+            airtime = airtime + m.airtime;
+            rx_time = rx_time + m.rx_time;
         } else {
             responder_ms += ms(w);
             initiator_ms += ms(r);
-            rx_time = rx_time + on_air;
+            rx_time = rx_time + m.airtime;
         }
         messages.push(MessageCpu {
             message: m.message,

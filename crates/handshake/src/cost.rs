@@ -34,6 +34,12 @@ pub struct MessageCost {
     /// The duty cycle's wait between this message's first and last frame.
     #[serde(skip)]
     pub within_wait_s: f64,
+    /// Exact transmitter-on time (`airtime_ms` is its rounding) and the
+    /// receive windows after its frames, as the link model gives them.
+    #[serde(skip)]
+    pub airtime: link::Micros,
+    #[serde(skip)]
+    pub rx_time: link::Micros,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -66,7 +72,7 @@ pub struct HandshakeCost {
     pub device_build: &'static str,
 }
 
-/// The device firmware's operations for each EDHOC message (`edhoc-m3-s2`).
+/// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
 fn edhoc_ops(message: &str) -> (&'static str, &'static str) {
     match message {
         "message_1" => ("m1-write", "m1-read"),
@@ -96,7 +102,7 @@ pub fn cost(
             link,
         )?);
     }
-    let mut cost = totals("edhoc", "edhoc-m3-s2", messages, link);
+    let mut cost = totals("edhoc", crate::edhoc::DEVICE_BUILD, messages, link);
     cost.method = Some(transcript.method.number());
     cost.suite = Some(transcript.suite.number());
     cost.oscore_alg = Some(transcript.suite.oscore_alg());
@@ -105,9 +111,10 @@ pub fn cost(
     Ok(cost)
 }
 
-/// One message on `link`: whole (the link model splits it into frames as it
-/// splits any message), or with `fragment_header` in fragments of one frame
-/// each, each fragment carrying the header and as much of the message as fits.
+/// One message on `link`: whole when it fits one frame or the protocol does
+/// not fragment it (`fragment_header` none: the link model splits it into
+/// frames as it splits any message), else in fragments of one frame each,
+/// each carrying the header and as much of the message as fits.
 pub(crate) fn message_cost(
     name: &'static str,
     sender: &'static str,
@@ -116,11 +123,13 @@ pub(crate) fn message_cost(
     device_ops: (&'static str, &'static str),
     link: &link::LinkSpec,
 ) -> Result<MessageCost, HandshakeError> {
+    let whole = link.cost(bytes, false)?;
+    let capacity = whole.frame_capacity;
+    let fragment_header = fragment_header.filter(|_| bytes > capacity);
     let mut parts = Vec::new();
     match fragment_header {
-        None => parts.push(link.cost(bytes, false)?),
+        None => parts.push(whole),
         Some(header) => {
-            let capacity = link.cost(1, false)?.frame_capacity;
             let room = capacity.checked_sub(header).filter(|r| *r > 0).ok_or_else(|| {
                 HandshakeError::Usage(format!(
                     "{} carries {capacity} bytes a frame: no room beside a {header}-byte fragment header",
@@ -164,6 +173,8 @@ pub(crate) fn message_cost(
         warnings,
         device_ops,
         within_wait_s,
+        airtime: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.airtime),
+        rx_time: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.rx_time),
     })
 }
 

@@ -21,6 +21,10 @@ use zeroize::Zeroizing;
 
 use crate::error::HandshakeError;
 
+/// The device firmware build that runs this EDHOC (method 3, suite 2) and
+/// measures each message (`firmware/src/algorithms/edhoc.rs`).
+pub const DEVICE_BUILD: &str = "edhoc-m3-s2";
+
 /// An EDHOC authentication method (RFC 9528 §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Method(u8);

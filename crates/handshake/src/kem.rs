@@ -65,13 +65,11 @@ impl Kem {
 
 /// The device's ciphertext on `link`, in fragments when it needs more than one frame.
 pub fn kem_on_link(kem: Kem, link: &link::LinkSpec) -> Result<HandshakeCost, HandshakeError> {
-    let capacity = link.cost(1, false)?.frame_capacity;
-    let header = (kem.ciphertext_bytes > capacity).then_some(FRAGMENT_HEADER);
     let ciphertext = message_cost(
         "ciphertext",
         "initiator",
         kem.ciphertext_bytes,
-        header,
+        Some(FRAGMENT_HEADER),
         ("encapsulate", "decapsulate"),
         link,
     )?;
