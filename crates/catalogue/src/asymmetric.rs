@@ -1,8 +1,10 @@
-//! Asymmetric schemes: RSA (OAEP, PKCS#1 v1.5, PSS), X25519, Ed25519, ECDSA P-256.
+//! Asymmetric schemes: RSA (OAEP, PKCS#1 v1.5, PSS), X25519, Ed25519, ECDSA P-256,
+//! and the post-quantum ML-KEM, ML-DSA and X-Wing (`lattice`).
 //! Keys travel as bytes (see `ops::KeyPair`): PKCS#8 DER private keys, SPKI DER
 //! public keys, and raw 32-byte keys for X25519 (RFC 7748).
 
 mod curves;
+mod lattice;
 mod rsa;
 
 use std::sync::Arc;
@@ -17,6 +19,7 @@ use crate::registry::{Builder, Verdict};
 
 pub(crate) use self::rsa::{RsaPad, rsa_public_to_pkcs1};
 pub(crate) use curves::{ed25519_public_raw, ed25519_spki, p256_public_sec1, p256_spki};
+pub use lattice::known_answers;
 
 /// Sign and verify: PKCS#1 v1.5, PSS, Ed25519 and ECDSA.
 pub(crate) const SIGNING: &[AsymOp] = &[AsymOp::Sign, AsymOp::Verify];
@@ -48,6 +51,8 @@ pub(crate) fn unsupported(algorithm: &str, op: AsymOp) -> Error {
         AsymOp::Encrypt => "encrypt",
         AsymOp::Decrypt => "decrypt",
         AsymOp::Agree => "agree",
+        AsymOp::Encapsulate => "encapsulate",
+        AsymOp::Decapsulate => "decapsulate",
     };
     Error::Unsupported {
         algorithm: algorithm.to_string(),
@@ -168,5 +173,54 @@ pub(crate) fn register(b: &mut Builder) {
         curve("ecdsa-p256-sha256", &["ecdsa-p256", "es256"], "p256", 64),
         "p256 0.14 (RFC 6979 deterministic)",
         Arc::new(curves::EcdsaP256),
+    );
+    register_post_quantum(b);
+}
+
+/// FIPS 203 and 204 (August 2024) and the X-Wing hybrid. Security is the
+/// standards' category as the AES key search it matches (1: 128, 3: 192; ML-DSA-44
+/// is category 2, collision search on SHA-256, listed at 128). X-Wing is held to
+/// its classical part, X25519 (128), though its ML-KEM-768 part is category 3.
+fn register_post_quantum(b: &mut Builder) {
+    use crate::entry::Status;
+    let pq = |id: &str, primitive: &str, key_size, output_size, security_bits| AsymSpec {
+        id: id.to_string(),
+        aliases: &[],
+        primitive: primitive.to_string(),
+        key_size,
+        output_size,
+        security_bits,
+        verdict: Verdict(Status::Recommended, None),
+    };
+    // Private key: the seed; output: the ciphertext or signature.
+    push(
+        b,
+        pq("ml-kem-512", "ml-kem", 64, 768, 128),
+        "ml-kem 0.3",
+        Arc::new(lattice::MlKem512::new("ml-kem-512")),
+    );
+    push(
+        b,
+        pq("ml-kem-768", "ml-kem", 64, 1088, 192),
+        "ml-kem 0.3",
+        Arc::new(lattice::MlKem768::new("ml-kem-768")),
+    );
+    push(
+        b,
+        pq("ml-dsa-44", "ml-dsa", 32, 2420, 128),
+        "ml-dsa 0.1 (hedged signing)",
+        Arc::new(lattice::MlDsa::<ml_dsa::MlDsa44>::new("ml-dsa-44")),
+    );
+    push(
+        b,
+        pq("ml-dsa-65", "ml-dsa", 32, 3309, 192),
+        "ml-dsa 0.1 (hedged signing)",
+        Arc::new(lattice::MlDsa::<ml_dsa::MlDsa65>::new("ml-dsa-65")),
+    );
+    push(
+        b,
+        pq(lattice::XWING_ID, "x-wing", 32, 1120, 128),
+        "x-wing 0.1 (draft-connolly-cfrg-xwing-kem-06)",
+        Arc::new(lattice::XWing),
     );
 }

@@ -28,11 +28,12 @@ mod rustcrypto;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use asymmetric::known_answers;
 pub use entry::{Backend, Entry, Implementation, Kind, Mode, Ops, Status};
 pub use error::Error;
 pub use ops::{
-    AsymOp, AsymmetricScheme, Cipher, Direction, Hasher, KeyPair, Mac, Padding, Params, PrivateKey,
-    PublicKey, Streaming,
+    AsymOp, AsymmetricScheme, Cipher, Direction, Encapsulated, Hasher, KeyPair, Mac, Padding,
+    Params, PrivateKey, PublicKey, Streaming,
 };
 
 /// All entries, indexed by canonical id and alias.

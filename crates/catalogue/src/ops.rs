@@ -131,10 +131,30 @@ pub enum AsymOp {
     Encrypt,
     Decrypt,
     Agree,
+    /// A KEM's sender side: a ciphertext and a shared secret from a public key.
+    Encapsulate,
+    /// A KEM's receiver side: the shared secret from a ciphertext.
+    Decapsulate,
+}
+
+/// What a KEM's encapsulation gives: the ciphertext to send and the secret both share.
+pub struct Encapsulated {
+    pub ciphertext: Vec<u8>,
+    pub shared_secret: Zeroizing<Vec<u8>>,
+}
+
+/// The error a trait's default method gives for an operation a scheme lacks.
+fn lacks(operation: &str) -> Error {
+    Error::Unsupported {
+        algorithm: "this algorithm".to_string(),
+        operation: operation.to_string(),
+    }
 }
 
 /// A key pair as bytes: PKCS#8 DER private and SPKI DER public keys, except
-/// X25519 whose keys are the raw 32 bytes of RFC 7748.
+/// X25519 whose keys are the raw 32 bytes of RFC 7748, and the post-quantum
+/// schemes whose private key is their seed (FIPS 203's d‖z, FIPS 204's ξ,
+/// X-Wing's 32 bytes) and public key their standard's encoding.
 pub struct KeyPair {
     pub private: Zeroizing<Vec<u8>>,
     pub public: Vec<u8>,
@@ -145,6 +165,12 @@ pub trait AsymmetricScheme: Send + Sync {
     fn keygen(&self) -> Result<KeyPair, Error>;
     fn load_private(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>, Error>;
     fn load_public(&self, der: &[u8]) -> Result<Box<dyn PublicKey>, Error>;
+    /// The key pair a seed determines, for schemes whose standard defines one.
+    fn keygen_from_seed(&self, _seed: &[u8]) -> Result<KeyPair, Error> {
+        Err(lacks(
+            "key generation from a seed (ML-KEM, ML-DSA and X-Wing have one)",
+        ))
+    }
 }
 
 pub trait PrivateKey: Send {
@@ -152,9 +178,36 @@ pub trait PrivateKey: Send {
     fn decrypt(&self, ciphertext: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error>;
     /// Key agreement with a peer's public key.
     fn agree(&self, peer_public: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error>;
+    /// A signature bound to a context string (FIPS 204's ctx); only an empty
+    /// one is accepted by schemes without contexts.
+    fn sign_with_context(&self, message: &[u8], context: &[u8]) -> Result<Vec<u8>, Error> {
+        match context.is_empty() {
+            true => self.sign(message),
+            false => Err(lacks("a context string (ML-DSA has one)")),
+        }
+    }
+    /// A KEM's shared secret from a ciphertext.
+    fn decapsulate(&self, _ciphertext: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+        Err(lacks("decapsulate"))
+    }
 }
 
 pub trait PublicKey: Send {
     fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Error>;
     fn encrypt(&self, message: &[u8]) -> Result<Vec<u8>, Error>;
+    fn verify_with_context(
+        &self,
+        message: &[u8],
+        context: &[u8],
+        signature: &[u8],
+    ) -> Result<(), Error> {
+        match context.is_empty() {
+            true => self.verify(message, signature),
+            false => Err(lacks("a context string (ML-DSA has one)")),
+        }
+    }
+    /// A KEM's ciphertext and shared secret, from fresh OS randomness.
+    fn encapsulate(&self) -> Result<Encapsulated, Error> {
+        Err(lacks("encapsulate"))
+    }
 }

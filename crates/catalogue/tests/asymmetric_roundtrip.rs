@@ -12,8 +12,8 @@ fn asymmetric_entries() -> Vec<&'static Entry> {
         .collect();
     assert_eq!(
         list.len(),
-        12,
-        "9 RSA entries + x25519 + ed25519 + ecdsa-p256-sha256"
+        17,
+        "9 RSA entries + x25519 + ed25519 + ecdsa-p256-sha256 + ML-KEM-512/768, ML-DSA-44/65, X-Wing"
     );
     list
 }
@@ -134,6 +134,37 @@ fn every_entry_round_trips_on_every_backend() {
                 );
                 assert!(is_unsupported(private.sign(b"x")), "{what}");
                 assert!(is_unsupported(public.verify(b"x", &[0; 8])), "{what}");
+            }
+            if ops.contains(&AsymOp::Encapsulate) {
+                let sent = public.encapsulate().unwrap();
+                assert_eq!(Some(sent.ciphertext.len()), e.output_size, "{what}");
+                assert_eq!(sent.shared_secret.len(), 32, "{what}");
+                assert_eq!(
+                    private.decapsulate(&sent.ciphertext).unwrap(),
+                    sent.shared_secret,
+                    "{what}: both sides share the secret"
+                );
+                let again = public.encapsulate().unwrap();
+                assert_ne!(again.ciphertext, sent.ciphertext, "{what}: randomized");
+                assert_ne!(again.shared_secret, sent.shared_secret, "{what}");
+                // A changed ciphertext is no error: it yields another secret.
+                let mut altered = sent.ciphertext.clone();
+                altered[10] ^= 1;
+                assert_ne!(
+                    private.decapsulate(&altered).unwrap(),
+                    sent.shared_secret,
+                    "{what}: implicit rejection"
+                );
+                assert!(
+                    matches!(
+                        private.decapsulate(&sent.ciphertext[1..]),
+                        Err(Error::InvalidInput { .. })
+                    ),
+                    "{what}"
+                );
+                assert!(is_unsupported(private.sign(b"x")), "{what}");
+                assert!(is_unsupported(public.verify(b"x", &[0; 64])), "{what}");
+                assert!(is_unsupported(private.agree(&[9; 32])), "{what}");
             }
             if ops.contains(&AsymOp::Agree) {
                 let peer = key_pair(e, backend);

@@ -33,6 +33,10 @@ pub enum Operation {
     Verify,
     /// Key agreement (X25519, ECDH).
     Agree,
+    /// A KEM's sender side (ML-KEM, X-Wing).
+    Encapsulate,
+    /// A KEM's receiver side.
+    Decapsulate,
 }
 
 impl Operation {
@@ -53,7 +57,7 @@ impl Operation {
             .collect()
     }
 
-    pub const ALL: [Operation; 8] = [
+    pub const ALL: [Operation; 10] = [
         Operation::Keysetup,
         Operation::Keygen,
         Operation::Encrypt,
@@ -62,6 +66,8 @@ impl Operation {
         Operation::Sign,
         Operation::Verify,
         Operation::Agree,
+        Operation::Encapsulate,
+        Operation::Decapsulate,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -74,6 +80,8 @@ impl Operation {
             Operation::Sign => "sign",
             Operation::Verify => "verify",
             Operation::Agree => "agree",
+            Operation::Encapsulate => "encapsulate",
+            Operation::Decapsulate => "decapsulate",
         }
     }
 
@@ -93,7 +101,11 @@ impl Operation {
     pub fn is_size_free(self) -> bool {
         matches!(
             self,
-            Operation::Keysetup | Operation::Keygen | Operation::Agree
+            Operation::Keysetup
+                | Operation::Keygen
+                | Operation::Agree
+                | Operation::Encapsulate
+                | Operation::Decapsulate
         )
     }
 }
@@ -123,6 +135,8 @@ pub fn operations_of(entry: &Entry, backend: Backend) -> Vec<Operation> {
                         AsymOp::Encrypt => Encrypt,
                         AsymOp::Decrypt => Decrypt,
                         AsymOp::Agree => Agree,
+                        AsymOp::Encapsulate => Encapsulate,
+                        AsymOp::Decapsulate => Decapsulate,
                     });
                 }
             }
@@ -147,7 +161,10 @@ impl Case {
     pub fn recorded_size(&self) -> usize {
         match self.operation {
             Operation::Keysetup => key_len(self.entry),
-            Operation::Keygen | Operation::Agree => 0,
+            Operation::Keygen
+            | Operation::Agree
+            | Operation::Encapsulate
+            | Operation::Decapsulate => 0,
             _ => self.size,
         }
     }
@@ -509,6 +526,20 @@ fn prepare_asymmetric(case: Case) -> Result<Prepared, CaseError> {
             let peer = scheme.keygen()?;
             let secret = private.agree(&peer.public)?.len();
             let op = move || private.agree(&peer.public).is_ok();
+            Ok(Prepared::new(op, Some(secret), None, key_bytes))
+        }
+        // Output: the ciphertext a sender puts on the air, and the secret.
+        Operation::Encapsulate => {
+            let public = scheme.load_public(&pair.public)?;
+            let ct = public.encapsulate()?.ciphertext.len();
+            let op = move || public.encapsulate().is_ok();
+            Ok(Prepared::new(op, Some(ct), None, key_bytes))
+        }
+        Operation::Decapsulate => {
+            let private = scheme.load_private(&pair.private)?;
+            let sent = scheme.load_public(&pair.public)?.encapsulate()?;
+            let secret = private.decapsulate(&sent.ciphertext)?.len();
+            let op = move || private.decapsulate(&sent.ciphertext).is_ok();
             Ok(Prepared::new(op, Some(secret), None, key_bytes))
         }
         _ => Err(unsupported(&case)),

@@ -1,6 +1,6 @@
 //! `ciphermeter keygen`: a sealing key file (`--scheme S --output FILE`) or an
-//! asymmetric key pair (`ALGORITHM --output FILE`: PKCS#8 DER hex in FILE,
-//! SPKI DER hex in FILE.pub; X25519 keys are the raw 32 bytes, hex).
+//! asymmetric key pair (`ALGORITHM --output FILE`, both hex: docs/keys.md says
+//! what FILE and FILE.pub hold for each algorithm).
 
 use std::path::{Path, PathBuf};
 
@@ -52,6 +52,10 @@ pub struct Args {
     /// Backend for a key pair (default: the first that implements it).
     #[arg(long, requires = "algorithm")]
     backend: Option<String>,
+    /// Derive the key pair from a seed, as the standard defines (hex): ML-KEM's
+    /// 64-byte d‖z (FIPS 203), ML-DSA's 32-byte ξ (FIPS 204), X-Wing's 32 bytes.
+    #[arg(long, requires = "algorithm")]
+    seed: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -172,7 +176,19 @@ fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
             "{e}; keygen ALGORITHM makes asymmetric key pairs, use --scheme for sealing keys"
         ))
     })?;
-    let pair = scheme.keygen()?;
+    let pair = match &args.seed {
+        Some(text) => {
+            let seed = crate::args::decode_hex("--seed", text)?;
+            scheme.keygen_from_seed(&seed).map_err(|e| match e {
+                catalogue::Error::Unsupported { .. } => CliError::usage(format!(
+                    "--seed: {} has no key derivation from a seed (ML-KEM, ML-DSA and X-Wing have one)",
+                    entry.id
+                )),
+                other => other.into(),
+            })?
+        }
+        None => scheme.keygen()?,
+    };
     let public_path = public_path(&args.output);
     if !args.force {
         for path in [&args.output, &public_path] {

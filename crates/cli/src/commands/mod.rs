@@ -18,6 +18,7 @@ pub mod list;
 pub mod lorawan;
 pub mod mcu;
 pub mod open;
+pub mod pubkey;
 pub mod radio_emulator;
 pub mod recommend;
 pub mod report;
@@ -26,7 +27,6 @@ pub mod run;
 pub mod runs;
 pub mod seal_cmd;
 pub mod send;
-pub mod signature;
 
 use clap::Subcommand;
 
@@ -51,9 +51,13 @@ pub enum Command {
     /// Time the whole path per message: µs/message, µs/byte, overhead, expansion, cost per bit.
     FrameBench(frame_bench::Args),
     /// Sign a message with a private key file from `keygen`.
-    Sign(signature::SignArgs),
-    /// Verify a signature with a public key file from `keygen`.
-    Verify(signature::VerifyArgs),
+    Sign(pubkey::SignArgs),
+    /// Verify a signature with a public key (file or hex); a bad one exits 2.
+    Verify(pubkey::VerifyArgs),
+    /// A KEM's ciphertext and shared secret for a public key (ml-kem-512, x-wing, ...).
+    Encapsulate(pubkey::EncapsulateArgs),
+    /// A KEM's shared secret from a ciphertext and a private key file.
+    Decapsulate(pubkey::DecapsulateArgs),
     /// LoRa time on air (exact), or LoRaWAN uplinks with --region.
     Airtime(airtime::Args),
     /// What one message costs on a link: bytes on air, frames, time on air.
@@ -105,8 +109,10 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Seal(args) => seal_cmd::run(args),
         Command::Open(args) => open::run(args),
         Command::FrameBench(args) => frame_bench::run(args),
-        Command::Sign(args) => signature::sign(args),
-        Command::Verify(args) => signature::verify(args),
+        Command::Sign(args) => pubkey::sign(args),
+        Command::Verify(args) => pubkey::verify(args),
+        Command::Encapsulate(args) => pubkey::encapsulate(args),
+        Command::Decapsulate(args) => pubkey::decapsulate(args),
         Command::Airtime(args) => airtime::run(args),
         Command::Link(args) => link::run(args),
         Command::Energy(args) => energy::run(args),
