@@ -36,6 +36,8 @@ fn main() {
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
         Some("microbit")
+    } else if target.starts_with("thumbv7em") {
+        Some("mps2-an386")
     } else if target.starts_with("thumbv7") {
         Some("mps2")
     } else {

@@ -82,6 +82,7 @@ impl<'p, P: Probe> Bench<'p, P> {
     fn out_of_stack(&mut self) {
         if self.probe.ran_into_data() {
             self.probe.text("O\n");
+            self.probe.abandon();
         }
     }
 

@@ -25,6 +25,11 @@ pub trait Probe {
     fn ran_into_data(&self) -> bool {
         false
     }
+
+    /// Ends the run after a region ran into the static data: what follows
+    /// would run on corrupted state and may never finish (the host then
+    /// reports the `O` as "does not fit"). The host's recorder keeps going.
+    fn abandon(&mut self) {}
 }
 
 /// Small formatting helpers that avoid `core::fmt` (large, and slow on AVR).

@@ -26,6 +26,9 @@ pub enum Family {
     /// each recorded at the length it produces or takes on the air (the
     /// encapsulation key, the ciphertext) whatever the sizes asked.
     Kem,
+    /// A signature scheme: `keygen`, `sign`, `verify`, recorded at the length
+    /// of the public key or the signature whatever the sizes asked.
+    Signature,
     /// A key establishment run whole on the device, both parties in turn:
     /// each party's part of each message is one operation (`m1-write`,
     /// `m1-read`, …), recorded at that message's length whatever the sizes
@@ -106,6 +109,12 @@ pub const ALL: &[Algorithm] = &[
     a("edhoc-m3-s2", Handshake, 128),
     // FIPS 203 category 1 (AES-128 equivalent).
     a("ml-kem-512", Kem, 128),
+    a("ml-kem-768", Kem, 192),
+    // X-Wing: ML-KEM-768 and X25519; held to X25519's 128 bits, as the catalogue does.
+    a("x-wing", Kem, 128),
+    // FIPS 204 categories 2 and 3.
+    a("ml-dsa-44", Signature, 128),
+    a("ml-dsa-65", Signature, 192),
     a("message-none", Message, 0),
     a("message-aes-128-gcm", Message, 128),
     a("message-aes-256-gcm", Message, 256),

@@ -116,13 +116,15 @@ impl Target {
     /// in (firmware/memory/*.x; avr-gcc's ATmega1284P map): (flash, RAM).
     /// The Cortex-M0+ runs on QEMU's nRF51 with 16 KiB of RAM, half the
     /// SAMD21's 32 KiB, so what fits there fits the MKR WAN 1300.
+    /// The Cortex-M4 has the nRF52840's 256 KiB (its device profile's part).
     /// riscv32imc has the ESP32-C3's 4 MiB of flash and 400 KiB of SRAM
     /// (16 KiB of which the real part can give its cache).
     pub fn memory_bytes(self) -> (u64, u64) {
         match self {
             Target::Atmega1284p => (128 * 1024, 16 * 1024),
             Target::CortexM0plus => (256 * 1024, 16 * 1024),
-            Target::CortexM3 | Target::CortexM4 => (4096 * 1024, 64 * 1024),
+            Target::CortexM3 => (4096 * 1024, 64 * 1024),
+            Target::CortexM4 => (4096 * 1024, 256 * 1024),
             Target::Riscv32imc => (4096 * 1024, 400 * 1024),
         }
     }

@@ -20,7 +20,9 @@ pub mod hash;
 pub mod identity;
 #[cfg(message_path)]
 pub mod message;
-#[cfg(feature = "ml-kem-512")]
+#[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65"))]
+pub mod ml_dsa;
+#[cfg(any(feature = "ml-kem-512", feature = "ml-kem-768"))]
 pub mod ml_kem;
 #[cfg(feature = "edhoc-m3-s2")]
 pub mod p256_words;
@@ -32,6 +34,8 @@ mod rsa_vectors;
 pub mod sealing;
 pub mod stream;
 pub mod vectors;
+#[cfg(feature = "x-wing")]
+pub mod x_wing;
 
 use aead::AeadKat;
 use block::CipherKat;
@@ -329,7 +333,15 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     #[cfg(feature = "edhoc-m3-s2")]
     edhoc::bench(b, "edhoc-m3-s2");
     #[cfg(feature = "ml-kem-512")]
-    ml_kem::bench(b, "ml-kem-512");
+    ml_kem::bench_512(b, "ml-kem-512");
+    #[cfg(feature = "ml-kem-768")]
+    ml_kem::bench_768(b, "ml-kem-768");
+    #[cfg(feature = "ml-dsa-44")]
+    ml_dsa::bench_44(b, "ml-dsa-44");
+    #[cfg(feature = "ml-dsa-65")]
+    ml_dsa::bench_65(b, "ml-dsa-65");
+    #[cfg(feature = "x-wing")]
+    x_wing::bench(b, "x-wing");
 
     #[cfg(message_path)]
     message::run(b, data, out);
