@@ -21,7 +21,7 @@ use cost::scheme_cost::{SCHEMES, Setting, cost_schemes};
 use energy::model::parse_interval;
 use measure::{Config, Environment, Sampler};
 use serde_json::json;
-use store::conventions::RECOMMENDATION;
+use store::conventions::{KEY_ESTABLISHMENT, RECOMMENDATION};
 use store::{Artifact, NewRun, RunId, RunStatus, Store};
 
 pub use report_file::{default_output, write_report, write_report_with};
@@ -70,6 +70,19 @@ pub struct Outcome {
     pub recommended: Vec<String>,
     pub report: PathBuf,
     pub command: String,
+}
+
+/// Devices and links key establishment is compared on besides the run's:
+/// two whose RAM holds every post-quantum build (Cortex-M4, RISC-V), the
+/// slowest LoRaWAN data rate and BLE.
+const KEY_DEVICES: [&str; 2] = ["nrf52840", "esp32-c3"];
+const KEY_LINKS: [&str; 2] = ["lorawan-eu868-dr0", "ble-1m-251"];
+
+/// `first`, then the others it is not.
+fn distinct<'a>(first: &'a str, others: &[&'a str]) -> Vec<&'a str> {
+    let mut all = vec![first];
+    all.extend(others.iter().filter(|o| **o != first));
+    all
 }
 
 /// Links costed besides the user's, for contrast in the energy chart.
@@ -331,23 +344,58 @@ fn steps_of(
 
     // 4. The ranking behind `recommend`, for the report's recommendation section.
     let req = plan.ranking_request();
+    let mut winner = None;
     match ranking::rank(&req, store, true, &mut |i, n, name| {
         progress(Progress::Working(&format!("[recommend {i}/{n}] {name}")))
     }) {
-        Ok(r) => store.add_artifact(
-            run,
-            &Artifact {
-                kind: RECOMMENDATION.into(),
-                name: "ranking".into(),
-                title: format!("Recommendation for {} over {}", plan.device, plan.link),
-                data: json!({ "ranking": r.summary(&req) }),
-            },
-        )?,
+        Ok(r) => {
+            winner = r.ranked.first().map(|c| c.name().to_string());
+            store.add_artifact(
+                run,
+                &Artifact {
+                    kind: RECOMMENDATION.into(),
+                    name: "ranking".into(),
+                    title: format!("Recommendation for {} over {}", plan.device, plan.link),
+                    data: json!({ "ranking": r.summary(&req) }),
+                },
+            )?
+        }
         Err(Error::Interrupted(_)) => return Ok(notes),
         Err(e) => notes.push(format!("recommendation: {e}")),
     }
     if stop() {
         return Ok(notes);
+    }
+
+    // 4b. Key establishment for the recommended scheme: classical, hybrid and
+    // post-quantum, on the run's device and two that hold every build.
+    if let Some(scheme) = winner {
+        progress(Progress::Milestone(
+            "[key establishment] classical, hybrid, post-quantum",
+        ));
+        let devices = distinct(&plan.device, &KEY_DEVICES);
+        let links = distinct(&plan.link, &KEY_LINKS);
+        match cost::key_establishment::compare(
+            store,
+            &scheme,
+            ENERGY_SAMPLE,
+            &devices,
+            &links,
+            settings[0].interval_s,
+            plan.data_dir.as_deref(),
+        ) {
+            Ok(c) => store.add_artifact(
+                run,
+                &Artifact {
+                    kind: KEY_ESTABLISHMENT.into(),
+                    name: "key-establishment".into(),
+                    title: format!("Key establishment for {scheme}"),
+                    data: serde_json::to_value(&c).map_err(Error::failed)?,
+                },
+            )?,
+            Err(Error::Interrupted(_)) => return Ok(notes),
+            Err(e) => notes.push(format!("key establishment: {e}")),
+        }
     }
 
     // 5. The reproductions, in-process.

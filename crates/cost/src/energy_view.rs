@@ -52,8 +52,9 @@ pub struct Request<'a> {
     pub send: SendOptions,
     pub messages: Messages,
     pub cpu: CpuChoice<'a>,
-    /// Messages per session keyed by one EDHOC handshake: a third row, the
-    /// sealed message with the handshake's share (`--session-messages`).
+    /// Messages per session keyed by one handshake: a row per key
+    /// establishment (classical, hybrid, post-quantum), the sealed message
+    /// with that handshake's share (`--session-messages`).
     pub session_messages: Option<u64>,
 }
 
@@ -61,11 +62,12 @@ pub struct EnergyView<'a> {
     req: &'a Request<'a>,
     interval_s: f64,
     sizes: Sizes,
-    /// Plaintext, then sealed, then (with a session) sealed with the handshake's share.
-    pub rows: Vec<(&'static str, LinkCost, EnergyEstimate)>,
+    /// Plaintext, then sealed, then (with a session) sealed with each
+    /// handshake's share, labelled `session:PROTOCOL`.
+    pub rows: Vec<(String, LinkCost, EnergyEstimate)>,
     pub warnings: Vec<String>,
-    /// With `session_messages`: the handshake's cost and when it stops mattering.
-    pub session: Option<crate::session::SessionAnswer>,
+    /// With `session_messages`: each handshake's cost and when it stops mattering.
+    pub sessions: Vec<crate::session::SessionAnswer>,
 }
 
 /// The two messages' sizes and where the sealing CPU time comes from.
@@ -122,24 +124,27 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         let est =
             energy::estimate(device, radio, battery, &load, interval).map_err(Error::invalid)?;
         loads.push(load);
-        rows.push((label, cost, est));
+        rows.push((label.to_string(), cost, est));
     }
-    let mut session = None;
-    // The sealed message (the second row) keyed by a session.
+    let mut sessions = Vec::new();
+    // The sealed message (the second row) keyed by each kind of session.
     if let Some(n) = session_messages {
         let load = loads[1];
-        let on_device = crate::session::edhoc_on_device(device, radio, spec)?;
         let sealed_uj = rows[1].2.message_j * 1e6;
         let name = sizes
             .scheme
             .clone()
             .unwrap_or_else(|| "the sealed message".into());
-        session = Some(crate::session::answer(&on_device, &name, sealed_uj, n));
-        if let Some(h) = on_device.measured() {
-            let shared = crate::session::with_share(&load, h, n);
-            let est = energy::estimate(device, radio, battery, &shared, interval)
-                .map_err(Error::invalid)?;
-            rows.push(("session", rows[1].1.clone(), est));
+        for (cost, on_device) in crate::session::establishments_on_device(device, radio, spec)? {
+            sessions.push(crate::session::answer(
+                &cost, &on_device, &name, sealed_uj, n,
+            ));
+            if let Some(h) = on_device.measured() {
+                let shared = crate::session::with_share(&load, h, n);
+                let est = energy::estimate(device, radio, battery, &shared, interval)
+                    .map_err(Error::invalid)?;
+                rows.push((format!("session:{}", h.protocol), rows[1].1.clone(), est));
+            }
         }
     }
     let mut warnings: Vec<String> = Vec::new();
@@ -169,7 +174,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         sizes,
         rows,
         warnings,
-        session,
+        sessions,
     })
 }
 
@@ -201,7 +206,7 @@ impl EnergyView<'_> {
             "container": sizes.container,
             "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
             "sealing_adds": delta_json(&rows[0].2, &rows[1].2),
-            "session": self.session,
+            "sessions": self.sessions,
             "warnings": warnings,
         })
     }
@@ -245,9 +250,10 @@ impl EnergyView<'_> {
         }
         let _ = writeln!(o, "  one message every {}", req.interval);
         let _ = writeln!(o);
+        let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(10);
         let _ = writeln!(
             o,
-            "{:<10} {:>7} {:>12} {:>11} {:>11} {:>11} {:>12} {:>8} {:>6} {:>10}",
+            "{:<w$} {:>7} {:>12} {:>11} {:>11} {:>11} {:>12} {:>8} {:>6} {:>10}",
             "message",
             "bytes",
             "time on air",
@@ -262,7 +268,7 @@ impl EnergyView<'_> {
         for (label, c, e) in rows {
             let _ = writeln!(
                 o,
-                "{:<10} {:>7} {:>12} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>8} {:>6.2} {:>10}",
+                "{:<w$} {:>7} {:>12} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>8} {:>6.2} {:>10}",
                 label,
                 c.message_bytes + c.padding,
                 c.airtime.to_string(),
@@ -293,7 +299,7 @@ impl EnergyView<'_> {
                 (sd / pd - 1.0) * 100.0
             );
         }
-        if let Some(session) = &self.session {
+        for session in &self.sessions {
             let _ = writeln!(o, "  {}", session.sentence);
         }
         for w in warnings {

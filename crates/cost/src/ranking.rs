@@ -59,8 +59,9 @@ pub struct Request {
     pub battery: String,
     pub interval: String,
     pub data_dir: Option<PathBuf>,
-    /// Messages per session keyed by an EDHOC handshake: the winner keyed so
-    /// is ranked beside the pre-shared-key schemes. None: pre-shared keys only.
+    /// Messages per session keyed by a handshake: the winner keyed by each
+    /// key establishment (classical, hybrid, post-quantum) is ranked beside
+    /// the pre-shared-key schemes. None: pre-shared keys only.
     pub session_messages: Option<u64>,
 }
 
@@ -75,8 +76,8 @@ pub struct Ranking {
     pub interval_s: f64,
     /// Whether the link's duty cycle allows that interval (none without a rule).
     pub duty_cycle: Option<DutyCycleAnswer>,
-    /// With `session_messages`: when key establishment stops mattering.
-    pub session: Option<crate::session::SessionAnswer>,
+    /// With `session_messages`: when each key establishment stops mattering.
+    pub sessions: Vec<crate::session::SessionAnswer>,
 }
 
 /// `--container`: one container, or `all` of them.
@@ -185,22 +186,24 @@ pub fn rank_names(
         }
     }
     let mut ranks = order(&mut ranked, interval_s);
-    let mut session = None;
+    let mut sessions = Vec::new();
     if let Some(n) = req.session_messages {
-        // The winner keyed by a session instead of a pre-shared key.
-        if let Some(best) = ranked.first() {
-            let on_device = crate::session::edhoc_on_device(device, radio, spec)?;
-            session = Some(crate::session::answer(
-                &on_device,
-                best.name(),
-                message_uj(best),
-                n,
-            ));
-            if let Some(h) = on_device.measured() {
-                let keyed = crate::session::keyed_by_session(best, h, n, &setting)?;
-                ranked.push(keyed);
-                ranks = order(&mut ranked, interval_s);
+        // The winner keyed by each kind of session instead of a pre-shared key.
+        if let Some(best) = ranked.first().cloned() {
+            for (cost, on_device) in crate::session::establishments_on_device(device, radio, spec)?
+            {
+                sessions.push(crate::session::answer(
+                    &cost,
+                    &on_device,
+                    best.name(),
+                    message_uj(&best),
+                    n,
+                ));
+                if let Some(h) = on_device.measured() {
+                    ranked.push(crate::session::keyed_by_session(&best, h, n, &setting)?);
+                }
             }
+            ranks = order(&mut ranked, interval_s);
         }
     }
     let choices: Vec<duty_cycle::Choice> = ranked
@@ -220,7 +223,7 @@ pub fn rank_names(
         excluded,
         interval_s,
         duty_cycle,
-        session,
+        sessions,
     })
 }
 
@@ -483,6 +486,14 @@ impl Ranking {
         }
     }
 
+    /// Post-quantum against classical key establishment for the winner the
+    /// sessions key (the cheapest pre-shared-key row).
+    fn post_quantum(&self, req: &Request) -> Option<String> {
+        let n = req.session_messages?;
+        let base = self.ranked.iter().find(|c| c.session.is_none())?;
+        crate::session::choice_sentence(&self.sessions, message_uj(base), n)
+    }
+
     /// The ranking as plain rows, for JSON, the store and the report.
     pub fn summary(&self, req: &Request) -> RankingSummary {
         RankingSummary {
@@ -493,7 +504,8 @@ impl Ranking {
             min_security: req.min_security,
             interval_s: self.interval_s,
             duty_cycle: self.duty_cycle.clone(),
-            session: self.session.clone(),
+            sessions: self.sessions.clone(),
+            post_quantum: self.post_quantum(req),
             rows: self
                 .ranked
                 .iter()
@@ -530,6 +542,7 @@ impl Ranking {
                         device_measured: c.cpu_source.is_device(),
                         device_failure: c.cpu_source.device_failure().map(str::to_string),
                         session_messages: c.session.as_ref().map(|s| s.messages),
+                        key_establishment: c.session.as_ref().map(|s| s.protocol.clone()),
                         handshake_share_uj: c.session.as_ref().map(|s| s.handshake_uj),
                     }
                 })
@@ -588,9 +601,12 @@ pub struct RankingSummary {
     /// Whether the link's duty cycle allows the interval, said first.
     #[serde(default)]
     pub duty_cycle: Option<DutyCycleAnswer>,
-    /// With `--session-messages`: the handshake's cost and when it stops mattering.
+    /// With `--session-messages`: each handshake's cost and when it stops mattering.
     #[serde(default)]
-    pub session: Option<crate::session::SessionAnswer>,
+    pub sessions: Vec<crate::session::SessionAnswer>,
+    /// What post-quantum or hybrid key establishment costs over classical here.
+    #[serde(default)]
+    pub post_quantum: Option<String>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
@@ -646,10 +662,13 @@ pub struct RankedRow {
     /// Why the device has no time of its own: the scheme does not fit it
     /// (with sizes) or its build failed; none when it was never measured.
     pub device_failure: Option<String>,
-    /// Keyed by an EDHOC handshake once per this many messages (none: a
-    /// pre-shared key); `handshake_share_uj` is its share of each message, in `message_uj`.
+    /// Keyed by a handshake (`key_establishment`: edhoc, x-wing, ml-kem-512…)
+    /// once per this many messages (none: a pre-shared key);
+    /// `handshake_share_uj` is its share of each message, in `message_uj`.
     #[serde(default)]
     pub session_messages: Option<u64>,
+    #[serde(default)]
+    pub key_establishment: Option<String>,
     #[serde(default)]
     pub handshake_share_uj: Option<f64>,
 }
@@ -701,9 +720,9 @@ impl RankingSummary {
                 Some(_) if !row.device_measured => " [does not fit: host time]".to_string(),
                 _ => mark,
             };
-            let mark = match row.session_messages {
-                Some(n) => format!(" [EDHOC per {n}]{mark}"),
-                None => mark,
+            let mark = match (row.session_messages, &row.key_establishment) {
+                (Some(n), Some(p)) => format!(" [{p} per {n}]{mark}"),
+                _ => mark,
             };
             let mark = match row.duty_cycle_allowed {
                 true => mark,
@@ -741,8 +760,11 @@ impl RankingSummary {
             let _ = writeln!(o, "  * battery life: {note}");
         }
         let _ = writeln!(o);
-        if let Some(session) = &self.session {
+        for session in &self.sessions {
             let _ = writeln!(o, "{}\n", session.sentence);
+        }
+        if let Some(p) = &self.post_quantum {
+            let _ = writeln!(o, "{p}\n");
         }
         for line in &self.explanation {
             let _ = writeln!(o, "{line}");

@@ -1,20 +1,19 @@
 //! Key establishment on a device: a handshake's messages on the link
 //! (crates/handshake) with each party's CPU per message from the device's
-//! own simulation (the `edhoc-m3-s2` firmware build in the shipped device
-//! table), and what the whole handshake costs the device in energy, with
-//! the same energy model as a sealed message. `recommend` and `energy`
-//! spread it over the N messages of a session.
+//! own simulation (the firmware builds in the shipped device table:
+//! `edhoc-m3-s2`, `ml-kem-512`, `x-wing`, `ml-dsa-44`…), and what the whole
+//! handshake costs the device in energy, with the same energy model as a
+//! sealed message. `recommend` and `energy` spread each over the N messages
+//! of a session, classical, hybrid and post-quantum side by side.
 
 use energy::model::{MessageLoad, estimate};
 use energy::{Device, Radio};
-use handshake::HandshakeCost;
+use handshake::{Class, HandshakeCost};
 use link::{LinkSpec, Micros};
 use serde::Serialize;
 
 use crate::Error;
 use crate::device_times::device_target;
-
-use handshake::edhoc::DEVICE_BUILD as EDHOC_BUILD;
 
 /// One message's CPU: the party that writes it and the party that reads it,
 /// both at the device's clock.
@@ -33,6 +32,8 @@ pub struct MessageCpu {
 /// clock (what a device-to-device handshake costs the other side).
 #[derive(Clone, Debug, Serialize)]
 pub struct DeviceHandshake {
+    pub protocol: String,
+    pub class: Class,
     pub device: String,
     pub target: String,
     pub clock_mhz: f64,
@@ -53,6 +54,10 @@ pub struct DeviceHandshake {
     /// The device's load for the whole handshake, for sharing it over a session.
     #[serde(skip)]
     pub load: MessageLoad,
+    /// The duty cycle's off-time the device's own frames of the handshake
+    /// take, s (none: the link has no duty cycle), for sharing it likewise.
+    #[serde(skip)]
+    pub duty_s: Option<f64>,
 }
 
 /// The device's part of a handshake, or why it has none.
@@ -61,6 +66,8 @@ pub struct DeviceHandshake {
 pub enum OnDevice {
     Measured(DeviceHandshake),
     Unavailable {
+        protocol: String,
+        class: Class,
         device: String,
         target: Option<String>,
         /// Why there are no device cycles (no simulator for the board, or the
@@ -76,6 +83,20 @@ impl OnDevice {
             OnDevice::Unavailable { .. } => None,
         }
     }
+
+    pub fn protocol(&self) -> &str {
+        match self {
+            OnDevice::Measured(d) => &d.protocol,
+            OnDevice::Unavailable { protocol, .. } => protocol,
+        }
+    }
+
+    pub fn class(&self) -> Class {
+        match self {
+            OnDevice::Measured(d) => d.class,
+            OnDevice::Unavailable { class, .. } => *class,
+        }
+    }
 }
 
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
@@ -86,6 +107,8 @@ pub fn on_device(
     link: &LinkSpec,
 ) -> Result<OnDevice, Error> {
     let unavailable = |target: Option<String>, failure: String| OnDevice::Unavailable {
+        protocol: handshake.protocol.clone(),
+        class: handshake.class,
         device: device.name.clone(),
         target,
         failure,
@@ -105,35 +128,52 @@ pub fn on_device(
             format!("no device cost table for {target}: run scripts/device-costs"),
         ));
     };
-    let build = handshake.device_build;
-    if let Some(why) = table.failure(build) {
-        return Ok(unavailable(Some(target.name().into()), why.to_string()));
-    }
-    if !table.entries.iter().any(|e| e.algorithm == build) {
-        return Ok(unavailable(
-            Some(target.name().into()),
-            format!("the firmware has no {build} build to measure it with"),
-        ));
+    // Every build the handshake's messages use must have run on this target.
+    let mut builds: Vec<&str> = handshake
+        .messages
+        .iter()
+        .flat_map(|m| m.device_ops.write.iter().chain(&m.device_ops.read))
+        .map(|o| o.build)
+        .collect();
+    builds.dedup();
+    for build in builds {
+        if let Some(why) = table.failure(build) {
+            return Ok(unavailable(
+                Some(target.name().into()),
+                format!("{build}: {why}"),
+            ));
+        }
+        if !table.entries.iter().any(|e| e.algorithm == build) {
+            return Ok(unavailable(
+                Some(target.name().into()),
+                format!("the firmware has no {build} build to measure it with"),
+            ));
+        }
     }
     let clock_hz = device.clock_mhz.value * 1e6;
-    let cycles = |op: &str| -> Result<u64, Error> {
-        table
-            .entry(build, op)
-            .and_then(|e| e.cycle_points().first().map(|p| p.1))
-            .ok_or_else(|| {
-                Error::failed(format!(
-                    "{build} {op} is not in the {target} table: run scripts/device-costs {}",
-                    target.name()
-                ))
+    let cycles = |ops: &[handshake::DeviceOp]| -> Result<u64, Error> {
+        ops.iter()
+            .map(|o| {
+                table
+                    .entry(o.build, o.op)
+                    .and_then(|e| e.cycle_points().first().map(|p| p.1))
+                    .ok_or_else(|| {
+                        Error::failed(format!(
+                            "{} {} is not in the {target} table: run scripts/device-costs {}",
+                            o.build,
+                            o.op,
+                            target.name()
+                        ))
+                    })
             })
+            .sum()
     };
     let ms = |c: u64| c as f64 / clock_hz * 1e3;
     let (mut initiator_ms, mut responder_ms) = (0.0, 0.0);
     let (mut airtime, mut rx_time) = (Micros::ZERO, Micros::ZERO);
     let mut messages = Vec::new();
     for m in &handshake.messages {
-        let (write, read) = m.device_ops;
-        let (w, r) = (cycles(write)?, cycles(read)?);
+        let (w, r) = (cycles(&m.device_ops.write)?, cycles(&m.device_ops.read)?);
         // The message's own frames (fragments included), as the link model costs them.
         if m.sender == "initiator" {
             initiator_ms += ms(w);
@@ -165,6 +205,8 @@ pub fn on_device(
     let e = estimate(device, radio, None, &load, active_s + 1.0).map_err(Error::invalid)?;
     let estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
     Ok(OnDevice::Measured(DeviceHandshake {
+        protocol: handshake.protocol.clone(),
+        class: handshake.class,
         device: device.name.clone(),
         target: target.name().into(),
         clock_mhz: device.clock_mhz.value,
@@ -187,6 +229,12 @@ pub fn on_device(
         energy_uj: e.message_j * 1e6,
         cpu_share: e.cpu_share,
         load,
+        duty_s: handshake
+            .messages
+            .iter()
+            .filter(|m| m.sender == "initiator")
+            .map(|m| m.min_interval_s)
+            .sum(),
     }))
 }
 
@@ -194,7 +242,7 @@ impl DeviceHandshake {
     /// The lines `handshake edhoc --device` adds under the link's table.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "on {} ({} at {} MHz; {}):\n{:<10} {:<9} {:>14} {:>10} {:>14} {:>10}\n",
+            "on {} ({} at {} MHz; {}):\n{:<20} {:<9} {:>14} {:>10} {:>14} {:>10}\n",
             self.device,
             self.target,
             self.clock_mhz,
@@ -208,7 +256,7 @@ impl DeviceHandshake {
         );
         for m in &self.messages {
             out.push_str(&format!(
-                "{:<10} {:<9} {:>14} {:>10.1} {:>14} {:>10.1}\n",
+                "{:<20} {:<9} {:>14} {:>10.1} {:>14} {:>10.1}\n",
                 m.message, m.writer, m.write_cycles, m.write_ms, m.read_cycles, m.read_ms
             ));
         }
@@ -278,16 +326,16 @@ fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -
     ))
 }
 
-/// What `handshake kem` prints: the device's ciphertext on the link and,
-/// with a device, its CPU there (encapsulation; the gateway's decapsulation
-/// at the same clock) and energy.
+/// What `handshake kem` prints: the device's ciphertext (and signature) on
+/// the link and, with a device, its CPU there (encapsulation and signing; the
+/// gateway's decapsulation and verification at the same clock) and energy.
 pub fn kem_view(
     kem: &str,
     link_name: &str,
     device: Option<&str>,
     data_dir: Option<&std::path::Path>,
 ) -> Result<HandshakeView, Error> {
-    let kem = handshake::Kem::parse(kem).map_err(Error::invalid)?;
+    let kem = handshake::KemSetup::parse(kem).map_err(Error::invalid)?;
     let cat = crate::data::links(data_dir)?;
     let spec = cat.get(link_name).map_err(Error::invalid)?;
     let link = handshake::kem_on_link(kem, spec).map_err(Error::invalid)?;
@@ -327,10 +375,21 @@ impl HandshakeView {
     }
 }
 
-/// The device's EDHOC handshake on `link` (method 3, suite 2, message_4 sent).
-pub fn edhoc_on_device(device: &Device, radio: &Radio, link: &LinkSpec) -> Result<OnDevice, Error> {
-    let cost = handshake::edhoc_on_link(3, 2, true, link).map_err(Error::failed)?;
-    on_device(&cost, device, radio, link)
+/// Each of [`handshake::SESSION_PROTOCOLS`] on `device` and `link`:
+/// classical, hybrid and post-quantum, measured or why not.
+pub fn establishments_on_device(
+    device: &Device,
+    radio: &Radio,
+    link: &LinkSpec,
+) -> Result<Vec<(HandshakeCost, OnDevice)>, Error> {
+    handshake::SESSION_PROTOCOLS
+        .iter()
+        .map(|name| {
+            let cost = handshake::establishment_on_link(name, link).map_err(Error::failed)?;
+            let on = on_device(&cost, device, radio, link)?;
+            Ok((cost, on))
+        })
+        .collect()
 }
 
 /// Messages per session as given: at least one.
@@ -344,7 +403,7 @@ pub fn check_messages(messages: u64) -> Result<u64, Error> {
 /// A handshake's share of each message in a session of `messages`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SessionShare {
-    pub protocol: &'static str,
+    pub protocol: String,
     pub messages: u64,
     /// The device's handshake energy over `messages`, µJ per message.
     pub handshake_uj: f64,
@@ -393,21 +452,40 @@ pub fn keyed_by_session(
     )
     .map_err(Error::invalid)?;
     let mut keyed = base.clone();
+    // The duty cycle over a session: each message's own off-time plus its
+    // share of the handshake's, as the device may spread them.
+    if let (Some(l), Some(duty)) = (keyed.link_cost.as_mut(), handshake.duty_s)
+        && let Some(own) = l.min_interval
+    {
+        l.min_interval = Some(Micros::from_us(
+            ((own.as_secs() + duty / messages as f64) * 1e6).round() as u64,
+        ));
+    }
     keyed.cpu_us = load.cpu_time_s * 1e6;
     keyed.energy = Some(e);
     keyed.session = Some(SessionShare {
-        protocol: EDHOC_BUILD,
+        protocol: handshake.protocol.clone(),
         messages,
         handshake_uj: handshake.energy_uj / messages as f64,
     });
     Ok(keyed)
 }
 
-/// When key establishment stops mattering, said for a ranking.
+/// When key establishment stops mattering, said for a ranking, one per protocol.
 #[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct SessionAnswer {
     pub protocol: String,
+    pub class: Class,
     pub session_messages: u64,
+    /// What the device sends and receives for one handshake, and the frames.
+    pub handshake_bytes: u32,
+    pub handshake_frames: u32,
+    /// The device's wait under the duty cycle before the key exists, s.
+    pub duty_wait_s: f64,
+    /// Both parties authenticated; false: only the gateway, implicitly.
+    pub mutual_authentication: bool,
+    /// The device's own CPU time for its part, ms (none: no device cycles).
+    pub device_cpu_ms: Option<f64>,
     /// The device's energy for one handshake, µJ (none: no device cycles).
     pub handshake_uj: Option<f64>,
     /// One handshake costs as much as this many of the keyed scheme's messages.
@@ -420,44 +498,113 @@ pub struct SessionAnswer {
 
 /// The answer for a session of `messages` keyed by `handshake` (or why none),
 /// beside the pre-shared-key scheme it keys (`base`, `message_uj` per message).
-pub fn answer(handshake: &OnDevice, base: &str, message_uj: f64, messages: u64) -> SessionAnswer {
-    match handshake {
+pub fn answer(
+    cost: &HandshakeCost,
+    handshake: &OnDevice,
+    base: &str,
+    message_uj: f64,
+    messages: u64,
+) -> SessionAnswer {
+    let name = match cost.protocol.as_str() {
+        "edhoc" => "EDHOC (method 3, suite 2)".to_string(),
+        other => other.to_string(),
+    };
+    let head = format!(
+        "Key establishment, {}{}: {name} sends {} bytes in {} frame{}{}",
+        cost.class.as_str(),
+        match cost.mutual_authentication {
+            true => "",
+            false => ", the device unauthenticated",
+        },
+        cost.total_bytes,
+        cost.total_frames,
+        if cost.total_frames == 1 { "" } else { "s" },
+        if cost.initiator_duty_wait_s > 0.0 {
+            format!(
+                " and holds the key back {:.0} s under the duty cycle",
+                cost.initiator_duty_wait_s
+            )
+        } else {
+            String::new()
+        }
+    );
+    let mut out = SessionAnswer {
+        protocol: cost.protocol.clone(),
+        class: cost.class,
+        session_messages: messages,
+        handshake_bytes: cost.total_bytes,
+        handshake_frames: cost.total_frames,
+        duty_wait_s: cost.initiator_duty_wait_s,
+        mutual_authentication: cost.mutual_authentication,
+        device_cpu_ms: handshake.measured().map(|h| h.initiator_cpu_ms),
+        handshake_uj: None,
+        handshake_in_messages: None,
+        negligible_from_messages: None,
+        sentence: String::new(),
+    };
+    out.sentence = match handshake {
         OnDevice::Measured(h) if message_uj > 0.0 => {
             let worth = h.energy_uj / message_uj;
             let negligible = (100.0 * worth).ceil() as u64;
-            SessionAnswer {
-                protocol: EDHOC_BUILD.into(),
-                session_messages: messages,
-                handshake_uj: Some(h.energy_uj),
-                handshake_in_messages: Some(worth),
-                negligible_from_messages: Some(negligible),
-                sentence: format!(
-                    "Key establishment: one EDHOC handshake (method 3, suite 2) costs this device {:.0} uJ, as much as {worth:.1} messages of {}; over a session of {messages} message{} it adds {:.2} uJ to each ({} of a message), and from {negligible} messages per session on it adds under 1 %.",
-                    h.energy_uj,
-                    base,
-                    if messages == 1 { "" } else { "s" },
-                    h.energy_uj / messages as f64,
-                    crate::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
-                ),
-            }
+            out.handshake_uj = Some(h.energy_uj);
+            out.handshake_in_messages = Some(worth);
+            out.negligible_from_messages = Some(negligible);
+            format!(
+                "{head}; it costs this device {:.0} uJ, as much as {worth:.1} messages of {base}; over a session of {messages} message{} it adds {:.2} uJ to each ({} of a message), and from {negligible} messages per session on it adds under 1 %.",
+                h.energy_uj,
+                if messages == 1 { "" } else { "s" },
+                h.energy_uj / messages as f64,
+                crate::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
+            )
         }
-        OnDevice::Measured(_) => SessionAnswer {
-            protocol: EDHOC_BUILD.into(),
-            session_messages: messages,
-            handshake_uj: None,
-            handshake_in_messages: None,
-            negligible_from_messages: None,
-            sentence: format!("Key establishment: {base} has no energy figure to compare with"),
-        },
-        OnDevice::Unavailable { failure, .. } => SessionAnswer {
-            protocol: EDHOC_BUILD.into(),
-            session_messages: messages,
-            handshake_uj: None,
-            handshake_in_messages: None,
-            negligible_from_messages: None,
-            sentence: format!(
-                "Key establishment is not ranked: this device has no EDHOC cycles of its own ({failure})."
-            ),
-        },
+        OnDevice::Measured(h) => {
+            out.handshake_uj = Some(h.energy_uj);
+            format!(
+                "{head}; it costs this device {:.0} uJ; {base} has no energy figure here to compare with.",
+                h.energy_uj
+            )
+        }
+        OnDevice::Unavailable { failure, .. } => {
+            format!("{head}; not ranked: this device has no cycles of its own for it ({failure}).")
+        }
+    };
+    out
+}
+
+/// What protecting the session key against a quantum computer costs over
+/// classical EDHOC at `messages` per session, per message of the keyed scheme
+/// (`message_uj`), and from which session length it stops mattering: the
+/// choice the post-quantum rows of a ranking make, said once. None without
+/// a measured classical handshake and at least one measured other.
+pub fn choice_sentence(
+    answers: &[SessionAnswer],
+    message_uj: f64,
+    messages: u64,
+) -> Option<String> {
+    let classical = answers
+        .iter()
+        .find(|a| a.class == Class::Classical)?
+        .handshake_uj?;
+    let mut clauses = Vec::new();
+    for a in answers.iter().filter(|a| a.class != Class::Classical) {
+        let Some(h) = a.handshake_uj else { continue };
+        let per_message = (h - classical) / messages as f64;
+        let negligible = (100.0 * (h - classical).abs() / message_uj).ceil() as u64;
+        clauses.push(format!(
+            "{} ({}) {} {:.2} uJ a message ({} of one), a difference under 1 % from {negligible} messages per session",
+            a.protocol,
+            a.class.as_str(),
+            if per_message >= 0.0 { "costs" } else { "saves" },
+            per_message.abs(),
+            crate::ranking::percent_of(per_message.abs(), message_uj),
+        ));
     }
+    if clauses.is_empty() || message_uj <= 0.0 {
+        return None;
+    }
+    Some(format!(
+        "Against classical EDHOC at {messages} message{} per session: {}.",
+        if messages == 1 { "" } else { "s" },
+        clauses.join("; ")
+    ))
 }

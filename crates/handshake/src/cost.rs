@@ -30,7 +30,7 @@ pub struct MessageCost {
     pub warnings: Vec<String>,
     /// The device firmware's operations that write and read this message.
     #[serde(skip)]
-    pub device_ops: (&'static str, &'static str),
+    pub device_ops: DeviceOps,
     /// The duty cycle's wait between this message's first and last frame.
     #[serde(skip)]
     pub within_wait_s: f64,
@@ -42,9 +42,61 @@ pub struct MessageCost {
     pub rx_time: link::Micros,
 }
 
+/// One measured firmware operation: the build that carries it and its name
+/// in that build's rows of the device cost tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceOp {
+    pub build: &'static str,
+    pub op: &'static str,
+}
+
+/// What writing and reading one message costs on the device: one or more
+/// operations each (a signed KEM ciphertext: encapsulate, then sign).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceOps {
+    pub write: Vec<DeviceOp>,
+    pub read: Vec<DeviceOp>,
+}
+
+impl DeviceOps {
+    /// One operation of `build` on each side.
+    pub fn one(build: &'static str, write: &'static str, read: &'static str) -> DeviceOps {
+        DeviceOps {
+            write: vec![DeviceOp { build, op: write }],
+            read: vec![DeviceOp { build, op: read }],
+        }
+    }
+}
+
+/// What protects the key a handshake establishes, against which attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Elliptic-curve Diffie-Hellman only: broken by a quantum computer.
+    Classical,
+    /// A classical and a post-quantum KEM combined: safe while either holds.
+    Hybrid,
+    /// Post-quantum only (ML-KEM, ML-DSA).
+    PostQuantum,
+}
+
+impl Class {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Classical => "classical",
+            Class::Hybrid => "hybrid",
+            Class::PostQuantum => "post-quantum",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct HandshakeCost {
-    pub protocol: &'static str,
+    pub protocol: String,
+    pub class: Class,
+    /// Both parties authenticated (EDHOC method 3, a signed KEM ciphertext);
+    /// false: only the gateway, implicitly (only it can decapsulate).
+    pub mutual_authentication: bool,
     /// EDHOC's method and cipher suite.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<u8>,
@@ -67,19 +119,17 @@ pub struct HandshakeCost {
     pub oscore_sender_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oscore_recipient_id: Option<String>,
-    /// The firmware build whose operations are each message's device CPU.
-    #[serde(skip)]
-    pub device_build: &'static str,
 }
 
 /// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
-fn edhoc_ops(message: &str) -> (&'static str, &'static str) {
-    match message {
+fn edhoc_ops(message: &str) -> DeviceOps {
+    let (write, read) = match message {
         "message_1" => ("m1-write", "m1-read"),
         "message_2" => ("m2-write", "m2-read"),
         "message_3" => ("m3-write", "m3-read"),
         _ => ("m4-write", "m4-read"),
-    }
+    };
+    DeviceOps::one(crate::edhoc::DEVICE_BUILD, write, read)
 }
 
 /// What `transcript`'s messages cost on `link`.
@@ -102,7 +152,7 @@ pub fn cost(
             link,
         )?);
     }
-    let mut cost = totals("edhoc", crate::edhoc::DEVICE_BUILD, messages, link);
+    let mut cost = totals("edhoc".into(), Class::Classical, messages, link);
     cost.method = Some(transcript.method.number());
     cost.suite = Some(transcript.suite.number());
     cost.oscore_alg = Some(transcript.suite.oscore_alg());
@@ -120,7 +170,7 @@ pub(crate) fn message_cost(
     sender: &'static str,
     bytes: u32,
     fragment_header: Option<u32>,
-    device_ops: (&'static str, &'static str),
+    device_ops: DeviceOps,
     link: &link::LinkSpec,
 ) -> Result<MessageCost, HandshakeError> {
     let whole = link.cost(bytes, false)?;
@@ -180,8 +230,8 @@ pub(crate) fn message_cost(
 
 /// The handshake's totals over its messages.
 pub(crate) fn totals(
-    protocol: &'static str,
-    device_build: &'static str,
+    protocol: String,
+    class: Class,
     messages: Vec<MessageCost>,
     link: &link::LinkSpec,
 ) -> HandshakeCost {
@@ -203,6 +253,8 @@ pub(crate) fn totals(
     };
     HandshakeCost {
         protocol,
+        class,
+        mutual_authentication: true,
         method: None,
         suite: None,
         link: link.name.clone(),
@@ -215,7 +267,6 @@ pub(crate) fn totals(
         oscore_alg: None,
         oscore_sender_id: None,
         oscore_recipient_id: None,
-        device_build,
     }
 }
 
@@ -224,7 +275,7 @@ impl HandshakeCost {
     pub fn text(&self) -> String {
         let title = match (self.method, self.suite) {
             (Some(m), Some(s)) => format!("EDHOC method {m} suite {s}"),
-            _ => self.protocol.to_string(),
+            _ => format!("{} ({})", self.protocol, self.class.as_str()),
         };
         let mut out = format!(
             "{title} on {}\n{:<10} {:<9} {:>5} {:>6} {:>12} {:>14}\n",

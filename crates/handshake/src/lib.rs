@@ -5,8 +5,9 @@
 //! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
 //!   and the duty cycle's waits.
-//! - [`kem`]: key establishment with ML-KEM (FIPS 203): the device's
-//!   ciphertext on the link, in fragments where it needs several frames.
+//! - [`kem`]: key establishment with ML-KEM (FIPS 203) or X-Wing, signed
+//!   with ML-DSA (FIPS 204) or not: the device's ciphertext on the link, in
+//!   fragments where it needs several frames.
 
 pub mod cost;
 pub mod credentials;
@@ -14,9 +15,27 @@ pub mod edhoc;
 pub mod error;
 pub mod kem;
 
-pub use cost::{HandshakeCost, MessageCost, cost};
+pub use cost::{Class, DeviceOp, DeviceOps, HandshakeCost, MessageCost, cost};
 pub use error::HandshakeError;
-pub use kem::{Kem, kem_on_link};
+pub use kem::{Kem, KemSetup, kem_on_link};
+
+/// The key establishments a session is compared with, one of each kind:
+/// classical (EDHOC method 3, suite 2), hybrid (X-Wing), post-quantum
+/// (ML-KEM-512), and post-quantum with the device authenticated (ML-KEM-512
+/// signed with ML-DSA-44, as EDHOC method 3 authenticates it).
+pub const SESSION_PROTOCOLS: [&str; 4] = ["edhoc", "x-wing", "ml-kem-512", "ml-kem-512+ml-dsa-44"];
+
+/// A key establishment by name on `link`: `edhoc` (method 3, suite 2,
+/// message_4 sent) or a KEM setup (`ml-kem-512`, `x-wing`, `ml-kem-512+ml-dsa-44`…).
+pub fn establishment_on_link(
+    name: &str,
+    link: &link::LinkSpec,
+) -> Result<HandshakeCost, HandshakeError> {
+    match name {
+        "edhoc" => edhoc_on_link(3, 2, true, link),
+        other => kem_on_link(KemSetup::parse(other)?, link),
+    }
+}
 
 /// Runs an EDHOC handshake (method, suite, with or without message_4) and
 /// costs its messages on `link`: what `ciphermeter handshake edhoc` prints.

@@ -139,9 +139,9 @@ fn measure_one(
     let sizes = match alg.family {
         algorithms::Family::Seal => vec![SEAL_BUFFER],
         // Its messages are its own; the smallest buffers leave it the most RAM.
-        algorithms::Family::Handshake
-        | algorithms::Family::Kem
-        | algorithms::Family::Signature => vec![16],
+        algorithms::Family::Handshake | algorithms::Family::Kem | algorithms::Family::Signature => {
+            vec![16]
+        }
         _ => req.sizes.clone(),
     };
     let elf = match compile::firmware(req.target, alg.id, &sizes) {

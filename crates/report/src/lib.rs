@@ -16,6 +16,7 @@ pub mod environment;
 pub mod framing;
 pub mod host;
 pub mod html;
+pub mod key_establishment;
 pub mod recommendation;
 pub mod reproductions;
 pub mod studies;
@@ -46,7 +47,7 @@ pub struct Beside {
 }
 
 /// The section ids, in page order; tests and the e2e check look for them.
-pub const SECTIONS: [(&str, &str); 12] = [
+pub const SECTIONS: [(&str, &str); 13] = [
     ("summary", "The answer"),
     ("throughput", "Throughput vs message size"),
     ("ranking", "Ranking at 16, 64, 256 and 1024 bytes"),
@@ -57,6 +58,10 @@ pub const SECTIONS: [(&str, &str); 12] = [
     ("battery", "Battery life"),
     ("pareto", "Security vs energy (Pareto)"),
     ("recommendation", "Recommendation"),
+    (
+        "key-establishment",
+        "Key establishment: classical, hybrid, post-quantum",
+    ),
     (
         "reproductions",
         "Reproductions: our numbers beside the papers'",
@@ -97,7 +102,7 @@ pub fn render(input: &ReportInput) -> String {
         let _ = write!(page, "<a href=\"#{id}\">{}</a>", html::esc(title));
     }
     page.push_str("</nav>");
-    let sections: [(&str, String); 12] = [
+    let sections: [(&str, String); 13] = [
         (
             "summary",
             summary::Answer::from_run(&input.results, &input.artifacts).html(),
@@ -111,6 +116,10 @@ pub fn render(input: &ReportInput) -> String {
         ("battery", framing::battery(&input.results)),
         ("pareto", framing::pareto(&input.results)),
         ("recommendation", recommendation::render(&input.artifacts)),
+        (
+            "key-establishment",
+            key_establishment::render(&input.artifacts),
+        ),
         ("reproductions", reproductions::render(&input.artifacts)),
         (
             "environment",

@@ -41,6 +41,9 @@ pub const FAILURE: &str = "failure";
 pub const REPRODUCTION: &str = "reproduction";
 /// The ranking of sealing schemes for the run's device and link.
 pub const RECOMMENDATION: &str = "recommendation";
+/// Classical, hybrid and post-quantum key establishment per device and link
+/// (`cost::key_establishment::Comparison`).
+pub const KEY_ESTABLISHMENT: &str = "key-establishment";
 
 /// The `context` of an energy row.
 pub fn energy_context(device: &str, link: &str) -> String {

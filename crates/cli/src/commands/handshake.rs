@@ -13,21 +13,24 @@ use crate::error::CliError;
 pub enum Protocol {
     /// EDHOC (RFC 9528), run for real with lakers; it exports an OSCORE context.
     Edhoc(EdhocArgs),
-    /// ML-KEM (FIPS 203): the device encapsulates to the gateway's provisioned
-    /// key and sends the ciphertext, in fragments where one frame is too small.
+    /// ML-KEM (FIPS 203) or X-Wing: the device encapsulates to the gateway's
+    /// provisioned key and sends the ciphertext (signed with ML-DSA with
+    /// `--kem KEM+ml-dsa-44`), in fragments where one frame is too small.
     Kem(KemArgs),
 }
 
 #[derive(ClapArgs)]
 pub struct KemArgs {
-    /// The KEM: ml-kem-512, ml-kem-768 or ml-kem-1024.
+    /// The KEM: ml-kem-512, ml-kem-768, ml-kem-1024 or x-wing (hybrid); with
+    /// `+ml-dsa-44` or `+ml-dsa-65` the device also signs the ciphertext.
     #[arg(long, default_value = "ml-kem-512")]
     kem: String,
     /// Link name from the catalogue (`link --list`).
     #[arg(long)]
     link: String,
-    /// Device profile (`energy --list`): the device's encapsulation and the
-    /// gateway's decapsulation, simulated, and the device's energy.
+    /// Device profile (`energy --list`): the device's encapsulation (and
+    /// signing) and the gateway's decapsulation (and verification),
+    /// simulated, and the device's energy.
     #[arg(long)]
     device: Option<String>,
     /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
