@@ -194,7 +194,8 @@ ml_kem_scheme!(MlKem768, ml_kem::MlKem768);
 
 type Decapsulator = Box<dyn Fn(&[u8]) -> Result<Vec<u8>, Error> + Send>;
 
-/// A KEM's private side, whatever its parameters: the key lives in the closure.
+/// A KEM's private side, whatever the KEM (ML-KEM's parameter sets, X-Wing):
+/// the key lives in the closure.
 struct KemPrivate {
     id: &'static str,
     ct_len: usize,
@@ -505,56 +506,28 @@ impl AsymmetricScheme for XWing {
     }
 
     fn load_private(&self, bytes: &[u8]) -> Result<Box<dyn PrivateKey>, Error> {
-        Ok(Box::new(XWingPrivate(Self::private(bytes)?)))
+        // The decapsulation key zeroizes itself on drop (feature `zeroize`).
+        let dk = Self::private(bytes)?;
+        Ok(Box::new(KemPrivate {
+            id: XWING_ID,
+            ct_len: x_wing::CIPHERTEXT_SIZE,
+            decapsulate: Box::new(move |ct: &[u8]| {
+                let ct = x_wing::Ciphertext::try_from(ct)
+                    .map_err(|_| invalid(XWING_ID, "bad ciphertext"))?;
+                Ok(dk.decapsulate(&ct).to_vec())
+            }),
+        }))
     }
 
     fn load_public(&self, bytes: &[u8]) -> Result<Box<dyn PublicKey>, Error> {
-        Ok(Box::new(XWingPublic(Self::public(bytes)?)))
-    }
-}
-
-/// `DecapsulationKey` zeroizes itself on drop (feature `zeroize`).
-struct XWingPrivate(x_wing::DecapsulationKey);
-
-impl PrivateKey for XWingPrivate {
-    fn sign(&self, _message: &[u8]) -> Result<Vec<u8>, Error> {
-        Err(unsupported(XWING_ID, AsymOp::Sign))
-    }
-
-    fn decrypt(&self, _ciphertext: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-        Err(unsupported(XWING_ID, AsymOp::Decrypt))
-    }
-
-    fn agree(&self, _peer_public: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-        Err(unsupported(XWING_ID, AsymOp::Agree))
-    }
-
-    fn decapsulate(&self, ciphertext: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let ct = x_wing::Ciphertext::try_from(exact(
-            XWING_ID,
-            ciphertext,
-            x_wing::CIPHERTEXT_SIZE,
-            "a ciphertext",
-        )?)
-        .map_err(|_| invalid(XWING_ID, "bad ciphertext"))?;
-        Ok(Zeroizing::new(self.0.decapsulate(&ct).to_vec()))
-    }
-}
-
-struct XWingPublic(x_wing::EncapsulationKey);
-
-impl PublicKey for XWingPublic {
-    fn verify(&self, _message: &[u8], _signature: &[u8]) -> Result<(), Error> {
-        Err(unsupported(XWING_ID, AsymOp::Verify))
-    }
-
-    fn encrypt(&self, _message: &[u8]) -> Result<Vec<u8>, Error> {
-        Err(unsupported(XWING_ID, AsymOp::Encrypt))
-    }
-
-    fn encapsulate(&self) -> Result<Encapsulated, Error> {
-        let eseed = random::<64>(XWING_ID)?;
-        Ok(XWing::encapsulated(&self.0, &eseed))
+        let ek = Self::public(bytes)?;
+        Ok(Box::new(KemPublic {
+            id: XWING_ID,
+            encapsulate: Box::new(move || {
+                let eseed = random::<64>(XWING_ID)?;
+                Ok(XWing::encapsulated(&ek, &eseed))
+            }),
+        }))
     }
 }
 
