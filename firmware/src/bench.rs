@@ -32,7 +32,9 @@ impl<'p, P: Probe> Bench<'p, P> {
         }
     }
 
+    #[inline(always)]
     pub fn algorithm(&mut self, id: &str) {
+        self.probe.check_frame();
         self.probe.text("A ");
         self.probe.text(id);
         self.probe.text("\n");

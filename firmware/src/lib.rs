@@ -12,7 +12,9 @@
 //! and the probe answers with `C <count> <stack bytes> [<room>]` (room, from the
 //! AVR harness: the free stack the region had, so a peak that reaches it did
 //! not fit); `O` after it says the region's stack ran into the static data
-//! (Cortex-M); `E` ends the run.
+//! (Cortex-M); `N <bytes>` that an algorithm's bench frame reached that far
+//! past the free RAM before it began (Cortex-M; the run ends there); `E`
+//! ends the run.
 
 #![cfg_attr(not(test), no_std)]
 

@@ -30,6 +30,13 @@ pub trait Probe {
     /// would run on corrupted state and may never finish (the host then
     /// reports the `O` as "does not fit"). The host's recorder keeps going.
     fn abandon(&mut self) {}
+
+    /// Called where an algorithm starts, inside its bench function once that
+    /// function's frame is allocated: a frame that reaches below the end of
+    /// the static data cannot run (Cortex-M says by how much, `N <bytes>`,
+    /// and ends the run). Nothing elsewhere.
+    #[inline(always)]
+    fn check_frame(&mut self) {}
 }
 
 /// Small formatting helpers that avoid `core::fmt` (large, and slow on AVR).

@@ -56,6 +56,24 @@ pub fn ran_out_of_ram(target: Target, simulator_said: &str, static_ram: u64) -> 
     ))
 }
 
+/// A run the firmware ended as it started an algorithm whose bench frame
+/// (its keys and buffers) reached `N <bytes>` below the end of the static
+/// data, less the margin its calls need: said with the sizes.
+pub fn frame_too_big(target: Target, firmware_said: &str, static_ram: u64) -> Option<String> {
+    let short: u64 = firmware_said
+        .lines()
+        .find_map(|l| l.strip_prefix("N "))?
+        .trim()
+        .parse()
+        .ok()?;
+    let (_, ram) = target.memory_bytes();
+    Some(format!(
+        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): the benchmark's frame for it (keys and \
+         buffers, before any measured operation) reaches {short} B past what is free beside \
+         {static_ram} B of static data"
+    ))
+}
+
 /// A run whose stack reached the static data in some region: the region
 /// used all the room it had, so its counts cannot be trusted and the
 /// algorithm needs more RAM than the target has.
@@ -77,6 +95,15 @@ pub fn stack_overflow(target: Target, run: &Run, static_ram: u64) -> Option<Stri
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    #[test]
+    fn a_frame_past_the_static_data_does_not_fit_with_its_size() {
+        let said = "A identity\nK identity pass\nA ml-dsa-44\nN 20480\n";
+        let why = frame_too_big(Target::CortexM3, said, 512).unwrap();
+        assert!(why.starts_with(DOES_NOT_FIT), "{why}");
+        assert!(why.contains("65536 B") && why.contains("20480 B") && why.contains("512 B"), "{why}");
+        assert!(frame_too_big(Target::CortexM3, "A x\nE\n", 0).is_none());
+    }
 
     #[test]
     fn a_stack_past_the_end_of_ram_does_not_fit() {

@@ -216,7 +216,8 @@ fn measure_one(
         }
         Err(e) => {
             let static_ram = elf::static_ram_bytes(&elf).unwrap_or(0);
-            let why = fit::ran_out_of_ram(req.target, &output.stderr, static_ram)
+            let why = fit::frame_too_big(req.target, &output.stdout, static_ram)
+                .or_else(|| fit::ran_out_of_ram(req.target, &output.stderr, static_ram))
                 .unwrap_or_else(|| format!("{e}; simulator said: {}", output.stderr.trim()));
             let mut row = McuResult::failure(req.target, alg.id, "run", why);
             row.flash_bytes = Some(flash);

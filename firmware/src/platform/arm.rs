@@ -119,6 +119,21 @@ mod timer {
 unsafe extern "C" {
     /// End of .bss (cortex-m-rt): the lowest address the stack can reach.
     static __sheap: u32;
+    /// The initial stack pointer: the top of RAM (cortex-m-rt).
+    static _stack_start: u32;
+}
+
+/// Stack a bench function must leave below its frame for the calls it makes
+/// outside measured regions (printing, painting).
+const FRAME_MARGIN: usize = 256;
+
+/// Reports a frame that reached `short` bytes too far, then ends the run.
+/// Entered with the stack reset to the top of RAM: the old one is unusable.
+extern "C" fn frame_too_big(short: usize) -> ! {
+    Platform.text("N ");
+    Platform.number(short as u32);
+    Platform.text("\n");
+    exit(1)
 }
 
 const PAINT: u32 = 0xC0DE_5AA5;
@@ -193,6 +208,28 @@ impl Probe for Platform {
 
     fn abandon(&mut self) {
         exit(1)
+    }
+
+    #[inline(always)]
+    fn check_frame(&mut self) {
+        let sp = stack_pointer();
+        let floor = (&raw const __sheap) as usize + FRAME_MARGIN;
+        if sp < floor {
+            let top = (&raw const _stack_start) as usize;
+            let report = frame_too_big as extern "C" fn(usize) -> ! as usize;
+            // SAFETY: never returns; the new stack is the whole RAM above the
+            // static data, which nothing of the abandoned run uses any more.
+            unsafe {
+                asm!(
+                    "mov sp, {top}",
+                    "bx {report}",
+                    top = in(reg) top,
+                    report = in(reg) report,
+                    in("r0") floor - sp,
+                    options(noreturn)
+                )
+            }
+        }
     }
 
     const HAS_CALIBRATION_LOOP: bool = true;
