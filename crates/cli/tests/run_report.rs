@@ -177,6 +177,31 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
             .any(|a| a.kind == store::conventions::RECOMMENDATION),
         "no ranking stored"
     );
+    // Key establishment for the recommended scheme: classical, hybrid and
+    // post-quantum side by side; on the nRF52840 every one runs on the device.
+    let keys = artifacts
+        .iter()
+        .find(|a| a.kind == store::conventions::KEY_ESTABLISHMENT)
+        .expect("the key establishment comparison");
+    let nrf = keys.data["settings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["device"] == "nrf52840" && s["link"] == "ble-1m-251")
+        .expect("the nRF52840 over BLE");
+    let classes: Vec<&str> = nrf["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            assert!(a["handshake_uj"].as_f64().unwrap() > 0.0, "{a}");
+            a["class"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        ["classical", "hybrid", "post-quantum", "post-quantum"]
+    );
 
     let html = std::fs::read_to_string(&run.html).unwrap();
     for (id, _) in report::SECTIONS {
@@ -186,6 +211,10 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
         );
     }
     assert!(html.matches("<svg").count() >= 5, "expected the SVG plots");
+    assert!(
+        html.contains("nrf52840 over ble-1m-251: energy per message by session length"),
+        "the key establishment chart"
+    );
     assert!(html.contains("<polyline"), "the throughput chart has lines");
     assert!(
         html.contains("badge broken"),

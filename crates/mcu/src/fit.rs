@@ -101,7 +101,10 @@ mod tests {
         let said = "A identity\nK identity pass\nA ml-dsa-44\nN 20480\n";
         let why = frame_too_big(Target::CortexM3, said, 512).unwrap();
         assert!(why.starts_with(DOES_NOT_FIT), "{why}");
-        assert!(why.contains("65536 B") && why.contains("20480 B") && why.contains("512 B"), "{why}");
+        assert!(
+            why.contains("65536 B") && why.contains("20480 B") && why.contains("512 B"),
+            "{why}"
+        );
         assert!(frame_too_big(Target::CortexM3, "A x\nE\n", 0).is_none());
     }
 
