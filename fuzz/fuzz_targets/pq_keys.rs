@@ -9,7 +9,13 @@
 use ciphermeter_catalogue::catalogue;
 use libfuzzer_sys::fuzz_target;
 
-const IDS: [&str; 5] = ["ml-kem-512", "ml-kem-768", "ml-dsa-44", "ml-dsa-65", "x-wing"];
+const IDS: [&str; 5] = [
+    "ml-kem-512",
+    "ml-kem-768",
+    "ml-dsa-44",
+    "ml-dsa-65",
+    "x-wing",
+];
 
 fuzz_target!(|bytes: &[u8]| {
     let Some((len, body)) = bytes.split_first_chunk::<2>() else {
