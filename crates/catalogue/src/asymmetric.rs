@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use getrandom::SysRng;
 use getrandom::rand_core::UnwrapErr;
+use zeroize::Zeroizing;
 
 use crate::entry::{Backend, Entry, Implementation, Kind, Ops};
 use crate::error::Error;
@@ -25,16 +26,24 @@ pub use lattice::known_answers;
 pub(crate) const SIGNING: &[AsymOp] = &[AsymOp::Sign, AsymOp::Verify];
 pub(crate) const ENCRYPTING: &[AsymOp] = &[AsymOp::Encrypt, AsymOp::Decrypt];
 pub(crate) const AGREEING: &[AsymOp] = &[AsymOp::Agree];
+/// A KEM's: ML-KEM and X-Wing.
+pub(crate) const ENCAPSULATING: &[AsymOp] = &[AsymOp::Encapsulate, AsymOp::Decapsulate];
 
 /// The operating system's CSPRNG. It is probed first so that a failing
 /// source gives an error here rather than a panic inside a crate.
 pub(crate) fn rng(algorithm: &str) -> Result<UnwrapErr<SysRng>, Error> {
-    let mut probe = [0u8; 1];
-    getrandom::fill(&mut probe).map_err(|e| Error::Backend {
+    random::<1>(algorithm)?;
+    Ok(UnwrapErr(SysRng))
+}
+
+/// `N` fresh bytes from the OS, or an error (never a panic).
+pub(crate) fn random<const N: usize>(algorithm: &str) -> Result<Zeroizing<[u8; N]>, Error> {
+    let mut bytes = Zeroizing::new([0u8; N]);
+    getrandom::fill(bytes.as_mut()).map_err(|e| Error::Backend {
         algorithm: algorithm.to_string(),
         detail: format!("the system random number generator failed: {e}"),
     })?;
-    Ok(UnwrapErr(SysRng))
+    Ok(bytes)
 }
 
 pub(crate) fn invalid(algorithm: &str, what: impl Into<String>) -> Error {

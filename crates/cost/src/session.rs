@@ -83,20 +83,6 @@ impl OnDevice {
             OnDevice::Unavailable { .. } => None,
         }
     }
-
-    pub fn protocol(&self) -> &str {
-        match self {
-            OnDevice::Measured(d) => &d.protocol,
-            OnDevice::Unavailable { protocol, .. } => protocol,
-        }
-    }
-
-    pub fn class(&self) -> Class {
-        match self {
-            OnDevice::Measured(d) => d.class,
-            OnDevice::Unavailable { class, .. } => *class,
-        }
-    }
 }
 
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
@@ -135,6 +121,7 @@ pub fn on_device(
         .flat_map(|m| m.device_ops.write.iter().chain(&m.device_ops.read))
         .map(|o| o.build)
         .collect();
+    builds.sort_unstable();
     builds.dedup();
     for build in builds {
         if let Some(why) = table.failure(build) {

@@ -18,22 +18,9 @@ use ml_kem::array::Array;
 use ml_kem::{Decapsulate, KeyExport};
 use zeroize::Zeroizing;
 
-use super::{bad_signature, invalid, rng, unsupported};
+use super::{ENCAPSULATING, SIGNING, bad_signature, invalid, random, rng, unsupported};
 use crate::error::Error;
 use crate::ops::{AsymOp, AsymmetricScheme, Encapsulated, KeyPair, PrivateKey, PublicKey};
-
-pub(crate) const KEM: &[AsymOp] = &[AsymOp::Encapsulate, AsymOp::Decapsulate];
-pub(crate) const SIGNING: &[AsymOp] = &[AsymOp::Sign, AsymOp::Verify];
-
-/// Fresh random bytes from the OS, or an error (never a panic).
-fn random<const N: usize>(id: &str) -> Result<Zeroizing<[u8; N]>, Error> {
-    let mut bytes = Zeroizing::new([0u8; N]);
-    getrandom::fill(bytes.as_mut()).map_err(|e| Error::Backend {
-        algorithm: id.to_string(),
-        detail: format!("the system random number generator failed: {e}"),
-    })?;
-    Ok(bytes)
-}
 
 fn exact<'a>(id: &str, bytes: &'a [u8], len: usize, what: &str) -> Result<&'a [u8], Error> {
     match bytes.len() == len {
@@ -136,7 +123,7 @@ macro_rules! ml_kem_scheme {
 
         impl AsymmetricScheme for $name {
             fn operations(&self) -> &'static [AsymOp] {
-                KEM
+                ENCAPSULATING
             }
 
             fn keygen(&self) -> Result<KeyPair, Error> {
@@ -488,7 +475,7 @@ impl XWing {
 
 impl AsymmetricScheme for XWing {
     fn operations(&self) -> &'static [AsymOp] {
-        KEM
+        ENCAPSULATING
     }
 
     fn keygen(&self) -> Result<KeyPair, Error> {
