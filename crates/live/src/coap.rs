@@ -326,7 +326,7 @@ pub fn send(
     socket
         .set_nonblocking(true)
         .map_err(|e| LiveError::io("udp", e))?;
-    crate::gateway::enlarge_receive_buffer(&socket);
+    crate::input::udp::enlarge_receive_buffer(&socket);
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
     let mut awaited = Awaited::new();

@@ -57,6 +57,19 @@ impl Reason {
     }
 }
 
+/// Why the gateway closed a TCP connection it had accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// The peer closed it, or it failed.
+    Peer,
+    /// Nothing arrived for `--idle-timeout`.
+    Idle,
+    /// `--max-connections` were open and a newcomer arrived: the one idle longest goes.
+    Evicted,
+    /// A frame was not completed within `--frame-timeout` of its first byte.
+    FrameTimeout,
+}
+
 #[derive(Default)]
 pub struct Counters {
     received: AtomicU64,
@@ -67,9 +80,12 @@ pub struct Counters {
     accepted: AtomicU64,
     refused: AtomicU64,
     idle_closed: AtomicU64,
+    evicted: AtomicU64,
+    frame_timeout: AtomicU64,
     closed: AtomicU64,
     handshakes_established: AtomicU64,
     handshakes_refused: AtomicU64,
+    lost_uplinks: AtomicU64,
 }
 
 /// A copy of the counters at one moment, as written to the stats file.
@@ -88,6 +104,12 @@ pub struct Snapshot {
     pub connections: Connections,
     #[serde(default)]
     pub handshakes: Handshakes,
+    /// Uplinks that never reached the store, from the gaps in their devices' frame
+    /// counters (ChirpStack and The Things Stack envelopes only): over the whole store,
+    /// so every worker sharing it reports the same figure, as of its last stats read.
+    /// Losses after a device's last uplink seen show once a later one arrives.
+    #[serde(default)]
+    pub lost_uplinks: u64,
 }
 
 /// EDHOC handshakes (`--edhoc`; zero otherwise). Their messages carry no
@@ -129,13 +151,19 @@ impl Rejected {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Connections {
-    /// Served by a connection thread.
+    /// Taken into the gateway's event loop.
     pub accepted: u64,
-    /// Closed at once: `--max-connections` were already open.
+    /// Lost before being served: accept(2) or registering the socket failed (out of
+    /// descriptors or memory).
     pub refused: u64,
     /// Of the accepted, those closed for sending nothing for `--idle-timeout`.
     pub idle_closed: u64,
-    /// Of the accepted, those that ended (their threads joined); `accepted - closed` are open.
+    /// Of the accepted, those closed, idle longest, to make room for a newcomer at
+    /// `--max-connections`.
+    pub evicted: u64,
+    /// Of the accepted, those closed with a frame not completed within `--frame-timeout`.
+    pub frame_timeout: u64,
+    /// Of the accepted, those that ended for any reason; `accepted - closed` are open.
     pub closed: u64,
 }
 
@@ -167,11 +195,23 @@ impl Counters {
         self.refused.fetch_add(1, Ordering::Relaxed);
     }
 
-    pub fn connection_closed(&self, idle: bool) {
-        if idle {
-            self.idle_closed.fetch_add(1, Ordering::Relaxed);
+    pub fn connection_closed(&self, why: Closed) {
+        let counter = match why {
+            Closed::Peer => None,
+            Closed::Idle => Some(&self.idle_closed),
+            Closed::Evicted => Some(&self.evicted),
+            Closed::FrameTimeout => Some(&self.frame_timeout),
+        };
+        if let Some(c) = counter {
+            c.fetch_add(1, Ordering::Relaxed);
         }
         self.closed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The store's count of lost uplinks (`ReadingStore::lost_uplinks`), read by the
+    /// gateway before it writes its stats.
+    pub fn set_lost_uplinks(&self, n: u64) {
+        self.lost_uplinks.store(n, Ordering::Relaxed);
     }
 
     pub fn handshake(&self, established: bool) {
@@ -181,12 +221,6 @@ impl Counters {
             &self.handshakes_refused
         };
         counter.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Connections being served now.
-    pub fn open_connections(&self) -> u64 {
-        let closed = self.closed.load(Ordering::Relaxed);
-        self.accepted.load(Ordering::Relaxed).saturating_sub(closed)
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -205,6 +239,8 @@ impl Counters {
             accepted: n(&self.accepted),
             refused: n(&self.refused),
             idle_closed: n(&self.idle_closed),
+            evicted: n(&self.evicted),
+            frame_timeout: n(&self.frame_timeout),
             closed: n(&self.closed),
         };
         let stored = self.stored.load(Ordering::Relaxed);
@@ -222,6 +258,7 @@ impl Counters {
                 established: n(&self.handshakes_established),
                 refused: n(&self.handshakes_refused),
             },
+            lost_uplinks: n(&self.lost_uplinks),
         }
     }
 }
@@ -256,14 +293,27 @@ mod tests {
         c.stored(2);
         c.rejected(Reason::Replay);
         c.rejected(Reason::Tampered);
+        c.set_lost_uplinks(4);
+        c.set_lost_uplinks(3);
         let s = c.snapshot();
         assert_eq!(s.received, 5);
         assert_eq!(s.rejected.total(), 2);
         assert_eq!(s.pending, 1);
         assert_eq!((s.first_us, s.last_us), (Some(1), Some(9)));
+        // The store's figure as last read, not a sum.
+        assert_eq!(s.lost_uplinks, 3);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("stats.json");
         s.write_to(&path).unwrap();
         assert_eq!(Snapshot::read_from(&path).unwrap(), s);
+    }
+
+    #[test]
+    fn stats_files_without_lost_uplinks_still_read() {
+        let mut old: serde_json::Value =
+            serde_json::to_value(Counters::default().snapshot()).unwrap();
+        old.as_object_mut().unwrap().remove("lost_uplinks");
+        let s: Snapshot = serde_json::from_value(old).unwrap();
+        assert_eq!(s.lost_uplinks, 0);
     }
 }

@@ -70,6 +70,8 @@ pub struct Deframer {
     /// Garbage bytes skipped since the last event (len framing).
     skipped: usize,
     last_byte: Option<Instant>,
+    /// When the partial frame now waiting began (a stream's frame timeout counts from it).
+    partial_since: Option<Instant>,
 }
 
 impl Deframer {
@@ -81,6 +83,7 @@ impl Deframer {
             buf: Vec::new(),
             skipped: 0,
             last_byte: None,
+            partial_since: None,
         }
     }
 
@@ -90,12 +93,35 @@ impl Deframer {
             return;
         }
         self.last_byte = Some(now);
+        let before = out.len();
         match self.framing {
             Framing::Line => self.push_lines(bytes, out),
             Framing::Len => {
                 self.buf.extend_from_slice(bytes);
                 self.drain_len(out);
             }
+        }
+        // A frame that ended in these bytes makes what is left a new partial frame.
+        if !self.is_partial() {
+            self.partial_since = None;
+        } else if self.partial_since.is_none() || out.len() > before {
+            self.partial_since = Some(now);
+        }
+    }
+
+    fn is_partial(&self) -> bool {
+        !self.buf.is_empty() || self.skipped > 0
+    }
+
+    /// When the partial frame now waiting began; `None` between frames.
+    pub fn partial_since(&self) -> Option<Instant> {
+        self.partial_since
+    }
+
+    /// Gives up on the partial frame now waiting (its stream ended or timed out).
+    pub fn abandon(&mut self, out: &mut Vec<Event>) {
+        if let Some(last) = self.last_byte {
+            self.expire(last + self.idle, out);
         }
     }
 
@@ -173,7 +199,7 @@ impl Deframer {
 
     /// When the next idle check is due, if a partial frame is waiting.
     pub fn deadline(&self) -> Option<Instant> {
-        if self.buf.is_empty() && self.skipped == 0 {
+        if !self.is_partial() {
             return None;
         }
         self.last_byte.map(|t| t + self.idle)
@@ -196,6 +222,7 @@ impl Deframer {
         }
         let partial = self.buf.len();
         self.buf.clear();
+        self.partial_since = None;
         if partial > 0 {
             out.push(Event::Truncated(partial));
         }
@@ -266,6 +293,34 @@ mod tests {
             deframe(Framing::Line, &[b"partial line"]),
             vec![Event::Truncated(12)]
         );
+    }
+
+    #[test]
+    fn a_partial_frame_knows_when_it_began_and_can_be_abandoned() {
+        let mut d = Deframer::new(Framing::Line, 1000, Duration::from_secs(60));
+        let mut out = Vec::new();
+        let t0 = Instant::now();
+        d.push(b"par", t0, &mut out);
+        let t1 = t0 + Duration::from_millis(10);
+        // More bytes of the same frame keep its start…
+        d.push(b"tial", t1, &mut out);
+        assert_eq!(d.partial_since(), Some(t0));
+        // …a frame that ends makes the rest a new one.
+        d.push(b"\nne", t1, &mut out);
+        assert_eq!(d.partial_since(), Some(t1));
+        d.push(b"w\n", t1, &mut out);
+        assert_eq!(d.partial_since(), None);
+        d.push(b"cut", t1, &mut out);
+        d.abandon(&mut out);
+        assert_eq!(
+            out,
+            vec![
+                Event::Message(b"partial".to_vec()),
+                Event::Message(b"new".to_vec()),
+                Event::Truncated(3)
+            ]
+        );
+        assert_eq!(d.partial_since(), None);
     }
 
     #[test]

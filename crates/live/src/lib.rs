@@ -2,11 +2,13 @@
 //!
 //! - [`radio`]: a serial packet radio pair between two pseudo-terminals, timed by the
 //!   link model's parameters (`link::serial::SerialRadio`).
-//! - [`endpoint`], [`tty`], [`framing`]: transports (serial, pty, UDP, TCP) and how
-//!   messages are delimited on byte streams.
-//! - [`gateway`]: opens sealed messages ([`verify`]), stores verified readings and
-//!   the replay state in SQLite ([`store`]) under a bounded rule ([`replay`]), counts
-//!   every refusal ([`counters`]), and takes no more from the network than [`limits`] allow.
+//! - [`endpoint`], [`tty`], [`framing`]: where to listen or send (serial, pty, UDP, TCP,
+//!   MQTT, CoAP) and how messages are delimited on byte streams.
+//! - [`gateway`]: one transport ([`input`], one file each behind one interface) feeds one
+//!   pipeline ([`pipeline`]) that opens sealed messages ([`verify`]), stores verified
+//!   readings and the replay state in SQLite or PostgreSQL ([`store`]) under a bounded
+//!   rule ([`replay`]), counts every refusal ([`counters`]), and takes no more from the
+//!   network than [`limits`] allow.
 //! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
 //!   Things Stack), acknowledged only after commit, shared over several workers.
 //! - [`coap`]: OSCORE over CoAP: the gateway's contexts and answers, and `send`'s client.
@@ -24,8 +26,10 @@ pub mod error;
 pub mod framing;
 pub mod gateway;
 pub mod inject;
+pub mod input;
 pub mod limits;
 pub mod mqtt;
+pub mod pipeline;
 pub mod radio;
 pub mod replay;
 pub mod sender;

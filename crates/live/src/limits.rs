@@ -9,12 +9,19 @@ use crate::framing::MAX_MESSAGE;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// TCP connections served at once; further ones are accepted, closed at once
-    /// and counted as `connections.refused` (`--max-connections`).
+    /// TCP connections held open at once; a newcomer beyond them is served and the
+    /// connection idle longest is closed, counted as `connections.evicted`
+    /// (`--max-connections`).
     pub max_connections: usize,
     /// A TCP connection that sends nothing for this long is closed and counted as
     /// `connections.idle_closed` (`--idle-timeout`).
     pub idle_timeout: Duration,
+    /// On TCP, a frame must be complete this long after its first byte, or the
+    /// connection is closed (`connections.frame_timeout`) and the partial frame refused
+    /// as truncated; on serial, a partial frame that gets no new byte for this long is
+    /// refused as truncated (a radio's lost packet), and the stream goes on
+    /// (`--frame-timeout`, milliseconds).
+    pub frame_timeout: Duration,
     /// Largest message; a longer line or datagram is refused as `oversize`
     /// (`--max-message`).
     pub max_message: usize,
@@ -27,8 +34,11 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_connections: 256,
+            // With the descriptors the gateway needs besides, it fits the common
+            // 4,096 hard limit on open files.
+            max_connections: 4000,
             idle_timeout: Duration::from_secs(60),
+            frame_timeout: Duration::from_millis(500),
             max_message: 16 * 1024,
             max_age: Duration::from_secs(300),
         }
@@ -45,6 +55,9 @@ impl Limits {
         if self.idle_timeout.is_zero() || self.idle_timeout > Duration::from_secs(86_400) {
             return bad("--idle-timeout must be more than 0 and at most 86400 seconds");
         }
+        if self.frame_timeout.is_zero() || self.frame_timeout > Duration::from_secs(3600) {
+            return bad("--frame-timeout must be more than 0 and at most 3600000 milliseconds");
+        }
         if !(1..=MAX_MESSAGE).contains(&self.max_message) {
             return bad(&format!("--max-message must be 1 to {MAX_MESSAGE} bytes"));
         }
@@ -57,6 +70,41 @@ impl Limits {
     pub fn max_age_us(&self) -> i64 {
         self.max_age.as_micros() as i64
     }
+}
+
+/// Descriptors the gateway needs besides its connections: standard streams, the
+/// database, the listener, the poll and its waker, the stats file.
+const SPARE_DESCRIPTORS: u64 = 64;
+
+/// Raises the soft limit on open files as far as `max_connections` needs; refuses a
+/// limit this process cannot get, rather than failing accepts under load.
+pub fn ensure_descriptors(max_connections: usize) -> Result<(), LiveError> {
+    let need = max_connections as u64 + SPARE_DESCRIPTORS;
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit with a valid pointer to an rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Ok(());
+    }
+    if lim.rlim_cur >= need {
+        return Ok(());
+    }
+    if lim.rlim_max < need {
+        return Err(LiveError::Usage(format!(
+            "--max-connections {max_connections} needs {need} open files, but this process may open at most {} (ulimit -Hn): lower --max-connections or raise the limit",
+            lim.rlim_max
+        )));
+    }
+    lim.rlim_cur = need;
+    // SAFETY: as above.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
+        return Err(LiveError::Io(format!(
+            "could not raise the open-file limit to {need} for --max-connections {max_connections}"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -76,6 +124,10 @@ mod tests {
                 ..Limits::default()
             },
             Limits {
+                frame_timeout: Duration::ZERO,
+                ..Limits::default()
+            },
+            Limits {
                 max_message: MAX_MESSAGE + 1,
                 ..Limits::default()
             },
@@ -85,6 +137,24 @@ mod tests {
             },
         ] {
             assert!(broken.validate().is_err(), "{broken:?}");
+        }
+    }
+
+    #[test]
+    fn a_connection_limit_beyond_the_hard_open_file_limit_is_refused() {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit with a valid pointer.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) };
+        assert!(ensure_descriptors(16).is_ok());
+        if lim.rlim_max < u64::from(u32::MAX) {
+            let err = ensure_descriptors(lim.rlim_max as usize).unwrap_err();
+            assert!(
+                err.is_usage() && err.to_string().contains("ulimit -Hn"),
+                "{err}"
+            );
         }
     }
 }

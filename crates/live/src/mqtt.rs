@@ -109,29 +109,6 @@ impl Default for Subscription {
     }
 }
 
-impl Subscription {
-    /// MQTT settings on another transport are a mistake, not something to ignore.
-    pub fn check_for(&self, listen: &crate::endpoint::Endpoint) -> Result<(), LiveError> {
-        let set =
-            self.envelope != Envelope::Raw || self.share.is_some() || self.client_id.is_some();
-        if set && !matches!(listen, crate::endpoint::Endpoint::Mqtt(_)) {
-            return Err(LiveError::Usage(format!(
-                "--envelope, --share and --client-id are for mqtt:// endpoints, not {listen}"
-            )));
-        }
-        if self
-            .share
-            .as_deref()
-            .is_some_and(|g| g.is_empty() || g.contains(['/', '+', '#']))
-        {
-            return Err(LiveError::Usage(
-                "--share takes a group name without '/', '+' or '#'".into(),
-            ));
-        }
-        Ok(())
-    }
-}
-
 /// Acknowledges delivered messages through the connection's event loop.
 pub struct Acks {
     client: Client,

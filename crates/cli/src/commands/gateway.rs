@@ -41,13 +41,14 @@ pub struct Args {
     /// …or after the oldest has waited this many milliseconds.
     #[arg(long, default_value_t = 20)]
     batch_ms: u64,
-    /// Drop a partial frame after this many milliseconds without a new byte.
-    #[arg(long, default_value_t = 500)]
-    idle_ms: u64,
+    /// Milliseconds a frame may take from its first byte: on TCP the connection is then
+    /// closed; on serial a partial frame that long without a new byte is dropped.
+    #[arg(long, alias = "idle-ms", default_value_t = live::Limits::default().frame_timeout.as_millis() as u64)]
+    frame_timeout: u64,
     /// Exit after this many messages have been received and settled.
     #[arg(long)]
     exit_after: Option<u64>,
-    /// TCP connections served at once; more are closed at once and counted as refused.
+    /// TCP connections held open; a newcomer beyond them closes the one idle longest (counted as evicted).
     #[arg(long, default_value_t = live::Limits::default().max_connections)]
     max_connections: usize,
     /// Close a TCP connection that sends nothing for this many seconds (counted).
@@ -104,7 +105,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut config = live::GatewayConfig::new(listen, framing, args.db);
     config.batch_max = args.batch;
     config.batch_wait = Duration::from_millis(args.batch_ms);
-    config.idle = Duration::from_millis(args.idle_ms.max(1));
     config.stats_file = args.stats_file;
     config.stats_interval = Duration::from_secs_f64(args.stats_interval);
     config.exit_after = args.exit_after;
@@ -113,6 +113,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.limits = live::Limits {
         max_connections: args.max_connections,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        frame_timeout: Duration::from_millis(args.frame_timeout),
         max_message: args.max_message,
         max_age: Duration::from_secs(args.max_age),
     };

@@ -1,0 +1,186 @@
+//! One input interface. Each transport is one file here that turns what arrives into
+//! [`Input`]s on a [`Feed`]; the one verify → store pipeline ([`crate::pipeline`])
+//! takes them from there, whatever carried them.
+//!
+//! - [`udp`]: datagrams, one message each (`udp://`, and `coap://` whose requests are
+//!   answered on the socket they came in on).
+//! - [`tcp`]: connections on one readiness loop, acknowledged after commit.
+//! - [`serial`]: a serial device or pseudo-terminal.
+//! - [`mqtt`]: a broker subscription, PUBACK after commit.
+//!
+//! What each transport owes the pipeline: every message or refusal it hands on carries
+//! how it is acknowledged ([`Ack`]); the pipeline releases it after the commit that
+//! settles the message, so an acknowledged message is never lost.
+
+pub mod mqtt;
+pub mod serial;
+pub mod tcp;
+pub mod udp;
+
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::SyncSender;
+use std::thread::JoinHandle;
+
+use crate::counters::{Counters, Reason};
+use crate::endpoint::Endpoint;
+use crate::error::LiveError;
+use crate::framing::Event;
+use crate::gateway::{GatewayConfig, now_us};
+
+/// One thing that arrived: a message to open, or bytes already known to be none.
+pub enum Input {
+    Message {
+        bytes: Vec<u8>,
+        arrived_us: i64,
+        source: Arc<str>,
+        ack: Option<Ack>,
+    },
+    Broken {
+        reason: Reason,
+        detail: String,
+        source: Arc<str>,
+        ack: Option<Ack>,
+    },
+}
+
+impl Input {
+    pub fn broken(reason: Reason, detail: impl Into<String>, source: Arc<str>) -> Input {
+        Input::Broken {
+            reason,
+            detail: detail.into(),
+            source,
+            ack: None,
+        }
+    }
+
+    pub fn message(bytes: Vec<u8>, source: Arc<str>) -> Input {
+        Input::Message {
+            bytes,
+            arrived_us: now_us(),
+            source,
+            ack: None,
+        }
+    }
+
+    pub fn with_ack(mut self, with: Option<Ack>) -> Input {
+        match &mut self {
+            Input::Message { ack, .. } | Input::Broken { ack, .. } => *ack = with,
+        }
+        self
+    }
+
+    /// A deframer's event as the pipeline's input.
+    pub fn from_event(event: Event, source: Arc<str>) -> Input {
+        match event {
+            Event::Message(bytes) => Input::message(bytes, source),
+            Event::Garbage(n) => Input::broken(
+                Reason::Garbage,
+                format!("{n} bytes that start no frame"),
+                source,
+            ),
+            Event::Truncated(n) => Input::broken(
+                Reason::Truncated,
+                format!("partial frame of {n} bytes stopped arriving"),
+                source,
+            ),
+            Event::Oversize(n) => Input::broken(
+                Reason::Oversize,
+                format!("line of {n} bytes, above --max-message"),
+                source,
+            ),
+        }
+    }
+}
+
+/// Something a transport does once the message it belongs to is committed (stored, or
+/// refused for good): PUBACK, `basic.ack`, an `ack N` line.
+pub trait Acknowledge: Send {
+    fn ack(self: Box<Self>);
+}
+
+/// How a message is acknowledged once its batch is committed.
+pub enum Ack {
+    /// Released after the commit, in arrival order.
+    After(Box<dyn Acknowledge>),
+    /// A CoAP request, answered after the commit with what the store decided
+    /// ([`crate::coap`]): the answer depends on the verdict, so the pipeline writes it.
+    Coap(Arc<UdpSocket>, SocketAddr),
+}
+
+/// Where transports put what arrived. Sending blocks while the pipeline is a full
+/// queue behind: back-pressure, not loss. `false` once the pipeline has stopped.
+#[derive(Clone)]
+pub struct Feed(SyncSender<Input>);
+
+impl Feed {
+    pub fn new(tx: SyncSender<Input>) -> Feed {
+        Feed(tx)
+    }
+
+    pub fn send(&self, input: Input) -> bool {
+        self.0.send(input).is_ok()
+    }
+}
+
+/// A transport listening: where it is bound (the real port for `:0`) and its threads.
+pub struct Started {
+    pub bound: Endpoint,
+    pub threads: Vec<JoinHandle<()>>,
+}
+
+/// Opens the configured transport and starts feeding the pipeline until `stop`.
+pub fn start(
+    config: &GatewayConfig,
+    feed: Feed,
+    stop: Arc<AtomicBool>,
+    counters: Arc<Counters>,
+) -> Result<Started, LiveError> {
+    match &config.listen {
+        Endpoint::Udp(addr) => udp::start(*addr, false, config, feed, stop),
+        Endpoint::Coap(addr) => udp::start(*addr, true, config, feed, stop),
+        Endpoint::Tcp(addr) => tcp::start(*addr, config, feed, stop, counters),
+        Endpoint::Serial { path, baud } => serial::start(path, *baud, config, feed, stop),
+        Endpoint::Mqtt(url) => mqtt::start(url, config, feed, stop),
+    }
+}
+
+/// An uplink from a network server (MQTT, AMQP) as the pipeline's input: the sealed
+/// message out of its envelope, or why there is none. `source` names the uplink from
+/// its id ("-" when the envelope has none).
+pub(crate) fn uplink_input(
+    payload: &[u8],
+    envelope: crate::envelope::Envelope,
+    max: usize,
+    source: impl FnOnce(&str) -> String,
+) -> Input {
+    // An envelope carries the message in base64 beside its metadata: room for both.
+    let opened = if payload.len() > max * 2 + 4096 {
+        Err((
+            Reason::Oversize,
+            format!("uplink of {} bytes", payload.len()),
+        ))
+    } else {
+        match envelope.open(payload) {
+            Ok(up) if up.sealed.len() > max => Err((
+                Reason::Oversize,
+                format!("{} bytes, above --max-message {max}", up.sealed.len()),
+            )),
+            other => other.map_err(|e| (Reason::Garbage, e)),
+        }
+    };
+    let id = opened
+        .as_ref()
+        .ok()
+        .and_then(|u| u.id.as_deref())
+        .unwrap_or("-");
+    let source: Arc<str> = Arc::from(source(id));
+    match opened {
+        Ok(up) if up.sealed.is_empty() => {
+            Input::broken(Reason::Truncated, "uplink without FRMPayload", source)
+        }
+        Ok(up) => Input::message(up.sealed, source),
+        Err((reason, detail)) => Input::broken(reason, detail, source),
+    }
+}

@@ -1,0 +1,68 @@
+//! A broker subscription ([`crate::mqtt::Subscriber`]): each uplink taken out of its
+//! envelope, its PUBACK released after the commit.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{Ack, Acknowledge, Feed, Input, Started};
+use crate::endpoint::Endpoint;
+use crate::envelope::Envelope;
+use crate::error::LiveError;
+use crate::gateway::GatewayConfig;
+use crate::mqtt::{Delivery, MqttUrl, Received, Subscriber, Subscription};
+
+impl Acknowledge for Delivery {
+    fn ack(self: Box<Self>) {
+        Delivery::ack(*self);
+    }
+}
+
+pub(super) fn start(
+    url: &MqttUrl,
+    config: &GatewayConfig,
+    feed: Feed,
+    stop: Arc<AtomicBool>,
+) -> Result<Started, LiveError> {
+    let sub = Subscriber::connect(url, &config.mqtt)?;
+    let envelope = config.mqtt.envelope;
+    let max = config.limits.max_message;
+    let t = std::thread::spawn(move || {
+        sub.run(&stop, |r| feed.send(input(r, envelope, max)));
+    });
+    Ok(Started {
+        bound: config.listen.clone(),
+        threads: vec![t],
+    })
+}
+
+/// One MQTT message as the pipeline's input: the sealed message out of its envelope,
+/// or the reason it is none. The source names the uplink, so that a redelivery (same
+/// uplink id) can be told from a replay (an old message in a new uplink) in the log.
+fn input(r: Received, envelope: Envelope, max: usize) -> Input {
+    let ack = Some(Ack::After(Box::new(r.delivery)));
+    let dup = if r.dup { " dup" } else { "" };
+    super::uplink_input(&r.payload, envelope, max, |id| {
+        format!("mqtt {} uplink {id}{dup}", r.topic)
+    })
+    .with_ack(ack)
+}
+
+/// MQTT settings on another transport are a mistake, not something to ignore.
+pub(crate) fn check(sub: &Subscription, listen: &Endpoint) -> Result<(), LiveError> {
+    let set = sub.envelope != Envelope::Raw || sub.share.is_some() || sub.client_id.is_some();
+    if set && !matches!(listen, Endpoint::Mqtt(_)) {
+        return Err(LiveError::Usage(format!(
+            "--envelope, --share and --client-id are for mqtt:// endpoints, not {listen}"
+        )));
+    }
+    if sub
+        .share
+        .as_deref()
+        .is_some_and(|g| g.is_empty() || g.contains(['/', '+', '#']))
+    {
+        return Err(LiveError::Usage(
+            "--share takes a group name without '/', '+' or '#'".into(),
+        ));
+    }
+    Ok(())
+}

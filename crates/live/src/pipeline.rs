@@ -1,0 +1,264 @@
+//! The one verify → store pipeline every transport feeds ([`crate::input`]): opens each
+//! message with the key files, stores verified readings in batches, counts (and logs,
+//! one line each) everything it refuses, and releases each message's acknowledgement
+//! only after the commit that settled it. Nothing it refuses is stored.
+
+use std::io::{BufWriter, Write};
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::counters::{Counters, Reason};
+use crate::error::LiveError;
+use crate::gateway::{GatewayConfig, now_us};
+use crate::input::{Ack, Acknowledge, Input};
+use crate::replay::Verdict;
+use crate::store::{Pending, ReadingStore};
+use crate::verify::Keyring;
+
+/// A CoAP request in the current batch: its index there and where its answer goes.
+struct CoapAnswer {
+    index: usize,
+    pending: crate::coap::Pending,
+    socket: Arc<UdpSocket>,
+    peer: SocketAddr,
+}
+
+pub(crate) struct Worker<'a> {
+    config: &'a GatewayConfig,
+    counters: &'a Counters,
+    log: BufWriter<std::io::Stderr>,
+    pending: Vec<Pending>,
+    /// Acknowledgements of the current batch, released in arrival order after commit.
+    acks: Vec<Box<dyn Acknowledge>>,
+    /// CoAP requests of the current batch, answered after commit.
+    answers: Vec<CoapAnswer>,
+    dirty_since: Option<Instant>,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(config: &'a GatewayConfig, counters: &'a Counters) -> Self {
+        Worker {
+            config,
+            counters,
+            log: BufWriter::new(std::io::stderr()),
+            pending: Vec::new(),
+            acks: Vec::new(),
+            answers: Vec::new(),
+            dirty_since: None,
+        }
+    }
+
+    /// Takes inputs until `stop` (or `exit_after`), committing in batches.
+    pub(crate) fn serve(
+        &mut self,
+        rx: &Receiver<Input>,
+        keyring: &mut Keyring,
+        store: &mut ReadingStore,
+        stop: &AtomicBool,
+    ) -> Result<(), LiveError> {
+        let mut next_stats = Instant::now() + self.config.stats_interval;
+        loop {
+            let wait = match self.dirty_since {
+                Some(t) => (t + self.config.batch_wait).saturating_duration_since(Instant::now()),
+                None => Duration::from_millis(100),
+            };
+            match rx.recv_timeout(wait) {
+                Ok(input) => {
+                    self.take(input, keyring);
+                    // Drain what is already queued without waiting, up to a batch.
+                    while self.pending.len() < self.config.batch_max {
+                        match rx.try_recv() {
+                            Ok(input) => self.take(input, keyring),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.flush(store, keyring)?;
+                    return Ok(());
+                }
+            }
+            let due = self
+                .dirty_since
+                .is_some_and(|t| t.elapsed() >= self.config.batch_wait);
+            if due || self.pending.len() >= self.config.batch_max {
+                self.flush(store, keyring)?;
+            }
+            if Instant::now() >= next_stats {
+                next_stats = Instant::now() + self.config.stats_interval;
+                if let Some(path) = &self.config.stats_file {
+                    self.counters.snapshot().write_to(path)?;
+                }
+            }
+            let snap = self.counters.snapshot();
+            let finished = self
+                .config
+                .exit_after
+                .is_some_and(|n| snap.received >= n && self.dirty_since.is_none());
+            if finished || stop.load(Ordering::Relaxed) {
+                // Take what already arrived, then commit it before leaving.
+                while let Ok(input) = rx.try_recv() {
+                    self.take(input, keyring);
+                    if self.pending.len() >= self.config.batch_max {
+                        self.flush(store, keyring)?;
+                    }
+                }
+                self.flush(store, keyring)?;
+                return Ok(());
+            }
+        }
+    }
+
+    fn take(&mut self, input: Input, keyring: &mut Keyring) {
+        // An EDHOC handshake message is answered at once; it carries no reading.
+        if let (
+            Input::Message {
+                bytes,
+                ack: Some(Ack::Coap(socket, peer)),
+                ..
+            },
+            Keyring::Oscore(ring),
+        ) = (&input, &mut *keyring)
+            && let Some(handled) = ring.handshake(bytes)
+        {
+            let _ = socket.send_to(&handled.answer, *peer);
+            if let Some(why) = &handled.refused {
+                self.counters.handshake(false);
+                let _ = writeln!(self.log, "gateway: refused EDHOC from coap {peer}: {why}");
+            } else if let Some(session) = &handled.session {
+                self.counters.handshake(true);
+                let _ = writeln!(
+                    self.log,
+                    "gateway: EDHOC session {session} with coap {peer}"
+                );
+            }
+            return;
+        }
+        self.counters.received(now_us());
+        self.dirty_since.get_or_insert_with(Instant::now);
+        match input {
+            Input::Message {
+                bytes,
+                arrived_us,
+                source,
+                ack,
+            } => {
+                if let (Some(Ack::Coap(socket, peer)), Keyring::Oscore(ring)) =
+                    (&ack, &mut *keyring)
+                {
+                    self.take_coap(ring, bytes, arrived_us, source, socket.clone(), *peer);
+                    return;
+                }
+                self.note_ack(ack);
+                match keyring.open(&bytes) {
+                    Ok(verified) => self.pending.push(Pending {
+                        verified,
+                        arrived_us,
+                        source: source.to_string(),
+                    }),
+                    Err((reason, detail)) => self.reject(reason, &source, &detail),
+                }
+            }
+            Input::Broken {
+                reason,
+                detail,
+                source,
+                ack,
+            } => {
+                self.note_ack(ack);
+                self.reject(reason, &source, &detail);
+            }
+        }
+    }
+
+    /// A CoAP request: verified now, answered after commit; a refused one at once.
+    fn take_coap(
+        &mut self,
+        ring: &mut crate::coap::OscoreRing,
+        bytes: Vec<u8>,
+        arrived_us: i64,
+        source: Arc<str>,
+        socket: Arc<UdpSocket>,
+        peer: SocketAddr,
+    ) {
+        match ring.open(&bytes) {
+            Ok((verified, pending)) => {
+                self.answers.push(CoapAnswer {
+                    index: self.pending.len(),
+                    pending,
+                    socket,
+                    peer,
+                });
+                self.pending.push(Pending {
+                    verified,
+                    arrived_us,
+                    source: source.to_string(),
+                });
+            }
+            Err(refusal) => {
+                self.reject(refusal.reason, &source, &refusal.detail);
+                if let Some(answer) = ring.refuse(&bytes, &refusal) {
+                    let _ = socket.send_to(&answer, peer);
+                }
+            }
+        }
+    }
+
+    fn note_ack(&mut self, ack: Option<Ack>) {
+        match ack {
+            Some(Ack::After(a)) => self.acks.push(a),
+            // Refused before the store: answered by `take_coap`, or not CoAP.
+            Some(Ack::Coap(..)) | None => {}
+        }
+    }
+
+    fn reject(&mut self, reason: Reason, source: &str, detail: &str) {
+        self.counters.rejected(reason);
+        let _ = writeln!(
+            self.log,
+            "gateway: rejected {} from {source}: {detail}",
+            reason.as_str()
+        );
+    }
+
+    fn flush(&mut self, store: &mut ReadingStore, keyring: &mut Keyring) -> Result<(), LiveError> {
+        let mut verdicts = Vec::new();
+        if !self.pending.is_empty() {
+            verdicts = store.commit_batch(&self.pending)?;
+            let batch = std::mem::take(&mut self.pending);
+            let mut stored = 0;
+            for (p, verdict) in batch.iter().zip(&verdicts) {
+                match verdict {
+                    Verdict::Fresh => stored += 1,
+                    Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, detail),
+                    Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, detail),
+                }
+            }
+            self.counters.stored(stored);
+        }
+        if self.dirty_since.is_some() {
+            self.counters.settled(now_us());
+        }
+        // The log of what was refused is out before anything is acknowledged.
+        let _ = self.log.flush();
+        for a in self.acks.drain(..) {
+            a.ack();
+        }
+        if let Keyring::Oscore(ring) = keyring {
+            for a in self.answers.drain(..) {
+                let answer = verdicts
+                    .get(a.index)
+                    .and_then(|v| ring.answer(&a.pending, v));
+                if let Some(answer) = answer {
+                    let _ = a.socket.send_to(&answer, a.peer);
+                }
+            }
+        }
+        self.dirty_since = None;
+        Ok(())
+    }
+}
