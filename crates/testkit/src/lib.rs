@@ -9,9 +9,11 @@ use std::path::PathBuf;
 
 pub mod mosquitto;
 pub mod postgres;
+pub mod rabbitmq;
 
 pub use self::mosquitto::Mosquitto;
 pub use self::postgres::Postgres;
+pub use self::rabbitmq::RabbitMq;
 
 /// The opt-out: set to 1, a missing server skips its test instead of failing it.
 pub const SKIP_MISSING: &str = "CIPHERMETER_SKIP_MISSING_SERVERS";
