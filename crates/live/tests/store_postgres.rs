@@ -2,10 +2,12 @@
 //! (two connections) commit overlapping batches at once, holding the same random nonces
 //! and counters. Each message is stored exactly once; the other worker gets the replay
 //! verdict. The state survives reopening, and counter marks are never stale per process.
+//! Lost uplinks are counted from what both saw, while both commit and fold at once.
 
 use std::sync::{Arc, Barrier};
 
 use ciphermeter_live::LiveError;
+use ciphermeter_live::envelope::FrameCounter;
 use ciphermeter_live::replay::Verdict;
 use ciphermeter_live::store::{Pending, ReadingStore};
 use ciphermeter_live::verify::Verified;
@@ -159,4 +161,63 @@ fn a_server_that_cannot_be_reached_is_a_usage_error() {
     let text = err.to_string();
     assert!(text.contains("cannot connect"), "{text}");
     assert!(!text.contains("secret"), "{text}");
+}
+
+/// Uplink `i` of 3 devices: counter i / 3 of device i % 3.
+fn uplink(i: u32) -> FrameCounter {
+    FrameCounter {
+        dev_eui: format!("{:016x}", i % 3),
+        session: "0a0b0c0d".into(),
+        f_cnt: i / 3,
+    }
+}
+
+#[test]
+fn lost_uplinks_are_counted_from_what_every_worker_saw() {
+    let Some(pg) = Postgres::start() else { return };
+    let url = pg.create_database("gateway");
+    // 3,000 uplinks; every 7th never arrives, but for the last few (a loss after a
+    // device's last uplink cannot be seen). Each worker gets its share (by a hash, so
+    // neither sees a device's counters in order), in batches, plus the other's share of
+    // the first 300 (redeliveries), and asks for the count after each batch.
+    let gone = |i: &u32| i % 7 == 3 && *i < 2990;
+    let lost: Vec<u32> = (0..3000).filter(gone).collect();
+    let arrived: Vec<u32> = (0..3000).filter(|i| !gone(i)).collect();
+    let start = Arc::new(Barrier::new(2));
+    let workers: Vec<_> = (0..2u32)
+        .map(|w| {
+            let (url, start) = (url.clone(), start.clone());
+            let mut mine: Vec<u32> = arrived
+                .iter()
+                .copied()
+                .filter(|i| (i.wrapping_mul(2_654_435_761) >> 7) % 2 == w || *i < 300)
+                .collect();
+            if w == 1 {
+                mine.reverse();
+            }
+            std::thread::spawn(move || {
+                let mut store = open(&url);
+                start.wait();
+                for batch in mine.chunks(37 + 20 * w as usize) {
+                    let seen: Vec<FrameCounter> = batch.iter().map(|&i| uplink(i)).collect();
+                    store.commit(&[], &seen).unwrap();
+                    store.lost_uplinks().unwrap();
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let mut store = open(&url);
+    assert_eq!(store.uplinks_seen().unwrap(), arrived.len() as u64);
+    assert_eq!(store.lost_uplinks().unwrap(), lost.len() as u64);
+    // Folded to one span per device session; asking again changes nothing.
+    assert_eq!(store.lost_uplinks().unwrap(), lost.len() as u64);
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let spans: i64 = client
+        .query_one("SELECT COUNT(*) FROM uplink_spans", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(spans, 3);
 }

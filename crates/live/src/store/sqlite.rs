@@ -9,7 +9,8 @@ use std::path::Path;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{BatchTx, NonceRow, ReadingRow};
+use super::{BatchTx, NonceRow, ReadingRow, Span};
+use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::replay::CounterMark;
 
@@ -35,6 +36,20 @@ CREATE TABLE IF NOT EXISTS counter_marks (
     high   INTEGER NOT NULL,       -- highest counter accepted (u64 stored as i64)
     seen   INTEGER NOT NULL        -- bit i: counter high - i was accepted
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS uplinks_seen (
+    dev_eui TEXT    NOT NULL,      -- lower-case hex
+    session TEXT    NOT NULL,      -- session key id or DevAddr; '' when unknown
+    f_cnt   INTEGER NOT NULL,      -- FCntUp (32 bits)
+    PRIMARY KEY (dev_eui, session, f_cnt)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS uplink_spans (
+    id      INTEGER PRIMARY KEY,
+    dev_eui TEXT    NOT NULL,
+    session TEXT    NOT NULL,
+    lo      INTEGER NOT NULL,      -- lowest and highest counter of the span
+    hi      INTEGER NOT NULL,
+    n       INTEGER NOT NULL       -- counters seen in it (each in one span only)
+);
 ";
 
 pub(super) struct Readings {
@@ -157,6 +172,60 @@ impl BatchTx for Tx<'_> {
             .prepare_cached("DELETE FROM seen_nonces WHERE sent_us < ?1")?
             .execute([before_us])?;
         Ok(())
+    }
+
+    fn note_uplinks(&mut self, seen: &[&FrameCounter]) -> Result<Vec<bool>, LiveError> {
+        let mut insert = self.0.prepare_cached(
+            "INSERT INTO uplinks_seen (dev_eui, session, f_cnt) VALUES (?1, ?2, ?3)
+             ON CONFLICT DO NOTHING",
+        )?;
+        seen.iter()
+            .map(|c| Ok(insert.execute(params![c.dev_eui, c.session, c.f_cnt])? == 1))
+            .collect()
+    }
+
+    fn add_spans(&mut self, spans: &[Span]) -> Result<(), LiveError> {
+        let mut insert = self.0.prepare_cached(
+            "INSERT INTO uplink_spans (dev_eui, session, lo, hi, n) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for s in spans {
+            insert.execute(params![s.dev_eui, s.session, s.lo, s.hi, s.n])?;
+        }
+        Ok(())
+    }
+
+    /// The transaction holds SQLite's write lock already (`BEGIN IMMEDIATE`).
+    fn lock_spans(&mut self) -> Result<(), LiveError> {
+        Ok(())
+    }
+
+    fn spans(&mut self) -> Result<Vec<(i64, Span)>, LiveError> {
+        let mut select = self
+            .0
+            .prepare_cached("SELECT id, dev_eui, session, lo, hi, n FROM uplink_spans")?;
+        let rows = select.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                Span {
+                    dev_eui: r.get(1)?,
+                    session: r.get(2)?,
+                    lo: r.get(3)?,
+                    hi: r.get(4)?,
+                    n: r.get(5)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn replace_spans(&mut self, gone: &[i64], new: &[Span]) -> Result<(), LiveError> {
+        let mut delete = self
+            .0
+            .prepare_cached("DELETE FROM uplink_spans WHERE id = ?1")?;
+        for id in gone {
+            delete.execute([id])?;
+        }
+        self.add_spans(new)
     }
 }
 
