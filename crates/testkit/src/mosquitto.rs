@@ -1,6 +1,10 @@
 //! A throwaway Mosquitto broker: a generated config in a fresh temp dir, one listener on
 //! a free port of 127.0.0.1, anonymous clients, no persistence file, killed and removed
 //! when the guard is dropped. No system service is used.
+//!
+//! [`Mosquitto::start`] adds the settings docs/live.md asks of a fleet's broker, read from
+//! the example the docs point to (`docs/examples/mosquitto-fleet.conf`), so the tests run
+//! with the documented config; [`Mosquitto::start_default`] leaves Mosquitto's defaults.
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -15,10 +19,24 @@ pub struct Mosquitto {
     dir: tempfile::TempDir,
 }
 
+/// The documented fleet settings, every line of the example file.
+pub const FLEET_SETTINGS: &str = include_str!("../../../docs/examples/mosquitto-fleet.conf");
+
 impl Mosquitto {
-    /// Starts a broker. When `mosquitto` is not on PATH the test fails
-    /// (`crate::missing`: skipped only when asked to).
+    /// Starts a broker with the documented fleet settings ([`FLEET_SETTINGS`]). When
+    /// `mosquitto` is not on PATH the test fails (`crate::missing`: skipped only when
+    /// asked to).
     pub fn start() -> Option<Mosquitto> {
+        Self::start_with(FLEET_SETTINGS)
+    }
+
+    /// Starts a broker with Mosquitto's default settings: only the listener, anonymous
+    /// clients, the log and no persistence file are set.
+    pub fn start_default() -> Option<Mosquitto> {
+        Self::start_with("")
+    }
+
+    fn start_with(settings: &str) -> Option<Mosquitto> {
         let Some(bin) = crate::on_path("mosquitto") else {
             return crate::missing(
                 "mosquitto was not found on PATH (Debian puts it in /usr/sbin); scripts/setup installs it",
@@ -31,7 +49,7 @@ impl Mosquitto {
         // A port found free can be taken before the broker binds it: try a few.
         for attempt in 1..=3 {
             let port = free_port();
-            write_config(dir.path(), port);
+            write_config(dir.path(), port, settings);
             let child = Command::new(&bin)
                 .arg("-c")
                 .arg(dir.path().join("mosquitto.conf"))
@@ -76,10 +94,8 @@ impl Drop for Mosquitto {
     }
 }
 
-/// Inflight and queue limits are lifted: the clients bound their own inflight window
-/// (MQTT v5 receive maximum), and a killed worker's persistent session must keep every
-/// message routed to it until it comes back.
-fn write_config(dir: &Path, port: u16) {
+/// The listener, anonymous clients, the log and no persistence file, then `settings`.
+fn write_config(dir: &Path, port: u16, settings: &str) {
     let mut f = std::fs::File::create(dir.join("mosquitto.conf")).expect("write config");
     write!(
         f,
@@ -90,10 +106,7 @@ fn write_config(dir: &Path, port: u16) {
          log_type error\n\
          log_type warning\n\
          log_type notice\n\
-         max_inflight_messages 0\n\
-         max_queued_messages 0\n\
-         max_queued_bytes 0\n\
-         persistent_client_expiration 1h\n",
+         {settings}",
         log = dir.join("mosquitto.log").display()
     )
     .expect("write config");
