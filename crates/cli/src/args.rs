@@ -371,6 +371,9 @@ pub struct Forward {
     /// MQTT: wrap each message as a network server's uplink: chirpstack, tts or raw.
     #[arg(long, default_value = "raw")]
     pub envelope: live::Envelope,
+    /// With --envelope: the first uplink's frame counter, so a later run continues a device's count.
+    #[arg(long = "first-fcnt", default_value_t = 0)]
+    pub first_f_cnt: u32,
     /// TCP, MQTT: seconds to wait at the end for the gateway's (broker's) acknowledgements.
     #[arg(long, default_value_t = 5.0)]
     pub ack_wait: f64,
@@ -396,6 +399,7 @@ impl Forward {
             presealed: false,
             save: self.save.clone(),
             envelope: self.envelope,
+            first_f_cnt: self.first_f_cnt,
         })
     }
 }

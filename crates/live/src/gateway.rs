@@ -20,6 +20,7 @@ use store::Location;
 
 use crate::counters::{Counters, Snapshot};
 use crate::endpoint::Endpoint;
+use crate::envelope::Envelope;
 use crate::error::LiveError;
 use crate::framing::Framing;
 use crate::input::{self, Feed};
@@ -43,7 +44,9 @@ pub struct GatewayConfig {
     pub stats_interval: Duration,
     /// Stop once this many messages have been received and settled.
     pub exit_after: Option<u64>,
-    /// MQTT only: envelope, shared subscription and session.
+    /// How a network server wraps each uplink (MQTT, AMQP); `raw` elsewhere.
+    pub envelope: Envelope,
+    /// MQTT only: shared subscription and session.
     pub mqtt: Subscription,
 }
 
@@ -59,6 +62,7 @@ impl GatewayConfig {
             stats_file: None,
             stats_interval: Duration::from_secs(1),
             exit_after: None,
+            envelope: Envelope::Raw,
             mqtt: Subscription::default(),
         }
     }
@@ -87,7 +91,7 @@ pub fn run(
     stop: Arc<AtomicBool>,
 ) -> Result<Snapshot, LiveError> {
     config.limits.validate()?;
-    input::mqtt::check(&config.mqtt, &config.listen)?;
+    input::check(&config)?;
     crate::coap::check_pairing(&config.listen, keyring.is_oscore(), "the gateway")?;
     let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
@@ -112,6 +116,7 @@ pub fn run(
         let _ = t.join();
     }
     result?;
+    crate::pipeline::note_losses(&config, &counters, &mut store)?;
     let snap = counters.snapshot();
     if let Some(path) = &config.stats_file {
         snap.write_to(path)?;

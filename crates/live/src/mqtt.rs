@@ -28,7 +28,6 @@ use rumqttc::v5::mqttbytes::QoS;
 use rumqttc::v5::mqttbytes::v5::{Packet, Publish};
 use rumqttc::v5::{Client, Connection, Event, MqttOptions};
 
-use crate::envelope::Envelope;
 use crate::error::LiveError;
 
 /// `mqtt://HOST:PORT/TOPIC`: a broker and a topic (a filter, with `+`/`#`, to subscribe).
@@ -85,7 +84,6 @@ impl fmt::Display for MqttUrl {
 /// How the gateway subscribes.
 #[derive(Clone, Debug)]
 pub struct Subscription {
-    pub envelope: Envelope,
     /// Shared subscription group: `$share/GROUP/FILTER`, each message to one member.
     pub share: Option<String>,
     /// A stable id gives a persistent session (unacknowledged messages are redelivered
@@ -100,7 +98,6 @@ pub struct Subscription {
 impl Default for Subscription {
     fn default() -> Self {
         Subscription {
-            envelope: Envelope::Raw,
             share: None,
             client_id: None,
             session_expiry: Duration::from_secs(3600),

@@ -11,6 +11,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::counters::{Counters, Reason};
+use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::gateway::{GatewayConfig, now_us};
 use crate::input::{Ack, Acknowledge, Input};
@@ -33,6 +34,8 @@ pub(crate) struct Worker<'a> {
     pending: Vec<Pending>,
     /// Acknowledgements of the current batch, released in arrival order after commit.
     acks: Vec<Box<dyn Acknowledge>>,
+    /// Frame counters of the batch's uplinks, stored with it (lost-uplink counting).
+    seen: Vec<FrameCounter>,
     /// CoAP requests of the current batch, answered after commit.
     answers: Vec<CoapAnswer>,
     dirty_since: Option<Instant>,
@@ -46,6 +49,7 @@ impl<'a> Worker<'a> {
             log: BufWriter::new(std::io::stderr()),
             pending: Vec::new(),
             acks: Vec::new(),
+            seen: Vec::new(),
             answers: Vec::new(),
             dirty_since: None,
         }
@@ -90,6 +94,9 @@ impl<'a> Worker<'a> {
             }
             if Instant::now() >= next_stats {
                 next_stats = Instant::now() + self.config.stats_interval;
+                // Also without a stats file: each read folds the store's spans of
+                // uplinks seen, which otherwise grow by a row per device per batch.
+                note_losses(self.config, self.counters, store)?;
                 if let Some(path) = &self.config.stats_file {
                     self.counters.snapshot().write_to(path)?;
                 }
@@ -146,7 +153,9 @@ impl<'a> Worker<'a> {
                 arrived_us,
                 source,
                 ack,
+                counter,
             } => {
+                self.seen.extend(counter);
                 if let (Some(Ack::Coap(socket, peer)), Keyring::Oscore(ring)) =
                     (&ack, &mut *keyring)
                 {
@@ -168,7 +177,9 @@ impl<'a> Worker<'a> {
                 detail,
                 source,
                 ack,
+                counter,
             } => {
+                self.seen.extend(counter);
                 self.note_ack(ack);
                 self.reject(reason, &source, &detail);
             }
@@ -227,8 +238,9 @@ impl<'a> Worker<'a> {
 
     fn flush(&mut self, store: &mut ReadingStore, keyring: &mut Keyring) -> Result<(), LiveError> {
         let mut verdicts = Vec::new();
-        if !self.pending.is_empty() {
-            verdicts = store.commit_batch(&self.pending)?;
+        if !self.pending.is_empty() || !self.seen.is_empty() {
+            verdicts = store.commit(&self.pending, &self.seen)?;
+            self.seen.clear();
             let batch = std::mem::take(&mut self.pending);
             let mut stored = 0;
             for (p, verdict) in batch.iter().zip(&verdicts) {
@@ -261,4 +273,16 @@ impl<'a> Worker<'a> {
         self.dirty_since = None;
         Ok(())
     }
+}
+
+/// Refreshes `lost_uplinks` from the store, where the envelope numbers uplinks.
+pub(crate) fn note_losses(
+    config: &GatewayConfig,
+    counters: &Counters,
+    store: &mut ReadingStore,
+) -> Result<(), LiveError> {
+    if config.envelope != crate::envelope::Envelope::Raw {
+        counters.set_lost_uplinks(store.lost_uplinks()?);
+    }
+    Ok(())
 }

@@ -122,6 +122,8 @@ pub struct SendConfig {
     pub save: Option<std::path::PathBuf>,
     /// MQTT: how each message is wrapped, as a network server publishes an uplink.
     pub envelope: Envelope,
+    /// The first uplink's frame counter (FCntUp); a later run continues a device's count.
+    pub first_f_cnt: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -155,6 +157,11 @@ impl SendConfig {
                 "--envelope is for mqtt:// destinations, not {}",
                 self.to
             )));
+        }
+        if self.first_f_cnt != 0 && self.envelope == Envelope::Raw {
+            return Err(LiveError::Usage(
+                "--first-fcnt numbers uplinks in an --envelope (chirpstack or tts)".into(),
+            ));
         }
         Ok(())
     }
@@ -324,7 +331,7 @@ pub fn send(
                     &UplinkMeta {
                         id: &uplink_id(config.seed, i),
                         device: &device,
-                        f_cnt: i as u32,
+                        f_cnt: config.first_f_cnt.wrapping_add(i as u32),
                         f_port: 1,
                     },
                 );

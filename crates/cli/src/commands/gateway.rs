@@ -108,7 +108,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.stats_file = args.stats_file;
     config.stats_interval = Duration::from_secs_f64(args.stats_interval);
     config.exit_after = args.exit_after;
-    (config.mqtt.envelope, config.mqtt.share) = (args.envelope, args.share);
+    (config.envelope, config.mqtt.share) = (args.envelope, args.share);
     config.mqtt.client_id = args.client_id;
     config.limits = live::Limits {
         max_connections: args.max_connections,

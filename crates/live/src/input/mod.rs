@@ -25,6 +25,7 @@ use std::thread::JoinHandle;
 
 use crate::counters::{Counters, Reason};
 use crate::endpoint::Endpoint;
+use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::framing::Event;
 use crate::gateway::{GatewayConfig, now_us};
@@ -36,12 +37,15 @@ pub enum Input {
         arrived_us: i64,
         source: Arc<str>,
         ack: Option<Ack>,
+        /// How a network server numbered the uplink, when its envelope says.
+        counter: Option<FrameCounter>,
     },
     Broken {
         reason: Reason,
         detail: String,
         source: Arc<str>,
         ack: Option<Ack>,
+        counter: Option<FrameCounter>,
     },
 }
 
@@ -52,6 +56,7 @@ impl Input {
             detail: detail.into(),
             source,
             ack: None,
+            counter: None,
         }
     }
 
@@ -61,12 +66,20 @@ impl Input {
             arrived_us: now_us(),
             source,
             ack: None,
+            counter: None,
         }
     }
 
     pub fn with_ack(mut self, with: Option<Ack>) -> Input {
         match &mut self {
             Input::Message { ack, .. } | Input::Broken { ack, .. } => *ack = with,
+        }
+        self
+    }
+
+    fn with_counter(mut self, with: Option<FrameCounter>) -> Input {
+        match &mut self {
+            Input::Message { counter, .. } | Input::Broken { counter, .. } => *counter = with,
         }
         self
     }
@@ -130,6 +143,33 @@ pub struct Started {
     pub threads: Vec<JoinHandle<()>>,
 }
 
+/// Settings for another transport are a mistake, not something to ignore.
+pub fn check(config: &GatewayConfig) -> Result<(), LiveError> {
+    let listen = &config.listen;
+    let broker = matches!(listen, Endpoint::Mqtt(_));
+    if config.envelope != crate::envelope::Envelope::Raw && !broker {
+        return Err(LiveError::Usage(format!(
+            "--envelope is for a network server's broker (mqtt://), not {listen}"
+        )));
+    }
+    let sub = &config.mqtt;
+    if (sub.share.is_some() || sub.client_id.is_some()) && !matches!(listen, Endpoint::Mqtt(_)) {
+        return Err(LiveError::Usage(format!(
+            "--share and --client-id are for mqtt:// endpoints, not {listen}"
+        )));
+    }
+    if sub
+        .share
+        .as_deref()
+        .is_some_and(|g| g.is_empty() || g.contains(['/', '+', '#']))
+    {
+        return Err(LiveError::Usage(
+            "--share takes a group name without '/', '+' or '#'".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Opens the configured transport and starts feeding the pipeline until `stop`.
 pub fn start(
     config: &GatewayConfig,
@@ -162,13 +202,7 @@ pub(crate) fn uplink_input(
             format!("uplink of {} bytes", payload.len()),
         ))
     } else {
-        match envelope.open(payload) {
-            Ok(up) if up.sealed.len() > max => Err((
-                Reason::Oversize,
-                format!("{} bytes, above --max-message {max}", up.sealed.len()),
-            )),
-            other => other.map_err(|e| (Reason::Garbage, e)),
-        }
+        envelope.open(payload).map_err(|e| (Reason::Garbage, e))
     };
     let id = opened
         .as_ref()
@@ -176,11 +210,19 @@ pub(crate) fn uplink_input(
         .and_then(|u| u.id.as_deref())
         .unwrap_or("-");
     let source: Arc<str> = Arc::from(source(id));
+    // An uplink that opened came with its counter, whatever its payload is.
     match opened {
         Ok(up) if up.sealed.is_empty() => {
             Input::broken(Reason::Truncated, "uplink without FRMPayload", source)
+                .with_counter(up.counter)
         }
-        Ok(up) => Input::message(up.sealed, source),
+        Ok(up) if up.sealed.len() > max => Input::broken(
+            Reason::Oversize,
+            format!("{} bytes, above --max-message {max}", up.sealed.len()),
+            source,
+        )
+        .with_counter(up.counter),
+        Ok(up) => Input::message(up.sealed, source).with_counter(up.counter),
         Err((reason, detail)) => Input::broken(reason, detail, source),
     }
 }

@@ -5,11 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Ack, Acknowledge, Feed, Input, Started};
-use crate::endpoint::Endpoint;
 use crate::envelope::Envelope;
 use crate::error::LiveError;
 use crate::gateway::GatewayConfig;
-use crate::mqtt::{Delivery, MqttUrl, Received, Subscriber, Subscription};
+use crate::mqtt::{Delivery, MqttUrl, Received, Subscriber};
 
 impl Acknowledge for Delivery {
     fn ack(self: Box<Self>) {
@@ -24,7 +23,7 @@ pub(super) fn start(
     stop: Arc<AtomicBool>,
 ) -> Result<Started, LiveError> {
     let sub = Subscriber::connect(url, &config.mqtt)?;
-    let envelope = config.mqtt.envelope;
+    let envelope = config.envelope;
     let max = config.limits.max_message;
     let t = std::thread::spawn(move || {
         sub.run(&stop, |r| feed.send(input(r, envelope, max)));
@@ -45,24 +44,4 @@ fn input(r: Received, envelope: Envelope, max: usize) -> Input {
         format!("mqtt {} uplink {id}{dup}", r.topic)
     })
     .with_ack(ack)
-}
-
-/// MQTT settings on another transport are a mistake, not something to ignore.
-pub(crate) fn check(sub: &Subscription, listen: &Endpoint) -> Result<(), LiveError> {
-    let set = sub.envelope != Envelope::Raw || sub.share.is_some() || sub.client_id.is_some();
-    if set && !matches!(listen, Endpoint::Mqtt(_)) {
-        return Err(LiveError::Usage(format!(
-            "--envelope, --share and --client-id are for mqtt:// endpoints, not {listen}"
-        )));
-    }
-    if sub
-        .share
-        .as_deref()
-        .is_some_and(|g| g.is_empty() || g.contains(['/', '+', '#']))
-    {
-        return Err(LiveError::Usage(
-            "--share takes a group name without '/', '+' or '#'".into(),
-        ));
-    }
-    Ok(())
 }
