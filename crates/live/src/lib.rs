@@ -11,11 +11,15 @@
 //!   network than [`limits`] allow.
 //! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
 //!   Things Stack), acknowledged only after commit, shared over several workers.
+//! - [`amqp`]: AMQP 0-9-1 as ChirpStack's AMQP integration publishes: competing
+//!   consumers on one durable queue, acknowledged after commit, redelivered to the others
+//!   when a worker dies; and `send`'s publisher with confirms.
 //! - [`coap`]: OSCORE over CoAP: the gateway's contexts and answers, and `send`'s client.
 //! - [`edhoc`]: EDHOC over CoAP: `send --edhoc` and the gateway's answers, keying OSCORE.
 //! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
 //! - [`device`]: the sealing firmware in a simulator as the sender (`device-send`).
 
+pub mod amqp;
 pub mod coap;
 pub mod counters;
 pub mod device;
