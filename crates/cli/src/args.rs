@@ -347,7 +347,7 @@ impl MessageArgs {
 /// Where and how `send` and `device-send` forward messages.
 #[derive(ClapArgs)]
 pub struct Forward {
-    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, coap://HOST:PORT.
+    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, amqp://HOST:PORT/EXCHANGE, coap://HOST:PORT.
     #[arg(long)]
     pub to: String,
     /// Message container: json, binary, cose, or oscore (to coap://).
@@ -368,13 +368,17 @@ pub struct Forward {
     /// Append each message sent to this file (one per line, hex for binary containers).
     #[arg(long)]
     pub save: Option<PathBuf>,
-    /// MQTT: wrap each message as a network server's uplink: chirpstack, tts or raw.
+    /// MQTT, AMQP: wrap each message as a network server's uplink: chirpstack, tts or raw.
     #[arg(long, default_value = "raw")]
     pub envelope: live::Envelope,
+    /// AMQP: the routing key of every message (default: ChirpStack's for the device,
+    /// application.00000000-0000-0000-0000-000000000000.device.DEVEUI.event.up).
+    #[arg(long)]
+    pub routing_key: Option<String>,
     /// With --envelope: the first uplink's frame counter, so a later run continues a device's count.
     #[arg(long = "first-fcnt", default_value_t = 0)]
     pub first_f_cnt: u32,
-    /// TCP, MQTT: seconds to wait at the end for the gateway's (broker's) acknowledgements.
+    /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
     #[arg(long, default_value_t = 5.0)]
     pub ack_wait: f64,
 }
@@ -399,6 +403,7 @@ impl Forward {
             presealed: false,
             save: self.save.clone(),
             envelope: self.envelope,
+            routing_key: self.routing_key.clone(),
             first_f_cnt: self.first_f_cnt,
         })
     }
@@ -419,9 +424,12 @@ impl Forward {
         timestamp: bool,
     ) -> Result<live::coap::CoapSendConfig, CliError> {
         let to: live::Endpoint = self.to.parse().map_err(live_error)?;
-        if self.framing.is_some() || self.envelope != live::Envelope::Raw {
+        if self.framing.is_some()
+            || self.envelope != live::Envelope::Raw
+            || self.routing_key.is_some()
+        {
             return Err(CliError::usage(
-                "--framing and --envelope do not apply to coap://: one request per datagram",
+                "--framing, --envelope and --routing-key do not apply to coap://: one request per datagram",
             ));
         }
         Ok(live::coap::CoapSendConfig {

@@ -94,6 +94,10 @@ pub const PASSWORD_ENV: &str = "CIPHERMETER_AMQP_PASSWORD";
 
 const CONNECT_LIMIT: Duration = Duration::from_secs(10);
 
+/// The application `send` names in its default routing key, as ChirpStack names
+/// applications (a UUID): the nil one.
+pub const SEND_APPLICATION_ID: &str = "00000000-0000-0000-0000-000000000000";
+
 /// The routing key ChirpStack publishes a device's uplinks with.
 pub fn chirpstack_routing_key(application_id: &str, dev_eui: &str) -> String {
     format!("application.{application_id}.device.{dev_eui}.event.up")

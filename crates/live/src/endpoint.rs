@@ -7,6 +7,9 @@
 //! - `tcp://127.0.0.1:9000`: a byte stream; the gateway listens, `send` connects.
 //! - `mqtt://127.0.0.1:1883/TOPIC`: a broker; the gateway subscribes to the topic
 //!   filter, `send` publishes to the topic ([`crate::mqtt`]).
+//! - `amqp://127.0.0.1:5672/NAME`: an AMQP 0-9-1 broker; the gateway consumes the
+//!   durable queue NAME, `send` publishes to the exchange NAME ([`crate::amqp`]). The
+//!   port defaults to AMQP's 5672.
 //! - `coap://127.0.0.1:5683`: CoAP over UDP carrying OSCORE requests; the gateway
 //!   answers each one ([`crate::coap`]). The port defaults to CoAP's 5683.
 
@@ -15,6 +18,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use crate::amqp::AmqpUrl;
 use crate::error::LiveError;
 use crate::mqtt::MqttUrl;
 
@@ -24,6 +28,7 @@ pub enum Endpoint {
     Udp(SocketAddr),
     Tcp(SocketAddr),
     Mqtt(MqttUrl),
+    Amqp(AmqpUrl),
     Coap(SocketAddr),
 }
 
@@ -32,7 +37,7 @@ impl Endpoint {
     pub fn is_stream(&self) -> bool {
         !matches!(
             self,
-            Endpoint::Udp(_) | Endpoint::Mqtt(_) | Endpoint::Coap(_)
+            Endpoint::Udp(_) | Endpoint::Mqtt(_) | Endpoint::Amqp(_) | Endpoint::Coap(_)
         )
     }
 }
@@ -77,6 +82,9 @@ impl FromStr for Endpoint {
         if text.starts_with("mqtt://") {
             return Ok(Endpoint::Mqtt(text.parse()?));
         }
+        if text.starts_with("amqp://") {
+            return Ok(Endpoint::Amqp(text.parse()?));
+        }
         if let Some(rest) = text.strip_prefix("pty:") {
             if rest.is_empty() {
                 return Err(bad("expected pty:/dev/pts/N"));
@@ -107,7 +115,7 @@ impl FromStr for Endpoint {
             });
         }
         Err(bad(
-            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC or coap://HOST[:PORT]",
+            "use serial:PATH[@BAUD], pty:PATH, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, amqp://HOST[:PORT]/NAME or coap://HOST[:PORT]",
         ))
     }
 }
@@ -123,6 +131,7 @@ impl fmt::Display for Endpoint {
             Endpoint::Udp(a) => write!(f, "udp://{a}"),
             Endpoint::Tcp(a) => write!(f, "tcp://{a}"),
             Endpoint::Mqtt(u) => write!(f, "{u}"),
+            Endpoint::Amqp(u) => write!(f, "{u}"),
             Endpoint::Coap(a) => write!(f, "coap://{a}"),
         }
     }
@@ -182,6 +191,24 @@ mod tests {
             "coap://[::1]".parse::<Endpoint>().unwrap(),
             Endpoint::Coap("[::1]:5683".parse().unwrap())
         );
+        let amqp = "amqp://127.0.0.1:5672/uplinks".parse::<Endpoint>().unwrap();
+        assert_eq!(
+            amqp,
+            Endpoint::Amqp(crate::amqp::AmqpUrl {
+                host: "127.0.0.1".into(),
+                port: 5672,
+                name: "uplinks".into()
+            })
+        );
+        assert_eq!(amqp.to_string(), "amqp://127.0.0.1:5672/uplinks");
+        assert!(!amqp.is_stream());
+        assert_eq!(
+            "amqp://[::1]/amq.topic"
+                .parse::<Endpoint>()
+                .unwrap()
+                .to_string(),
+            "amqp://[::1]:5672/amq.topic"
+        );
     }
 
     #[test]
@@ -198,10 +225,15 @@ mod tests {
             "tcp://127.0.0.1:notaport",
             "http://127.0.0.1:80",
             "mqtt://127.0.0.1:1883",
+            "amqp://127.0.0.1:5672",
+            "amqp://127.0.0.1:5672/a/b",
+            "amqps://127.0.0.1:5671/q",
             "coap://",
             "coap://127.0.0.1:x",
         ] {
             assert!(bad.parse::<Endpoint>().is_err(), "{bad} should be rejected");
         }
+        let err = "http://127.0.0.1:80".parse::<Endpoint>().unwrap_err();
+        assert!(err.to_string().contains("amqp://HOST[:PORT]/NAME"), "{err}");
     }
 }

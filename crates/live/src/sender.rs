@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use seal::{Container, HostSealer, SealKey};
 use serde::Serialize;
 
+use crate::amqp;
 use crate::endpoint::Endpoint;
 use crate::envelope::{Envelope, UplinkMeta, uplink_id};
 use crate::error::LiveError;
@@ -120,8 +121,11 @@ pub struct SendConfig {
     /// Append every message sent (one per line; hex unless the container is text) to this file,
     /// before it goes out, so it can be sent again verbatim with `presealed`.
     pub save: Option<std::path::PathBuf>,
-    /// MQTT: how each message is wrapped, as a network server publishes an uplink.
+    /// MQTT, AMQP: how each message is wrapped, as a network server publishes an uplink.
     pub envelope: Envelope,
+    /// AMQP: the routing key of every message; `None` is ChirpStack's key for the
+    /// device ([`amqp_routing_key`]).
+    pub routing_key: Option<String>,
     /// The first uplink's frame counter (FCntUp); a later run continues a device's count.
     pub first_f_cnt: u32,
 }
@@ -135,7 +139,7 @@ pub struct SendReport {
     pub truncated: u64,
     pub bytes: u64,
     /// TCP: messages the gateway acknowledged as committed; MQTT: messages the broker
-    /// acknowledged (PUBACK).
+    /// acknowledged (PUBACK); AMQP: messages the broker confirmed, routed to a queue.
     pub acked: Option<u64>,
     pub micros: u64,
 }
@@ -152,11 +156,23 @@ impl SendConfig {
             return Err(LiveError::Usage("--packet-size must be positive".into()));
         }
         crate::coap::check_pairing(&self.to, false, "send")?;
-        if self.envelope != Envelope::Raw && !matches!(self.to, Endpoint::Mqtt(_)) {
+        let broker = matches!(self.to, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
+        if self.envelope != Envelope::Raw && !broker {
             return Err(LiveError::Usage(format!(
-                "--envelope is for mqtt:// destinations, not {}",
+                "--envelope is for mqtt:// and amqp:// destinations, not {}",
                 self.to
             )));
+        }
+        if self.routing_key.is_some() && !matches!(self.to, Endpoint::Amqp(_)) {
+            return Err(LiveError::Usage(format!(
+                "--routing-key is for amqp:// destinations, not {}",
+                self.to
+            )));
+        }
+        if self.routing_key.as_ref().is_some_and(|k| k.len() > 255) {
+            return Err(LiveError::Usage(
+                "--routing-key is longer than 255 bytes".into(),
+            ));
         }
         if self.first_f_cnt != 0 && self.envelope == Envelope::Raw {
             return Err(LiveError::Usage(
@@ -172,6 +188,20 @@ enum Link {
     Udp(UdpSocket),
     Stream(Box<dyn Write + Send>),
     Mqtt(Publisher),
+    Amqp(Box<amqp::Publisher>),
+}
+
+impl Link {
+    /// Publishes an uplink to a broker; other links carry no published messages.
+    fn publish(&self, uplink: Vec<u8>) -> Result<(), LiveError> {
+        match self {
+            Link::Mqtt(p) => p.publish(uplink),
+            Link::Amqp(p) => p.publish(uplink),
+            Link::Udp(_) | Link::Stream(_) => Err(LiveError::Usage(
+                "only mqtt:// and amqp:// take published uplinks".into(),
+            )),
+        }
+    }
 }
 
 /// A UDP socket on an ephemeral port of `addr`'s family, connected to it.
@@ -201,7 +231,27 @@ pub(crate) fn open_save(
     .transpose()
 }
 
-fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
+/// The routing key ChirpStack's AMQP integration would publish `device`'s uplinks with:
+/// `application.APP.device.DEVEUI.event.up`, the DevEUI the ChirpStack envelope gives the
+/// device and [`amqp::SEND_APPLICATION_ID`] as the application.
+pub fn amqp_routing_key(device: &str) -> String {
+    let meta = UplinkMeta {
+        id: "",
+        device,
+        f_cnt: 0,
+        f_port: 1,
+    };
+    let chirpstack = Envelope::ChirpStack;
+    let dev_eui = chirpstack
+        .open(&chirpstack.wrap(b"", &meta))
+        .ok()
+        .and_then(|up| up.device)
+        .expect("the ChirpStack envelope names the device's DevEUI");
+    amqp::chirpstack_routing_key(amqp::SEND_APPLICATION_ID, &dev_eui)
+}
+
+fn connect(config: &SendConfig, device: &str) -> Result<(Link, Option<TcpStream>), LiveError> {
+    let to = &config.to;
     Ok(match to {
         Endpoint::Udp(addr) => (Link::Udp(udp_to(*addr, "udp")?), None),
         Endpoint::Tcp(addr) => {
@@ -218,6 +268,18 @@ fn connect(to: &Endpoint) -> Result<(Link, Option<TcpStream>), LiveError> {
             (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
         }
         Endpoint::Mqtt(url) => (Link::Mqtt(Publisher::connect(url)?), None),
+        Endpoint::Amqp(url) => {
+            let key = match &config.routing_key {
+                Some(k) => k.clone(),
+                None => amqp_routing_key(device),
+            };
+            let mut p = amqp::Publisher::connect(url, &key)?;
+            // As ChirpStack's integration labels its JSON events.
+            if config.envelope != Envelope::Raw {
+                p.set_content_type("application/json");
+            }
+            (Link::Amqp(Box::new(p)), None)
+        }
         Endpoint::Coap(_) => {
             return Err(LiveError::Usage(format!(
                 "{to} carries OSCORE requests: send needs --container oscore"
@@ -249,7 +311,8 @@ pub fn send(
         )),
         (_, None) => return Err(LiveError::Usage("sealing needs --key-file".into())),
     };
-    let (mut link, ack_stream) = connect(&config.to)?;
+    let device = key.map_or_else(|| "unknown".to_string(), |k| hex::encode(&k.key_id));
+    let (mut link, ack_stream) = connect(config, &device)?;
     let acked = Arc::new(AtomicU64::new(0));
     let ack_reader = ack_stream.map(|s| {
         let acked = acked.clone();
@@ -258,7 +321,6 @@ pub fn send(
 
     let mut save = open_save(config.save.as_deref())?;
     let pad_to = (config.payload == PayloadType::Padded).then_some(config.packet);
-    let device = key.map_or_else(|| "unknown".to_string(), |k| hex::encode(&k.key_id));
     let mut injector = Injector::new(config.inject, config.seed);
     let mut history: Vec<Vec<u8>> = Vec::new();
     let mut report = SendReport::default();
@@ -325,7 +387,7 @@ pub fn send(
                 .map_err(|e| LiveError::io("--save", e))?;
         }
         let bytes = match &mut link {
-            Link::Mqtt(p) => {
+            Link::Mqtt(_) | Link::Amqp(_) => {
                 let uplink = config.envelope.wrap(
                     &wire,
                     &UplinkMeta {
@@ -336,7 +398,7 @@ pub fn send(
                     },
                 );
                 let n = uplink.len();
-                p.publish(uplink)?;
+                link.publish(uplink)?;
                 n
             }
             Link::Udp(s) => {
@@ -374,6 +436,20 @@ pub fn send(
     match link {
         Link::Stream(mut w) => w.flush().map_err(|e| LiveError::io("flush", e))?,
         Link::Mqtt(p) => report.acked = Some(p.finish(report.sent, config.ack_wait)),
+        Link::Amqp(p) => {
+            let confirms = p.finish_counts(report.sent, config.ack_wait);
+            if confirms.unroutable > 0 {
+                eprintln!(
+                    "send: {} messages were taken by no queue: nothing bound to {} matches \
+                     their routing key (start the gateway first: it declares and binds its queue)",
+                    confirms.unroutable, config.to
+                );
+            }
+            if confirms.nacked > 0 {
+                eprintln!("send: the broker refused {} messages", confirms.nacked);
+            }
+            report.acked = Some(confirms.confirmed);
+        }
         Link::Udp(_) => {}
     }
     if ack_reader.is_some() {

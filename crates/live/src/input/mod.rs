@@ -183,6 +183,9 @@ pub fn start(
         Endpoint::Tcp(addr) => tcp::start(*addr, config, feed, stop, counters),
         Endpoint::Serial { path, baud } => serial::start(path, *baud, config, feed, stop),
         Endpoint::Mqtt(url) => mqtt::start(url, config, feed, stop),
+        Endpoint::Amqp(_) => Err(LiveError::Usage(
+            "gateway --listen amqp:// is not wired yet".into(),
+        )),
     }
 }
 
