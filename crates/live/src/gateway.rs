@@ -46,6 +46,8 @@ pub struct GatewayConfig {
     pub exit_after: Option<u64>,
     /// How a network server wraps each uplink (MQTT, AMQP); `raw` elsewhere.
     pub envelope: Envelope,
+    /// AMQP only: the exchange the queue is bound to, the binding key, the prefetch.
+    pub amqp: crate::amqp::AmqpSubscription,
     /// MQTT only: shared subscription and session.
     pub mqtt: Subscription,
 }
@@ -63,6 +65,7 @@ impl GatewayConfig {
             stats_interval: Duration::from_secs(1),
             exit_after: None,
             envelope: Envelope::Raw,
+            amqp: crate::amqp::AmqpSubscription::default(),
             mqtt: Subscription::default(),
         }
     }
@@ -87,7 +90,7 @@ pub fn now_us() -> i64 {
 /// Runs until `stop` is set (or `exit_after` is reached); returns the final counters.
 pub fn run(
     config: GatewayConfig,
-    mut keyring: Keyring,
+    keyring: Keyring,
     stop: Arc<AtomicBool>,
 ) -> Result<Snapshot, LiveError> {
     config.limits.validate()?;
@@ -97,12 +100,13 @@ pub fn run(
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<input::Input>(65_536);
     let inputs_stop = Arc::new(AtomicBool::new(false));
-    let started = input::start(
-        &config,
-        Feed::new(tx),
-        inputs_stop.clone(),
-        counters.clone(),
-    )?;
+    // Sealing keys go to the transport's thread, which opens as it receives.
+    let (ring, mut keyring) = match keyring {
+        Keyring::Sealed(ring) => (Some(ring), None),
+        other => (None, Some(other)),
+    };
+    let feed = Feed::new(tx, ring);
+    let started = input::start(&config, feed, inputs_stop.clone(), counters.clone())?;
     eprintln!(
         "gateway: listening on {}, storing in {}",
         started.bound, config.db

@@ -59,7 +59,7 @@ impl<'a> Worker<'a> {
     pub(crate) fn serve(
         &mut self,
         rx: &Receiver<Input>,
-        keyring: &mut Keyring,
+        keyring: &mut Option<Keyring>,
         store: &mut ReadingStore,
         stop: &AtomicBool,
     ) -> Result<(), LiveError> {
@@ -120,7 +120,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn take(&mut self, input: Input, keyring: &mut Keyring) {
+    fn take(&mut self, input: Input, keyring: &mut Option<Keyring>) {
         // An EDHOC handshake message is answered at once; it carries no reading.
         if let (
             Input::Message {
@@ -128,8 +128,8 @@ impl<'a> Worker<'a> {
                 ack: Some(Ack::Coap(socket, peer)),
                 ..
             },
-            Keyring::Oscore(ring),
-        ) = (&input, &mut *keyring)
+            Some(Keyring::Oscore(ring)),
+        ) = (&input, keyring.as_mut())
             && let Some(handled) = ring.handshake(bytes)
         {
             let _ = socket.send_to(&handled.answer, *peer);
@@ -156,14 +156,19 @@ impl<'a> Worker<'a> {
                 counter,
             } => {
                 self.seen.extend(counter);
-                if let (Some(Ack::Coap(socket, peer)), Keyring::Oscore(ring)) =
-                    (&ack, &mut *keyring)
+                if let (Some(Ack::Coap(socket, peer)), Some(Keyring::Oscore(ring))) =
+                    (&ack, keyring.as_mut())
                 {
                     self.take_coap(ring, bytes, arrived_us, source, socket.clone(), *peer);
                     return;
                 }
                 self.note_ack(ack);
-                match keyring.open(&bytes) {
+                // Without a keyring here, the feed opened every message already.
+                let opened = match keyring {
+                    Some(k) => k.open(&bytes),
+                    None => Err((Reason::WrongKey, "no key to open it".to_string())),
+                };
+                match opened {
                     Ok(verified) => self.pending.push(Pending {
                         verified,
                         arrived_us,
@@ -171,6 +176,21 @@ impl<'a> Worker<'a> {
                     }),
                     Err((reason, detail)) => self.reject(reason, &source, &detail),
                 }
+            }
+            Input::Verified {
+                verified,
+                arrived_us,
+                source,
+                ack,
+                counter,
+            } => {
+                self.seen.extend(counter);
+                self.note_ack(ack);
+                self.pending.push(Pending {
+                    verified,
+                    arrived_us,
+                    source: source.to_string(),
+                });
             }
             Input::Broken {
                 reason,
@@ -236,7 +256,11 @@ impl<'a> Worker<'a> {
         );
     }
 
-    fn flush(&mut self, store: &mut ReadingStore, keyring: &mut Keyring) -> Result<(), LiveError> {
+    fn flush(
+        &mut self,
+        store: &mut ReadingStore,
+        keyring: &mut Option<Keyring>,
+    ) -> Result<(), LiveError> {
         let mut verdicts = Vec::new();
         if !self.pending.is_empty() || !self.seen.is_empty() {
             verdicts = store.commit(&self.pending, &self.seen)?;
@@ -260,7 +284,7 @@ impl<'a> Worker<'a> {
         for a in self.acks.drain(..) {
             a.ack();
         }
-        if let Keyring::Oscore(ring) = keyring {
+        if let Some(Keyring::Oscore(ring)) = keyring {
             for a in self.answers.drain(..) {
                 let answer = verdicts
                     .get(a.index)

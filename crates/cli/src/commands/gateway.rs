@@ -10,7 +10,7 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC_FILTER, coap://HOST:PORT (OSCORE).
+    /// Where to listen: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://127.0.0.1:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC_FILTER, amqp://HOST:PORT/QUEUE, coap://HOST:PORT (OSCORE).
     #[arg(long)]
     listen: String,
     /// Key file(s) from `keygen`; each message's key id picks the key.
@@ -57,9 +57,18 @@ pub struct Args {
     /// Largest message in bytes; longer lines and datagrams are refused as oversize.
     #[arg(long, default_value_t = live::Limits::default().max_message)]
     max_message: usize,
-    /// MQTT: the network server's uplink format: chirpstack, tts or raw (the sealed message).
+    /// MQTT, AMQP: the network server's uplink format: chirpstack, tts or raw (the sealed message).
     #[arg(long, default_value = "raw")]
     envelope: live::Envelope,
+    /// AMQP: the exchange the queue is bound to (ChirpStack's integration publishes to amq.topic).
+    #[arg(long, default_value_t = live::amqp::AmqpSubscription::default().exchange)]
+    exchange: String,
+    /// AMQP: the binding key (default: every device's uplinks, application.*.device.*.event.up).
+    #[arg(long, default_value_t = live::amqp::AmqpSubscription::default().binding_key)]
+    binding_key: String,
+    /// AMQP: messages the broker may have unacknowledged at this worker.
+    #[arg(long, default_value_t = live::amqp::AmqpSubscription::default().prefetch)]
+    prefetch: u16,
     /// MQTT: share one subscription with the other workers of this group.
     #[arg(long)]
     share: Option<String>,
@@ -110,6 +119,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.exit_after = args.exit_after;
     (config.envelope, config.mqtt.share) = (args.envelope, args.share);
     config.mqtt.client_id = args.client_id;
+    config.amqp = live::amqp::AmqpSubscription {
+        exchange: args.exchange,
+        binding_key: args.binding_key,
+        prefetch: args.prefetch,
+    };
     config.limits = live::Limits {
         max_connections: args.max_connections,
         idle_timeout: Duration::from_secs(args.idle_timeout),

@@ -7,11 +7,13 @@
 //! - [`tcp`]: connections on one readiness loop, acknowledged after commit.
 //! - [`serial`]: a serial device or pseudo-terminal.
 //! - [`mqtt`]: a broker subscription, PUBACK after commit.
+//! - [`amqp`]: a queue of competing consumers, `basic.ack` after commit.
 //!
 //! What each transport owes the pipeline: every message or refusal it hands on carries
 //! how it is acknowledged ([`Ack`]); the pipeline releases it after the commit that
 //! settles the message, so an acknowledged message is never lost.
 
+pub mod amqp;
 pub mod mqtt;
 pub mod serial;
 pub mod tcp;
@@ -29,6 +31,7 @@ use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::framing::Event;
 use crate::gateway::{GatewayConfig, now_us};
+use crate::verify::{SealedRing, Verified};
 
 /// One thing that arrived: a message to open, or bytes already known to be none.
 pub enum Input {
@@ -38,6 +41,14 @@ pub enum Input {
         source: Arc<str>,
         ack: Option<Ack>,
         /// How a network server numbered the uplink, when its envelope says.
+        counter: Option<FrameCounter>,
+    },
+    /// A message the feed opened already (sealed containers: see [`Feed`]).
+    Verified {
+        verified: Verified,
+        arrived_us: i64,
+        source: Arc<str>,
+        ack: Option<Ack>,
         counter: Option<FrameCounter>,
     },
     Broken {
@@ -72,14 +83,18 @@ impl Input {
 
     pub fn with_ack(mut self, with: Option<Ack>) -> Input {
         match &mut self {
-            Input::Message { ack, .. } | Input::Broken { ack, .. } => *ack = with,
+            Input::Message { ack, .. }
+            | Input::Verified { ack, .. }
+            | Input::Broken { ack, .. } => *ack = with,
         }
         self
     }
 
     fn with_counter(mut self, with: Option<FrameCounter>) -> Input {
         match &mut self {
-            Input::Message { counter, .. } | Input::Broken { counter, .. } => *counter = with,
+            Input::Message { counter, .. }
+            | Input::Verified { counter, .. }
+            | Input::Broken { counter, .. } => *counter = with,
         }
         self
     }
@@ -122,18 +137,53 @@ pub enum Ack {
     Coap(Arc<UdpSocket>, SocketAddr),
 }
 
-/// Where transports put what arrived. Sending blocks while the pipeline is a full
+/// Where a transport puts what arrived. Sending blocks while the pipeline is a full
 /// queue behind: back-pressure, not loss. `false` once the pipeline has stopped.
-#[derive(Clone)]
-pub struct Feed(SyncSender<Input>);
+///
+/// With sealing keys, the feed opens each message on the transport's thread, so that
+/// verifying (a third of the work per message) runs beside the pipeline's commits
+/// instead of before them. OSCORE keeps its keys in the pipeline: its replay window
+/// and answers are decided there, in order.
+pub struct Feed {
+    tx: SyncSender<Input>,
+    ring: Option<SealedRing>,
+}
 
 impl Feed {
-    pub fn new(tx: SyncSender<Input>) -> Feed {
-        Feed(tx)
+    pub fn new(tx: SyncSender<Input>, ring: Option<SealedRing>) -> Feed {
+        Feed { tx, ring }
     }
 
-    pub fn send(&self, input: Input) -> bool {
-        self.0.send(input).is_ok()
+    pub fn send(&mut self, input: Input) -> bool {
+        let input = match (input, &mut self.ring) {
+            (
+                Input::Message {
+                    bytes,
+                    arrived_us,
+                    source,
+                    ack,
+                    counter,
+                },
+                Some(ring),
+            ) => match ring.open(&bytes) {
+                Ok(verified) => Input::Verified {
+                    verified,
+                    arrived_us,
+                    source,
+                    ack,
+                    counter,
+                },
+                Err((reason, detail)) => Input::Broken {
+                    reason,
+                    detail,
+                    source,
+                    ack,
+                    counter,
+                },
+            },
+            (input, _) => input,
+        };
+        self.tx.send(input).is_ok()
     }
 }
 
@@ -146,10 +196,17 @@ pub struct Started {
 /// Settings for another transport are a mistake, not something to ignore.
 pub fn check(config: &GatewayConfig) -> Result<(), LiveError> {
     let listen = &config.listen;
-    let broker = matches!(listen, Endpoint::Mqtt(_));
+    let broker = matches!(listen, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
     if config.envelope != crate::envelope::Envelope::Raw && !broker {
         return Err(LiveError::Usage(format!(
-            "--envelope is for a network server's broker (mqtt://), not {listen}"
+            "--envelope is for a network server's broker (mqtt://, amqp://), not {listen}"
+        )));
+    }
+    if config.amqp != crate::amqp::AmqpSubscription::default()
+        && !matches!(listen, Endpoint::Amqp(_))
+    {
+        return Err(LiveError::Usage(format!(
+            "--exchange, --binding-key and --prefetch are for amqp:// endpoints, not {listen}"
         )));
     }
     let sub = &config.mqtt;
@@ -183,9 +240,7 @@ pub fn start(
         Endpoint::Tcp(addr) => tcp::start(*addr, config, feed, stop, counters),
         Endpoint::Serial { path, baud } => serial::start(path, *baud, config, feed, stop),
         Endpoint::Mqtt(url) => mqtt::start(url, config, feed, stop),
-        Endpoint::Amqp(_) => Err(LiveError::Usage(
-            "gateway --listen amqp:// is not wired yet".into(),
-        )),
+        Endpoint::Amqp(url) => amqp::start(url, config, feed, stop),
     }
 }
 

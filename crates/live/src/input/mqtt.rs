@@ -19,7 +19,7 @@ impl Acknowledge for Delivery {
 pub(super) fn start(
     url: &MqttUrl,
     config: &GatewayConfig,
-    feed: Feed,
+    mut feed: Feed,
     stop: Arc<AtomicBool>,
 ) -> Result<Started, LiveError> {
     let sub = Subscriber::connect(url, &config.mqtt)?;

@@ -18,7 +18,7 @@ pub(super) fn start(
     path: &Path,
     baud: Option<u32>,
     config: &GatewayConfig,
-    feed: Feed,
+    mut feed: Feed,
     stop: Arc<AtomicBool>,
 ) -> Result<Started, LiveError> {
     let mut file = open_serial(path, baud)?;

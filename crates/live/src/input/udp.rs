@@ -39,7 +39,7 @@ pub(super) fn start(
     })
 }
 
-fn receive(socket: Arc<UdpSocket>, answer: bool, max: usize, feed: Feed, stop: &AtomicBool) {
+fn receive(socket: Arc<UdpSocket>, answer: bool, max: usize, mut feed: Feed, stop: &AtomicBool) {
     let scheme = if answer { "coap" } else { "udp" };
     let mut buf = vec![0u8; 65_536];
     let mut sources: HashMap<SocketAddr, Arc<str>> = HashMap::new();
