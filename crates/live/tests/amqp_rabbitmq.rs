@@ -331,3 +331,115 @@ fn a_dead_consumers_messages_go_to_the_other() {
     let expected: BTreeSet<u64> = (0..200).filter(|i| !acked.contains(i)).collect();
     assert_eq!(got, expected);
 }
+
+/// CPU seconds (user + system) of process `pid`.
+fn cpu_seconds(pid: i32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = after.split(' ').collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    (ticks(11) + ticks(12)) / hz
+}
+
+/// The node's Erlang VM: beam.smp in the process group its epmd leads.
+fn broker_pid(rabbit: &RabbitMq) -> i32 {
+    let needle = format!("-port {} ", rabbit.epmd_port());
+    let mut group = None;
+    let mut beams = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline)
+            .replace('\0', " ")
+            .contains(&needle)
+        {
+            group = Some(pid);
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if stat.contains("(beam.smp)") {
+            let pgrp = stat[stat.rfind(')').unwrap() + 2..]
+                .split(' ')
+                .nth(2)
+                .and_then(|v| v.parse::<i32>().ok());
+            beams.push((pid, pgrp));
+        }
+    }
+    let group = group.expect("the node's epmd");
+    beams
+        .into_iter()
+        .find(|b| b.1 == Some(group))
+        .expect("the node's beam.smp")
+        .0
+}
+
+/// A measurement, not a check of behaviour (the counts are still checked): how fast
+/// `send`'s publisher and the gateway's consumer go against a RabbitMQ node on this
+/// machine, acknowledging every message as it arrives (the consumer sends them on as
+/// one multiple ack per run), and the CPU each side spends. Run it on a release build:
+/// `cargo test --release -p ciphermeter-live --test amqp_rabbitmq -- --ignored amqp_rates --nocapture`
+/// (`AMQP_RATE_N` messages of 300 bytes, 100,000 by default).
+#[test]
+#[ignore = "a measurement: run on a release build (see its doc)"]
+fn amqp_rates() {
+    let Some(rabbit) = RabbitMq::start() else {
+        return;
+    };
+    let n: u64 = std::env::var("AMQP_RATE_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let beam = broker_pid(&rabbit);
+    let me = std::process::id() as i32;
+    let sub = AmqpSubscription::default();
+    for (queue, persistent) in [("persistent", true), ("transient", false)] {
+        let queue_url = url(&rabbit, queue);
+        let key = format!("{queue}.key");
+        let bound = AmqpSubscription {
+            binding_key: key.clone(),
+            ..sub.clone()
+        };
+        drop(Consumer::connect(&queue_url, &bound).unwrap());
+
+        let mut p = Publisher::connect(&url(&rabbit, "amq.topic"), &key).unwrap();
+        p.set_persistent(persistent);
+        let (b0, m0) = (cpu_seconds(beam), cpu_seconds(me));
+        let start = Instant::now();
+        for _ in 0..n {
+            p.publish(vec![b'x'; 300]).unwrap();
+        }
+        assert_eq!(p.finish(n, Duration::from_secs(300)), n);
+        let took = start.elapsed().as_secs_f64();
+        eprintln!(
+            "{queue}: published and confirmed {n} in {took:.2} s: {:.0}/s; CPU: broker {:.1} µs, \
+             publisher {:.1} µs a message",
+            n as f64 / took,
+            (cpu_seconds(beam) - b0) / n as f64 * 1e6,
+            (cpu_seconds(me) - m0) / n as f64 * 1e6,
+        );
+
+        let consumer = run(Consumer::connect(&queue_url, &bound).unwrap());
+        let (b0, m0) = (cpu_seconds(beam), cpu_seconds(me));
+        let start = Instant::now();
+        for _ in 0..n {
+            let r = consumer.next(WAIT).expect("a message within the wait");
+            r.delivery.ack();
+        }
+        let took = start.elapsed().as_secs_f64();
+        eprintln!(
+            "{queue}: consumed and acknowledged {n} in {took:.2} s: {:.0}/s; CPU: broker {:.1} µs, \
+             consumer {:.1} µs a message (prefetch {})",
+            n as f64 / took,
+            (cpu_seconds(beam) - b0) / n as f64 * 1e6,
+            (cpu_seconds(me) - m0) / n as f64 * 1e6,
+            sub.prefetch
+        );
+        assert!(consumer.next(Duration::from_millis(300)).is_none());
+        consumer.stop();
+    }
+}
