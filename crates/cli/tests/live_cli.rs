@@ -458,6 +458,7 @@ fn idle_connections_and_oversize_lines_are_closed_and_counted() {
         ["--max-connections", "0"],
         ["--max-connections", "100000000"],
         ["--frame-timeout", "0"],
+        ["--stats-interval", "1e20"],
         ["--max-message", "70000"],
         ["--max-age", "0"],
     ] {
@@ -649,4 +650,69 @@ fn bad_arguments_exit_2() {
         );
         assert!(!out.stderr.is_empty());
     }
+}
+
+/// `ciphermeter gateway ARGS` with the hard open-file limit set to `files`.
+fn gateway_with_open_files(files: u64, args: &[&str]) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("ciphermeter"));
+    cmd.arg("gateway").args(args);
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    // SAFETY: only setrlimit(2) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: files,
+                rlim_max: files,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn the_connection_limit_fits_the_open_file_limit_or_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "k.json");
+    let db = dir.path().join("g.sqlite");
+    let base = [
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    // Asked for more than the hard limit allows: exit 2 before anything is created.
+    let out = gateway_with_open_files(512, &[&base[..], &["--max-connections", "4000"]].concat())
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ulimit -Hn"), "{err}");
+    assert!(!db.exists(), "a refused gateway created its database");
+    // The default fits what the limit leaves room for, and says so.
+    let mut gw = gateway_with_open_files(512, &base);
+    let mut stderr = std::io::BufReader::new(gw.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("listening on") {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    let _ = gw.kill();
+    let _ = gw.wait();
+    assert!(
+        said.contains("holding at most 448 TCP connections, not 4000"),
+        "{said}"
+    );
+    assert!(said.contains("listening on tcp://"), "{said}");
 }

@@ -116,8 +116,17 @@ pub fn run(
     let result = worker.serve(&rx, &mut keyring, &mut store, &stop);
     inputs_stop.store(true, Ordering::Relaxed);
     drop(rx);
+    let mut crashed = false;
     for t in started.threads {
-        let _ = t.join();
+        crashed |= t.join().is_err();
+    }
+    if crashed {
+        // A panic on the transport's thread (its message is on stderr) is a failure,
+        // never a clean stop.
+        return Err(LiveError::Io(format!(
+            "the {} input failed; what arrived before is committed",
+            config.listen
+        )));
     }
     result?;
     crate::pipeline::note_losses(&config, &counters, &mut store)?;

@@ -76,6 +76,36 @@ impl Limits {
 /// database, the listener, the poll and its waker, the stats file.
 const SPARE_DESCRIPTORS: u64 = 64;
 
+/// The default `--max-connections` ([`Limits::default`]'s), or what this process's hard
+/// open-file limit leaves room for, with a sentence saying so when that is less.
+pub fn default_max_connections() -> (usize, Option<String>) {
+    let want = Limits::default().max_connections;
+    let hard = hard_open_files();
+    let room = hard.saturating_sub(SPARE_DESCRIPTORS).max(1);
+    if room >= want as u64 {
+        return (want, None);
+    }
+    let n = room as usize;
+    (
+        n,
+        Some(format!(
+            "holding at most {n} TCP connections, not {want}: this process may open {hard} files (ulimit -Hn); --max-connections sets it"
+        )),
+    )
+}
+
+fn hard_open_files() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit with a valid pointer to an rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return u64::MAX;
+    }
+    lim.rlim_max
+}
+
 /// Raises the soft limit on open files as far as `max_connections` needs; refuses a
 /// limit this process cannot get, rather than failing accepts under load.
 pub fn ensure_descriptors(max_connections: usize) -> Result<(), LiveError> {

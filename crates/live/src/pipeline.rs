@@ -72,8 +72,9 @@ impl<'a> Worker<'a> {
             match rx.recv_timeout(wait) {
                 Ok(input) => {
                     self.take(input, keyring);
-                    // Drain what is already queued without waiting, up to a batch.
-                    while self.pending.len() < self.config.batch_max {
+                    // Drain what is already queued without waiting, up to a batch of
+                    // inputs (refused ones too, so a stream of them cannot hold it open).
+                    for _ in 1..self.config.batch_max {
                         match rx.try_recv() {
                             Ok(input) => self.take(input, keyring),
                             Err(_) => break,
@@ -82,8 +83,12 @@ impl<'a> Worker<'a> {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
+                    // Inputs stop only after the pipeline: this one ended on its own.
                     self.flush(store, keyring)?;
-                    return Ok(());
+                    return Err(LiveError::Io(format!(
+                        "the {} input stopped (see the line above); what arrived is committed",
+                        self.config.listen
+                    )));
                 }
             }
             let due = self

@@ -49,8 +49,9 @@ pub struct Args {
     #[arg(long)]
     exit_after: Option<u64>,
     /// TCP connections held open; a newcomer beyond them closes the one idle longest (counted as evicted).
-    #[arg(long, default_value_t = live::Limits::default().max_connections)]
-    max_connections: usize,
+    /// [default: 4000, or what the hard open-file limit leaves room for]
+    #[arg(long)]
+    max_connections: Option<usize>,
     /// Close a TCP connection that sends nothing for this many seconds (counted).
     #[arg(long, default_value_t = live::Limits::default().idle_timeout.as_secs())]
     idle_timeout: u64,
@@ -106,9 +107,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         (ring, framing)
     };
     let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
-    if args.batch == 0 || !positive {
+    if args.batch == 0 || !positive || args.stats_interval > 86_400.0 {
         return Err(CliError::usage(
-            "--batch and --stats-interval must be positive",
+            "--batch must be positive and --stats-interval more than 0 and at most 86400 seconds",
         ));
     }
     let mut config = live::GatewayConfig::new(listen, framing, args.db);
@@ -125,7 +126,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         prefetch: args.prefetch,
     };
     config.limits = live::Limits {
-        max_connections: args.max_connections,
+        max_connections: match args.max_connections {
+            Some(n) => n,
+            None => {
+                let (n, clamped) = live::limits::default_max_connections();
+                if let Some(why) = clamped {
+                    eprintln!("gateway: {why}");
+                }
+                n
+            }
+        },
         idle_timeout: Duration::from_secs(args.idle_timeout),
         frame_timeout: Duration::from_millis(args.frame_timeout),
         max_message: args.max_message,

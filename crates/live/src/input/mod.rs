@@ -209,6 +209,9 @@ pub fn check(config: &GatewayConfig) -> Result<(), LiveError> {
             "--exchange, --binding-key and --prefetch are for amqp:// endpoints, not {listen}"
         )));
     }
+    if matches!(listen, Endpoint::Tcp(_)) {
+        crate::limits::ensure_descriptors(config.limits.max_connections)?;
+    }
     let sub = &config.mqtt;
     if (sub.share.is_some() || sub.client_id.is_some()) && !matches!(listen, Endpoint::Mqtt(_)) {
         return Err(LiveError::Usage(format!(

@@ -53,7 +53,6 @@ pub(super) fn start(
     counters: Arc<Counters>,
 ) -> Result<Started, LiveError> {
     let io = |e| LiveError::io(format!("tcp {addr}"), e);
-    crate::limits::ensure_descriptors(config.limits.max_connections)?;
     let std_listener = std::net::TcpListener::bind(addr).map_err(io)?;
     std_listener.set_nonblocking(true).map_err(io)?;
     enlarge_backlog(&std_listener);
@@ -74,6 +73,7 @@ pub(super) fn start(
         conns: HashMap::new(),
         by_activity: BTreeSet::new(),
         again: Vec::new(),
+        accept_pending: false,
         next_id: FIRST_ID,
         framing: config.framing,
         limits: config.limits.clone(),
@@ -170,6 +170,8 @@ struct Loop {
     by_activity: BTreeSet<(Instant, u64)>,
     /// Connections with more to read than one turn took.
     again: Vec<u64>,
+    /// An accept failed for want of descriptors or memory: try again on the next tick.
+    accept_pending: bool,
     next_id: u64,
     framing: Framing,
     limits: Limits,
@@ -224,23 +226,36 @@ impl Loop {
     }
 
     fn accept(&mut self) {
+        self.accept_pending = false;
+        let mut evicted_for_room = false;
         loop {
             let (mut stream, peer) = match self.listener.accept() {
                 Ok(accepted) => accepted,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    // Out of descriptors or memory: the connection waits in the kernel's
-                    // queue or is lost there; count it and let the loop go on.
-                    self.counters.connection_refused();
-                    eprintln!("gateway: tcp: accept failed: {e}");
+                Err(e) if out_of_room(&e) => {
+                    // Out of descriptors or memory (ENFILE is system-wide, beyond
+                    // --max-connections): make room by closing the idlest connection and
+                    // try again once; otherwise leave the newcomer queued in the kernel and
+                    // try on the next tick, so idle sockets never hold the door.
+                    if !evicted_for_room && self.evict_idlest() {
+                        evicted_for_room = true;
+                        continue;
+                    }
+                    eprintln!("gateway: tcp: accept failed: {e}; retrying");
+                    self.accept_pending = true;
                     return;
                 }
+                Err(e) => {
+                    // One connection that failed in the queue (ECONNABORTED, EPROTO, a
+                    // network error): the rest of the queue still waits behind it.
+                    self.counters.connection_refused();
+                    eprintln!("gateway: tcp: accept failed: {e}");
+                    continue;
+                }
             };
-            if self.conns.len() >= self.limits.max_connections
-                && let Some(&(_, oldest)) = self.by_activity.first()
-            {
-                self.close(oldest, Closed::Evicted);
+            if self.conns.len() >= self.limits.max_connections {
+                self.evict_idlest();
             }
             let id = self.next_id;
             self.next_id += 1;
@@ -276,6 +291,17 @@ impl Loop {
                     read_closed: false,
                 },
             );
+        }
+    }
+
+    /// Closes the connection idle longest; false when none is open.
+    fn evict_idlest(&mut self) -> bool {
+        match self.by_activity.pop_first() {
+            Some((_, oldest)) => {
+                self.close(oldest, Closed::Evicted);
+                true
+            }
+            None => false,
         }
     }
 
@@ -380,6 +406,17 @@ impl Loop {
             .map(|(id, _)| *id)
             .collect();
         for id in dribbling {
+            // What is already in the socket counts: the loop may have been held up by a
+            // full pipeline while the rest of the frame arrived.
+            self.read(id);
+            let still = self.conns.get(&id).is_some_and(|c| {
+                c.deframer
+                    .partial_since()
+                    .is_some_and(|t| now >= t + frame_timeout)
+            });
+            if !still || self.again.contains(&id) {
+                continue;
+            }
             if let Some(conn) = self.conns.get_mut(&id) {
                 conn.deframer.abandon(&mut self.events);
             }
@@ -390,7 +427,11 @@ impl Loop {
             if now < active + self.limits.idle_timeout {
                 break;
             }
+            self.by_activity.pop_first();
             self.close(id, Closed::Idle);
+        }
+        if self.accept_pending {
+            self.accept();
         }
     }
 
@@ -403,6 +444,15 @@ impl Loop {
         let _ = conn.stream.shutdown(std::net::Shutdown::Both);
         self.counters.connection_closed(why);
     }
+}
+
+/// Errors of accept(2) that say this process has no room now, rather than that one
+/// queued connection failed.
+fn out_of_room(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
+    )
 }
 
 /// A burst of connections should wait in the kernel's accept queue (capped by
