@@ -122,7 +122,7 @@ fn every_published_message_is_consumed_once_and_acknowledged() {
     assert!(err.to_string().contains("no-such-exchange"), "{err}");
 
     // N messages in the queue, then one consumer takes them all, acknowledging each.
-    const N: u64 = 50_000;
+    const N: u64 = 5_000;
     publish(&rabbit, 0..N);
     let consumer = run(first);
     let mut seen = BTreeSet::new();
@@ -151,7 +151,7 @@ fn every_published_message_is_consumed_once_and_acknowledged() {
     consumer.stop();
 
     // Two competing consumers share the next messages: each one to exactly one of them.
-    const M: u64 = 10_000;
+    const M: u64 = 2_000;
     let a = run(Consumer::connect(&queue, &sub).unwrap());
     let b = run(Consumer::connect(&queue, &sub).unwrap());
     publish(&rabbit, N..N + M);
