@@ -95,40 +95,44 @@ pub fn default_max_connections() -> (usize, Option<String>) {
 }
 
 fn hard_open_files() -> u64 {
+    open_files().map_or(u64::MAX, |(_, hard)| hard)
+}
+
+/// The soft and hard limits on open files, as u64 (`rlim_t` is 32 bits on 32-bit ARM).
+#[allow(clippy::useless_conversion)]
+fn open_files() -> Option<(u64, u64)> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit with a valid pointer to an rlimit.
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
-        return u64::MAX;
+        return None;
     }
-    lim.rlim_max
+    Some((u64::from(lim.rlim_cur), u64::from(lim.rlim_max)))
 }
 
 /// Raises the soft limit on open files as far as `max_connections` needs; refuses a
 /// limit this process cannot get, rather than failing accepts under load.
 pub fn ensure_descriptors(max_connections: usize) -> Result<(), LiveError> {
     let need = max_connections as u64 + SPARE_DESCRIPTORS;
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
+    let Some((soft, hard)) = open_files() else {
+        return Ok(());
     };
-    // SAFETY: getrlimit/setrlimit with a valid pointer to an rlimit.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+    if soft >= need {
         return Ok(());
     }
-    if lim.rlim_cur >= need {
-        return Ok(());
-    }
-    if lim.rlim_max < need {
+    if hard < need {
         return Err(LiveError::Usage(format!(
-            "--max-connections {max_connections} needs {need} open files, but this process may open at most {} (ulimit -Hn): lower --max-connections or raise the limit",
-            lim.rlim_max
+            "--max-connections {max_connections} needs {need} open files, but this process may open at most {hard} (ulimit -Hn): lower --max-connections or raise the limit"
         )));
     }
-    lim.rlim_cur = need;
-    // SAFETY: as above.
+    // need <= hard, which is an rlim_t.
+    let lim = libc::rlimit {
+        rlim_cur: need as libc::rlim_t,
+        rlim_max: hard as libc::rlim_t,
+    };
+    // SAFETY: setrlimit with a valid pointer to an rlimit.
     if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
         return Err(LiveError::Io(format!(
             "could not raise the open-file limit to {need} for --max-connections {max_connections}"
@@ -172,15 +176,10 @@ mod tests {
 
     #[test]
     fn a_connection_limit_beyond_the_hard_open_file_limit_is_refused() {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit with a valid pointer.
-        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) };
+        let (_, hard) = open_files().unwrap();
         assert!(ensure_descriptors(16).is_ok());
-        if lim.rlim_max < u64::from(u32::MAX) {
-            let err = ensure_descriptors(lim.rlim_max as usize).unwrap_err();
+        if hard < u64::from(u32::MAX) {
+            let err = ensure_descriptors(hard as usize).unwrap_err();
             assert!(
                 err.is_usage() && err.to_string().contains("ulimit -Hn"),
                 "{err}"
