@@ -3,6 +3,7 @@
 //! application.APP.device.DEVEUI.event.up, the uplink event as JSON), every message
 //! confirmed; what the library's consumer takes off the bound queue is exactly what was
 //! sent. Flags that do not fit the destination exit 2.
+#![cfg(feature = "amqp")]
 
 use std::collections::BTreeSet;
 use std::path::Path;

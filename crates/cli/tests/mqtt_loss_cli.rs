@@ -18,20 +18,11 @@ use assert_cmd::cargo::cargo_bin;
 use serde_json::Value;
 use testkit::{Mosquitto, Postgres};
 
-const TOPIC: &str = "application/1b2c/device/0101010101010101/event/up";
-const FILTER: &str = "application/+/device/+/event/up";
+mod support;
+use support::fleet::*;
+
 const STREAM: u64 = 16_000;
 const TAIL: u64 = 20;
-
-/// A gateway worker; SIGKILLed when the test ends, however it ends.
-struct Worker(Child);
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 impl Worker {
     /// SIGTERM, then the counters it printed on exit.
@@ -39,30 +30,23 @@ impl Worker {
         // SAFETY: kill(2) on our own child's pid.
         unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
         let status = self.0.wait().unwrap();
-        assert!(status.success(), "{id} exited {status:?}: {}", log(dir, id));
+        assert!(
+            status.success(),
+            "{id} exited {status:?}: {}",
+            read(dir, id)
+        );
         let out = std::fs::read_to_string(dir.join(format!("{id}.out"))).unwrap();
         serde_json::from_str(out.lines().last().expect("counters on stdout")).unwrap()
     }
 }
 
-fn log(dir: &Path, id: &str) -> String {
-    std::fs::read_to_string(dir.join(format!("{id}.log"))).unwrap_or_default()
-}
-
 fn start_worker(dir: &Path, broker: &Mosquitto, db: &str, id: &str) -> Worker {
-    let file = |ext: &str| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join(format!("{id}.{ext}")))
-            .unwrap()
-    };
-    let listening = |dir: &Path| {
-        log(dir, id)
-            .matches("gateway: listening on mqtt://")
-            .count()
-    };
-    let before = listening(dir);
+    let before = starts(dir, id);
+    let out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(format!("{id}.out")))
+        .unwrap();
     let child = Command::new(cargo_bin("ciphermeter"))
         .args(["gateway", "--listen", &broker.url(FILTER)])
         .args([
@@ -77,23 +61,15 @@ fn start_worker(dir: &Path, broker: &Mosquitto, db: &str, id: &str) -> Worker {
         .arg(dir.join("key.json"))
         .args(["--db", db, "--batch-ms", "10"])
         .stdin(Stdio::null())
-        .stdout(file("out"))
-        .stderr(file("log"))
+        .stdout(out)
+        .stderr(log_file(dir, id))
         .spawn()
         .unwrap();
     let worker = Worker(child);
     wait_for(&format!("{id} subscribed"), Duration::from_secs(60), || {
-        listening(dir) > before
+        starts(dir, id) > before
     });
     worker
-}
-
-fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let end = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn stored(db: &str) -> u64 {
@@ -139,29 +115,12 @@ fn send(broker: &Mosquitto, key: &Path, count: u64, rate: u64, first: u64, seed:
         .unwrap()
 }
 
-fn finish(sender: Child, count: u64) {
-    let out = sender.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "send failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["acked"], count, "the broker took every publish");
-}
-
 /// One run: returns (good uplinks sent, stored, lost_uplinks as the gateway reports it).
 fn worker_down_for_two_seconds(broker: &Mosquitto, pg: &Postgres, name: &str) -> (u64, u64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let db = pg.create_database(name);
-    let key = dir.join("key.json");
-    let status = Command::new(cargo_bin("ciphermeter"))
-        .args(["keygen", "--scheme", "aead:aes-128-gcm", "--output"])
-        .arg(&key)
-        .output()
-        .unwrap();
-    assert!(status.status.success());
+    let key = aes_key(dir);
     let mut w1 = start_worker(dir, broker, &db, "w1");
     let w2 = start_worker(dir, broker, &db, "w2");
     let sender = send(broker, &key, STREAM, 4000, 0, 7);
@@ -173,11 +132,11 @@ fn worker_down_for_two_seconds(broker: &Mosquitto, pg: &Postgres, name: &str) ->
     let killed_at = stored(&db);
     std::thread::sleep(Duration::from_secs(2));
     let w1 = start_worker(dir, broker, &db, "w1");
-    finish(sender, STREAM);
+    sent_report(sender, STREAM);
     assert!(killed_at < STREAM / 2, "w1 was killed mid-stream");
     settle(&db);
     // The devices' next uplinks: every loss is now a gap between counters seen.
-    finish(send(broker, &key, TAIL, 50, STREAM, 8), TAIL);
+    sent_report(send(broker, &key, TAIL, 50, STREAM, 8), TAIL);
     let stored = settle(&db);
     let a = w1.stop(dir, "w1");
     let b = w2.stop(dir, "w2");

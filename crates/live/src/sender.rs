@@ -183,11 +183,34 @@ impl SendConfig {
     }
 }
 
+/// Wraps the `i`-th message as a network server's uplink and publishes it; its size.
+fn publish_uplink(
+    link: &Link,
+    config: &SendConfig,
+    wire: &[u8],
+    device: &str,
+    i: u64,
+) -> Result<usize, LiveError> {
+    let uplink = config.envelope.wrap(
+        wire,
+        &UplinkMeta {
+            id: &uplink_id(config.seed, i),
+            device,
+            f_cnt: config.first_f_cnt.wrapping_add(i as u32),
+            f_port: 1,
+        },
+    );
+    let n = uplink.len();
+    link.publish(uplink)?;
+    Ok(n)
+}
+
 /// A connected transport to write framed messages to.
 enum Link {
     Udp(UdpSocket),
     Stream(Box<dyn Write + Send>),
     Mqtt(Publisher),
+    #[cfg(feature = "amqp")]
     Amqp(Box<amqp::Publisher>),
 }
 
@@ -196,6 +219,7 @@ impl Link {
     fn publish(&self, uplink: Vec<u8>) -> Result<(), LiveError> {
         match self {
             Link::Mqtt(p) => p.publish(uplink),
+            #[cfg(feature = "amqp")]
             Link::Amqp(p) => p.publish(uplink),
             Link::Udp(_) | Link::Stream(_) => Err(LiveError::Usage(
                 "only mqtt:// and amqp:// take published uplinks".into(),
@@ -268,6 +292,12 @@ fn connect(config: &SendConfig, device: &str) -> Result<(Link, Option<TcpStream>
             (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
         }
         Endpoint::Mqtt(url) => (Link::Mqtt(Publisher::connect(url)?), None),
+        #[cfg(not(feature = "amqp"))]
+        Endpoint::Amqp(_) => {
+            let _ = device;
+            return Err(LiveError::Usage(amqp::NOT_BUILT.into()));
+        }
+        #[cfg(feature = "amqp")]
         Endpoint::Amqp(url) => {
             let key = match &config.routing_key {
                 Some(k) => k.clone(),
@@ -387,20 +417,9 @@ pub fn send(
                 .map_err(|e| LiveError::io("--save", e))?;
         }
         let bytes = match &mut link {
-            Link::Mqtt(_) | Link::Amqp(_) => {
-                let uplink = config.envelope.wrap(
-                    &wire,
-                    &UplinkMeta {
-                        id: &uplink_id(config.seed, i),
-                        device: &device,
-                        f_cnt: config.first_f_cnt.wrapping_add(i as u32),
-                        f_port: 1,
-                    },
-                );
-                let n = uplink.len();
-                link.publish(uplink)?;
-                n
-            }
+            #[cfg(feature = "amqp")]
+            Link::Amqp(_) => publish_uplink(&link, config, &wire, &device, i)?,
+            Link::Mqtt(_) => publish_uplink(&link, config, &wire, &device, i)?,
             Link::Udp(s) => {
                 s.send(&wire).map_err(|e| LiveError::io("udp send", e))?;
                 wire.len()
@@ -436,6 +455,7 @@ pub fn send(
     match link {
         Link::Stream(mut w) => w.flush().map_err(|e| LiveError::io("flush", e))?,
         Link::Mqtt(p) => report.acked = Some(p.finish(report.sent, config.ack_wait)),
+        #[cfg(feature = "amqp")]
         Link::Amqp(p) => {
             let confirms = p.finish_counts(report.sent, config.ack_wait);
             if confirms.unroutable > 0 {

@@ -1,6 +1,7 @@
 //! AMQP against a real RabbitMQ node (testkit): what the publisher sends arrives once
 //! each, acknowledgements reach the broker, competing consumers share a queue, and a
 //! consumer that dies or closes without acknowledging hands its messages to the others.
+#![cfg(feature = "amqp")]
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};

@@ -13,6 +13,7 @@
 //! how it is acknowledged ([`Ack`]); the pipeline releases it after the commit that
 //! settles the message, so an acknowledged message is never lost.
 
+#[cfg(feature = "amqp")]
 pub mod amqp;
 pub mod mqtt;
 pub mod serial;
@@ -243,7 +244,10 @@ pub fn start(
         Endpoint::Tcp(addr) => tcp::start(*addr, config, feed, stop, counters),
         Endpoint::Serial { path, baud } => serial::start(path, *baud, config, feed, stop),
         Endpoint::Mqtt(url) => mqtt::start(url, config, feed, stop),
+        #[cfg(feature = "amqp")]
         Endpoint::Amqp(url) => amqp::start(url, config, feed, stop),
+        #[cfg(not(feature = "amqp"))]
+        Endpoint::Amqp(_) => Err(LiveError::Usage(crate::amqp::NOT_BUILT.into())),
     }
 }
 
