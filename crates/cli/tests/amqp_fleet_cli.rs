@@ -18,23 +18,9 @@ use testkit::{Postgres, RabbitMq};
 mod support;
 use support::fleet::*;
 
-fn start_worker(dir: &Path, broker: &RabbitMq, db: &str, id: &str) -> Worker {
-    let child = Command::new(cargo_bin("ciphermeter"))
-        .args(["gateway", "--listen", &broker.url("uplinks")])
-        .args(["--envelope", "chirpstack"])
-        .arg("--key-file")
-        .arg(dir.join("key.json"))
-        .args(["--db", db, "--batch-ms", "10", "--prefetch", "200"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log_file(dir, id))
-        .spawn()
-        .unwrap();
-    let worker = Worker(child);
-    wait_for(&format!("{id} consuming"), Duration::from_secs(60), || {
-        starts(dir, id) > 0
-    });
-    worker
+fn start_amqp_worker(dir: &Path, broker: &RabbitMq, db: &str, id: &str) -> Worker {
+    let args = ["--envelope", "chirpstack", "--prefetch", "200"];
+    start_worker(dir, id, &broker.url("uplinks"), db, &args)
 }
 
 #[test]
@@ -49,8 +35,8 @@ fn a_worker_killed_for_good_loses_nothing_and_doubles_nothing() {
     let db = pg.create_database("fleet");
     let key = aes_key(dir.path());
 
-    let mut w1 = start_worker(dir.path(), &broker, &db, "w1");
-    let w2 = start_worker(dir.path(), &broker, &db, "w2");
+    let mut w1 = start_amqp_worker(dir.path(), &broker, &db, "w1");
+    let w2 = start_amqp_worker(dir.path(), &broker, &db, "w2");
     let count = 3000u64;
     let sender = Command::new(cargo_bin("ciphermeter"))
         .args([

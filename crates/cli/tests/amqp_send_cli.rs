@@ -6,7 +6,6 @@
 #![cfg(feature = "amqp")]
 
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -18,16 +17,8 @@ use live::envelope::Envelope;
 use serde_json::Value;
 use testkit::RabbitMq;
 
-fn keygen(dir: &Path) -> String {
-    let key = dir.join("key.json");
-    let out = Command::new(cargo_bin("ciphermeter"))
-        .args(["keygen", "--scheme", "aead:aes-128-gcm", "--output"])
-        .arg(&key)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    key.display().to_string()
-}
+mod support;
+use support::live::keygen;
 
 fn send(args: &[&str]) -> Output {
     Command::new(cargo_bin("ciphermeter"))
@@ -76,7 +67,7 @@ fn send_publishes_chirpstack_uplinks_that_a_consumer_takes_exactly_once() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let key = keygen(dir.path());
+    let key = keygen(dir.path(), "key.json").display().to_string();
     // The gateway's side first: the queue, bound to amq.topic for every device's uplinks.
     drop(
         Consumer::connect(
@@ -210,7 +201,7 @@ fn send_publishes_chirpstack_uplinks_that_a_consumer_takes_exactly_once() {
 #[test]
 fn amqp_flags_that_do_not_fit_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let key = keygen(dir.path());
+    let key = keygen(dir.path(), "key.json").display().to_string();
     let sample = ["--sample", "chain:10", "--count", "1"];
     for (to, extra, says) in [
         (

@@ -6,7 +6,6 @@
 //! leaves them exact: `support::fleet`). Messages the killed worker had not
 //! acknowledged come back to it when it restarts under its client id.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -16,33 +15,6 @@ use testkit::{Mosquitto, Postgres};
 
 mod support;
 use support::fleet::*;
-
-fn start_worker(dir: &Path, broker: &Mosquitto, db: &str, id: &str) -> Worker {
-    let before = starts(dir, id);
-    let child = Command::new(cargo_bin("ciphermeter"))
-        .args(["gateway", "--listen", &broker.url(FILTER)])
-        .args([
-            "--envelope",
-            "chirpstack",
-            "--share",
-            "fleet",
-            "--client-id",
-            id,
-        ])
-        .arg("--key-file")
-        .arg(dir.join("key.json"))
-        .args(["--db", db, "--batch-ms", "10"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log_file(dir, id))
-        .spawn()
-        .unwrap();
-    let worker = Worker(child);
-    wait_for(&format!("{id} subscribed"), Duration::from_secs(60), || {
-        starts(dir, id) > before
-    });
-    worker
-}
 
 #[test]
 fn two_workers_share_a_subscription_and_a_sigkill_loses_and_doubles_nothing() {
@@ -57,8 +29,8 @@ fn two_workers_share_a_subscription_and_a_sigkill_loses_and_doubles_nothing() {
     let db = pg.create_database("fleet");
     let key = aes_key(dir.path());
 
-    let mut w1 = start_worker(dir.path(), &broker, &db, "w1");
-    let _w2 = start_worker(dir.path(), &broker, &db, "w2");
+    let mut w1 = start_mqtt_worker(dir.path(), &broker, &db, "w1");
+    let _w2 = start_mqtt_worker(dir.path(), &broker, &db, "w2");
     let count = 3000u64;
     let sender = Command::new(cargo_bin("ciphermeter"))
         .args([
@@ -86,7 +58,7 @@ fn two_workers_share_a_subscription_and_a_sigkill_loses_and_doubles_nothing() {
     w1.0.kill().unwrap();
     w1.0.wait().unwrap();
     let refused_before_kill = read(dir.path(), "w1").matches("rejected").count();
-    let _w1 = start_worker(dir.path(), &broker, &db, "w1");
+    let _w1 = start_mqtt_worker(dir.path(), &broker, &db, "w1");
 
     let sent = sent_report(sender, count);
     let n = |k: &str| sent[k].as_u64().unwrap();

@@ -40,38 +40,6 @@ impl Worker {
     }
 }
 
-fn start_worker(dir: &Path, broker: &Mosquitto, db: &str, id: &str) -> Worker {
-    let before = starts(dir, id);
-    let out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join(format!("{id}.out")))
-        .unwrap();
-    let child = Command::new(cargo_bin("ciphermeter"))
-        .args(["gateway", "--listen", &broker.url(FILTER)])
-        .args([
-            "--envelope",
-            "chirpstack",
-            "--share",
-            "fleet",
-            "--client-id",
-            id,
-        ])
-        .arg("--key-file")
-        .arg(dir.join("key.json"))
-        .args(["--db", db, "--batch-ms", "10"])
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(log_file(dir, id))
-        .spawn()
-        .unwrap();
-    let worker = Worker(child);
-    wait_for(&format!("{id} subscribed"), Duration::from_secs(60), || {
-        starts(dir, id) > before
-    });
-    worker
-}
-
 fn stored(db: &str) -> u64 {
     let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
     let n: i64 = c
@@ -121,8 +89,8 @@ fn worker_down_for_two_seconds(broker: &Mosquitto, pg: &Postgres, name: &str) ->
     let dir = dir.path();
     let db = pg.create_database(name);
     let key = aes_key(dir);
-    let mut w1 = start_worker(dir, broker, &db, "w1");
-    let w2 = start_worker(dir, broker, &db, "w2");
+    let mut w1 = start_mqtt_worker(dir, broker, &db, "w1");
+    let w2 = start_mqtt_worker(dir, broker, &db, "w2");
     let sender = send(broker, &key, STREAM, 4000, 0, 7);
     wait_for("the first readings", Duration::from_secs(60), || {
         stored(&db) >= 1000
@@ -131,7 +99,7 @@ fn worker_down_for_two_seconds(broker: &Mosquitto, pg: &Postgres, name: &str) ->
     w1.0.wait().unwrap();
     let killed_at = stored(&db);
     std::thread::sleep(Duration::from_secs(2));
-    let w1 = start_worker(dir, broker, &db, "w1");
+    let w1 = start_mqtt_worker(dir, broker, &db, "w1");
     sent_report(sender, STREAM);
     assert!(killed_at < STREAM / 2, "w1 was killed mid-stream");
     settle(&db);

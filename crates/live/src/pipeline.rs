@@ -17,7 +17,7 @@ use crate::gateway::{GatewayConfig, now_us};
 use crate::input::{Ack, Acknowledge, Input};
 use crate::replay::Verdict;
 use crate::store::{Pending, ReadingStore};
-use crate::verify::Keyring;
+use crate::verify::{Keyring, Verified};
 
 /// A CoAP request in the current batch: its index there and where its answer goes.
 struct CoapAnswer {
@@ -173,14 +173,7 @@ impl<'a> Worker<'a> {
                     Some(k) => k.open(&bytes),
                     None => Err((Reason::WrongKey, "no key to open it".to_string())),
                 };
-                match opened {
-                    Ok(verified) => self.pending.push(Pending {
-                        verified,
-                        arrived_us,
-                        source: source.to_string(),
-                    }),
-                    Err((reason, detail)) => self.reject(reason, &source, &detail),
-                }
+                self.admit(opened, arrived_us, &source);
             }
             Input::Verified {
                 verified,
@@ -191,11 +184,7 @@ impl<'a> Worker<'a> {
             } => {
                 self.seen.extend(counter);
                 self.note_ack(ack);
-                self.pending.push(Pending {
-                    verified,
-                    arrived_us,
-                    source: source.to_string(),
-                });
+                self.admit(Ok(verified), arrived_us, &source);
             }
             Input::Broken {
                 reason,
@@ -208,6 +197,18 @@ impl<'a> Worker<'a> {
                 self.note_ack(ack);
                 self.reject(reason, &source, &detail);
             }
+        }
+    }
+
+    /// An opened message waits for the next commit; one that did not open is refused.
+    fn admit(&mut self, opened: Result<Verified, (Reason, String)>, arrived_us: i64, source: &str) {
+        match opened {
+            Ok(verified) => self.pending.push(Pending {
+                verified,
+                arrived_us,
+                source: source.to_string(),
+            }),
+            Err((reason, detail)) => self.reject(reason, source, &detail),
         }
     }
 

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
@@ -35,27 +35,52 @@ impl Drop for Worker {
 
 /// `dir/key.json`, an AES-128-GCM key every worker and sender of a test shares.
 pub fn aes_key(dir: &Path) -> PathBuf {
-    let key = dir.join("key.json");
-    let out = Command::new(cargo_bin("ciphermeter"))
-        .args(["keygen", "--scheme", "aead:aes-128-gcm", "--output"])
-        .arg(&key)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    key
+    super::live::keygen(dir, "key.json")
 }
 
-/// `dir/ID.log`: the worker's stderr, appended over its restarts.
-pub fn log_file(dir: &Path, id: &str) -> std::fs::File {
+/// `dir/ID.EXT`, appended over the worker's restarts.
+fn worker_file(dir: &Path, id: &str, ext: &str) -> std::fs::File {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join(format!("{id}.log")))
+        .open(dir.join(format!("{id}.{ext}")))
         .unwrap()
+}
+
+/// Starts worker `id`: `gateway --listen LISTEN ARGS` with `dir/key.json` and the shared
+/// `db`, its stdout in `dir/ID.out` and its stderr in `dir/ID.log`; returns once it
+/// says it is listening (a restarted worker: once more than before).
+pub fn start_worker(dir: &Path, id: &str, listen: &str, db: &str, args: &[&str]) -> Worker {
+    let before = starts(dir, id);
+    let child = Command::new(cargo_bin("ciphermeter"))
+        .args(["gateway", "--listen", listen])
+        .args(args)
+        .arg("--key-file")
+        .arg(dir.join("key.json"))
+        .args(["--db", db, "--batch-ms", "10"])
+        .stdin(Stdio::null())
+        .stdout(worker_file(dir, id, "out"))
+        .stderr(worker_file(dir, id, "log"))
+        .spawn()
+        .unwrap();
+    let worker = Worker(child);
+    wait_for(&format!("{id} listening"), Duration::from_secs(60), || {
+        starts(dir, id) > before
+    });
+    worker
+}
+
+/// Worker `id` sharing the MQTT subscription of group `fleet` under its own client id.
+pub fn start_mqtt_worker(dir: &Path, broker: &testkit::Mosquitto, db: &str, id: &str) -> Worker {
+    let args = [
+        "--envelope",
+        "chirpstack",
+        "--share",
+        "fleet",
+        "--client-id",
+        id,
+    ];
+    start_worker(dir, id, &broker.url(FILTER), db, &args)
 }
 
 pub fn read(dir: &Path, id: &str) -> String {
