@@ -32,6 +32,7 @@ fn main() {
     message_scheme();
     seal_scheme();
     counters();
+    c_libraries();
 
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
@@ -139,6 +140,13 @@ fn counters() {
     if eax.iter().any(|f| on(f)) {
         println!("cargo:rustc-cfg=eax_bytewise");
     }
+    println!("cargo::rustc-check-cfg=cfg(public_key)");
+    if ["x25519", "ed25519", "p256-ecdh", "p256-ecdsa"]
+        .iter()
+        .any(|f| on(f))
+    {
+        println!("cargo:rustc-cfg=public_key");
+    }
     println!("cargo::rustc-check-cfg=cfg(rsa)");
     // RSA's 64-bit products from 16-bit halves where the core has no
     // 32x32->64 multiply (src/algorithms/bignum.rs).
@@ -188,4 +196,220 @@ fn seal_scheme() {
     )
     .unwrap();
     println!("cargo:rustc-cfg=seal_path");
+}
+
+/// An `impl-mbedtls` or `impl-monocypher` build links that C library,
+/// compiled here from the sources `scripts/fetch-clibs` unpacks under
+/// `clib/vendor/`, with Debian's cross gcc for the target, at `-Os` as the
+/// Rust side is (`opt-level = "s"`), and our shim (`clib/shim_*.c`).
+fn c_libraries() {
+    println!("cargo:rerun-if-changed=clib");
+    let on = |f: &str| env::var_os(format!("CARGO_FEATURE_{f}")).is_some();
+    let target = env::var("TARGET").unwrap();
+    let library = if on("IMPL_MBEDTLS") {
+        "mbedtls"
+    } else if on("IMPL_MONOCYPHER") {
+        "monocypher"
+    } else {
+        return;
+    };
+    let mut cc = cc::Build::new();
+    cc.opt_level_str("s").warnings(false).flag("-std=c99");
+    if target.starts_with("avr") {
+        cc.compiler("avr-gcc").flag("-mmcu=atmega1284p");
+    } else if target.starts_with("thumb") {
+        let cpu = if target.starts_with("thumbv6m") {
+            "cortex-m0plus"
+        } else if target.starts_with("thumbv7em") {
+            "cortex-m4"
+        } else {
+            "cortex-m3"
+        };
+        cc.compiler("arm-none-eabi-gcc")
+            .flag(format!("-mcpu={cpu}"))
+            .flag("-mthumb");
+        if target.ends_with("eabihf") {
+            cc.flag("-mfloat-abi=hard").flag("-mfpu=fpv4-sp-d16");
+        }
+        // gcc's code calls libgcc helpers compiler_builtins lacks (Thumb-1's
+        // switch tables, `__gnu_thumb1_case_uqi`): link the matching libgcc.
+        let mut ask = std::process::Command::new("arm-none-eabi-gcc");
+        ask.arg(format!("-mcpu={cpu}")).arg("-mthumb");
+        if target.ends_with("eabihf") {
+            ask.arg("-mfloat-abi=hard").arg("-mfpu=fpv4-sp-d16");
+        }
+        let libgcc = ask
+            .arg("-print-libgcc-file-name")
+            .output()
+            .expect("arm-none-eabi-gcc: run scripts/setup");
+        let libgcc = PathBuf::from(String::from_utf8_lossy(&libgcc.stdout).trim());
+        if let Some(dir) = libgcc.parent() {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+            println!("cargo:rustc-link-lib=static=gcc");
+        }
+    } else if target == env::var("HOST").unwrap_or_default() {
+        // Host tests (`cargo test --features ...,impl-mbedtls`): the host's cc.
+    } else {
+        panic!(
+            "no C cross compiler for {target}: the C libraries are built with Debian's avr-gcc and arm-none-eabi-gcc only"
+        );
+    }
+    let vendor = PathBuf::from("clib/vendor");
+    let missing = |dir: &PathBuf| {
+        panic!(
+            "the {library} sources are not in {}: run scripts/setup (scripts/fetch-clibs)",
+            dir.display()
+        )
+    };
+    if library == "monocypher" {
+        let src = vendor.join("monocypher-sys-4.0.2/Monocypher/src");
+        if !src.join("monocypher.c").exists() {
+            missing(&src);
+        }
+        cc.include(&src)
+            .file(src.join("monocypher.c"))
+            .file(src.join("optional/monocypher-ed25519.c"))
+            .file("clib/shim_monocypher.c");
+    } else {
+        let root = vendor.join("mbedtls-sys-auto-2.28.15/vendor");
+        if !root.join("library/aes.c").exists() {
+            missing(&root);
+        }
+        cc.include(root.join("include"))
+            .include("clib")
+            .define("MBEDTLS_CONFIG_FILE", "\"mbedtls_config.h\"");
+        // The heap of the md layer and the bignums. P-256 verification, the
+        // hungriest, needs about 5 KiB with clib/mbedtls_config.h's 2-bit
+        // window (measured on the host); the AVR has 16 KiB of RAM in all.
+        cc.define(
+            "CM_MBEDTLS_HEAP",
+            if target.starts_with("avr") {
+                "5120"
+            } else {
+                "6144"
+            },
+        );
+        for file in [
+            "aes",
+            "asn1parse",
+            "asn1write",
+            "bignum",
+            "ccm",
+            "chacha20",
+            "chachapoly",
+            "cipher",
+            "cipher_wrap",
+            "constant_time",
+            "ecdh",
+            "ecdsa",
+            "ecp",
+            "ecp_curves",
+            "gcm",
+            "hmac_drbg",
+            "md",
+            "memory_buffer_alloc",
+            "platform",
+            "platform_util",
+            "poly1305",
+            "sha256",
+            "sha512",
+        ] {
+            cc.file(root.join(format!("library/{file}.c")));
+        }
+        cc.file("clib/shim_mbedtls.c");
+    }
+    cc.compile(&format!("cm_{library}"));
+    if target.starts_with("avr") {
+        private_libgcc(&PathBuf::from(env::var("OUT_DIR").unwrap()), library);
+    }
+}
+
+/// On AVR, gcc calls its libgcc helpers with conventions of their own (a
+/// 64-bit shift takes its count in r16), while Rust's compiler_builtins
+/// defines the same names, weakly, with Rust's (a u32 count in r14..r17),
+/// and the linker keeps those: C code then shifts and divides by garbage
+/// (wrong SHA-512 and Poly1305 results, runaway loops). So the C archive
+/// gets libgcc's helpers as private copies under other names.
+fn private_libgcc(out: &std::path::Path, library: &str) {
+    use std::collections::BTreeSet;
+    use std::process::Command;
+    let run = |cmd: &mut Command| {
+        let o = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+        assert!(
+            o.status.success(),
+            "{cmd:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let archive = out.join(format!("libcm_{library}.a"));
+    let libgcc =
+        run(Command::new("avr-gcc").args(["-mmcu=atmega1284p", "-print-libgcc-file-name"]));
+    let libgcc = libgcc.trim();
+    // libgcc's symbols and the member that defines each.
+    let mut member_of = std::collections::BTreeMap::new();
+    // Lines read `libgcc.a:_mulsi3.o:00000000 T __mulsi3`.
+    for line in run(Command::new("avr-nm").args(["--defined-only", "-A", libgcc])).lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [location, kind, sym] = f[..] else {
+            continue;
+        };
+        let member = location.rsplit(':').nth(1);
+        if let (Some(member), "T", false) = (member, kind, sym.starts_with("__do_")) {
+            member_of.insert(sym.to_string(), member.to_string());
+        }
+    }
+    let undefined = |file: &std::path::Path| -> BTreeSet<String> {
+        run(Command::new("avr-nm").arg("-u").arg(file))
+            .lines()
+            .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+            .filter(|s| member_of.contains_key(s))
+            .collect()
+    };
+    // The helpers the C code needs, and the helpers those need.
+    let dir = out.join("libgcc-private");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut wanted = undefined(&archive);
+    let mut members = BTreeSet::new();
+    loop {
+        let more: BTreeSet<String> = wanted.iter().map(|s| member_of[s].clone()).collect();
+        let new: Vec<String> = more.difference(&members).cloned().collect();
+        if new.is_empty() {
+            break;
+        }
+        run(Command::new("avr-ar")
+            .arg("x")
+            .arg(libgcc)
+            .args(&new)
+            .current_dir(&dir));
+        for m in &new {
+            wanted.extend(undefined(&dir.join(m)));
+        }
+        members.extend(new);
+    }
+    // Every symbol those members define, renamed in them and in the C code.
+    if members.is_empty() {
+        return;
+    }
+    let map = dir.join("rename.txt");
+    let names: Vec<String> = member_of
+        .iter()
+        .filter(|(_, m)| members.contains(*m))
+        .map(|(s, _)| format!("{s} __cm_gcc{s}"))
+        .collect();
+    std::fs::write(&map, names.join("\n") + "\n").unwrap();
+    let rename = |file: &std::path::Path| {
+        run(Command::new("avr-objcopy")
+            .arg(format!("--redefine-syms={}", map.display()))
+            .arg(file));
+    };
+    rename(&archive);
+    for m in &members {
+        rename(&dir.join(m));
+    }
+    run(Command::new("avr-ar")
+        .arg("rs")
+        .arg(&archive)
+        .args(members.iter().map(|m| dir.join(m))));
 }

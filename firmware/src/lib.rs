@@ -20,6 +20,7 @@
 
 pub mod algorithms;
 pub mod bench;
+pub mod clib;
 pub mod probe;
 #[cfg(all(feature = "uplink", seal_path))]
 pub mod uplink;

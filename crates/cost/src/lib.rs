@@ -15,6 +15,7 @@ pub mod duty_cycle;
 pub mod energy_view;
 pub mod error;
 pub mod frame;
+pub mod implementation_choice;
 pub mod key_establishment;
 pub mod link_view;
 pub mod lorawan_view;

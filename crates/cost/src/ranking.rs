@@ -129,6 +129,11 @@ pub fn rank_names(
     }
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
     let device_times = DeviceTimes::for_device(store, device)?;
+    // The implementations measured on the device's core, for each scheme's choice.
+    let implementations = match crate::device_times::device_target(device)? {
+        Some(target) => mcu::cost_table::shipped(target)?,
+        None => None,
+    };
     let setting = Setting {
         device,
         radio,
@@ -181,6 +186,11 @@ pub fn rank_names(
             if let Some(gap) = &cost.energy_gap {
                 excluded.push((cost.name().to_string(), gap.clone()));
                 continue;
+            }
+            let mut cost = cost;
+            if let (Some(table), true) = (&implementations, cost.cpu_source.is_device()) {
+                cost.implementation =
+                    crate::implementation_choice::choose(table, name, cost.plaintext_bytes);
             }
             ranked.push(cost);
         }
@@ -544,6 +554,7 @@ impl Ranking {
                         session_messages: c.session.as_ref().map(|s| s.messages),
                         key_establishment: c.session.as_ref().map(|s| s.protocol.clone()),
                         handshake_share_uj: c.session.as_ref().map(|s| s.handshake_uj),
+                        implementation: c.implementation.clone(),
                     }
                 })
                 .collect(),
@@ -671,6 +682,11 @@ pub struct RankedRow {
     pub key_establishment: Option<String>,
     #[serde(default)]
     pub handshake_share_uj: Option<f64>,
+    /// Whose code to run for the scheme's primitives on this device: the
+    /// fastest measured there with passing known answers (device-measured
+    /// rows; the CPU time above stays the sealing core's, RustCrypto's).
+    #[serde(default)]
+    pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
 }
 
 impl RankingSummary {
@@ -758,6 +774,22 @@ impl RankingSummary {
             .find_map(|r| r.battery_note.as_ref())
         {
             let _ = writeln!(o, "  * battery life: {note}");
+        }
+        // Whose code to run for each shown scheme, once per scheme.
+        let mut named: Vec<&str> = Vec::new();
+        for row in self.rows.iter().take(top) {
+            if let Some(choice) = &row.implementation
+                && !named.contains(&row.scheme.as_str())
+            {
+                if named.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "\nImplementation on this device (fastest measured with passing known answers):"
+                    );
+                }
+                named.push(&row.scheme);
+                let _ = writeln!(o, "  {}: {}", row.scheme, choice.sentence);
+            }
         }
         let _ = writeln!(o);
         for session in &self.sessions {

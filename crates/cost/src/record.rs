@@ -95,13 +95,14 @@ fn drift_row(
 /// the store and report say which algorithm a target could not run, and why.
 pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
     let mut rows = Vec::new();
-    let mut reasons: Vec<(&str, &str)> = Vec::new();
+    let mut reasons: Vec<(String, &str)> = Vec::new();
     for r in results {
         let Some(error) = r.error.as_deref() else {
             rows.push(ResultRow {
                 section: MCU.into(),
                 target: r.target.name().into(),
-                subject: r.algorithm.clone(),
+                // `sha512@monocypher` for another implementation than RustCrypto's.
+                subject: r.build_id(),
                 operation: r.operation.clone(),
                 size_bytes: Some(r.size_bytes as i64),
                 context: String::new(),
@@ -116,10 +117,11 @@ pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
             });
             continue;
         };
-        if reasons.contains(&(r.algorithm.as_str(), error)) {
+        let build = r.build_id();
+        if reasons.iter().any(|(b, e)| *b == build && *e == error) {
             continue;
         }
-        reasons.push((&r.algorithm, error));
+        reasons.push((build.clone(), error));
         // A known-answer failure comes with counts that mean nothing: keep the reason only.
         let operation = match r.operation.as_str() {
             op @ ("build" | "run") => op,
@@ -128,10 +130,11 @@ pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
         };
         let mut failure = mcu::McuResult::failure(r.target, &r.algorithm, operation, error);
         failure.size_bytes = r.size_bytes;
+        failure.implementation = r.implementation.clone();
         rows.push(ResultRow {
             section: MCU.into(),
             target: r.target.name().into(),
-            subject: r.algorithm.clone(),
+            subject: build,
             operation: operation.into(),
             size_bytes: None,
             context: String::new(),

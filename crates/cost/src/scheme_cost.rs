@@ -82,6 +82,9 @@ pub struct SchemeCost {
     /// Keyed by a handshake shared over a session (`--session-messages`):
     /// its share is in `energy`. None: a pre-shared key.
     pub session: Option<crate::session::SessionShare>,
+    /// The fastest implementation of its primitives measured on the device
+    /// (`implementation_choice`); set by the ranking for device-measured rows.
+    pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
 }
 
 pub struct Setting<'a> {
@@ -262,6 +265,7 @@ fn finish(
         link_cost,
         energy_gap,
         session: None,
+        implementation: None,
     })
 }
 

@@ -1,7 +1,7 @@
 //! The algorithms the firmware carries, by catalogue id (each is a cargo
 //! feature of `/firmware`), with what the runner needs to know about them.
 
-use crate::McuError;
+use crate::{Implementation, McuError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -29,6 +29,10 @@ pub enum Family {
     /// A signature scheme: `keygen`, `sign`, `verify`, recorded at the length
     /// of the public key or the signature whatever the sizes asked.
     Signature,
+    /// A Diffie-Hellman function: `keygen` (the public key from a secret)
+    /// and `shared` (the secret from the peer's public key), each recorded
+    /// at the public key's length whatever the sizes asked.
+    KeyAgreement,
     /// A key establishment run whole on the device, both parties in turn:
     /// each party's part of each message is one operation (`m1-write`,
     /// `m1-read`, …), recorded at that message's length whatever the sizes
@@ -115,6 +119,12 @@ pub const ALL: &[Algorithm] = &[
     // FIPS 204 categories 2 and 3.
     a("ml-dsa-44", Signature, 128),
     a("ml-dsa-65", Signature, 192),
+    // Elliptic curves from the C libraries (firmware/src/algorithms/public_key.rs):
+    // X25519 and Ed25519 by Monocypher, P-256 by Mbed TLS; 128-bit security.
+    a("x25519", KeyAgreement, 128),
+    a("ed25519", Signature, 128),
+    a("p256-ecdh", KeyAgreement, 128),
+    a("p256-ecdsa", Signature, 128),
     a("message-none", Message, 0),
     a("message-aes-128-gcm", Message, 128),
     a("message-aes-256-gcm", Message, 256),
@@ -160,7 +170,7 @@ pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
         let schemes = seal::safe_candidates();
         return Ok(ALL
             .iter()
-            .filter(|a| a.family != Baseline)
+            .filter(|a| a.family != Baseline && Implementation::RustCrypto.offers(a.id))
             .chain(schemes.iter().filter_map(|s| scheme(s)))
             .collect());
     }
@@ -175,6 +185,49 @@ pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
         })?;
         if !out.contains(&alg) {
             out.push(alg);
+        }
+    }
+    Ok(out)
+}
+
+/// [`resolve`] for build ids: `ID@IMPLEMENTATION` measures another
+/// implementation of a firmware algorithm; one it does not have is a usage
+/// error that lists what it has.
+pub fn resolve_builds(
+    ids: &[String],
+) -> Result<Vec<(&'static Algorithm, Implementation)>, McuError> {
+    let mut plain = Vec::new();
+    let mut imps = Vec::new();
+    for id in ids {
+        let (alg, imp) = match id.rsplit_once('@') {
+            Some((alg, imp)) => (alg, imp.parse::<Implementation>()?),
+            None => (id.as_str(), Implementation::RustCrypto),
+        };
+        plain.push(alg.to_string());
+        imps.push(imp);
+    }
+    let algorithms = resolve(&plain)?;
+    if ids.is_empty() {
+        return Ok(algorithms
+            .into_iter()
+            .map(|a| (a, Implementation::RustCrypto))
+            .collect());
+    }
+    let mut out = Vec::new();
+    for (id, imp) in plain.iter().zip(imps) {
+        let alg = find(&id.to_ascii_lowercase())
+            .or_else(|| scheme(&id.to_ascii_lowercase()))
+            .ok_or_else(|| McuError::Usage(format!("unknown firmware algorithm '{id}'")))?;
+        if !imp.offers(alg.id) {
+            return Err(McuError::Usage(format!(
+                "{} has no {}; it has: {}",
+                imp.label(),
+                alg.id,
+                imp.offered().join(", ")
+            )));
+        }
+        if !out.contains(&(alg, imp)) {
+            out.push((alg, imp));
         }
     }
     Ok(out)

@@ -36,6 +36,11 @@ fn build_lock() -> Result<File, McuError> {
 /// sealing scheme (`aead:aes-128-gcm`), `seal` and the core's features the
 /// scheme needs (`Spec::features`), so a scheme id alone selects the build.
 pub fn features(target: Target, id: &str) -> Result<String, String> {
+    // `sha512@monocypher`: the algorithm's feature and the implementation's.
+    let (alg, imp) = crate::implementation::split_build_id(id);
+    if let Some(feature) = imp.feature() {
+        return Ok(format!("{alg},{feature}"));
+    }
     if !id.contains(':') {
         return Ok(id.to_string());
     }
@@ -152,7 +157,7 @@ fn build(
     let dir = target_dir().join("elf").join(target.name());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
-    let file = feature.replace([':', '+'], "_");
+    let file = feature.replace([':', '+', '@'], "_");
     let copy = dir.join(format!("{prefix}{file}-{}.elf", sizes.join("-")));
     let temp = copy.with_extension(format!("{}.tmp", std::process::id()));
     std::fs::copy(&built, &temp).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
@@ -176,6 +181,26 @@ pub fn compiler_reason(stderr: &str) -> String {
             break;
         }
     }
+    // A C library's build script: the C compiler's errors (as cargo warnings)
+    // or the script's own panic (sources missing, no compiler for the target).
+    let mut lines = stderr.lines().peekable();
+    while let Some(line) = lines.next() {
+        if let Some(c_error) = line.split_once("cargo:warning=").map(|(_, w)| w.trim())
+            && c_error.contains("error")
+            && !keep.iter().any(|k: &String| k == c_error)
+        {
+            keep.push(c_error.to_string());
+        }
+        if line.contains("panicked at")
+            && let Some(why) = lines.peek()
+        {
+            keep.push(why.trim().to_string());
+        }
+        if keep.len() >= 4 {
+            break;
+        }
+    }
+    keep.retain(|k| !k.starts_with("error: failed to run custom build command"));
     // A failed link says why only in the linker's notes (e.g. flash overflow).
     for line in stderr.lines() {
         let line = line.trim().trim_start_matches("= note:").trim();
@@ -183,6 +208,7 @@ pub fn compiler_reason(stderr: &str) -> String {
             "overflowed by",
             "will not fit",
             "undefined reference",
+            "undefined symbol",
             "relocation truncated",
         ]
         .iter()

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{McuError, McuResult, Target};
+use crate::{Implementation, McuError, McuResult, Target};
 
 pub const FORMAT: &str = "ciphermeter.device-costs/1";
 
@@ -36,6 +36,12 @@ pub struct CostTable {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     pub algorithm: String,
+    /// Whose code (`mcu --impl`); absent for RustCrypto's, the sealing core's.
+    #[serde(
+        default = "crate::implementation::rustcrypto_name",
+        skip_serializing_if = "is_rustcrypto"
+    )]
+    pub implementation: String,
     pub operation: String,
     /// (message bytes, exact count) per measured size, smallest first.
     pub points: Vec<(usize, u64)>,
@@ -50,6 +56,22 @@ pub struct Entry {
     pub stack_bytes: Option<u32>,
     /// Why the target cannot run it (build, run or known-answer failure).
     pub error: Option<String>,
+}
+
+fn is_rustcrypto(name: &String) -> bool {
+    crate::implementation::is_rustcrypto(name)
+}
+
+impl Entry {
+    /// Table order: by algorithm, RustCrypto's first, then by operation.
+    fn order(&self) -> (&str, bool, &str, &str) {
+        (
+            &self.algorithm,
+            !is_rustcrypto(&self.implementation),
+            &self.implementation,
+            &self.operation,
+        )
+    }
 }
 
 /// count ≈ fixed + per_byte × bytes, least squares over the points.
@@ -152,23 +174,25 @@ impl CostTable {
         firmware_revision: String,
         regenerate: String,
     ) -> CostTable {
-        let mut groups: BTreeMap<(String, String), Vec<&McuResult>> = BTreeMap::new();
-        let mut failures: BTreeMap<String, String> = BTreeMap::new();
+        type Build = (String, String);
+        let mut groups: BTreeMap<(Build, String), Vec<&McuResult>> = BTreeMap::new();
+        let mut failures: BTreeMap<Build, String> = BTreeMap::new();
         for r in results {
+            let build = (r.algorithm.clone(), r.implementation.clone());
             match &r.error {
                 Some(e) => {
-                    failures.entry(r.algorithm.clone()).or_insert(e.clone());
+                    failures.entry(build).or_insert(e.clone());
                 }
                 None => groups
-                    .entry((r.algorithm.clone(), r.operation.clone()))
+                    .entry((build, r.operation.clone()))
                     .or_default()
                     .push(r),
             }
         }
         let mut entries: Vec<Entry> = groups
             .into_iter()
-            .filter(|((alg, _), _)| !failures.contains_key(alg))
-            .map(|((algorithm, operation), rows)| {
+            .filter(|((build, _), _)| !failures.contains_key(build))
+            .map(|(((algorithm, implementation), operation), rows)| {
                 let mut points: Vec<(usize, u64)> =
                     rows.iter().map(|r| (r.size_bytes, r.cycles)).collect();
                 points.sort();
@@ -195,24 +219,30 @@ impl CostTable {
                     code_size_bytes: rows.iter().find_map(|r| r.code_size_bytes),
                     stack_bytes: rows.iter().filter_map(|r| r.stack_bytes).max(),
                     algorithm,
+                    implementation,
                     operation,
                     points,
                     error: None,
                 }
             })
             .collect();
-        entries.extend(failures.into_iter().map(|(algorithm, error)| Entry {
-            algorithm,
-            operation: "failure".into(),
-            points: Vec::new(),
-            fit: None,
-            cycle_estimates: Vec::new(),
-            estimate_fit: None,
-            code_size_bytes: None,
-            stack_bytes: None,
-            error: Some(error),
-        }));
-        entries.sort_by(|a, b| (&a.algorithm, &a.operation).cmp(&(&b.algorithm, &b.operation)));
+        entries.extend(
+            failures
+                .into_iter()
+                .map(|((algorithm, implementation), error)| Entry {
+                    algorithm,
+                    implementation,
+                    operation: "failure".into(),
+                    points: Vec::new(),
+                    fit: None,
+                    cycle_estimates: Vec::new(),
+                    estimate_fit: None,
+                    code_size_bytes: None,
+                    stack_bytes: None,
+                    error: Some(error),
+                }),
+        );
+        entries.sort_by(|a, b| a.order().cmp(&b.order()));
         CostTable {
             format: FORMAT.into(),
             target,
@@ -231,27 +261,53 @@ impl CostTable {
     /// (the others' counts do not move: `tests/device_costs.rs` re-simulates
     /// a sample of them).
     pub fn update(&mut self, newer: CostTable) {
-        let measured: Vec<&str> = newer.entries.iter().map(|e| e.algorithm.as_str()).collect();
-        self.entries
-            .retain(|e| !measured.contains(&e.algorithm.as_str()));
+        let measured: Vec<(String, String)> = newer
+            .entries
+            .iter()
+            .map(|e| (e.algorithm.clone(), e.implementation.clone()))
+            .collect();
+        self.entries.retain(|e| {
+            !measured
+                .iter()
+                .any(|(a, i)| *a == e.algorithm && *i == e.implementation)
+        });
         self.entries.extend(newer.entries);
-        self.entries
-            .sort_by(|a, b| (&a.algorithm, &a.operation).cmp(&(&b.algorithm, &b.operation)));
+        self.entries.sort_by(|a, b| a.order().cmp(&b.order()));
         self.firmware_revision = newer.firmware_revision;
         self.environment = newer.environment;
     }
 
+    /// RustCrypto's `operation` of `algorithm` (what the sealing core runs).
     pub fn entry(&self, algorithm: &str, operation: &str) -> Option<&Entry> {
-        self.entries
-            .iter()
-            .find(|e| e.algorithm == algorithm && e.operation == operation)
+        self.entry_of(algorithm, Implementation::RustCrypto, operation)
     }
 
-    /// Why the target cannot run `algorithm`, if it cannot.
+    pub fn entry_of(
+        &self,
+        algorithm: &str,
+        implementation: Implementation,
+        operation: &str,
+    ) -> Option<&Entry> {
+        self.entries.iter().find(|e| {
+            e.algorithm == algorithm
+                && e.implementation == implementation.name()
+                && e.operation == operation
+        })
+    }
+
+    /// Why the target cannot run RustCrypto's `algorithm`, if it cannot.
     pub fn failure(&self, algorithm: &str) -> Option<&str> {
+        self.failure_of(algorithm, Implementation::RustCrypto)
+    }
+
+    pub fn failure_of(&self, algorithm: &str, implementation: Implementation) -> Option<&str> {
         self.entries
             .iter()
-            .find(|e| e.algorithm == algorithm && e.error.is_some())
+            .find(|e| {
+                e.algorithm == algorithm
+                    && e.implementation == implementation.name()
+                    && e.error.is_some()
+            })
             .and_then(|e| e.error.as_deref())
     }
 }
@@ -314,9 +370,13 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, McuError> {
         "src",
         "memory",
         "simavr-harness",
+        // Our C shims and Mbed TLS configuration; the libraries' sources are
+        // pinned by version and checksum (scripts/fetch-clibs), not hashed.
+        "clib",
     ] {
         collect(&firmware.join(rel), &mut files)?;
     }
+    files.retain(|f| !f.starts_with(firmware.join("clib/vendor")));
     collect(&firmware.join("../crates/primitives/src"), &mut files)?;
     collect(
         &firmware.join("../crates/primitives/Cargo.toml"),
@@ -366,6 +426,7 @@ mod tests {
         assert_eq!(f.at(100), 6_200.0);
         let e = Entry {
             algorithm: "x".into(),
+            implementation: "rustcrypto".into(),
             operation: "encrypt".into(),
             points: vec![(16, 1_161), (64, 4_040)],
             fit: Fit::through(&[(16, 1_161), (64, 4_040)]),
@@ -411,5 +472,37 @@ mod tests {
         );
         assert_eq!(t.failure("aes-128-ctr"), Some("counter step"));
         assert!(t.entry("aes-128-ctr", "encrypt").is_none());
+    }
+
+    /// Another implementation's rows replace only that implementation's.
+    #[test]
+    fn an_update_replaces_one_implementation_of_an_algorithm() {
+        let row = |imp: &str, cycles: u64| {
+            let mut r = McuResult::failure(Target::CortexM4, "sha512", "hash", "x");
+            r.error = None;
+            r.kat_passed = true;
+            r.implementation = imp.into();
+            r.size_bytes = 64;
+            r.cycles = cycles;
+            r
+        };
+        let make = |rows: &[McuResult]| {
+            CostTable::from_results(
+                Target::CortexM4,
+                rows,
+                serde_json::Value::Null,
+                "r".into(),
+                String::new(),
+            )
+        };
+        let mut table = make(&[row("rustcrypto", 10), row("monocypher", 20)]);
+        table.update(make(&[row("monocypher", 30)]));
+        let count = |imp| table.entry_of("sha512", imp, "hash").map(|e| e.points[0].1);
+        assert_eq!(count(Implementation::RustCrypto), Some(10));
+        assert_eq!(count(Implementation::Monocypher), Some(30));
+        assert_eq!(table.entries.len(), 2);
+        // RustCrypto's rows keep the table's old spelling: no implementation field.
+        let json = serde_json::to_string(&table.entries[0]).unwrap();
+        assert!(!json.contains("implementation"), "{json}");
     }
 }

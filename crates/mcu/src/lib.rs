@@ -24,6 +24,7 @@ pub mod elf;
 pub mod emulate;
 pub mod error;
 pub mod fit;
+pub mod implementation;
 pub mod parse;
 pub mod results;
 pub mod seal_check;
@@ -34,6 +35,7 @@ pub mod toolchain;
 pub mod uplink;
 
 pub use error::McuError;
+pub use implementation::Implementation;
 pub use results::McuResult;
 pub use target::Target;
 
@@ -44,6 +46,9 @@ use std::path::PathBuf;
 pub struct Request {
     pub target: Target,
     /// Firmware algorithm ids; empty means every algorithm the firmware has.
+    /// `ID@IMPLEMENTATION` (`sha512@monocypher`) measures another
+    /// implementation than RustCrypto's ([`implementation::expand`] makes
+    /// these from `--impl`).
     pub algorithms: Vec<String>,
     /// Message sizes in bytes.
     pub sizes: Vec<usize>,
@@ -88,7 +93,7 @@ pub fn measure_until(
     mut progress: impl FnMut(&str),
     stop: impl Fn() -> bool,
 ) -> Result<Measured, McuError> {
-    let algorithms = algorithms::resolve(&req.algorithms)?;
+    let builds = algorithms::resolve_builds(&req.algorithms)?;
     validate_sizes(&req.sizes)?;
     toolchain::require(req.target)?;
     let harness = match req.target {
@@ -112,13 +117,19 @@ pub fn measure_until(
         }
     };
     let baseline_flash = elf::flash_bytes(&baseline)?;
-    for alg in algorithms {
+    for (alg, imp) in builds {
         if stop() {
             done.interrupted = true;
             break;
         }
-        progress(alg.id);
-        let rows = measure_one(req, alg, harness.as_deref(), baseline_flash);
+        progress(&imp.build_id(alg.id));
+        let mut rows = match imp.unavailable_on(req.target) {
+            Some(why) => vec![McuResult::failure(req.target, alg.id, "build", why)],
+            None => measure_one(req, alg, imp, harness.as_deref(), baseline_flash),
+        };
+        for row in &mut rows {
+            row.implementation = imp.name().to_string();
+        }
         if stop() {
             done.interrupted = true;
             break;
@@ -131,6 +142,7 @@ pub fn measure_until(
 fn measure_one(
     req: &Request,
     alg: &algorithms::Algorithm,
+    imp: Implementation,
     harness: Option<&std::path::Path>,
     baseline_flash: u64,
 ) -> Vec<McuResult> {
@@ -139,12 +151,15 @@ fn measure_one(
     let sizes = match alg.family {
         algorithms::Family::Seal => vec![SEAL_BUFFER],
         // Its messages are its own; the smallest buffers leave it the most RAM.
-        algorithms::Family::Handshake | algorithms::Family::Kem | algorithms::Family::Signature => {
+        algorithms::Family::Handshake
+        | algorithms::Family::Kem
+        | algorithms::Family::Signature
+        | algorithms::Family::KeyAgreement => {
             vec![16]
         }
         _ => req.sizes.clone(),
     };
-    let elf = match compile::firmware(req.target, alg.id, &sizes) {
+    let elf = match compile::firmware(req.target, &imp.build_id(alg.id), &sizes) {
         Ok(elf) => elf,
         Err(reason) => {
             let why = fit::link_overflow(req.target, &reason).unwrap_or(reason);

@@ -13,6 +13,10 @@ pub const AVR_MARKER_CYCLES: u64 = 2;
 pub struct McuResult {
     pub target: Target,
     pub algorithm: String,
+    /// Whose code ran: rustcrypto (the default, what the sealing core runs),
+    /// ciphermeter, mbedtls, monocypher ([`crate::Implementation`]).
+    #[serde(default = "crate::implementation::rustcrypto_name")]
+    pub implementation: String,
     /// keysetup, encrypt, decrypt, hash, mac, seal; "build" or "run" for a failure.
     pub operation: String,
     pub size_bytes: usize,
@@ -64,6 +68,7 @@ impl McuResult {
         McuResult {
             target,
             algorithm: algorithm.to_string(),
+            implementation: crate::implementation::rustcrypto_name(),
             operation: operation.to_string(),
             size_bytes: 0,
             counter: target.counter().to_string(),
@@ -80,6 +85,15 @@ impl McuResult {
             stack_bytes: None,
             kat_passed: false,
             error: Some(why.into()),
+        }
+    }
+
+    /// The algorithm with `@implementation` unless RustCrypto's, as `mcu` takes it.
+    pub fn build_id(&self) -> String {
+        if crate::implementation::is_rustcrypto(&self.implementation) {
+            self.algorithm.clone()
+        } else {
+            format!("{}@{}", self.algorithm, self.implementation)
         }
     }
 
@@ -229,6 +243,7 @@ pub fn rows(
             McuResult {
                 target,
                 algorithm: algorithm.to_string(),
+                implementation: crate::implementation::rustcrypto_name(),
                 operation: op.operation.clone(),
                 size_bytes: op.size,
                 counter: target.counter().to_string(),
@@ -285,7 +300,9 @@ pub fn table(rows: &[McuResult]) -> String {
             let _ = writeln!(
                 o,
                 "{:<32} {:<9} {:>6} {e}",
-                r.algorithm, r.operation, r.size_bytes
+                r.build_id(),
+                r.operation,
+                r.size_bytes
             );
             continue;
         }
@@ -298,7 +315,7 @@ pub fn table(rows: &[McuResult]) -> String {
         let _ = writeln!(
             o,
             "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
-            r.algorithm,
+            r.build_id(),
             r.operation,
             r.size_bytes,
             r.cycles,

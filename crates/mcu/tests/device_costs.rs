@@ -23,8 +23,10 @@ fn resimulate(target: Target, algorithm: &str, operation: &str) {
         panic!("device tests need the {target} toolchain (run scripts/setup): {e}");
     }
     let table = table(target);
+    // `sha512@monocypher`: another implementation's row.
+    let (plain, implementation) = mcu::implementation::split_build_id(algorithm);
     let entry = table
-        .entry(algorithm, operation)
+        .entry_of(plain, implementation, operation)
         .unwrap_or_else(|| panic!("{algorithm} {operation} is not in the {target} table"));
     let mut sizes: Vec<usize> = entry.points.iter().map(|p| p.0).collect();
     // The message and sealing builds measure their chain readings whatever the sizes say.
@@ -87,6 +89,43 @@ fn the_cores_seal_path_matches_the_shipped_tables() {
         "seal-cose",
     );
     resimulate(Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary");
+}
+
+/// The C libraries compiled for the core (`mcu --impl`): Monocypher's
+/// ChaCha20-Poly1305 on the Cortex-M0+.
+#[test]
+fn monocypher_chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
+    resimulate(
+        Target::CortexM0plus,
+        "chacha20-poly1305@monocypher",
+        "encrypt",
+    );
+}
+
+/// Every implementation's rows: each algorithm an implementation has is in
+/// every table, measured or failed with its reason (a C library on
+/// riscv32imc, which has no C cross compiler here, says so).
+#[test]
+fn the_tables_cover_every_implementation_of_every_algorithm() {
+    use mcu::Implementation;
+    for target in Target::ALL {
+        let table = table(target);
+        for imp in Implementation::ALL {
+            for alg in imp.offered() {
+                if alg == "identity" {
+                    continue;
+                }
+                assert!(
+                    table
+                        .entries
+                        .iter()
+                        .any(|e| e.algorithm == alg && e.implementation == imp.name()),
+                    "{alg}@{imp} missing from the {target} table: run scripts/device-costs --impl {imp} {}",
+                    target.name()
+                );
+            }
+        }
+    }
 }
 
 /// Study 004's raw RSA: one exponentiation per row, at the modulus size.

@@ -26,6 +26,7 @@ fn entry(alg: &str, op: &str, fixed: u64, per_byte: u64, stack: u32) -> Entry {
         .collect();
     Entry {
         algorithm: alg.into(),
+        implementation: "rustcrypto".into(),
         operation: op.into(),
         fit: Fit::through(&points),
         points,
@@ -40,6 +41,7 @@ fn entry(alg: &str, op: &str, fixed: u64, per_byte: u64, stack: u32) -> Entry {
 fn failure(alg: &str, why: &str) -> Entry {
     Entry {
         algorithm: alg.into(),
+        implementation: "rustcrypto".into(),
         operation: "failure".into(),
         points: Vec::new(),
         fit: None,

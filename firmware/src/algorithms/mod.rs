@@ -18,6 +18,7 @@ pub mod eax_bytewise;
 pub mod edhoc;
 pub mod hash;
 pub mod identity;
+pub mod implementation;
 #[cfg(message_path)]
 pub mod message;
 #[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65"))]
@@ -26,6 +27,8 @@ pub mod ml_dsa;
 pub mod ml_kem;
 #[cfg(feature = "edhoc-m3-s2")]
 pub mod p256_words;
+#[cfg(public_key)]
+pub mod public_key;
 #[cfg(rsa)]
 pub mod rsa;
 #[cfg(rsa)]
@@ -37,8 +40,11 @@ pub mod vectors;
 #[cfg(feature = "x-wing")]
 pub mod x_wing;
 
+#[allow(unused_imports)]
+use crate::clib;
 use aead::AeadKat;
 use block::CipherKat;
+use implementation::pick;
 use vectors::*;
 
 /// Key material for the timed runs (fixed, like study 003's key array).
@@ -55,31 +61,31 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     identity::run(b, data, out, SIZES);
 
     #[cfg(feature = "aes-128-ecb")]
-    block::ecb::<aes::Aes128, P>(b, "aes-128-ecb", &AES128_ECB, k16, data, SIZES);
+    block::ecb::<
+        pick!(rustcrypto: aes::Aes128, ciphermeter: primitives::Aes128, mbedtls: clib::mbedtls::Aes128),
+        P,
+    >(b, "aes-128-ecb", &AES128_ECB, k16, data, SIZES);
     #[cfg(feature = "aes-256-ecb")]
-    block::ecb::<aes::Aes256, P>(b, "aes-256-ecb", &AES256_ECB, k32, data, SIZES);
+    block::ecb::<
+        pick!(rustcrypto: aes::Aes256, ciphermeter: primitives::Aes256, mbedtls: clib::mbedtls::Aes256),
+        P,
+    >(b, "aes-256-ecb", &AES256_ECB, k32, data, SIZES);
     #[cfg(feature = "aes-128-cbc")]
     block::cbc::<aes::Aes128, P>(b, "aes-128-cbc", &AES128_CBC, k16, data, SIZES);
     #[cfg(feature = "aes-256-cbc")]
     block::cbc::<aes::Aes256, P>(b, "aes-256-cbc", &AES256_CBC, k32, data, SIZES);
     #[cfg(feature = "aes-128-ctr")]
-    block::ctr::<aes::Aes128, block::BytewiseCtr, P>(
-        b,
-        "aes-128-ctr",
-        &AES128_CTR,
-        k16,
-        data,
-        SIZES,
-    );
+    block::ctr::<
+        pick!(rustcrypto: aes::Aes128, ciphermeter: primitives::Aes128, mbedtls: clib::mbedtls::Aes128),
+        pick!(rustcrypto: block::BytewiseCtr, ciphermeter: block::BytewiseCtr, mbedtls: clib::mbedtls::Ctr),
+        P,
+    >(b, "aes-128-ctr", &AES128_CTR, k16, data, SIZES);
     #[cfg(feature = "aes-256-ctr")]
-    block::ctr::<aes::Aes256, block::BytewiseCtr, P>(
-        b,
-        "aes-256-ctr",
-        &AES256_CTR,
-        k32,
-        data,
-        SIZES,
-    );
+    block::ctr::<
+        pick!(rustcrypto: aes::Aes256, ciphermeter: primitives::Aes256, mbedtls: clib::mbedtls::Aes256),
+        pick!(rustcrypto: block::BytewiseCtr, ciphermeter: block::BytewiseCtr, mbedtls: clib::mbedtls::Ctr),
+        P,
+    >(b, "aes-256-ctr", &AES256_CTR, k32, data, SIZES);
     #[cfg(feature = "aes-128-ctr-crate")]
     block::ctr::<aes::Aes128, block::CrateCtr, P>(
         b,
@@ -100,29 +106,37 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     );
 
     #[cfg(feature = "aes-128-gcm")]
-    aead::bench::<aes_gcm::Aes128Gcm, P>(
-        b,
-        "aes-128-gcm",
-        aead::diagnose_gcm::<aes_gcm::aes::Aes128>(
-            &AES128_GCM,
-            aead::kat::<aes_gcm::Aes128Gcm>(&AES128_GCM, data),
-        ),
-        k16,
-        data,
-        SIZES,
-    );
+    {
+        type Gcm = pick!(
+            rustcrypto: aes_gcm::Aes128Gcm,
+            ciphermeter: aes_gcm::AesGcm<primitives::Aes128, cipher::consts::U12>,
+            mbedtls: clib::mbedtls::Aes128Gcm,
+        );
+        type Block = pick!(
+            rustcrypto: aes_gcm::aes::Aes128,
+            ciphermeter: primitives::Aes128,
+            mbedtls: clib::mbedtls::Aes128,
+        );
+        let kat = aead::kat::<Gcm>(&AES128_GCM, data);
+        let kat = aead::diagnose_gcm::<Block>(&AES128_GCM, kat);
+        aead::bench::<Gcm, P>(b, "aes-128-gcm", kat, k16, data, SIZES);
+    }
     #[cfg(feature = "aes-256-gcm")]
-    aead::bench::<aes_gcm::Aes256Gcm, P>(
-        b,
-        "aes-256-gcm",
-        aead::diagnose_gcm::<aes_gcm::aes::Aes256>(
-            &AES256_GCM,
-            aead::kat::<aes_gcm::Aes256Gcm>(&AES256_GCM, data),
-        ),
-        k32,
-        data,
-        SIZES,
-    );
+    {
+        type Gcm = pick!(
+            rustcrypto: aes_gcm::Aes256Gcm,
+            ciphermeter: aes_gcm::AesGcm<primitives::Aes256, cipher::consts::U12>,
+            mbedtls: clib::mbedtls::Aes256Gcm,
+        );
+        type Block = pick!(
+            rustcrypto: aes_gcm::aes::Aes256,
+            ciphermeter: primitives::Aes256,
+            mbedtls: clib::mbedtls::Aes256,
+        );
+        let kat = aead::kat::<Gcm>(&AES256_GCM, data);
+        let kat = aead::diagnose_gcm::<Block>(&AES256_GCM, kat);
+        aead::bench::<Gcm, P>(b, "aes-256-gcm", kat, k32, data, SIZES);
+    }
     // EAX over the byte-wise counter (eax_bytewise.rs); `-crate` below is the `eax` crate.
     #[cfg(feature = "aes-128-eax")]
     aead::bench::<eax_bytewise::Eax<aes::Aes128>, P>(
@@ -184,21 +198,46 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     #[cfg(feature = "aes-128-ccm")]
     {
         // Official vector with its 4-byte tag; timed with the host catalogue's 16-byte tag.
-        let kat =
-            aead::kat::<ccm::Ccm<aes::Aes128, ccm::consts::U4, ccm::consts::U7>>(&AES128_CCM, data);
-        aead::bench::<Aes128Ccm, P>(b, "aes-128-ccm", kat, k16, data, SIZES);
+        use ccm::consts::{U4, U7, U13, U16};
+        type Kat = pick!(
+            rustcrypto: ccm::Ccm<aes::Aes128, U4, U7>,
+            ciphermeter: ccm::Ccm<primitives::Aes128, U4, U7>,
+            mbedtls: clib::mbedtls::Ccm<cipher::consts::U16, U4, U7>,
+        );
+        type Timed = pick!(
+            rustcrypto: ccm::Ccm<aes::Aes128, U16, U13>,
+            ciphermeter: ccm::Ccm<primitives::Aes128, U16, U13>,
+            mbedtls: clib::mbedtls::Ccm<cipher::consts::U16, U16, U13>,
+        );
+        let kat = aead::kat::<Kat>(&AES128_CCM, data);
+        aead::bench::<Timed, P>(b, "aes-128-ccm", kat, k16, data, SIZES);
     }
     #[cfg(feature = "aes-256-ccm")]
     {
-        let kat =
-            aead::kat::<ccm::Ccm<aes::Aes256, ccm::consts::U4, ccm::consts::U7>>(&AES256_CCM, data);
-        aead::bench::<Aes256Ccm, P>(b, "aes-256-ccm", kat, k32, data, SIZES);
+        use ccm::consts::{U4, U7, U13, U16};
+        type Kat = pick!(
+            rustcrypto: ccm::Ccm<aes::Aes256, U4, U7>,
+            ciphermeter: ccm::Ccm<primitives::Aes256, U4, U7>,
+            mbedtls: clib::mbedtls::Ccm<cipher::consts::U32, U4, U7>,
+        );
+        type Timed = pick!(
+            rustcrypto: ccm::Ccm<aes::Aes256, U16, U13>,
+            ciphermeter: ccm::Ccm<primitives::Aes256, U16, U13>,
+            mbedtls: clib::mbedtls::Ccm<cipher::consts::U32, U16, U13>,
+        );
+        let kat = aead::kat::<Kat>(&AES256_CCM, data);
+        aead::bench::<Timed, P>(b, "aes-256-ccm", kat, k32, data, SIZES);
     }
     #[cfg(feature = "chacha20-poly1305")]
-    aead::bench::<chacha20poly1305::ChaCha20Poly1305, P>(
+    aead::bench::<
+        pick!(rustcrypto: chacha20poly1305::ChaCha20Poly1305, ciphermeter: primitives::ChaCha20Poly1305, mbedtls: clib::mbedtls::ChaCha20Poly1305, monocypher: clib::monocypher::ChaCha20Poly1305),
+        P,
+    >(
         b,
         "chacha20-poly1305",
-        aead::kat::<chacha20poly1305::ChaCha20Poly1305>(&CHACHA20_POLY1305, data),
+        aead::kat::<
+            pick!(rustcrypto: chacha20poly1305::ChaCha20Poly1305, ciphermeter: primitives::ChaCha20Poly1305, mbedtls: clib::mbedtls::ChaCha20Poly1305, monocypher: clib::monocypher::ChaCha20Poly1305),
+        >(&CHACHA20_POLY1305, data),
         k32,
         data,
         SIZES,
@@ -234,42 +273,61 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     );
 
     #[cfg(feature = "sha256")]
-    hash::hash::<sha2::Sha256, P>(b, "sha256", b"abc", &SHA256_ABC, data, SIZES);
-    #[cfg(feature = "sha512")]
-    hash::hash::<sha2::Sha512, P>(b, "sha512", b"abc", &SHA512_ABC, data, SIZES);
-    #[cfg(feature = "sha3-256")]
-    hash::hash::<sha3::Sha3_256, P>(b, "sha3-256", b"abc", &SHA3_256_ABC, data, SIZES);
-    #[cfg(feature = "sha3-512")]
-    hash::hash::<sha3::Sha3_512, P>(b, "sha3-512", b"abc", &SHA3_512_ABC, data, SIZES);
-    #[cfg(feature = "hmac-sha256")]
-    hash::hmac::<hmac::Hmac<sha2::Sha256>, P>(b, "hmac-sha256", HMAC_SHA256, k32, data, SIZES);
-    #[cfg(feature = "hmac-sha512")]
-    hash::hmac::<hmac::Hmac<sha2::Sha512>, P>(
+    hash::hash::<pick!(rustcrypto: sha2::Sha256, mbedtls: clib::mbedtls::Sha256), P>(
         b,
-        "hmac-sha512",
-        HMAC_SHA512,
-        &BENCH_KEY,
+        "sha256",
+        b"abc",
+        &SHA256_ABC,
         data,
         SIZES,
     );
-    #[cfg(feature = "hmac-sha3-256")]
-    hash::hmac::<hmac::SimpleHmac<sha3::Sha3_256>, P>(
+    #[cfg(feature = "sha512")]
+    hash::hash::<
+        pick!(rustcrypto: sha2::Sha512, mbedtls: clib::mbedtls::Sha512, monocypher: clib::monocypher::Sha512),
+        P,
+    >(b, "sha512", b"abc", &SHA512_ABC, data, SIZES);
+    #[cfg(feature = "sha3-256")]
+    hash::hash::<pick!(rustcrypto: sha3::Sha3_256, ciphermeter: primitives::Sha3_256), P>(
         b,
-        "hmac-sha3-256",
-        HMAC_SHA3_256,
+        "sha3-256",
+        b"abc",
+        &SHA3_256_ABC,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "sha3-512")]
+    hash::hash::<pick!(rustcrypto: sha3::Sha3_512, ciphermeter: primitives::Sha3_512), P>(
+        b,
+        "sha3-512",
+        b"abc",
+        &SHA3_512_ABC,
+        data,
+        SIZES,
+    );
+    #[cfg(feature = "hmac-sha256")]
+    hash::hmac::<pick!(rustcrypto: hmac::Hmac<sha2::Sha256>, mbedtls: clib::mbedtls::HmacSha256), P>(
+        b,
+        "hmac-sha256",
+        HMAC_SHA256,
         k32,
         data,
         SIZES,
     );
+    #[cfg(feature = "hmac-sha512")]
+    hash::hmac::<
+        pick!(rustcrypto: hmac::Hmac<sha2::Sha512>, mbedtls: clib::mbedtls::HmacSha512, monocypher: clib::monocypher::HmacSha512),
+        P,
+    >(b, "hmac-sha512", HMAC_SHA512, &BENCH_KEY, data, SIZES);
+    #[cfg(feature = "hmac-sha3-256")]
+    hash::hmac::<
+        pick!(rustcrypto: hmac::SimpleHmac<sha3::Sha3_256>, ciphermeter: hmac::SimpleHmac<primitives::Sha3_256>),
+        P,
+    >(b, "hmac-sha3-256", HMAC_SHA3_256, k32, data, SIZES);
     #[cfg(feature = "hmac-sha3-512")]
-    hash::hmac::<hmac::SimpleHmac<sha3::Sha3_512>, P>(
-        b,
-        "hmac-sha3-512",
-        HMAC_SHA3_512,
-        &BENCH_KEY,
-        data,
-        SIZES,
-    );
+    hash::hmac::<
+        pick!(rustcrypto: hmac::SimpleHmac<sha3::Sha3_512>, ciphermeter: hmac::SimpleHmac<primitives::Sha3_512>),
+        P,
+    >(b, "hmac-sha3-512", HMAC_SHA3_512, &BENCH_KEY, data, SIZES);
 
     #[cfg(feature = "speck64-128-ecb")]
     block::ecb::<speck_cipher::Speck64_128, P>(
@@ -343,13 +401,34 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     #[cfg(feature = "x-wing")]
     x_wing::bench(b, "x-wing");
 
+    // Elliptic curves from the C libraries (public_key.rs).
+    #[cfg(feature = "x25519")]
+    public_key::agreement::<pick!(rustcrypto: Missing, monocypher: clib::monocypher::X25519), P>(
+        b,
+        "x25519",
+        &public_key::X25519,
+    );
+    #[cfg(feature = "ed25519")]
+    public_key::signature::<pick!(rustcrypto: Missing, monocypher: clib::monocypher::Ed25519), P>(
+        b,
+        "ed25519",
+        &public_key::ED25519,
+    );
+    #[cfg(feature = "p256-ecdh")]
+    public_key::agreement::<pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdh), P>(
+        b,
+        "p256-ecdh",
+        &public_key::P256_ECDH,
+    );
+    #[cfg(feature = "p256-ecdsa")]
+    public_key::signature::<pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdsa), P>(
+        b,
+        "p256-ecdsa",
+        &public_key::P256_ECDSA,
+    );
+
     #[cfg(message_path)]
     message::run(b, data, out);
     #[cfg(seal_path)]
     sealing::run(b, data, out);
 }
-
-#[cfg(any(feature = "aes-128-ccm", feature = "aes-256-ccm"))]
-type Aes128Ccm = ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
-#[cfg(any(feature = "aes-128-ccm", feature = "aes-256-ccm"))]
-type Aes256Ccm = ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;

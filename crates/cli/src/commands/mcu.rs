@@ -14,6 +14,12 @@ pub struct Args {
     pub target: String,
     /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,
+    /// Whose code: rustcrypto (what the sealing core runs), ciphermeter (ours),
+    /// mbedtls, monocypher (C, compiled for the target), comma separated, or
+    /// all. With no algorithm named, another than rustcrypto measures every
+    /// algorithm it has, beside each other implementation chosen that has it.
+    #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
+    pub implementation: String,
     /// Message sizes in bytes, comma separated.
     #[arg(long, value_delimiter = ',', default_value = mcu::DEFAULT_SIZES)]
     pub sizes: Vec<usize>,
@@ -34,14 +40,16 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let target: Target = args.target.parse()?;
     let sizes: Vec<String> = args.sizes.iter().map(|s| s.to_string()).collect();
+    let implementations = mcu::implementation::parse_list(&args.implementation)?;
+    let algorithms = mcu::implementation::expand(&args.algorithms, &implementations)?;
     let mut command = vec!["mcu", "--target", target.name()];
-    command.extend(args.algorithms.iter().map(String::as_str));
+    command.extend(algorithms.iter().map(String::as_str));
     let sizes = sizes.join(",");
     command.extend(["--sizes", &sizes]);
     let command = command.join(" ");
     let req = Request {
         target,
-        algorithms: args.algorithms.clone(),
+        algorithms,
         sizes: args.sizes,
     };
     // Ctrl-C ends the run after the algorithm in progress; what finished is

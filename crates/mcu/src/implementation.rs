@@ -1,0 +1,311 @@
+//! Who wrote the code a firmware build measures: RustCrypto's crates (the
+//! default, and what the sealing core runs), ours in crates/primitives, or a
+//! C library device teams link (Mbed TLS, Monocypher), compiled from its
+//! sources for the target (firmware/build.rs, scripts/fetch-clibs).
+
+use std::{fmt, str::FromStr};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{McuError, Target};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Implementation {
+    #[serde(rename = "rustcrypto")]
+    RustCrypto,
+    Ciphermeter,
+    #[serde(rename = "mbedtls")]
+    MbedTls,
+    Monocypher,
+}
+
+use Implementation::*;
+
+/// The firmware algorithms each implementation other than RustCrypto has
+/// (RustCrypto has them all). `firmware/src/algorithms/mod.rs` names the
+/// type of each pair; `tests::every_pair_is_picked_in_the_firmware` holds
+/// the two lists together.
+const OFFERS: &[(Implementation, &[&str])] = &[
+    (
+        Ciphermeter,
+        &[
+            "aes-128-ecb",
+            "aes-256-ecb",
+            "aes-128-ctr",
+            "aes-256-ctr",
+            "aes-128-gcm",
+            "aes-256-gcm",
+            "aes-128-ccm",
+            "aes-256-ccm",
+            "chacha20-poly1305",
+            "sha3-256",
+            "sha3-512",
+            "hmac-sha3-256",
+            "hmac-sha3-512",
+        ],
+    ),
+    (
+        MbedTls,
+        &[
+            "aes-128-ecb",
+            "aes-256-ecb",
+            "aes-128-ctr",
+            "aes-256-ctr",
+            "aes-128-gcm",
+            "aes-256-gcm",
+            "aes-128-ccm",
+            "aes-256-ccm",
+            "chacha20-poly1305",
+            "sha256",
+            "sha512",
+            "hmac-sha256",
+            "hmac-sha512",
+            "p256-ecdh",
+            "p256-ecdsa",
+        ],
+    ),
+    (
+        Monocypher,
+        &[
+            "chacha20-poly1305",
+            "sha512",
+            "hmac-sha512",
+            "x25519",
+            "ed25519",
+        ],
+    ),
+];
+
+/// Firmware algorithms only a C library has here: RustCrypto has every other.
+const C_ONLY: &[&str] = &["x25519", "ed25519", "p256-ecdh", "p256-ecdsa"];
+
+impl Implementation {
+    pub const ALL: [Implementation; 4] = [RustCrypto, Ciphermeter, MbedTls, Monocypher];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RustCrypto => "rustcrypto",
+            Ciphermeter => "ciphermeter",
+            MbedTls => "mbedtls",
+            Monocypher => "monocypher",
+        }
+    }
+
+    /// How a sentence names it ("use Monocypher's ChaCha20-Poly1305").
+    pub fn label(self) -> &'static str {
+        match self {
+            RustCrypto => "RustCrypto",
+            Ciphermeter => "ciphermeter",
+            MbedTls => "Mbed TLS 2.28",
+            Monocypher => "Monocypher 4",
+        }
+    }
+
+    /// The firmware feature that selects it (none for RustCrypto).
+    pub fn feature(self) -> Option<&'static str> {
+        match self {
+            RustCrypto => None,
+            Ciphermeter => Some("impl-ciphermeter"),
+            MbedTls => Some("impl-mbedtls"),
+            Monocypher => Some("impl-monocypher"),
+        }
+    }
+
+    pub fn is_c(self) -> bool {
+        matches!(self, MbedTls | Monocypher)
+    }
+
+    /// Whether this implementation has the firmware algorithm `id`.
+    pub fn offers(self, id: &str) -> bool {
+        match self {
+            RustCrypto => !C_ONLY.contains(&id),
+            other => OFFERS
+                .iter()
+                .any(|(i, ids)| *i == other && ids.contains(&id)),
+        }
+    }
+
+    /// The algorithms it has, for messages (RustCrypto: the firmware's).
+    pub fn offered(self) -> Vec<&'static str> {
+        match self {
+            RustCrypto => crate::algorithms::ALL
+                .iter()
+                .map(|a| a.id)
+                .filter(|id| self.offers(id))
+                .collect(),
+            other => OFFERS
+                .iter()
+                .find(|(i, _)| *i == other)
+                .map(|(_, ids)| ids.to_vec())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Why it cannot be built for `target`, if it cannot.
+    pub fn unavailable_on(self, target: Target) -> Option<String> {
+        (self.is_c() && target.is_riscv()).then(|| {
+            format!(
+                "{} is C, and this machine has no riscv32 bare-metal C compiler (the C libraries build with Debian's avr-gcc and arm-none-eabi-gcc)",
+                self.label()
+            )
+        })
+    }
+
+    /// The runner's id of one build: the algorithm, with `@implementation`
+    /// unless RustCrypto's (so the RustCrypto builds keep their names).
+    pub fn build_id(self, algorithm: &str) -> String {
+        match self {
+            RustCrypto => algorithm.to_string(),
+            other => format!("{algorithm}@{}", other.name()),
+        }
+    }
+}
+
+/// A build id split back into algorithm and implementation.
+pub fn split_build_id(id: &str) -> (&str, Implementation) {
+    match id.rsplit_once('@') {
+        Some((alg, imp)) => (alg, imp.parse().unwrap_or(RustCrypto)),
+        None => (id, RustCrypto),
+    }
+}
+
+impl fmt::Display for Implementation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Implementation {
+    type Err = McuError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower = s.to_ascii_lowercase();
+        Implementation::ALL
+            .into_iter()
+            .find(|i| i.name() == lower)
+            .ok_or_else(|| {
+                McuError::Usage(format!(
+                    "unknown implementation '{s}'; known: rustcrypto, ciphermeter, mbedtls, monocypher, all"
+                ))
+            })
+    }
+}
+
+/// `--impl` as the user wrote it: names, comma separated, or `all`.
+pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, McuError> {
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.eq_ignore_ascii_case("all") {
+            return Ok(Implementation::ALL.to_vec());
+        }
+        let imp: Implementation = part.parse()?;
+        if !out.contains(&imp) {
+            out.push(imp);
+        }
+    }
+    if out.is_empty() {
+        return Err(McuError::Usage(
+            "--impl needs at least one implementation".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// The build ids (`ID@IMPLEMENTATION`) of `--impl`: each algorithm named
+/// (none named: every algorithm a chosen implementation other than
+/// RustCrypto has) for each chosen implementation that has it. RustCrypto
+/// alone keeps the ids as given (none named: every firmware algorithm and
+/// sealing scheme). An algorithm no chosen implementation has is a usage
+/// error.
+pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<String>, McuError> {
+    if chosen == [RustCrypto] {
+        return Ok(algorithms.to_vec());
+    }
+    let base: Vec<String> = if algorithms.is_empty() {
+        let mut ids: Vec<String> = Vec::new();
+        for imp in chosen.iter().filter(|i| **i != RustCrypto) {
+            for id in imp.offered() {
+                if !ids.iter().any(|i| i == id) {
+                    ids.push(id.to_string());
+                }
+            }
+        }
+        // In the firmware's order, so each algorithm's rows sit together.
+        ids.sort_by_key(|id| crate::algorithms::ALL.iter().position(|a| a.id == id));
+        ids
+    } else {
+        algorithms.iter().map(|a| a.to_ascii_lowercase()).collect()
+    };
+    let mut out = Vec::new();
+    for id in &base {
+        let having: Vec<&Implementation> = chosen.iter().filter(|i| i.offers(id)).collect();
+        if having.is_empty() || id.contains(':') && !chosen.contains(&RustCrypto) {
+            let names: Vec<&str> = chosen.iter().map(|i| i.label()).collect();
+            return Err(McuError::Usage(format!(
+                "'{id}' has no implementation by {}: {}",
+                names.join(" or "),
+                chosen
+                    .iter()
+                    .map(|i| format!("{} has {}", i.label(), i.offered().join(", ")))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )));
+        }
+        for imp in having {
+            // A sealing scheme is the sealing core's, RustCrypto's code.
+            if id.contains(':') && *imp != RustCrypto {
+                continue;
+            }
+            out.push(imp.build_id(id));
+        }
+    }
+    Ok(out)
+}
+
+pub fn is_rustcrypto(name: &str) -> bool {
+    name == RustCrypto.name()
+}
+
+pub fn rustcrypto_name() -> String {
+    RustCrypto.name().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair offered here is named in the firmware's `pick!` for that
+    /// algorithm, so the runner never asks for a build that cannot compile.
+    #[test]
+    fn every_pair_is_picked_in_the_firmware() {
+        let source =
+            std::fs::read_to_string(crate::firmware_dir().join("src/algorithms/mod.rs")).unwrap();
+        for (imp, ids) in OFFERS {
+            for id in *ids {
+                let at = source
+                    .find(&format!("#[cfg(feature = \"{id}\")]"))
+                    .unwrap_or_else(|| panic!("{id} has no firmware call"));
+                let call = &source[at..];
+                let end = call[1..].find("#[cfg(").map_or(call.len(), |e| e + 1);
+                assert!(
+                    call[..end].contains(&format!("{}:", imp.name())),
+                    "{id} offers {imp} but its firmware call does not pick it"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn names_parse_and_all_means_all() {
+        assert_eq!(parse_list("all").unwrap().len(), 4);
+        assert_eq!(
+            parse_list("MbedTLS,monocypher").unwrap(),
+            [MbedTls, Monocypher]
+        );
+        assert!(matches!(parse_list("openssl"), Err(McuError::Usage(_))));
+        assert_eq!(split_build_id("sha512@monocypher"), ("sha512", Monocypher));
+        assert_eq!(split_build_id("sha512"), ("sha512", RustCrypto));
+        assert_eq!(MbedTls.build_id("sha256"), "sha256@mbedtls");
+    }
+}
