@@ -77,6 +77,42 @@ const OFFERS: &[(Implementation, &[&str])] = &[
     ),
 ];
 
+/// Study 003's message builds (`message-*`, firmware/src/algorithms/message.rs)
+/// an implementation has whole: every primitive of the scheme its own.
+/// Measured when asked by name (`reproduce tiny-security --impl`), never
+/// by `--impl` alone.
+const MESSAGE_OFFERS: &[(Implementation, &[&str])] = &[
+    (
+        Ciphermeter,
+        &[
+            "message-aes-128-gcm",
+            "message-aes-256-gcm",
+            "message-aes-128-eax",
+            "message-aes-256-eax",
+            "message-hmac-sha3-256",
+            "message-hmac-sha3-512",
+            "message-etm-aes-128-hmac-sha3-256",
+            "message-etm-aes-128-hmac-sha3-512",
+            "message-etm-aes-256-hmac-sha3-256",
+            "message-etm-aes-256-hmac-sha3-512",
+        ],
+    ),
+    (
+        MbedTls,
+        &[
+            "message-aes-128-gcm",
+            "message-aes-256-gcm",
+            "message-hmac-sha256",
+            "message-hmac-sha512",
+            "message-etm-aes-128-hmac-sha256",
+            "message-etm-aes-128-hmac-sha512",
+            "message-etm-aes-256-hmac-sha256",
+            "message-etm-aes-256-hmac-sha512",
+        ],
+    ),
+    (Monocypher, &["message-hmac-sha512"]),
+];
+
 /// Firmware algorithms only a C library has here: RustCrypto has every other.
 const C_ONLY: &[&str] = &["x25519", "ed25519", "p256-ecdh", "p256-ecdsa"];
 
@@ -122,6 +158,7 @@ impl Implementation {
             RustCrypto => !C_ONLY.contains(&id),
             other => OFFERS
                 .iter()
+                .chain(MESSAGE_OFFERS)
                 .any(|(i, ids)| *i == other && ids.contains(&id)),
         }
     }

@@ -17,6 +17,7 @@
 //! ([`McuResult`]) so the store and report can persist them.
 
 pub mod algorithms;
+pub mod anchors;
 pub mod compile;
 pub mod cost_table;
 pub mod cycles;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{McuError, McuResult, Request, Target, algorithms};
+use crate::{Implementation, McuError, McuResult, Request, Target, algorithms};
 
 /// The study's three groups as the firmware implements them (AEAD, HMAC, and
 /// EtM: AES-ECB then HMAC of the ciphertext, separate keys), in the study's
@@ -47,6 +47,10 @@ pub fn counts(row: &TinySecurityRow) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TinySecurityRow {
     pub target: Target,
+    /// Whose code sealed the message: RustCrypto's unless another
+    /// implementation has the whole scheme ([`reproduce_with`]).
+    #[serde(default = "crate::implementation::rustcrypto_name")]
+    pub implementation: String,
     /// The catalogue id of the security algorithm (e.g. `aes-256-gcm`).
     pub algorithm: String,
     /// AEAD, EtM or HMAC, the study's pattern groups; "none" for the baseline.
@@ -75,15 +79,72 @@ pub fn reproduce(
     target: Target,
     progress: impl FnMut(&str),
 ) -> Result<Vec<TinySecurityRow>, McuError> {
+    let results = measure(target, &[], progress)?;
+    Ok(summarise(target, &results))
+}
+
+/// The comparison once per implementation: RustCrypto's, then, for each of
+/// `others`, the same study with that implementation's code wherever it has
+/// the whole scheme (RustCrypto's elsewhere, named per row). Every message
+/// build is measured once.
+pub fn reproduce_with(
+    target: Target,
+    others: &[Implementation],
+    progress: impl FnMut(&str),
+) -> Result<Vec<(Implementation, Vec<TinySecurityRow>)>, McuError> {
+    let results = measure(target, others, progress)?;
+    let mut out = Vec::new();
+    for imp in std::iter::once(Implementation::RustCrypto).chain(
+        others
+            .iter()
+            .copied()
+            .filter(|i| *i != Implementation::RustCrypto),
+    ) {
+        out.push((imp, summarise(target, &with_implementation(&results, imp))));
+    }
+    Ok(out)
+}
+
+fn measure(
+    target: Target,
+    others: &[Implementation],
+    progress: impl FnMut(&str),
+) -> Result<Vec<McuResult>, McuError> {
     let mut ids: Vec<String> = vec![BASELINE.to_string()];
-    ids.extend(SCHEMES.iter().map(|(id, _)| id.to_string()));
+    for (id, _) in SCHEMES {
+        ids.push(id.to_string());
+        for imp in others.iter().filter(|i| **i != Implementation::RustCrypto) {
+            if imp.offers(id) {
+                ids.push(imp.build_id(id));
+            }
+        }
+    }
     let req = Request {
         target,
         algorithms: ids,
         sizes: vec![16],
     };
-    let results = crate::measure(&req, progress)?;
-    Ok(summarise(target, &results))
+    crate::measure(&req, progress)
+}
+
+/// RustCrypto's rows with `imp`'s in place of each scheme `imp` measured
+/// (RustCrypto: its rows alone).
+fn with_implementation(results: &[McuResult], imp: Implementation) -> Vec<McuResult> {
+    let theirs = |alg: &str| {
+        results
+            .iter()
+            .any(|r| r.algorithm == alg && r.implementation == imp.name())
+    };
+    results
+        .iter()
+        .filter(|r| {
+            if r.implementation == imp.name() {
+                return true;
+            }
+            crate::implementation::is_rustcrypto(&r.implementation) && !theirs(&r.algorithm)
+        })
+        .cloned()
+        .collect()
 }
 
 /// Turns `seal` rows into the study's figures (pure, for testing).
@@ -127,8 +188,15 @@ pub fn summarise(target: Target, results: &[McuResult]) -> Vec<TinySecurityRow> 
                 - per_byte.iter().cloned().fold(f64::MAX, f64::min)
         });
         let flash = seal(id).first().and_then(|r| r.flash_bytes);
+        let implementation = results
+            .iter()
+            .find(|r| r.algorithm == *id)
+            .map_or_else(crate::implementation::rustcrypto_name, |r| {
+                r.implementation.clone()
+            });
         rows.push(TinySecurityRow {
             target,
+            implementation,
             algorithm,
             group: group.to_string(),
             security_bits: bits,
@@ -283,5 +351,40 @@ mod tests {
             .find(|g| g.group == "AEAD")
             .unwrap();
         assert_eq!((aead.schemes, aead.us_per_byte), (1, Some(3.0)));
+    }
+
+    /// With another implementation, its measurement replaces RustCrypto's
+    /// where it has the scheme; the others stay RustCrypto's, named so.
+    #[test]
+    fn another_implementation_replaces_only_the_schemes_it_has() {
+        let mbed = |alg: &str, us: f64| {
+            let mut r = seal(alg, 100, us, 14_000);
+            r.implementation = "mbedtls".into();
+            r
+        };
+        let results = vec![
+            seal("message-none", 100, 100.0, 9_000),
+            seal("message-hmac-sha256", 100, 600.0, 12_000),
+            seal("message-hmac-sha3-256", 100, 900.0, 12_000),
+            mbed("message-hmac-sha256", 400.0),
+        ];
+        let rc = summarise(
+            Target::Atmega1284p,
+            &with_implementation(&results, Implementation::RustCrypto),
+        );
+        let mb = summarise(
+            Target::Atmega1284p,
+            &with_implementation(&results, Implementation::MbedTls),
+        );
+        let row = |rows: &[TinySecurityRow], alg: &str| {
+            rows.iter().find(|r| r.algorithm == alg).unwrap().clone()
+        };
+        assert_eq!(row(&rc, "hmac-sha256").us_per_byte, Some(6.0));
+        assert_eq!(row(&rc, "hmac-sha256").implementation, "rustcrypto");
+        assert_eq!(row(&mb, "hmac-sha256").us_per_byte, Some(4.0));
+        assert_eq!(row(&mb, "hmac-sha256").implementation, "mbedtls");
+        assert_eq!(row(&mb, "hmac-sha256").program_size_bytes, Some(5_000));
+        assert_eq!(row(&mb, "hmac-sha3-256").implementation, "rustcrypto");
+        assert_eq!(row(&mb, "hmac-sha3-256").us_per_byte, Some(9.0));
     }
 }

@@ -1,6 +1,9 @@
 //! In-project cryptographic primitives for ciphermeter: the algorithms that no
-//! well-kept crate provides, written from their specifications and exposed
-//! through the same RustCrypto traits as the crates (cipher 0.5, aead 0.6).
+//! well-kept crate provides, and our own AES, ChaCha20-Poly1305 and SHA-3
+//! written for 8-bit AVR and Cortex-M0+ (measured beside RustCrypto's as the
+//! firmware's `ciphermeter` implementation), all written from their
+//! specifications and exposed through the same RustCrypto traits as the
+//! crates (cipher 0.5, aead 0.6, digest 0.11).
 //!
 //! `#![no_std]`, no allocation, no floating point; tables are `const`/`static`
 //! so they live in flash on Cortex-M (see `compact-tables` for AVR). Round and AEAD keys are
@@ -18,11 +21,18 @@
 //! | [`Ascon128V12`] | AEAD (Ascon-128 **v1.2**, not SP 800-232 Ascon-AEAD128) | 16 | - | 16 | 16 | `LWC_AEAD_KAT_128_128.txt` of the Ascon v1.2 submission (ascon-c, crypto_aead/ascon128v12) |
 //! | [`Ofb8<C>`](Ofb8) | stream mode over any block cipher (libmcrypt `ofb`) | cipher's | - | 1 block | - | none official: checked against FIPS-197 AES output and an independent formulation |
 //! | [`Eax<C>`](Eax) | AEAD (EAX, Bellare-Rogaway-Wagner) over a 128-bit block cipher, counting with [`CtrWholeBlock`] (correct on AVR, where the `eax` crate's `u128` counter step is miscompiled) | cipher's | - | 16 | 16 | the EAX paper's vectors; agreement with the `eax` crate |
+//! | [`Aes128`], [`Aes256`] | block cipher (AES, FIPS-197), byte-oriented: S-box, `xtime`, no T-tables | 16/32 | 16 | - | - | FIPS-197 appendices B, C.1, C.3; agreement with the `aes` crate, and through `aes-gcm`, `ccm`, [`CtrWholeBlock`] |
+//! | [`ChaCha20Poly1305`] | AEAD (RFC 8439); Poly1305 in 8-bit limbs on AVR (each product one 8×8 multiply), in 13-bit limbs (16×16→32 products) elsewhere | 32 | - | 12 | 16 | RFC 8439 section 2.8.2; agreement with the `chacha20poly1305` crate |
+//! | [`Sha3_256`], [`Sha3_512`] | hash (FIPS 202; digest 0.11 `Digest`, usable in `hmac::SimpleHmac`), Keccak-f\[1600\] on bit-interleaved byte lanes on AVR (a rotation is a byte choice and a one-byte rotate), on `u64` lanes elsewhere | - | rate 136/72 | - | - | FIPS 202 / NIST example values (empty, 200 × 0xa3) and "abc"; agreement with the `sha3` crate |
 //! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
 //!
 //! Feature `compact-tables`: CLEFIA and PRESENT without their large lookup
 //! tables (about 12 KiB), for AVR where constant data is copied to SRAM.
 //! Table-driven Twofish keeps 4 KiB of key-dependent tables per key by design.
+//!
+//! The hot paths of AES, ChaCha20-Poly1305 and Keccak are written out with
+//! constant indices (macros, not loops): the firmware builds at opt-level
+//! "s", which keeps small loops with their index arithmetic and bounds checks.
 //!
 //! Vector files live in `tests/vectors/*.txt`, each citing its source.
 
@@ -32,14 +42,18 @@
 
 pub use aead;
 pub use cipher;
+pub use digest;
 
 mod block_plumbing;
 
 pub mod acorn128;
 pub mod acorn128_wide;
+pub mod aes;
 pub mod ascon128v12;
+pub mod chacha20poly1305;
 pub mod clefia;
 pub mod eax;
+pub mod keccak;
 pub mod modes;
 pub mod piccolo;
 pub mod present;
@@ -48,9 +62,12 @@ pub mod twofish;
 
 pub use acorn128::Acorn128;
 pub use acorn128_wide::Acorn128Wide;
+pub use aes::{Aes128, Aes256};
 pub use ascon128v12::Ascon128V12;
+pub use chacha20poly1305::ChaCha20Poly1305;
 pub use clefia::{Clefia128, Clefia192, Clefia256};
 pub use eax::Eax;
+pub use keccak::{Sha3_256, Sha3_512};
 pub use modes::{CtrWholeBlock, Ofb8};
 pub use piccolo::{Piccolo80, Piccolo128};
 pub use present::{Present80, Present128};

@@ -81,7 +81,9 @@ pub fn render(input: &ReportInput) -> String {
     };
     let mut out = String::from("<section id=\"devices\"><h2>Microcontrollers (simulated)</h2>");
     if rows.is_empty() {
-        out.push_str("<p>No device-level measurements in the store. Run <code>ciphermeter mcu --target atmega1284p</code> (simavr) or a Cortex-M target (QEMU), then <code>ciphermeter report</code>.</p></section>");
+        out.push_str("<p>No device-level measurements in the store. Run <code>ciphermeter mcu --target atmega1284p</code> (simavr) or a Cortex-M target (QEMU), then <code>ciphermeter report</code>.</p>");
+        out.push_str(&crate::implementations::render());
+        out.push_str("</section>");
         return out;
     }
     out.push_str(&format!("<p>{}</p>", esc(&finding(&rows))));
@@ -133,6 +135,7 @@ pub fn render(input: &ReportInput) -> String {
         rows.len(),
         t.render()
     ));
+    out.push_str(&crate::implementations::render());
     out.push_str("</section>");
     out
 }

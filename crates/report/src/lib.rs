@@ -16,6 +16,7 @@ pub mod environment;
 pub mod framing;
 pub mod host;
 pub mod html;
+pub mod implementations;
 pub mod key_establishment;
 pub mod recommendation;
 pub mod reproductions;

@@ -19,13 +19,53 @@ pub struct Report {
     pub rows: Vec<TinySecurityRow>,
     pub groups: Vec<GroupMean>,
     pub findings: Vec<Finding>,
+    /// With `--impl`: the study again with each other implementation's code
+    /// wherever it has the whole scheme, and the verdicts that flip.
+    #[serde(default)]
+    pub by_implementation: Vec<ImplementationFindings>,
+}
+
+/// Study 003 judged with one implementation's code.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ImplementationFindings {
+    pub implementation: String,
+    /// How many of the study's schemes it sealed with its own code.
+    pub own_schemes: usize,
+    pub rows: Vec<TinySecurityRow>,
+    pub groups: Vec<GroupMean>,
+    pub findings: Vec<Finding>,
+    /// Each finding whose verdict differs from RustCrypto's, in words.
+    pub flips: Vec<String>,
 }
 
 pub fn run(target: Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Error> {
+    run_with(target, &[], progress)
+}
+
+/// [`run`], and with each of `others` ([`Report::by_implementation`]).
+pub fn run_with(
+    target: Target,
+    others: &[mcu::Implementation],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, Error> {
     let paper = crate::tiny_security::paper()?;
-    let rows = mcu::tiny_security::reproduce(target, progress)?;
+    let mut per = mcu::tiny_security::reproduce_with(target, others, progress)?.into_iter();
+    let (_, rows) = per.next().expect("RustCrypto's comparison comes first");
     let findings = crate::tiny_security_device_claims::check(&paper, &rows);
     let groups = mcu::tiny_security::group_means(&rows);
+    let by_implementation = per
+        .map(|(imp, rows)| {
+            let theirs = crate::tiny_security_device_claims::check(&paper, &rows);
+            ImplementationFindings {
+                implementation: imp.name().to_string(),
+                own_schemes: rows.iter().filter(|r| r.implementation == imp.name()).count(),
+                groups: mcu::tiny_security::group_means(&rows),
+                flips: flips(imp, &findings, &theirs),
+                findings: theirs,
+                rows,
+            }
+        })
+        .collect();
     Ok(Report {
         ran_on: format!(
             "the {} at {} MHz, simulated ({}: {})",
@@ -39,13 +79,38 @@ pub fn run(target: Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Err
         rows,
         groups,
         findings,
+        by_implementation,
     })
+}
+
+/// The findings whose verdict is not RustCrypto's with `imp`'s code.
+fn flips(imp: mcu::Implementation, base: &[Finding], theirs: &[Finding]) -> Vec<String> {
+    theirs
+        .iter()
+        .filter_map(|f| {
+            let was = base.iter().find(|b| b.id == f.id)?;
+            (was.verdict != f.verdict).then(|| {
+                format!(
+                    "\"{}\" ({}): {:?} with RustCrypto, {:?} with {}: {}",
+                    f.paper,
+                    f.place,
+                    was.verdict,
+                    f.verdict,
+                    imp.label(),
+                    f.ours
+                )
+            })
+        })
+        .collect()
 }
 
 impl Report {
     /// A known answer that failed on the device without a diagnosis.
     pub fn undiagnosed_failure(&self) -> bool {
-        self.rows.iter().any(|r| r.error.is_none() && !r.kat_passed)
+        self.rows
+            .iter()
+            .chain(self.by_implementation.iter().flat_map(|v| &v.rows))
+            .any(|r| r.error.is_none() && !r.kat_passed)
     }
 
     pub fn text(&self) -> String {
@@ -143,6 +208,38 @@ impl Report {
             "\nThe paper's findings beside ours (the study ran on this microcontroller):"
         );
         o.push_str(&crate::finding::text(&self.findings));
+        for view in &self.by_implementation {
+            let label = view
+                .implementation
+                .parse::<mcu::Implementation>()
+                .map_or(view.implementation.clone(), |i| i.label().to_string());
+            out!(
+                o,
+                "\nWith {label} wherever it has the whole scheme ({} of {} schemes; RustCrypto's elsewhere):",
+                view.own_schemes,
+                mcu::tiny_security::SCHEMES.len()
+            );
+            for r in view.rows.iter().filter(|r| r.implementation == view.implementation) {
+                let rc = self.rows.iter().find(|b| b.algorithm == r.algorithm);
+                out!(
+                    o,
+                    "  {:<26} {} us/byte (RustCrypto {}), flash +{} B (RustCrypto +{} B), kat {}",
+                    r.algorithm,
+                    num(r.us_per_byte, 3),
+                    num(rc.and_then(|b| b.us_per_byte), 3),
+                    r.program_size_bytes.map_or("-".into(), |b| b.to_string()),
+                    rc.and_then(|b| b.program_size_bytes)
+                        .map_or("-".into(), |b| b.to_string()),
+                    if r.kat_passed { "ok" } else { "FAIL" }
+                );
+            }
+            if view.flips.is_empty() {
+                out!(o, "  No finding's verdict changes with {label}.");
+            }
+            for flip in &view.flips {
+                out!(o, "  FLIPS: {flip}");
+            }
+        }
         o
     }
 }

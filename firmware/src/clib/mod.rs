@@ -5,7 +5,9 @@
 //!
 //! The shims hold each algorithm's C context in static storage: a firmware
 //! runs one algorithm, one message at a time, so a value here is a handle
-//! to that context, not the context itself.
+//! to that context, not the context itself. Keying a new value re-keys the
+//! context for every value: a benchmark runs its known answers before it
+//! sets the key it times.
 
 #[cfg(feature = "impl-mbedtls")]
 pub mod mbedtls;

@@ -65,6 +65,11 @@ pub struct TinySecurityArgs {
     /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4, riscv32imc.
     #[arg(long)]
     target: Option<String>,
+    /// With --target: judge the findings again with other implementations'
+    /// code wherever they have the whole scheme (mbedtls, monocypher,
+    /// ciphermeter, comma separated, or all), and say which verdicts flip.
+    #[arg(long = "impl", value_name = "IMPL", requires = "target")]
+    implementation: Option<String>,
 }
 
 #[derive(ClapArgs)]
@@ -126,7 +131,11 @@ pub fn run(study: Study) -> Result<(), CliError> {
             Some(target) => {
                 let target: mcu::Target = target.parse()?;
                 let show = std::io::stderr().is_terminal();
-                let r = studies::tiny_security_device::run(target, &mut |step| {
+                let others = match &a.implementation {
+                    Some(list) => mcu::implementation::parse_list(list)?,
+                    None => Vec::new(),
+                };
+                let r = studies::tiny_security_device::run_with(target, &others, &mut |step| {
                     if show {
                         eprintln!("{step}");
                     }

@@ -1,0 +1,58 @@
+//! Published figures our device counts are held to (`data/anchors/`): the
+//! best portable code on the same core, cycles per byte, with their sources.
+
+use serde::Deserialize;
+
+use crate::{McuError, Target};
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Anchors {
+    /// What the figures are and whose.
+    pub what: String,
+    pub source: String,
+    pub target: Target,
+    pub entries: Vec<Anchor>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Anchor {
+    /// As the firmware names it (aes-128-ecb, sha3-256).
+    pub algorithm: String,
+    /// encrypt, hash or mac, as the device tables name it.
+    pub operation: String,
+    /// The steady-state rate the source publishes (key setup and
+    /// finalization apart): compare with a table entry's fitted slope.
+    pub cycles_per_byte: f64,
+}
+
+/// rweather's Arduino Cryptography Library on an AVR at 16 MHz
+/// (`data/anchors/avr-portable.json`): the ATmega1284P's anchors.
+pub fn avr_portable() -> Result<Anchors, McuError> {
+    serde_json::from_str(include_str!("../../../data/anchors/avr-portable.json"))
+        .map_err(|e| McuError::Failed(format!("data/anchors/avr-portable.json: {e}")))
+}
+
+/// The anchors published for `target`'s core, if any.
+pub fn for_target(target: Target) -> Result<Option<Anchors>, McuError> {
+    Ok(match target {
+        Target::Atmega1284p => Some(avr_portable()?),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_avr_anchors_name_firmware_algorithms() {
+        let anchors = super::avr_portable().unwrap();
+        assert_eq!(anchors.target, crate::Target::Atmega1284p);
+        let sha3 = anchors.entries.iter().find(|a| a.algorithm == "sha3-256").unwrap();
+        assert_eq!(sha3.cycles_per_byte, 971.04);
+        for a in &anchors.entries {
+            // ChaCha20 and Poly1305 alone are the library's parts, not firmware builds.
+            if !["chacha20", "poly1305"].contains(&a.algorithm.as_str()) {
+                assert!(crate::algorithms::find(&a.algorithm).is_some(), "{}", a.algorithm);
+            }
+        }
+    }
+}
