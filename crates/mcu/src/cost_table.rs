@@ -58,6 +58,8 @@ pub struct Entry {
     pub error: Option<String>,
 }
 
+// serde's `skip_serializing_if` hands over the field itself.
+#[allow(clippy::ptr_arg)]
 fn is_rustcrypto(name: &String) -> bool {
     crate::implementation::is_rustcrypto(name)
 }

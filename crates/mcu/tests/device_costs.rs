@@ -65,11 +65,6 @@ fn aes_256_gcm_seal_on_the_atmega1284p_matches_the_shipped_table() {
     resimulate(Target::Atmega1284p, "message-aes-256-gcm", "seal");
 }
 
-#[test]
-fn chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
-    resimulate(Target::CortexM0plus, "chacha20-poly1305", "encrypt");
-}
-
 /// riscv32imc's table (the ESP32-C3's ISA): exact `minstret` instructions.
 #[test]
 fn chacha20_poly1305_on_riscv32imc_matches_the_shipped_table() {
@@ -89,17 +84,6 @@ fn the_cores_seal_path_matches_the_shipped_tables() {
         "seal-cose",
     );
     resimulate(Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary");
-}
-
-/// The C libraries compiled for the core (`mcu --impl`): Monocypher's
-/// ChaCha20-Poly1305 on the Cortex-M0+.
-#[test]
-fn monocypher_chacha20_poly1305_on_cortex_m0plus_matches_the_shipped_table() {
-    resimulate(
-        Target::CortexM0plus,
-        "chacha20-poly1305@monocypher",
-        "encrypt",
-    );
 }
 
 /// Every implementation's rows: each algorithm an implementation has is in

@@ -189,6 +189,7 @@ mod tests {
 
     fn row(alg: &str, group: &str, us: f64, bits: u32, flash: i64) -> TinySecurityRow {
         TinySecurityRow {
+            implementation: "rustcrypto".into(),
             target: Target::Atmega1284p,
             algorithm: alg.into(),
             group: group.into(),
