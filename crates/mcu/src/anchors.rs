@@ -46,12 +46,20 @@ mod tests {
     fn the_avr_anchors_name_firmware_algorithms() {
         let anchors = super::avr_portable().unwrap();
         assert_eq!(anchors.target, crate::Target::Atmega1284p);
-        let sha3 = anchors.entries.iter().find(|a| a.algorithm == "sha3-256").unwrap();
+        let sha3 = anchors
+            .entries
+            .iter()
+            .find(|a| a.algorithm == "sha3-256")
+            .unwrap();
         assert_eq!(sha3.cycles_per_byte, 971.04);
         for a in &anchors.entries {
             // ChaCha20 and Poly1305 alone are the library's parts, not firmware builds.
             if !["chacha20", "poly1305"].contains(&a.algorithm.as_str()) {
-                assert!(crate::algorithms::find(&a.algorithm).is_some(), "{}", a.algorithm);
+                assert!(
+                    crate::algorithms::find(&a.algorithm).is_some(),
+                    "{}",
+                    a.algorithm
+                );
             }
         }
     }

@@ -336,19 +336,14 @@ mod tests {
     /// The firmware's `all-IMPL` feature lists what `OFFERS` lists.
     #[test]
     fn the_firmware_test_lists_are_the_offers() {
-        let manifest =
-            std::fs::read_to_string(crate::firmware_dir().join("Cargo.toml")).unwrap();
+        let manifest = std::fs::read_to_string(crate::firmware_dir().join("Cargo.toml")).unwrap();
         for (imp, ids) in OFFERS {
             let start = manifest
                 .find(&format!("\nall-{} = [", imp.name()))
                 .unwrap_or_else(|| panic!("no all-{imp} feature"));
             let list = &manifest[start..];
             let list = &list[..list.find(']').unwrap()];
-            let listed: Vec<&str> = list
-                .split('"')
-                .skip(1)
-                .step_by(2)
-                .collect();
+            let listed: Vec<&str> = list.split('"').skip(1).step_by(2).collect();
             assert_eq!(listed, *ids, "all-{imp}");
         }
     }

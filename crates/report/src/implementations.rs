@@ -43,7 +43,10 @@ fn chart(table: &CostTable) -> String {
         .collect();
     if let Some(a) = &anchors {
         series.push(BarSeries {
-            name: format!("published ({})", a.source.split(',').next().unwrap_or("anchor")),
+            name: format!(
+                "published ({})",
+                a.source.split(',').next().unwrap_or("anchor")
+            ),
             colour: colour(0),
             faded: true,
         });
@@ -74,10 +77,11 @@ fn chart(table: &CostTable) -> String {
         if bars.len() < 2 {
             continue;
         }
-        if let Some(a) = anchors
-            .as_ref()
-            .and_then(|a| a.entries.iter().find(|e| e.algorithm == alg && e.operation == op))
-        {
+        if let Some(a) = anchors.as_ref().and_then(|a| {
+            a.entries
+                .iter()
+                .find(|e| e.algorithm == alg && e.operation == op)
+        }) {
             bars.push(Bar {
                 series: series.len() - 1,
                 value: a.cycles_per_byte,
@@ -99,7 +103,10 @@ fn chart(table: &CostTable) -> String {
         "cycles (estimated from the instruction mix)"
     };
     grouped_bars(&BarChart {
-        title: format!("{}: cycles per byte at 1 KiB by implementation", table.target),
+        title: format!(
+            "{}: cycles per byte at 1 KiB by implementation",
+            table.target
+        ),
         x_label: String::new(),
         y_label: format!("{counted} per byte"),
         series,
@@ -123,7 +130,10 @@ mod tests {
     fn each_target_draws_its_implementations() {
         let html = super::render();
         for target in ["atmega1284p", "cortex-m0plus", "cortex-m4"] {
-            assert!(html.contains(&format!("{target}: cycles per byte")), "{target}");
+            assert!(
+                html.contains(&format!("{target}: cycles per byte")),
+                "{target}"
+            );
         }
         assert!(html.contains("Mbed TLS 2.28") && html.contains("Monocypher 4"));
         assert!(html.contains("published (rweather"));

@@ -58,7 +58,10 @@ pub fn run_with(
             let theirs = crate::tiny_security_device_claims::check(&paper, &rows);
             ImplementationFindings {
                 implementation: imp.name().to_string(),
-                own_schemes: rows.iter().filter(|r| r.implementation == imp.name()).count(),
+                own_schemes: rows
+                    .iter()
+                    .filter(|r| r.implementation == imp.name())
+                    .count(),
                 groups: mcu::tiny_security::group_means(&rows),
                 flips: flips(imp, &findings, &theirs),
                 findings: theirs,
@@ -219,7 +222,11 @@ impl Report {
                 view.own_schemes,
                 mcu::tiny_security::SCHEMES.len()
             );
-            for r in view.rows.iter().filter(|r| r.implementation == view.implementation) {
+            for r in view
+                .rows
+                .iter()
+                .filter(|r| r.implementation == view.implementation)
+            {
                 let rc = self.rows.iter().find(|b| b.algorithm == r.algorithm);
                 out!(
                     o,
