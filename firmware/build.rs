@@ -278,16 +278,13 @@ fn c_libraries() {
         cc.include(root.join("include"))
             .include("clib")
             .define("MBEDTLS_CONFIG_FILE", "\"mbedtls_config.h\"");
-        // The heap of the md layer and the bignums. P-256 verification, the
-        // hungriest, needs about 5 KiB with clib/mbedtls_config.h's 2-bit
-        // window (measured on the host); the AVR has 16 KiB of RAM in all.
+        // Cortex-M: the static heap of Mbed TLS's buffer allocator, for the md
+        // layer, the cipher layer and P-256 (verification, the hungriest, needs
+        // about 5 KiB with clib/mbedtls_config.h's 2-bit window); on AVR the
+        // same bytes for the shim's own arena (the config says why).
         cc.define(
             "CM_MBEDTLS_HEAP",
-            if target.starts_with("avr") {
-                "5120"
-            } else {
-                "6144"
-            },
+            if target.starts_with("avr") { "5120" } else { "6144" },
         );
         for file in [
             "aes",

@@ -4,11 +4,17 @@
 #ifndef CM_MBEDTLS_CONFIG_H
 #define CM_MBEDTLS_CONFIG_H
 
-/* No OS: memory comes from Mbed TLS's own allocator over a static buffer
- * (mbedtls_memory_buffer_alloc_init in shim_mbedtls.c); no time, no entropy. */
+/* No OS, no time, no entropy. Memory: Mbed TLS's own allocator over a static
+ * buffer on Cortex-M; on AVR our arena allocator (shim_mbedtls.c), because
+ * Mbed TLS's is not 16-bit clean (its 32-bit header magic is kept in a
+ * size_t, 16 bits there, so every header looks corrupt and it stops the
+ * program) and avr-libc's malloc would put the heap where the simulator
+ * measures the stack. */
 #define MBEDTLS_PLATFORM_C
 #define MBEDTLS_PLATFORM_MEMORY
+#if !defined(__AVR__)
 #define MBEDTLS_MEMORY_BUFFER_ALLOC_C
+#endif
 #define MBEDTLS_PLATFORM_NO_STD_FUNCTIONS
 #define MBEDTLS_NO_PLATFORM_ENTROPY
 #define MBEDTLS_PLATFORM_SNPRINTF_MACRO cm_no_snprintf

@@ -14,6 +14,7 @@
 #include "mbedtls/gcm.h"
 #include "mbedtls/md.h"
 #include "mbedtls/memory_buffer_alloc.h"
+#include "mbedtls/platform.h"
 #include "mbedtls/sha256.h"
 #include "mbedtls/sha512.h"
 
@@ -22,17 +23,66 @@ int cm_no_printf(const char *fmt, ...) { (void)fmt; return 0; }
 int cm_no_fprintf(void *f, const char *fmt, ...) { (void)f; (void)fmt; return 0; }
 void cm_no_exit(int status) { (void)status; for (;;) {} }
 
-/* The heap HMAC's md context and the bignums of P-256 come from. */
+/* The heap HMAC's md context, GCM's and CCM's cipher context and the
+ * bignums of P-256 come from (mbedtls_config.h says which allocator). */
+#if defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C)
 #ifndef CM_MBEDTLS_HEAP
 #define CM_MBEDTLS_HEAP 4096
 #endif
 static unsigned char heap[CM_MBEDTLS_HEAP];
+#endif
 static int heap_ready;
+
+#if !defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C)
+/* A first-fit allocator over a static arena, 16-bit clean: each block starts
+ * with a 2-byte word, its size in bytes with the low bit set while in use.
+ * Static, so the harness counts the heap as static data, not as stack. */
+#ifndef CM_MBEDTLS_HEAP
+#define CM_MBEDTLS_HEAP 5120
+#endif
+static uint16_t arena[CM_MBEDTLS_HEAP / 2];
+#define ARENA_WORDS (sizeof arena / sizeof arena[0])
+
+static void *arena_calloc(size_t n, size_t size)
+{
+    if (size != 0 && n > (size_t)-1 / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes > sizeof arena - 2) return NULL;
+    size_t words = (bytes + 1) / 2 + 1; /* the header word too */
+    for (size_t i = 0; i < ARENA_WORDS; i += arena[i] / 2) {
+        uint16_t block = arena[i] & ~1u;
+        if (arena[i] & 1u) continue;
+        /* Merge the free blocks that follow before judging the size. */
+        while (i + block / 2 < ARENA_WORDS && !(arena[i + block / 2] & 1u))
+            block += arena[i + block / 2];
+        arena[i] = block;
+        if (block / 2 < words) continue;
+        if (block / 2 > words + 1) { /* split off the rest */
+            arena[i + words] = (uint16_t)(block - words * 2);
+            block = (uint16_t)(words * 2);
+        }
+        arena[i] = block | 1u;
+        memset(&arena[i + 1], 0, (size_t)(block - 2));
+        return &arena[i + 1];
+    }
+    return NULL;
+}
+
+static void arena_free(void *p)
+{
+    if (p != NULL) ((uint16_t *)p)[-1] &= ~1u;
+}
+#endif
 
 static void ready(void)
 {
     if (!heap_ready) {
+#if defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C)
         mbedtls_memory_buffer_alloc_init(heap, sizeof heap);
+#else
+        arena[0] = (uint16_t)sizeof arena;
+        mbedtls_platform_set_calloc_free(arena_calloc, arena_free);
+#endif
         heap_ready = 1;
     }
 }

@@ -29,8 +29,10 @@ pub struct PartChoice {
     pub algorithm: String,
     /// The fastest implementation measured with passing known answers.
     pub implementation: String,
-    /// Its count at `bytes` (cycles; Cortex-M: the estimate from the mix).
-    pub cycles: f64,
+    /// Its count at `bytes` (cycles; Cortex-M: the estimate from the mix);
+    /// none where the primitive is measured only inside the scheme's own
+    /// sealing build (no firmware build of it alone).
+    pub cycles: Option<f64>,
     /// RustCrypto's count there, if measured: what the sealing core runs.
     pub rustcrypto_cycles: Option<f64>,
     /// RustCrypto's count over the chosen one's (1.0: RustCrypto is it).
@@ -42,11 +44,11 @@ pub struct PartChoice {
 }
 
 /// The choice for `scheme` (a canonical name) sealing `bytes` of plaintext,
-/// from `table`; none when no primitive of it is in the table.
+/// from `table`; none for a name with no primitives.
 pub fn choose(table: &CostTable, scheme: &str, bytes: usize) -> Option<ImplementationChoice> {
     let parts: Vec<PartChoice> = mcu::algorithms::catalogue_ids(scheme)
         .iter()
-        .filter_map(|id| part(table, id, bytes))
+        .map(|id| part(table, id, bytes))
         .collect();
     if parts.is_empty() {
         return None;
@@ -65,35 +67,47 @@ pub fn choose(table: &CostTable, scheme: &str, bytes: usize) -> Option<Implement
     })
 }
 
-fn part(table: &CostTable, id: &str, bytes: usize) -> Option<PartChoice> {
-    let operation = match mcu::algorithms::find(id)?.family {
-        Family::Hash => "hash",
-        Family::Mac => "mac",
-        Family::Aead | Family::Stream | Family::BlockMode(_) => "encrypt",
-        _ => return None,
-    };
+/// The primitive's fastest implementation; RustCrypto's, the sealing core's,
+/// where the table has no build of the primitive alone.
+fn part(table: &CostTable, id: &str, bytes: usize) -> PartChoice {
+    let operation = mcu::algorithms::find(id).and_then(|a| match a.family {
+        Family::Hash => Some("hash"),
+        Family::Mac => Some("mac"),
+        Family::Aead | Family::Stream | Family::BlockMode(_) => Some("encrypt"),
+        _ => None,
+    });
     let measured: Vec<(Implementation, f64)> = Implementation::ALL
         .into_iter()
         .filter_map(|imp| {
-            let entry = table.entry_of(id, imp, operation)?;
+            let entry = table.entry_of(id, imp, operation?)?;
             Some((imp, count_at(entry, bytes)?))
         })
         .collect();
     // Ties go to RustCrypto, first in the list: the sealing core already runs it.
-    let &(best, cycles) = measured.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let Some(&(best, cycles)) = measured.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return PartChoice {
+            algorithm: id.to_string(),
+            implementation: Implementation::RustCrypto.name().to_string(),
+            cycles: None,
+            rustcrypto_cycles: None,
+            speedup_over_rustcrypto: None,
+            compared_at_bytes: bytes,
+            implementations_compared: vec![Implementation::RustCrypto.name().to_string()],
+        };
+    };
     let rustcrypto = measured
         .iter()
         .find(|(i, _)| *i == Implementation::RustCrypto)
         .map(|(_, c)| *c);
-    Some(PartChoice {
+    PartChoice {
         algorithm: id.to_string(),
         implementation: best.name().to_string(),
-        cycles,
+        cycles: Some(cycles),
         rustcrypto_cycles: rustcrypto,
         speedup_over_rustcrypto: rustcrypto.map(|r| r / cycles),
         compared_at_bytes: bytes,
         implementations_compared: measured.iter().map(|(i, _)| i.name().to_string()).collect(),
-    })
+    }
 }
 
 /// The entry's count at `bytes`: the cycle estimate where there is one
@@ -112,6 +126,10 @@ fn sentence(p: &PartChoice) -> String {
         .unwrap_or(Implementation::RustCrypto);
     let others = p.implementations_compared.len().saturating_sub(1);
     match (imp, p.speedup_over_rustcrypto) {
+        (Implementation::RustCrypto, _) if p.cycles.is_none() => format!(
+            "{}: RustCrypto's, the sealing core's (measured inside the scheme's own build only)",
+            p.algorithm
+        ),
         (Implementation::RustCrypto, _) if others == 0 => format!(
             "{}: RustCrypto's, the only implementation measured here",
             p.algorithm
@@ -223,6 +241,12 @@ mod tests {
         let c = choose(&tie, "hmac:hmac-sha256", 48).unwrap();
         assert_eq!(c.parts[0].implementation, "rustcrypto");
         assert!(c.sentence.contains("fastest of 2"), "{}", c.sentence);
-        assert!(choose(&table(Vec::new()), "hmac:hmac-sha256", 48).is_none());
+        // A primitive with no build of its own: the sealing core's, named.
+        let c = choose(&table(Vec::new()), "aead:aes-128-ocb", 48).unwrap();
+        assert_eq!(
+            (c.implementation.as_str(), c.parts[0].cycles),
+            ("rustcrypto", None)
+        );
+        assert!(c.sentence.contains("the sealing core's"), "{}", c.sentence);
     }
 }
