@@ -284,7 +284,11 @@ fn c_libraries() {
         // same bytes for the shim's own arena (the config says why).
         cc.define(
             "CM_MBEDTLS_HEAP",
-            if target.starts_with("avr") { "5120" } else { "6144" },
+            if target.starts_with("avr") {
+                "5120"
+            } else {
+                "6144"
+            },
         );
         for file in [
             "aes",

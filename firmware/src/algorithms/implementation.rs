@@ -14,6 +14,7 @@
     feature = "impl-mbedtls",
     feature = "impl-monocypher"
 )))]
+#[allow(unused_macros)] // a build with no algorithm (identity, message-none)
 macro_rules! pick {
     (rustcrypto: $r:ty $(, $other:ident: $o:ty)* $(,)?) => {
         $r
@@ -21,6 +22,7 @@ macro_rules! pick {
 }
 
 #[cfg(feature = "impl-ciphermeter")]
+#[allow(unused_macros)]
 macro_rules! pick {
     (rustcrypto: $r:ty, ciphermeter: $c:ty $(, $other:ident: $o:ty)* $(,)?) => {
         $c
@@ -31,6 +33,7 @@ macro_rules! pick {
 }
 
 #[cfg(feature = "impl-mbedtls")]
+#[allow(unused_macros)]
 macro_rules! pick {
     (rustcrypto: $r:ty $(, ciphermeter: $c:ty)?, mbedtls: $m:ty $(, monocypher: $o:ty)? $(,)?) => {
         $m
@@ -41,6 +44,7 @@ macro_rules! pick {
 }
 
 #[cfg(feature = "impl-monocypher")]
+#[allow(unused_macros)]
 macro_rules! pick {
     (rustcrypto: $r:ty $(, ciphermeter: $c:ty)? $(, mbedtls: $m:ty)?, monocypher: $o:ty $(,)?) => {
         $o
