@@ -8,7 +8,7 @@
 
 use mcu::Implementation;
 use mcu::algorithms::Family;
-use mcu::cost_table::{CostTable, Entry};
+use mcu::cost_table::CostTable;
 use serde::{Deserialize, Serialize};
 
 /// The choice for one scheme.
@@ -80,7 +80,7 @@ fn part(table: &CostTable, id: &str, bytes: usize) -> PartChoice {
         .into_iter()
         .filter_map(|imp| {
             let entry = table.entry_of(id, imp, operation?)?;
-            Some((imp, count_at(entry, bytes)?))
+            Some((imp, entry.cycles_at(bytes)?))
         })
         .collect();
     // Ties go to RustCrypto, first in the list: the sealing core already runs it.
@@ -108,15 +108,6 @@ fn part(table: &CostTable, id: &str, bytes: usize) -> PartChoice {
         compared_at_bytes: bytes,
         implementations_compared: measured.iter().map(|(i, _)| i.name().to_string()).collect(),
     }
-}
-
-/// The entry's count at `bytes`: the cycle estimate where there is one
-/// (Cortex-M), else the exact count; interpolated between measured sizes.
-fn count_at(entry: &Entry, bytes: usize) -> Option<f64> {
-    if let Some(fit) = &entry.estimate_fit {
-        return Some(fit.at(bytes));
-    }
-    entry.count_at(bytes)
 }
 
 fn sentence(p: &PartChoice) -> String {
@@ -155,7 +146,7 @@ fn sentence(p: &PartChoice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcu::cost_table::Fit;
+    use mcu::cost_table::{Entry, Fit};
 
     fn entry(alg: &str, imp: &str, op: &str, per_byte: u64) -> Entry {
         let points: Vec<(usize, u64)> = [16, 1024]

@@ -196,28 +196,19 @@ pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
 pub fn resolve_builds(
     ids: &[String],
 ) -> Result<Vec<(&'static Algorithm, Implementation)>, McuError> {
-    let mut plain = Vec::new();
-    let mut imps = Vec::new();
-    for id in ids {
-        let (alg, imp) = match id.rsplit_once('@') {
-            Some((alg, imp)) => (alg, imp.parse::<Implementation>()?),
-            None => (id.as_str(), Implementation::RustCrypto),
-        };
-        plain.push(alg.to_string());
-        imps.push(imp);
-    }
-    let algorithms = resolve(&plain)?;
     if ids.is_empty() {
-        return Ok(algorithms
+        return Ok(resolve(&[])?
             .into_iter()
             .map(|a| (a, Implementation::RustCrypto))
             .collect());
     }
     let mut out = Vec::new();
-    for (id, imp) in plain.iter().zip(imps) {
-        let alg = find(&id.to_ascii_lowercase())
-            .or_else(|| scheme(&id.to_ascii_lowercase()))
-            .ok_or_else(|| McuError::Usage(format!("unknown firmware algorithm '{id}'")))?;
+    for id in ids {
+        let (plain, imp) = match id.rsplit_once('@') {
+            Some((alg, imp)) => (alg, imp.parse::<Implementation>()?),
+            None => (id.as_str(), Implementation::RustCrypto),
+        };
+        let alg = resolve(&[plain.to_string()])?[0];
         if !imp.offers(alg.id) {
             return Err(McuError::Usage(format!(
                 "{} has no {}; it has: {}",

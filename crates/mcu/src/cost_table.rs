@@ -142,6 +142,15 @@ impl Entry {
     pub fn count_at(&self, bytes: usize) -> Option<f64> {
         interpolate(&self.points, bytes)
     }
+
+    /// Cycles at `bytes`: the fitted cycle estimate where there is one
+    /// (Cortex-M), else the exact count ([`Self::count_at`]; AVR's are cycles).
+    pub fn cycles_at(&self, bytes: usize) -> Option<f64> {
+        match &self.estimate_fit {
+            Some(fit) => Some(fit.at(bytes)),
+            None => self.count_at(bytes),
+        }
+    }
 }
 
 /// A count at any size from counts at measured sizes (sorted by size): exact

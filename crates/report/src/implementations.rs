@@ -117,11 +117,7 @@ fn chart(table: &CostTable) -> String {
 
 /// Per byte at 1 KiB: the cycle estimate where there is one (Cortex-M).
 fn per_byte(e: &Entry) -> Option<f64> {
-    let count = match &e.estimate_fit {
-        Some(fit) => fit.at(AT_BYTES),
-        None => e.count_at(AT_BYTES)?,
-    };
-    Some(count / AT_BYTES as f64)
+    Some(e.cycles_at(AT_BYTES)? / AT_BYTES as f64)
 }
 
 #[cfg(test)]
