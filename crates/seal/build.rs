@@ -10,6 +10,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CIPHERMETER_SCHEME");
     println!("cargo::rustc-check-cfg=cfg(only_scheme)");
     println!("cargo::rustc-check-cfg=cfg(only, values(any()))");
+    println!("cargo:rerun-if-env-changed=CIPHERMETER_BACKEND");
+    println!("cargo::rustc-check-cfg=cfg(backend, values(\"rustcrypto\", \"ciphermeter\"))");
     let Ok(name) = std::env::var("CIPHERMETER_SCHEME") else {
         return;
     };
@@ -17,6 +19,14 @@ fn main() {
         return;
     };
     println!("cargo:rustc-cfg=only_scheme");
+    // Whose code the one scheme runs (crates/seal `backend`): RustCrypto's
+    // unless the firmware build names another.
+    let backend = std::env::var("CIPHERMETER_BACKEND").unwrap_or_else(|_| "rustcrypto".into());
+    assert!(
+        matches!(backend.as_str(), "rustcrypto" | "ciphermeter"),
+        "CIPHERMETER_BACKEND={backend}: the sealing core's backends are rustcrypto and ciphermeter"
+    );
+    println!("cargo:rustc-cfg=backend=\"{backend}\"");
     // The binary container's scheme id, computed here so a device that
     // needs no SHA-256 otherwise does not carry it for four bytes.
     use sha2::Digest;

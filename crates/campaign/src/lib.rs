@@ -219,7 +219,7 @@ fn run_environment(env: &Environment, plan: &Plan) -> Result<serde_json::Value, 
     if (plan.full || plan.mcu)
         && let (Some(map), Ok(rev)) = (
             value.as_object_mut(),
-            mcu::cost_table::firmware_revision(&mcu::firmware_dir()),
+            device_facts::cost_table::firmware_revision(&device_facts::firmware_dir()),
         )
     {
         map.insert("firmware_revision".into(), rev.into());

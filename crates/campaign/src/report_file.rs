@@ -71,7 +71,7 @@ pub fn write_report_with(
 
 fn newest_device_results(store: &Store) -> Result<Option<(i64, Vec<store::ResultRow>)>, Error> {
     let mut best: Option<(i64, Vec<store::ResultRow>)> = None;
-    for target in mcu::Target::ALL {
+    for target in device_facts::Target::ALL {
         if let Some((run, rows)) = store.latest_section(store::conventions::MCU, target.name())? {
             match &mut best {
                 Some((r, all)) if *r == run => all.extend(rows),

@@ -98,7 +98,7 @@ mod tests {
         let StudyReport::LoraDevice(r) = back else {
             panic!("study 004 is not the device-level report");
         };
-        assert_eq!(r.target, mcu::Target::CortexM0plus);
+        assert_eq!(r.target, device_facts::Target::CortexM0plus);
         assert_eq!(r.rows.len(), 11);
         assert_eq!(r.findings.len(), 5);
         assert_eq!(stored["report"]["study"], "lora-device");

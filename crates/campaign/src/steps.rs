@@ -268,7 +268,7 @@ pub fn all_algorithms(include_asymmetric: bool) -> Vec<String> {
 pub fn device_tier(
     store: &mut Store,
     run: RunId,
-    target: mcu::Target,
+    target: device_facts::Target,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Result<usize, String>, Error> {
     let missing = mcu::toolchain::missing(target);

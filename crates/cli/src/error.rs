@@ -63,9 +63,19 @@ impl From<cost::Error> for CliError {
     }
 }
 
-/// A missing toolchain piece is the user's to install: exit 2, as cost maps it.
+/// A missing toolchain piece is the user's to install: exit 2.
 impl From<mcu::McuError> for CliError {
     fn from(err: mcu::McuError) -> Self {
+        match err {
+            mcu::McuError::Usage(m) | mcu::McuError::Missing(m) => CliError::Usage(m),
+            mcu::McuError::Failed(m) => CliError::Failed(m),
+        }
+    }
+}
+
+/// An unknown target or implementation exits 2, as cost maps it.
+impl From<device_facts::FactsError> for CliError {
+    fn from(err: device_facts::FactsError) -> Self {
         cost::Error::from(err).into()
     }
 }

@@ -15,12 +15,12 @@ use crate::Error;
 /// The microcontroller target that runs a device profile's instruction
 /// stream, as the profile names it (`simulated_target`); none for a board
 /// without one. A name no simulator knows is an error in the profile.
-pub fn device_target(device: &Device) -> Result<Option<mcu::Target>, Error> {
+pub fn device_target(device: &Device) -> Result<Option<device_facts::Target>, Error> {
     device
         .simulated_target
         .as_ref()
         .map(|t| {
-            t.value.parse::<mcu::Target>().map_err(|e| {
+            t.value.parse::<device_facts::Target>().map_err(|e| {
                 Error::invalid(format!(
                     "device '{}': simulated_target {}: {e}",
                     device.name, t.value
@@ -42,7 +42,7 @@ pub enum Origin {
 /// Device-level seal counts by reading size, code size and stack per firmware
 /// id for one target, turned into time at the device's own clock.
 pub struct DeviceTimes {
-    pub target: mcu::Target,
+    pub target: device_facts::Target,
     pub origin: Origin,
     /// The clock the counts are divided by: the device profile's.
     pub clock_hz: f64,
@@ -59,7 +59,7 @@ pub struct DeviceTimes {
 
 impl DeviceTimes {
     /// The newest stored simulation of `target`, at the target's own clock.
-    pub fn load(store: &Store, target: mcu::Target) -> Result<Option<DeviceTimes>, Error> {
+    pub fn load(store: &Store, target: device_facts::Target) -> Result<Option<DeviceTimes>, Error> {
         Self::stored(store, target, target.clock_hz() as f64, None)
     }
 
@@ -70,9 +70,9 @@ impl DeviceTimes {
             return Ok(None);
         };
         let clock_hz = device.clock_mhz.value * 1e6;
-        let table = mcu::cost_table::shipped(target)?;
+        let table = device_facts::cost_table::shipped(target)?;
         // The firmware in this checkout, else the one the shipped table came from.
-        let revision = mcu::cost_table::firmware_revision(&mcu::firmware_dir())
+        let revision = device_facts::cost_table::firmware_revision(&device_facts::firmware_dir())
             .ok()
             .or_else(|| table.as_ref().map(|t| t.firmware_revision.clone()));
         let stored = Self::stored(store, target, clock_hz, revision.as_deref())?;
@@ -117,7 +117,7 @@ impl DeviceTimes {
     /// that recorded the same firmware revision.
     fn stored(
         store: &Store,
-        target: mcu::Target,
+        target: device_facts::Target,
         clock_hz: f64,
         revision: Option<&str>,
     ) -> Result<Option<DeviceTimes>, Error> {
@@ -174,7 +174,7 @@ impl DeviceTimes {
         Ok(Some(times))
     }
 
-    fn from_table(table: &mcu::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
+    fn from_table(table: &device_facts::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
         let mut times = DeviceTimes {
             target: table.target,
             origin: Origin::Table {
@@ -217,12 +217,12 @@ impl DeviceTimes {
     /// Seal time for a reading of `bytes` in `container`, in µs at the
     /// device's clock: serialize, seal and wrap, the exact count at a
     /// measured length, else interpolated between the nearest measured ones
-    /// (`mcu::cost_table::interpolate`).
+    /// (`device_facts::cost_table::interpolate`).
     pub fn seal_us(&self, scheme: &Scheme, container: Container, bytes: usize) -> Option<f64> {
         let key = (Self::firmware_id(scheme), seal_operation(container));
         let mut points = self.seal.get(&key)?.clone();
         points.sort();
-        let count = mcu::cost_table::interpolate(&points, bytes)?;
+        let count = device_facts::cost_table::interpolate(&points, bytes)?;
         Some(count / self.clock_hz * 1e6)
     }
 
@@ -285,7 +285,7 @@ pub enum CpuSource {
     /// firmware failed a known answer or was not built): the host's stands in,
     /// labelled, and the ranking puts it after the measured ones.
     HostInsteadOfDevice {
-        target: mcu::Target,
+        target: device_facts::Target,
         /// The device's reason when its build failed or did not fit (with sizes).
         why: Option<String>,
     },
@@ -331,11 +331,15 @@ mod tests {
     fn device_profiles_name_their_simulated_target() {
         let p = crate::data::profiles(None).unwrap();
         for (device, target, mhz) in [
-            ("sodaq-mbili", Some(mcu::Target::Atmega1284p), 8.0),
-            ("mkr-wan-1300", Some(mcu::Target::CortexM0plus), 48.0),
-            ("stm32l0", Some(mcu::Target::CortexM0plus), 32.0),
-            ("nrf52840", Some(mcu::Target::CortexM4), 64.0),
-            ("esp32-c3", Some(mcu::Target::Riscv32imc), 160.0),
+            ("sodaq-mbili", Some(device_facts::Target::Atmega1284p), 8.0),
+            (
+                "mkr-wan-1300",
+                Some(device_facts::Target::CortexM0plus),
+                48.0,
+            ),
+            ("stm32l0", Some(device_facts::Target::CortexM0plus), 32.0),
+            ("nrf52840", Some(device_facts::Target::CortexM4), 64.0),
+            ("esp32-c3", Some(device_facts::Target::Riscv32imc), 160.0),
             ("esp32", None, 240.0),
             ("rpi-3b", None, 1200.0),
         ] {

@@ -36,7 +36,7 @@ pub enum CpuChoice<'a> {
     /// The newest stored simulation of this target.
     Stored {
         store: &'a Store,
-        target: mcu::Target,
+        target: device_facts::Target,
     },
     /// Measured on this host (only for a real message).
     Host { quick: bool },
@@ -327,7 +327,7 @@ fn percent(share: f64) -> String {
 /// store, at this reading's length.
 fn device_cpu(
     store: &Store,
-    target: mcu::Target,
+    target: device_facts::Target,
     scheme: &seal::Scheme,
     container: seal::Container,
     reading_bytes: usize,

@@ -76,11 +76,11 @@ impl From<store::StoreError> for Error {
     }
 }
 
-impl From<mcu::McuError> for Error {
-    fn from(err: mcu::McuError) -> Self {
+impl From<device_facts::FactsError> for Error {
+    fn from(err: device_facts::FactsError) -> Self {
         match err {
-            mcu::McuError::Usage(m) | mcu::McuError::Missing(m) => Error::Invalid(m),
-            mcu::McuError::Failed(m) => Error::Failed(m),
+            device_facts::FactsError::Usage(m) => Error::Invalid(m),
+            device_facts::FactsError::Failed(m) => Error::Failed(m),
         }
     }
 }

@@ -6,9 +6,9 @@
 //! here"). The ranking's CPU time stays the sealing core's measured path,
 //! which runs RustCrypto's code, so `recommend`, `energy` and `link` agree.
 
-use mcu::Implementation;
-use mcu::algorithms::Family;
-use mcu::cost_table::CostTable;
+use device_facts::Implementation;
+use device_facts::algorithms::Family;
+use device_facts::cost_table::CostTable;
 use serde::{Deserialize, Serialize};
 
 /// The choice for one scheme.
@@ -46,7 +46,7 @@ pub struct PartChoice {
 /// The choice for `scheme` (a canonical name) sealing `bytes` of plaintext,
 /// from `table`; none for a name with no primitives.
 pub fn choose(table: &CostTable, scheme: &str, bytes: usize) -> Option<ImplementationChoice> {
-    let parts: Vec<PartChoice> = mcu::algorithms::catalogue_ids(scheme)
+    let parts: Vec<PartChoice> = device_facts::algorithms::catalogue_ids(scheme)
         .iter()
         .map(|id| part(table, id, bytes))
         .collect();
@@ -70,7 +70,7 @@ pub fn choose(table: &CostTable, scheme: &str, bytes: usize) -> Option<Implement
 /// The primitive's fastest implementation; RustCrypto's, the sealing core's,
 /// where the table has no build of the primitive alone.
 fn part(table: &CostTable, id: &str, bytes: usize) -> PartChoice {
-    let operation = mcu::algorithms::find(id).and_then(|a| match a.family {
+    let operation = device_facts::algorithms::find(id).and_then(|a| match a.family {
         Family::Hash => Some("hash"),
         Family::Mac => Some("mac"),
         Family::Aead | Family::Stream | Family::BlockMode(_) => Some("encrypt"),
@@ -146,7 +146,7 @@ fn sentence(p: &PartChoice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcu::cost_table::{Entry, Fit};
+    use device_facts::cost_table::{Entry, Fit};
 
     fn entry(alg: &str, imp: &str, op: &str, per_byte: u64) -> Entry {
         let points: Vec<(usize, u64)> = [16, 1024]
@@ -169,8 +169,8 @@ mod tests {
 
     fn table(entries: Vec<Entry>) -> CostTable {
         CostTable {
-            format: mcu::cost_table::FORMAT.into(),
-            target: mcu::Target::Atmega1284p,
+            format: device_facts::cost_table::FORMAT.into(),
+            target: device_facts::Target::Atmega1284p,
             counter: "cycles".into(),
             clock_hz: 8_000_000,
             firmware_revision: "test".into(),

@@ -131,7 +131,7 @@ pub fn rank_names(
     let device_times = DeviceTimes::for_device(store, device)?;
     // The implementations measured on the device's core, for each scheme's choice.
     let implementations = match crate::device_times::device_target(device)? {
-        Some(target) => mcu::cost_table::shipped(target)?,
+        Some(target) => device_facts::cost_table::shipped(target)?,
         None => None,
     };
     let setting = Setting {

@@ -93,7 +93,7 @@ fn drift_row(
 
 /// Device-level counts, plus one `failure` row per algorithm and reason, so
 /// the store and report say which algorithm a target could not run, and why.
-pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
+pub fn mcu_rows(results: &[device_facts::McuResult]) -> Vec<ResultRow> {
     let mut rows = Vec::new();
     let mut reasons: Vec<(String, &str)> = Vec::new();
     for r in results {
@@ -128,7 +128,8 @@ pub fn mcu_rows(results: &[mcu::McuResult]) -> Vec<ResultRow> {
             _ if error.contains("known-answer") => "known-answer",
             op => op,
         };
-        let mut failure = mcu::McuResult::failure(r.target, &r.algorithm, operation, error);
+        let mut failure =
+            device_facts::McuResult::failure(r.target, &r.algorithm, operation, error);
         failure.size_bytes = r.size_bytes;
         failure.implementation = r.implementation.clone();
         rows.push(ResultRow {
@@ -200,7 +201,7 @@ pub fn save_bench_report(
 /// and simulator that produced the counts.
 pub fn save_mcu_results(
     store: &mut Store,
-    results: &[mcu::McuResult],
+    results: &[device_facts::McuResult],
     command: &str,
     environment: serde_json::Value,
     interrupted: bool,

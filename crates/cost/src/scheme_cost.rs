@@ -414,11 +414,11 @@ mod tests {
                 store::RunStatus::Running,
             )
             .unwrap();
-        let results: Vec<mcu::McuResult> = points
+        let results: Vec<device_facts::McuResult> = points
             .iter()
             .map(|&(bytes, cycles)| {
-                let mut r = mcu::McuResult::failure(
-                    mcu::Target::Atmega1284p,
+                let mut r = device_facts::McuResult::failure(
+                    device_facts::Target::Atmega1284p,
                     "aead:aes-128-gcm",
                     "seal-json",
                     "",
@@ -430,7 +430,7 @@ mod tests {
         store
             .add_results(run, &crate::record::mcu_rows(&results))
             .unwrap();
-        let times = DeviceTimes::load(&store, mcu::Target::Atmega1284p)
+        let times = DeviceTimes::load(&store, device_facts::Target::Atmega1284p)
             .unwrap()
             .unwrap();
         (dir, times)
@@ -481,8 +481,8 @@ mod tests {
         ] {
             let scheme = Scheme::parse(name).unwrap();
             assert_eq!(DeviceTimes::firmware_id(&scheme), name);
-            let resolved = mcu::algorithms::resolve(&[name.to_string()]).unwrap();
-            assert_eq!(resolved[0].family, mcu::algorithms::Family::Seal);
+            let resolved = device_facts::algorithms::resolve(&[name.to_string()]).unwrap();
+            assert_eq!(resolved[0].family, device_facts::algorithms::Family::Seal);
         }
     }
 

@@ -108,7 +108,7 @@ pub fn on_device(
             ),
         ));
     };
-    let Some(table) = mcu::cost_table::shipped(target)? else {
+    let Some(table) = device_facts::cost_table::shipped(target)? else {
         return Ok(unavailable(
             Some(target.name().into()),
             format!("no device cost table for {target}: run scripts/device-costs"),
@@ -294,7 +294,7 @@ pub fn edhoc_view(
 /// An unknown device named like a simulated target: say which device
 /// profiles run that target (each has its own clock and power).
 fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -> Error {
-    let Ok(target) = name.parse::<mcu::Target>() else {
+    let Ok(target) = name.parse::<device_facts::Target>() else {
         return Error::invalid(e);
     };
     let runs: Vec<&str> = prof

@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcu::Target;
+use device_facts::Target;
 use mcu::uplink::{self, Provision};
 use seal::{NoncePolicy, SealKey};
 use serde::Serialize;

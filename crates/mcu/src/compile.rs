@@ -38,23 +38,54 @@ fn build_lock() -> Result<File, McuError> {
 pub fn features(target: Target, id: &str) -> Result<String, String> {
     // `sha512@monocypher`: the algorithm's feature and the implementation's.
     let (alg, imp) = crate::implementation::split_build_id(id);
-    if let Some(feature) = imp.feature() {
-        return Ok(format!("{alg},{feature}"));
-    }
-    if !id.contains(':') {
-        return Ok(id.to_string());
+    if !alg.contains(':') {
+        return Ok(match imp.feature() {
+            Some(feature) => format!("{alg},{feature}"),
+            None => alg.to_string(),
+        });
     }
     let spec =
-        seal::Spec::parse(id).ok_or_else(|| format!("'{id}' is not a canonical scheme name"))?;
+        seal::Spec::parse(alg).ok_or_else(|| format!("'{alg}' is not a canonical scheme name"))?;
     let mut features = vec!["seal".to_string()];
     for f in spec.features().into_iter().filter(|f| !f.is_empty()) {
         features.push(format!("seal/{f}"));
+    }
+    // `aead:aes-128-ccm@ciphermeter`: the sealing core with that backend's
+    // code (CIPHERMETER_BACKEND, set by `command_with`, picks it).
+    if let Some(backend) = sealing_backend(id)?
+        && backend != seal::Backend::RustCrypto
+    {
+        features.push(format!("seal/backend-{}", backend.name()));
     }
     // AVR copies constant tables to its 16 KiB of RAM.
     if target.is_avr() && spec.features().contains(&"in-project") {
         features.push("seal/compact-tables".into());
     }
     Ok(features.join(","))
+}
+
+/// The sealing core's backend of a scheme build (`aead:aes-128-ccm@ciphermeter`);
+/// none for a primitive's build. An implementation that is no backend of the
+/// core, or one without every primitive of the scheme, is refused.
+pub fn sealing_backend(id: &str) -> Result<Option<seal::Backend>, String> {
+    let (alg, imp) = crate::implementation::split_build_id(id);
+    let Some(spec) = alg.contains(':').then(|| seal::Spec::parse(alg)).flatten() else {
+        return Ok(None);
+    };
+    let backend = seal::Backend::from_name(imp.name()).ok_or_else(|| {
+        format!(
+            "{} is not a backend of the sealing core yet; its primitives are measured alone",
+            imp.label()
+        )
+    })?;
+    if !backend.covers(&spec) {
+        return Err(format!(
+            "{} does not have every primitive of {alg} (it has {})",
+            imp.label(),
+            backend.summary()
+        ));
+    }
+    Ok(Some(backend))
 }
 
 /// The Cargo invocation for one algorithm (or sealing scheme) on one target.
@@ -80,10 +111,17 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
         "--color",
         "never",
     ]);
-    if feature.contains(':') {
-        cmd.env("CIPHERMETER_SCHEME", feature);
+    let (scheme, _) = crate::implementation::split_build_id(feature);
+    if scheme.contains(':') {
+        cmd.env("CIPHERMETER_SCHEME", scheme);
+        let backend = sealing_backend(feature).ok().flatten();
+        cmd.env(
+            "CIPHERMETER_BACKEND",
+            backend.unwrap_or(seal::Backend::RustCrypto).name(),
+        );
     } else {
         cmd.env_remove("CIPHERMETER_SCHEME");
+        cmd.env_remove("CIPHERMETER_BACKEND");
     }
     cmd.current_dir(firmware_dir())
         .env("CARGO_TARGET_DIR", target_dir())

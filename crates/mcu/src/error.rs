@@ -18,3 +18,13 @@ impl From<std::io::Error> for McuError {
         McuError::Failed(format!("I/O error: {e}"))
     }
 }
+
+/// The facts' errors keep their kind: a usage error stays one (exit 2).
+impl From<device_facts::FactsError> for McuError {
+    fn from(e: device_facts::FactsError) -> Self {
+        match e {
+            device_facts::FactsError::Usage(m) => McuError::Usage(m),
+            device_facts::FactsError::Failed(m) => McuError::Failed(m),
+        }
+    }
+}

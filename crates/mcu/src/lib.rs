@@ -14,33 +14,32 @@
 //!
 //! [`measure`] is the entry point; [`tiny_security::reproduce`] reruns study
 //! 003's device-level comparison. Results are plain serde types
-//! ([`McuResult`]) so the store and report can persist them.
+//! ([`McuResult`]) so the store and report can persist them. The facts it
+//! writes and reads (targets, the algorithm and implementation registry,
+//! cost tables, anchors) are `device_facts`', re-exported here.
 
-pub mod algorithms;
-pub mod anchors;
 pub mod compile;
-pub mod cost_table;
 pub mod cycles;
 pub mod elf;
 pub mod emulate;
 pub mod error;
 pub mod fit;
-pub mod implementation;
 pub mod parse;
 pub mod results;
 pub mod seal_check;
 pub mod summary;
-pub mod target;
 pub mod tiny_security;
 pub mod toolchain;
 pub mod uplink;
 
+// The facts this runner writes and reads live in `device_facts`, which
+// runs nothing; re-exported so `mcu::Target`, `mcu::cost_table` and the
+// rest name the same items as before.
+pub use device_facts::{
+    Implementation, McuResult, Target, algorithms, anchors, cost_table, firmware_dir,
+    implementation, measurement, target,
+};
 pub use error::McuError;
-pub use implementation::Implementation;
-pub use results::McuResult;
-pub use target::Target;
-
-use std::path::PathBuf;
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -64,13 +63,6 @@ pub const MAX_SIZE: usize = 4096;
 /// The buffer size of a sealing build: study 003's longest chain reading
 /// (470 bytes of JSON) sealed in the json container, with its scratch room.
 pub const SEAL_BUFFER: usize = 1536;
-
-/// Where the firmware crate lives (override with CIPHERMETER_FIRMWARE_DIR).
-pub fn firmware_dir() -> PathBuf {
-    std::env::var_os("CIPHERMETER_FIRMWARE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../firmware"))
-}
 
 /// Checks the request, the toolchain, then builds and runs every algorithm.
 /// A firmware that does not build or run yields a row saying why; it never

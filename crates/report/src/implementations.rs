@@ -4,8 +4,8 @@
 //! cost tables, with the published portable figures for the core drawn as
 //! faded reference bars (data/anchors/).
 
-use mcu::cost_table::{CostTable, Entry};
-use mcu::{Implementation, Target};
+use device_facts::cost_table::{CostTable, Entry};
+use device_facts::{Implementation, Target};
 
 use crate::html::esc;
 use crate::svg::{Bar, BarChart, BarGroup, BarSeries, colour, grouped_bars};
@@ -21,7 +21,7 @@ pub fn render() -> String {
         "<h3>Whose code: implementations side by side</h3><p>Cycles per byte at 1 KiB of each algorithm by each implementation that builds and passes its known answers on the core (the sealing core runs RustCrypto's; <code>recommend</code> names the fastest per scheme). Mbed TLS and Monocypher are compiled from their sources for the core; on AVR the published figures of rweather's portable library are drawn faded beside them.</p>",
     );
     for target in TARGETS {
-        match mcu::cost_table::shipped(target) {
+        match device_facts::cost_table::shipped(target) {
             Ok(Some(table)) => out.push_str(&chart(&table)),
             Ok(None) => {}
             Err(e) => out.push_str(&format!("<p>{}</p>", esc(&e.to_string()))),
@@ -31,7 +31,9 @@ pub fn render() -> String {
 }
 
 fn chart(table: &CostTable) -> String {
-    let anchors = mcu::anchors::for_target(table.target).ok().flatten();
+    let anchors = device_facts::anchors::for_target(table.target)
+        .ok()
+        .flatten();
     let mut series: Vec<BarSeries> = Implementation::ALL
         .iter()
         .enumerate()

@@ -179,7 +179,7 @@ pub(crate) fn status_of(id: &str) -> (String, Option<String>) {
         _ => 4,
     };
     let mut worst = ("recommended".to_string(), None);
-    for part in mcu::algorithms::catalogue_ids(id) {
+    for part in device_facts::algorithms::catalogue_ids(id) {
         let status = match catalogue::catalogue().get(&part) {
             // The identity is the harness's floor: a baseline, not a broken cipher.
             Some(e) if e.kind == catalogue::Kind::Baseline => (

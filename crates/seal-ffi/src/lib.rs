@@ -101,7 +101,7 @@ impl Slots for CSlots<'_> {
 
 fn code(e: Error) -> i32 {
     match e {
-        Error::NotBuilt => CM_ERR_NOT_BUILT,
+        Error::NotBuilt | Error::NotInBackend => CM_ERR_NOT_BUILT,
         Error::KeyLength => CM_ERR_KEY,
         Error::NonceLength | Error::NoncesExhausted => CM_ERR_NONCE,
         Error::BufferTooSmall { .. } => CM_ERR_BUFFER,

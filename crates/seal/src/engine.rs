@@ -19,6 +19,7 @@ use sha2::Sha256;
 use zeroize::Zeroizing;
 
 use crate::algorithm::CipherAlg;
+use crate::backend::Backend;
 use crate::error::{Error, limits};
 use crate::keyed::{AeadKey, CipherKey, MacKey};
 use crate::spec::{ETM_MASTER_KEY, Pattern, Spec};
@@ -72,9 +73,22 @@ pub struct Sealer {
 }
 
 impl Sealer {
-    /// Runs the key schedules. The caller has checked that the scheme is
+    /// Runs the key schedules with this build's backend ([`Backend::BUILT`]:
+    /// RustCrypto on the host). The caller has checked that the scheme is
     /// acceptable (the host refuses insecure ones unless asked).
     pub fn new(spec: Spec<'_>, key_id: &[u8], material: &[u8]) -> Result<Sealer, Error> {
+        Self::with_backend(spec, key_id, material, Backend::BUILT)
+    }
+
+    /// Runs the key schedules with `backend`'s code for every keyed
+    /// primitive; `Error::NotInBackend` if it lacks one (no other backend's
+    /// code stands in).
+    pub fn with_backend(
+        spec: Spec<'_>,
+        key_id: &[u8],
+        material: &[u8],
+        backend: Backend,
+    ) -> Result<Sealer, Error> {
         if material.len() != spec.key_len() {
             return Err(Error::KeyLength);
         }
@@ -87,18 +101,21 @@ impl Sealer {
         }
         let (cipher, mac) = match (spec.pattern, spec.cipher, spec.mac) {
             #[cfg(any(not(only_scheme), only = "pattern-hmac"))]
-            (Pattern::Hmac, _, Some(m)) => (None, Some(MacKey::new(m, material)?)),
+            (Pattern::Hmac, _, Some(m)) => (None, Some(MacKey::new(m, material, backend)?)),
             #[cfg(any(not(only_scheme), only = "pattern-aead"))]
-            (Pattern::Aead, Some(c), None) => (Some(CipherKey::new(c, material)?), None),
+            (Pattern::Aead, Some(c), None) => (Some(CipherKey::new(c, material, backend)?), None),
             #[cfg(any(not(only_scheme), only = "pattern-enc"))]
-            (Pattern::Enc, Some(c), None) => (Some(CipherKey::new(c, material)?), None),
+            (Pattern::Enc, Some(c), None) => (Some(CipherKey::new(c, material, backend)?), None),
             #[cfg(any(not(only_scheme), only = "pattern-etm"))]
             (Pattern::Etm, Some(c), Some(m)) => {
                 let mut enc = Zeroizing::new([0u8; 64]);
                 let mut mac = Zeroizing::new([0u8; 64]);
                 let enc = derive(material, ETM_ENC_INFO, &mut enc[..c.key_len()])?;
                 let mac = derive(material, ETM_MAC_INFO, &mut mac[..m.key_len()])?;
-                (Some(CipherKey::new(c, enc)?), Some(MacKey::new(m, mac)?))
+                (
+                    Some(CipherKey::new(c, enc, backend)?),
+                    Some(MacKey::new(m, mac, backend)?),
+                )
             }
             #[allow(unreachable_patterns)]
             _ => return Err(Error::NotBuilt),

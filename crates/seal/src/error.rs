@@ -6,6 +6,8 @@
 pub enum Error {
     /// The algorithm's code is not in this build (its feature is off).
     NotBuilt,
+    /// The chosen backend has no code for the algorithm (`Backend::covers`).
+    NotInBackend,
     /// The key material has the wrong length for the scheme.
     KeyLength,
     /// The nonce has the wrong length for the scheme.
@@ -47,6 +49,7 @@ impl Error {
     pub fn as_str(&self) -> &'static str {
         match self {
             Error::NotBuilt => "the algorithm is not in this build",
+            Error::NotInBackend => "the chosen implementation has no code for this algorithm",
             Error::KeyLength => "wrong key length",
             Error::NonceLength => "wrong nonce length",
             Error::BufferTooSmall { .. } => "buffer too small",

@@ -24,6 +24,7 @@ use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockSizeUser, KeyIn
 use zeroize::Zeroizing;
 
 use crate::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
+use crate::backend::Backend;
 use crate::error::Error;
 
 // Unused in a build without a block cipher (an AEAD-only firmware).
@@ -187,91 +188,104 @@ mod modes {
     }
 }
 
-/// Declares the keyed block ciphers: one enum variant per cipher, present
-/// only with its feature, and the dispatch to the generic modes.
+/// Declares the keyed block ciphers: one enum variant per (backend,
+/// cipher), present only with its features (and, in a one-scheme firmware
+/// build, only for its cipher and backend), and the dispatch to the
+/// generic modes.
 macro_rules! block_ciphers {
-    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
+    ($($backend:ident $bname:literal [$($feature:literal),+] $id:literal $alg:ident => $name:ident $ty:ty;)*) => {
         pub enum BlockKey {
-            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
+            $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] $name($ty),)*
         }
 
         impl BlockKey {
-            pub fn new(alg: BlockAlg, key: &[u8]) -> Result<BlockKey, Error> {
+            pub fn new(alg: BlockAlg, key: &[u8], backend: Backend) -> Result<BlockKey, Error> {
                 let _ = key;
-                match alg {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
-                    BlockAlg::$name => Ok(BlockKey::$name(
+                match (alg, backend) {
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))]
+                    (BlockAlg::$alg, Backend::$backend) => Ok(BlockKey::$name(
                         <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
                     )),)*
                     #[allow(unreachable_patterns)]
-                    _ => Err(Error::NotBuilt),
+                    _ => Err(missing(backend)),
                 }
             }
 
             pub fn encrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8], len: usize) -> Result<usize, Error> {
                 let _ = (mode, iv, &buf, len);
                 match *self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] BlockKey::$name(ref c) => modes::encrypt(c, mode, iv, buf, len),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] BlockKey::$name(ref c) => modes::encrypt(c, mode, iv, buf, len),)*
                 }
             }
 
             pub fn decrypt(&self, mode: Mode, iv: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
                 let _ = (mode, iv, &buf);
                 match *self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] BlockKey::$name(ref c) => modes::decrypt(c, mode, iv, buf),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] BlockKey::$name(ref c) => modes::decrypt(c, mode, iv, buf),)*
                 }
             }
         }
     };
 }
 
+/// Why a backend has no key for an algorithm: not compiled into this build
+/// (RustCrypto, which has them all), or not one of the backend's.
+fn missing(backend: Backend) -> Error {
+    match backend {
+        Backend::RustCrypto => Error::NotBuilt,
+        _ => Error::NotInBackend,
+    }
+}
+
 block_ciphers! {
-    "aes" "aes-128" Aes128 aes::Aes128;
-    "aes" "aes-192" Aes192 aes::Aes192;
-    "aes" "aes-256" Aes256 aes::Aes256;
-    "serpent" "serpent-128" Serpent128 serpent::Serpent;
-    "serpent" "serpent-192" Serpent192 serpent::Serpent;
-    "serpent" "serpent-256" Serpent256 serpent::Serpent;
-    "in-project" "twofish-128" Twofish128 primitives::Twofish128;
-    "in-project" "twofish-192" Twofish192 primitives::Twofish192;
-    "in-project" "twofish-256" Twofish256 primitives::Twofish256;
-    "camellia" "camellia-128" Camellia128 camellia::Camellia128;
-    "in-project" "clefia-128" Clefia128 primitives::Clefia128;
-    "speck" "speck128-128" Speck128_128 speck_cipher::Speck128_128;
-    "speck" "speck64-128" Speck64_128 speck_cipher::Speck64_128;
-    "in-project" "present-80" Present80 primitives::Present80;
-    "in-project" "present-128" Present128 primitives::Present128;
-    "in-project" "piccolo-80" Piccolo80 primitives::Piccolo80;
-    "in-project" "piccolo-128" Piccolo128 primitives::Piccolo128;
-    "blowfish" "bf" Blowfish blowfish::Blowfish;
-    "des" "des" Des des::Des;
-    "des" "des-ede3" TdesEde3 des::TdesEde3;
-    "rc2" "rc2" Rc2 rc2::Rc2;
-    "idea" "idea" Idea idea::Idea;
-    "xtea" "xtea" Xtea xtea::Xtea;
-    "in-project" "rijndael-256" Rijndael256 primitives::Rijndael256K256;
+    RustCrypto "rustcrypto" ["aes"] "aes-128" Aes128 => Aes128 aes::Aes128;
+    RustCrypto "rustcrypto" ["aes"] "aes-192" Aes192 => Aes192 aes::Aes192;
+    RustCrypto "rustcrypto" ["aes"] "aes-256" Aes256 => Aes256 aes::Aes256;
+    RustCrypto "rustcrypto" ["serpent"] "serpent-128" Serpent128 => Serpent128 serpent::Serpent;
+    RustCrypto "rustcrypto" ["serpent"] "serpent-192" Serpent192 => Serpent192 serpent::Serpent;
+    RustCrypto "rustcrypto" ["serpent"] "serpent-256" Serpent256 => Serpent256 serpent::Serpent;
+    RustCrypto "rustcrypto" ["in-project"] "twofish-128" Twofish128 => Twofish128 primitives::Twofish128;
+    RustCrypto "rustcrypto" ["in-project"] "twofish-192" Twofish192 => Twofish192 primitives::Twofish192;
+    RustCrypto "rustcrypto" ["in-project"] "twofish-256" Twofish256 => Twofish256 primitives::Twofish256;
+    RustCrypto "rustcrypto" ["camellia"] "camellia-128" Camellia128 => Camellia128 camellia::Camellia128;
+    RustCrypto "rustcrypto" ["in-project"] "clefia-128" Clefia128 => Clefia128 primitives::Clefia128;
+    RustCrypto "rustcrypto" ["speck"] "speck128-128" Speck128_128 => Speck128_128 speck_cipher::Speck128_128;
+    RustCrypto "rustcrypto" ["speck"] "speck64-128" Speck64_128 => Speck64_128 speck_cipher::Speck64_128;
+    RustCrypto "rustcrypto" ["in-project"] "present-80" Present80 => Present80 primitives::Present80;
+    RustCrypto "rustcrypto" ["in-project"] "present-128" Present128 => Present128 primitives::Present128;
+    RustCrypto "rustcrypto" ["in-project"] "piccolo-80" Piccolo80 => Piccolo80 primitives::Piccolo80;
+    RustCrypto "rustcrypto" ["in-project"] "piccolo-128" Piccolo128 => Piccolo128 primitives::Piccolo128;
+    RustCrypto "rustcrypto" ["blowfish"] "bf" Blowfish => Blowfish blowfish::Blowfish;
+    RustCrypto "rustcrypto" ["des"] "des" Des => Des des::Des;
+    RustCrypto "rustcrypto" ["des"] "des-ede3" TdesEde3 => TdesEde3 des::TdesEde3;
+    RustCrypto "rustcrypto" ["rc2"] "rc2" Rc2 => Rc2 rc2::Rc2;
+    RustCrypto "rustcrypto" ["idea"] "idea" Idea => Idea idea::Idea;
+    RustCrypto "rustcrypto" ["xtea"] "xtea" Xtea => Xtea xtea::Xtea;
+    RustCrypto "rustcrypto" ["in-project"] "rijndael-256" Rijndael256 => Rijndael256 primitives::Rijndael256K256;
+    Ciphermeter "ciphermeter" ["backend-ciphermeter"] "aes-128" Aes128 => OursAes128 primitives::Aes128;
+    Ciphermeter "ciphermeter" ["backend-ciphermeter"] "aes-256" Aes256 => OursAes256 primitives::Aes256;
 }
 
 /// Declares the keyed AEADs, as `block_ciphers!` does for block ciphers.
 macro_rules! aeads {
-    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
+    ($($backend:ident $bname:literal [$($feature:literal),+] $id:literal $alg:ident => $name:ident $ty:ty;)*) => {
         // No allocator to box with; a firmware build has one variant, so its
         // size is exactly its algorithm's.
         #[allow(clippy::large_enum_variant)]
         pub enum AeadKey {
-            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
+            $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] $name($ty),)*
         }
 
         impl AeadKey {
-            pub fn new(alg: AeadAlg, key: &[u8]) -> Result<AeadKey, Error> {
+            pub fn new(alg: AeadAlg, key: &[u8], backend: Backend) -> Result<AeadKey, Error> {
                 let _ = key;
-                match alg {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
-                    AeadAlg::$name => Ok(AeadKey::$name(
+                match (alg, backend) {
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))]
+                    (AeadAlg::$alg, Backend::$backend) => Ok(AeadKey::$name(
                         <$ty as KeyInit>::new_from_slice(key).map_err(|_| Error::KeyLength)?,
                     )),)*
                     #[allow(unreachable_patterns)]
-                    _ => Err(Error::NotBuilt),
+                    _ => Err(missing(backend)),
                 }
             }
 
@@ -279,7 +293,7 @@ macro_rules! aeads {
             pub fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &mut [u8]) -> Result<(), Error> {
                 let _ = (nonce, ad, &buf, &tag);
                 match *self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] AeadKey::$name(ref a) => aead_seal(a, nonce, ad, buf, tag),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] AeadKey::$name(ref a) => aead_seal(a, nonce, ad, buf, tag),)*
                 }
             }
 
@@ -287,7 +301,7 @@ macro_rules! aeads {
             pub fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
                 let _ = (nonce, ad, &buf, tag);
                 match *self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] AeadKey::$name(ref a) => aead_open(a, nonce, ad, buf, tag),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] AeadKey::$name(ref a) => aead_open(a, nonce, ad, buf, tag),)*
                 }
             }
         }
@@ -295,21 +309,31 @@ macro_rules! aeads {
 }
 
 aeads! {
-    "gcm" "aes-128-gcm" Aes128Gcm GcmKey<aes_gcm::Aes128Gcm>;
-    "gcm" "aes-256-gcm" Aes256Gcm GcmKey<aes_gcm::Aes256Gcm>;
-    "ccm" "aes-128-ccm" Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
-    "ccm" "aes-256-ccm" Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
-    "eax" "aes-128-eax" Aes128Eax primitives::Eax<aes::Aes128>;
-    "eax" "aes-256-eax" Aes256Eax primitives::Eax<aes::Aes256>;
-    "ocb" "aes-128-ocb" Aes128Ocb ocb3::Ocb3<aes::Aes128>;
-    "ocb" "aes-256-ocb" Aes256Ocb ocb3::Ocb3<aes::Aes256>;
-    "gcm-siv" "aes-256-gcm-siv" Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
-    "chacha20poly1305" "chacha20-poly1305" ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
-    "chacha20poly1305" "xchacha20-poly1305" XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
-    "ascon" "ascon-aead128" AsconAead128 ascon_aead::AsconAead128;
-    "in-project" "ascon-128-v1.2" Ascon128V12 primitives::Ascon128V12;
-    "in-project" "acorn-128" Acorn128 primitives::Acorn128;
-    "in-project" "acorn-128-wide" Acorn128Wide primitives::Acorn128Wide;
+    RustCrypto "rustcrypto" ["gcm"] "aes-128-gcm" Aes128Gcm => Aes128Gcm GcmKey<aes_gcm::Aes128Gcm>;
+    RustCrypto "rustcrypto" ["gcm"] "aes-256-gcm" Aes256Gcm => Aes256Gcm GcmKey<aes_gcm::Aes256Gcm>;
+    RustCrypto "rustcrypto" ["ccm"] "aes-128-ccm" Aes128Ccm => Aes128Ccm ccm::Ccm<aes::Aes128, ccm::consts::U16, ccm::consts::U13>;
+    RustCrypto "rustcrypto" ["ccm"] "aes-256-ccm" Aes256Ccm => Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
+    RustCrypto "rustcrypto" ["eax"] "aes-128-eax" Aes128Eax => Aes128Eax primitives::Eax<aes::Aes128>;
+    RustCrypto "rustcrypto" ["eax"] "aes-256-eax" Aes256Eax => Aes256Eax primitives::Eax<aes::Aes256>;
+    RustCrypto "rustcrypto" ["ocb"] "aes-128-ocb" Aes128Ocb => Aes128Ocb ocb3::Ocb3<aes::Aes128>;
+    RustCrypto "rustcrypto" ["ocb"] "aes-256-ocb" Aes256Ocb => Aes256Ocb ocb3::Ocb3<aes::Aes256>;
+    RustCrypto "rustcrypto" ["gcm-siv"] "aes-256-gcm-siv" Aes256GcmSiv => Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
+    RustCrypto "rustcrypto" ["chacha20poly1305"] "chacha20-poly1305" ChaCha20Poly1305 => ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
+    RustCrypto "rustcrypto" ["chacha20poly1305"] "xchacha20-poly1305" XChaCha20Poly1305 => XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
+    RustCrypto "rustcrypto" ["ascon"] "ascon-aead128" AsconAead128 => AsconAead128 ascon_aead::AsconAead128;
+    RustCrypto "rustcrypto" ["in-project"] "ascon-128-v1.2" Ascon128V12 => Ascon128V12 primitives::Ascon128V12;
+    RustCrypto "rustcrypto" ["in-project"] "acorn-128" Acorn128 => Acorn128 primitives::Acorn128;
+    RustCrypto "rustcrypto" ["in-project"] "acorn-128-wide" Acorn128Wide => Acorn128Wide primitives::Acorn128Wide;
+    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-128-gcm" Aes128Gcm => OursAes128Gcm GcmKey<aes_gcm::AesGcm<primitives::Aes128, cipher::consts::U12>>;
+    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-256-gcm" Aes256Gcm => OursAes256Gcm GcmKey<aes_gcm::AesGcm<primitives::Aes256, cipher::consts::U12>>;
+    Ciphermeter "ciphermeter" ["ccm", "backend-ciphermeter"] "aes-128-ccm" Aes128Ccm => OursAes128Ccm ccm::Ccm<primitives::Aes128, ccm::consts::U16, ccm::consts::U13>;
+    Ciphermeter "ciphermeter" ["ccm", "backend-ciphermeter"] "aes-256-ccm" Aes256Ccm => OursAes256Ccm ccm::Ccm<primitives::Aes256, ccm::consts::U16, ccm::consts::U13>;
+    Ciphermeter "ciphermeter" ["eax", "backend-ciphermeter"] "aes-128-eax" Aes128Eax => OursAes128Eax primitives::Eax<primitives::Aes128>;
+    Ciphermeter "ciphermeter" ["eax", "backend-ciphermeter"] "aes-256-eax" Aes256Eax => OursAes256Eax primitives::Eax<primitives::Aes256>;
+    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-128-ocb" Aes128Ocb => OursAes128Ocb ocb3::Ocb3<primitives::Aes128>;
+    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-256-ocb" Aes256Ocb => OursAes256Ocb ocb3::Ocb3<primitives::Aes256>;
+    Ciphermeter "ciphermeter" ["gcm-siv", "backend-ciphermeter"] "aes-256-gcm-siv" Aes256GcmSiv => OursAes256GcmSiv aes_gcm_siv::AesGcmSiv<primitives::Aes256>;
+    Ciphermeter "ciphermeter" ["backend-ciphermeter"] "chacha20-poly1305" ChaCha20Poly1305 => OursChaCha20Poly1305 primitives::ChaCha20Poly1305;
 }
 
 /// AES-GCM's keyed state holds 16-byte-aligned GHASH field elements
@@ -497,11 +521,15 @@ pub enum CipherKey {
 }
 
 impl CipherKey {
-    pub fn new(alg: CipherAlg, key: &[u8]) -> Result<CipherKey, Error> {
+    pub fn new(alg: CipherAlg, key: &[u8], backend: Backend) -> Result<CipherKey, Error> {
         Ok(match alg {
-            CipherAlg::Block(b, m) => CipherKey::Block(BlockKey::new(b, key)?, m),
+            CipherAlg::Block(b, m) => CipherKey::Block(BlockKey::new(b, key, backend)?, m),
+            // Only RustCrypto has stream ciphers here.
+            CipherAlg::Stream(_) if backend != Backend::RustCrypto => {
+                return Err(Error::NotInBackend);
+            }
             CipherAlg::Stream(s) => CipherKey::Stream(StreamKey::new(s, key)?),
-            CipherAlg::Aead(a) => CipherKey::Aead(AeadKey::new(a, key)?),
+            CipherAlg::Aead(a) => CipherKey::Aead(AeadKey::new(a, key, backend)?),
         })
     }
 
@@ -532,25 +560,25 @@ impl CipherKey {
 
 /// Declares the keyed MACs, as `block_ciphers!` does.
 macro_rules! macs {
-    ($($feature:literal $id:literal $name:ident $ty:ty;)*) => {
+    ($($backend:ident $bname:literal [$($feature:literal),+] $id:literal $alg:ident => $name:ident $ty:ty;)*) => {
         // No allocator to box with; a firmware build has one variant, so its
         // size is exactly its algorithm's.
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone)]
         pub enum MacKey {
-            $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] $name($ty),)*
+            $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] $name($ty),)*
         }
 
         impl MacKey {
-            pub fn new(alg: MacAlg, key: &[u8]) -> Result<MacKey, Error> {
+            pub fn new(alg: MacAlg, key: &[u8], backend: Backend) -> Result<MacKey, Error> {
                 #[allow(unused_imports)]
                 use digest::KeyInit as _;
                 let _ = key;
-                Ok(match alg {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))]
-                    MacAlg::$name => MacKey::$name(<$ty>::new_from_slice(key).map_err(|_| Error::KeyLength)?),)*
+                Ok(match (alg, backend) {
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))]
+                    (MacAlg::$alg, Backend::$backend) => MacKey::$name(<$ty>::new_from_slice(key).map_err(|_| Error::KeyLength)?),)*
                     #[allow(unreachable_patterns)]
-                    _ => return Err(Error::NotBuilt),
+                    _ => return Err(missing(backend)),
                 })
             }
 
@@ -558,7 +586,7 @@ macro_rules! macs {
                 use digest::Mac as _;
                 let _ = data;
                 match *self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(ref mut m) => m.update(data),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] MacKey::$name(ref mut m) => m.update(data),)*
                 }
             }
 
@@ -567,7 +595,7 @@ macro_rules! macs {
                 use digest::Mac as _;
                 let _ = &out;
                 match self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(m) => out.copy_from_slice(&m.finalize().into_bytes()),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] MacKey::$name(m) => out.copy_from_slice(&m.finalize().into_bytes()),)*
                 }
             }
 
@@ -576,7 +604,7 @@ macro_rules! macs {
                 use digest::Mac as _;
                 let _ = tag;
                 let checked: Result<(), digest::MacError> = match self {
-                    $(#[cfg(all(feature = $feature, any(not(only_scheme), only = $id)))] MacKey::$name(m) => m.verify_slice(tag),)*
+                    $(#[cfg(all($(feature = $feature,)+ any(not(only_scheme), all(only = $id, backend = $bname))))] MacKey::$name(m) => m.verify_slice(tag),)*
                 };
                 checked.map_err(|_| Error::Rejected)
             }
@@ -585,15 +613,19 @@ macro_rules! macs {
 }
 
 macs! {
-    "sha256" "hmac-sha256" HmacSha256 hmac::Hmac<sha2::Sha256>;
-    "sha512" "hmac-sha512" HmacSha512 hmac::Hmac<sha2::Sha512>;
-    "sha3" "hmac-sha3-256" HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
-    "sha3" "hmac-sha3-512" HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
-    "sha1" "hmac-sha1" HmacSha1 hmac::Hmac<sha1::Sha1>;
-    "md5" "hmac-md5" HmacMd5 hmac::Hmac<md5::Md5>;
-    "blake2" "hmac-blake2s256" HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
-    "blake2" "hmac-blake2b512" HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
-    "ascon-hash" "hmac-ascon-hash256" HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
-    "cmac" "cmac-aes-128" CmacAes128 cmac::Cmac<aes::Aes128>;
-    "cmac" "cmac-aes-256" CmacAes256 cmac::Cmac<aes::Aes256>;
+    RustCrypto "rustcrypto" ["sha256"] "hmac-sha256" HmacSha256 => HmacSha256 hmac::Hmac<sha2::Sha256>;
+    RustCrypto "rustcrypto" ["sha512"] "hmac-sha512" HmacSha512 => HmacSha512 hmac::Hmac<sha2::Sha512>;
+    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-256" HmacSha3_256 => HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
+    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-512" HmacSha3_512 => HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
+    RustCrypto "rustcrypto" ["sha1"] "hmac-sha1" HmacSha1 => HmacSha1 hmac::Hmac<sha1::Sha1>;
+    RustCrypto "rustcrypto" ["md5"] "hmac-md5" HmacMd5 => HmacMd5 hmac::Hmac<md5::Md5>;
+    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2s256" HmacBlake2s256 => HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
+    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2b512" HmacBlake2b512 => HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
+    RustCrypto "rustcrypto" ["ascon-hash"] "hmac-ascon-hash256" HmacAsconHash256 => HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
+    RustCrypto "rustcrypto" ["cmac"] "cmac-aes-128" CmacAes128 => CmacAes128 cmac::Cmac<aes::Aes128>;
+    RustCrypto "rustcrypto" ["cmac"] "cmac-aes-256" CmacAes256 => CmacAes256 cmac::Cmac<aes::Aes256>;
+    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-256" HmacSha3_256 => OursHmacSha3_256 hmac::SimpleHmac<primitives::Sha3_256>;
+    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-512" HmacSha3_512 => OursHmacSha3_512 hmac::SimpleHmac<primitives::Sha3_512>;
+    Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-128" CmacAes128 => OursCmacAes128 cmac::Cmac<primitives::Aes128>;
+    Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-256" CmacAes256 => OursCmacAes256 cmac::Cmac<primitives::Aes256>;
 }

@@ -28,6 +28,7 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 
 pub mod algorithm;
+pub mod backend;
 pub mod container;
 pub mod counter;
 mod engine;
@@ -39,6 +40,7 @@ pub mod reading;
 pub mod spec;
 pub mod stream;
 
+pub use backend::Backend;
 pub use container::{Container, Opened as OpenedRef, Parsed, SchemeRef, open_buffer_len, parse};
 pub use counter::{CounterStore, RamCounter, SLOT_LEN, SlotCounter, Slots, counter_nonce};
 pub use engine::{ETM_ENC_INFO, ETM_MAC_INFO, Sealer};

@@ -5,8 +5,8 @@
 //! board's clock and memory sizes (data/studies/004_lora.json, `device`).
 
 use cost::Error;
-use mcu::Target;
-use mcu::cost_table::{CostTable, Entry, interpolate};
+use device_facts::Target;
+use device_facts::cost_table::{CostTable, Entry, interpolate};
 use serde::{Deserialize, Serialize};
 
 use crate::finding::Finding;
@@ -152,7 +152,7 @@ pub fn reproduce(quick: bool, bytes: u32, target: Option<&str>) -> Result<StudyR
 
 /// The study on `target` from the table shipped in this build.
 pub fn run(target: Target, opts: &lora::Options) -> Result<Report, Error> {
-    let table = mcu::cost_table::shipped(target)?;
+    let table = device_facts::cost_table::shipped(target)?;
     build(target, table.as_ref(), opts)
 }
 

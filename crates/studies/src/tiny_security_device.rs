@@ -3,7 +3,7 @@
 //! where its findings are meant to hold.
 
 use cost::Error;
-use mcu::Target;
+use device_facts::Target;
 use mcu::tiny_security::{GroupMean, TinySecurityRow};
 use serde::{Deserialize, Serialize};
 
@@ -42,14 +42,25 @@ pub fn run(target: Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Err
     run_with(target, &[], progress)
 }
 
+/// The simulation's errors as the domain's: a missing toolchain piece is
+/// the user's to install (exit 2), as the CLI maps it.
+fn mcu_error(e: mcu::McuError) -> Error {
+    match e {
+        mcu::McuError::Usage(m) | mcu::McuError::Missing(m) => Error::Invalid(m),
+        mcu::McuError::Failed(m) => Error::Failed(m),
+    }
+}
+
 /// [`run`], and with each of `others` ([`Report::by_implementation`]).
 pub fn run_with(
     target: Target,
-    others: &[mcu::Implementation],
+    others: &[device_facts::Implementation],
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, Error> {
     let paper = crate::tiny_security::paper()?;
-    let mut per = mcu::tiny_security::reproduce_with(target, others, progress)?.into_iter();
+    let mut per = mcu::tiny_security::reproduce_with(target, others, progress)
+        .map_err(mcu_error)?
+        .into_iter();
     let (_, rows) = per.next().expect("RustCrypto's comparison comes first");
     let findings = crate::tiny_security_device_claims::check(&paper, &rows);
     let groups = mcu::tiny_security::group_means(&rows);
@@ -87,7 +98,7 @@ pub fn run_with(
 }
 
 /// The findings whose verdict is not RustCrypto's with `imp`'s code.
-fn flips(imp: mcu::Implementation, base: &[Finding], theirs: &[Finding]) -> Vec<String> {
+fn flips(imp: device_facts::Implementation, base: &[Finding], theirs: &[Finding]) -> Vec<String> {
     theirs
         .iter()
         .filter_map(|f| {
@@ -214,7 +225,7 @@ impl Report {
         for view in &self.by_implementation {
             let label = view
                 .implementation
-                .parse::<mcu::Implementation>()
+                .parse::<device_facts::Implementation>()
                 .map_or(view.implementation.clone(), |i| i.label().to_string());
             out!(
                 o,

@@ -185,7 +185,7 @@ fn program_size(paper: &Paper, rows: &[TinySecurityRow], ok: &[&TinySecurityRow]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcu::Target;
+    use device_facts::Target;
 
     fn row(alg: &str, group: &str, us: f64, bits: u32, flash: i64) -> TinySecurityRow {
         TinySecurityRow {

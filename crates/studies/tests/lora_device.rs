@@ -3,8 +3,8 @@
 //! flipping with the numbers behind it.
 
 use ciphermeter_studies as studies;
-use mcu::Target;
-use mcu::cost_table::{CostTable, Entry, Fit};
+use device_facts::Target;
+use device_facts::cost_table::{CostTable, Entry, Fit};
 use studies::Verdict;
 use studies::lora::Options;
 use studies::lora_device::{Report, build, run};
@@ -63,7 +63,7 @@ fn rsa(cycles: u64, stack: u32) -> Entry {
 
 fn table(entries: Vec<Entry>) -> CostTable {
     CostTable {
-        format: mcu::cost_table::FORMAT.into(),
+        format: device_facts::cost_table::FORMAT.into(),
         target: Target::CortexM0plus,
         counter: "cycles".into(),
         clock_hz: 48_000_000,
@@ -299,7 +299,7 @@ fn encryption_time_is_judged_against_time_on_air_per_sf() {
 #[test]
 fn the_shipped_table_gives_numbers_or_reasons_for_all_eleven() {
     let r = run(Target::CortexM0plus, &opts()).unwrap();
-    let t = mcu::cost_table::shipped(Target::CortexM0plus)
+    let t = device_facts::cost_table::shipped(Target::CortexM0plus)
         .unwrap()
         .unwrap();
     assert_eq!(r.rows.len(), 11);

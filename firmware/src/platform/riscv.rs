@@ -12,7 +12,7 @@
 //!
 //! QEMU has no cycle model and Espressif publishes no per-instruction timing
 //! for the ESP32-C3's core: these are instructions, not cycles
-//! (crates/mcu/src/target.rs).
+//! (crates/device-facts/src/target.rs).
 
 use core::arch::{asm, global_asm};
 use core::ptr::{read_volatile, write_volatile};

@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn figures_2_to_4_and_the_airtime_ratio_come_from_the_report() {
         let r = studies::lora_device::run(
-            mcu::Target::CortexM0plus,
+            device_facts::Target::CortexM0plus,
             &studies::lora::Options {
                 quick: true,
                 bytes: 100,

@@ -87,6 +87,10 @@ impl SealError {
                 scheme: scheme.to_string(),
                 why: "this build of the sealing core does not carry its algorithm".into(),
             },
+            CoreError::NotInBackend => SealError::InvalidScheme {
+                scheme: scheme.to_string(),
+                why: "the chosen implementation has no code for one of its primitives (no other implementation's stands in)".into(),
+            },
             CoreError::KeyLength => SealError::InvalidScheme {
                 scheme: scheme.to_string(),
                 why: "the key material has the wrong length".into(),

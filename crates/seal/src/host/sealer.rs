@@ -6,6 +6,7 @@ use zeroize::Zeroizing;
 use super::error::SealError;
 use super::keyfile::SealKey;
 use super::scheme::Scheme;
+use crate::backend::Backend;
 use crate::container::{self, Container, SchemeRef};
 use crate::engine::Sealer;
 use crate::error::{Error as CoreError, limits};
@@ -30,9 +31,29 @@ impl HostSealer {
     /// Runs the key schedules. Insecure schemes are refused unless `allow_insecure`
     /// (benchmarks measure them; `seal` refuses them by default).
     pub fn new(key: &SealKey, allow_insecure: bool) -> Result<HostSealer, SealError> {
+        Self::with_backend(key, allow_insecure, Backend::RustCrypto)
+    }
+
+    /// [`HostSealer::new`] with `backend`'s code for every primitive
+    /// (`seal --impl`); a backend without one of them is refused, naming it.
+    pub fn with_backend(
+        key: &SealKey,
+        allow_insecure: bool,
+        backend: Backend,
+    ) -> Result<HostSealer, SealError> {
         let scheme = key.scheme.clone();
         scheme.check_allowed_for(key.nonce, allow_insecure)?;
-        let core = Sealer::new(scheme.spec(), &key.key_id, key.material())
+        if !backend.covers(&scheme.spec()) {
+            return Err(SealError::InvalidScheme {
+                scheme: scheme.name().to_string(),
+                why: format!(
+                    "implementation '{}' does not have every primitive of it (it has {}); use --impl rustcrypto",
+                    backend.name(),
+                    backend.summary()
+                ),
+            });
+        }
+        let core = Sealer::with_backend(scheme.spec(), &key.key_id, key.material(), backend)
             .map_err(|e| SealError::from_core(e, scheme.name()))?;
         Ok(HostSealer {
             scheme,

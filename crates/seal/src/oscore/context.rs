@@ -12,6 +12,7 @@ use zeroize::Zeroizing;
 
 use super::OscoreError;
 use crate::algorithm::AeadAlg;
+use crate::backend::Backend;
 use crate::container::cbor::{self, ARRAY, UINT};
 use crate::container::write::Writer;
 use crate::error::Error;
@@ -141,11 +142,15 @@ impl Keyed {
             AesCcm64_64_256 => Keyed::Ccm64_64_256(ccm(key)?),
             AesCcm64_128_128 => Keyed::Ccm64_128_128(ccm(key)?),
             AesCcm64_128_256 => Keyed::Ccm64_128_256(ccm(key)?),
-            AesCcm16_128_128 => Keyed::Core(AeadKey::new(AeadAlg::Aes128Ccm, key)?),
-            AesCcm16_128_256 => Keyed::Core(AeadKey::new(AeadAlg::Aes256Ccm, key)?),
-            A128Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes128Gcm, key)?),
-            A256Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes256Gcm, key)?),
-            ChaCha20Poly1305 => Keyed::Core(AeadKey::new(AeadAlg::ChaCha20Poly1305, key)?),
+            AesCcm16_128_128 => Keyed::Core(AeadKey::new(AeadAlg::Aes128Ccm, key, Backend::BUILT)?),
+            AesCcm16_128_256 => Keyed::Core(AeadKey::new(AeadAlg::Aes256Ccm, key, Backend::BUILT)?),
+            A128Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes128Gcm, key, Backend::BUILT)?),
+            A256Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes256Gcm, key, Backend::BUILT)?),
+            ChaCha20Poly1305 => Keyed::Core(AeadKey::new(
+                AeadAlg::ChaCha20Poly1305,
+                key,
+                Backend::BUILT,
+            )?),
         })
     }
 

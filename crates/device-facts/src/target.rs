@@ -1,10 +1,10 @@
-//! The five device targets and how each is built, run and counted.
+//! The five device targets: what each is, and the facts `mcu` builds, runs and counts it by.
 
 use std::{fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
 
-use crate::McuError;
+use crate::FactsError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -78,7 +78,7 @@ impl Target {
     }
 
     /// Whether runs are priced in cycles from the executed instruction mix
-    /// ([`crate::cycles`]): Cortex-M, whose timings ARM publishes. Not AVR
+    /// (`mcu`'s `cycles`): Cortex-M, whose timings ARM publishes. Not AVR
     /// (its cycles are exact) and not riscv32imc (no published timings for
     /// the ESP32-C3's core: instructions only).
     pub fn has_cycle_estimate(self) -> bool {
@@ -191,7 +191,7 @@ impl fmt::Display for Target {
 }
 
 impl FromStr for Target {
-    type Err = McuError;
+    type Err = FactsError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.to_ascii_lowercase();
@@ -210,7 +210,7 @@ impl FromStr for Target {
             });
         found.ok_or_else(|| {
             let names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
-            McuError::Usage(format!(
+            FactsError::Usage(format!(
                 "unknown target '{s}'{}; choose one of: {}",
                 ::names::did_you_mean(&s, names.iter().copied()),
                 names.join(", ")
@@ -228,7 +228,7 @@ mod tests {
         for t in Target::ALL {
             assert_eq!(t.name().parse::<Target>().unwrap(), t);
         }
-        assert!(matches!("z80".parse::<Target>(), Err(McuError::Usage(_))));
+        assert!(matches!("z80".parse::<Target>(), Err(FactsError::Usage(_))));
     }
 
     #[test]

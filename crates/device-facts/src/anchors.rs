@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::{McuError, Target};
+use crate::{FactsError, Target};
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Anchors {
@@ -27,13 +27,13 @@ pub struct Anchor {
 
 /// rweather's Arduino Cryptography Library on an AVR at 16 MHz
 /// (`data/anchors/avr-portable.json`): the ATmega1284P's anchors.
-pub fn avr_portable() -> Result<Anchors, McuError> {
+pub fn avr_portable() -> Result<Anchors, FactsError> {
     serde_json::from_str(include_str!("../../../data/anchors/avr-portable.json"))
-        .map_err(|e| McuError::Failed(format!("data/anchors/avr-portable.json: {e}")))
+        .map_err(|e| FactsError::Failed(format!("data/anchors/avr-portable.json: {e}")))
 }
 
 /// The anchors published for `target`'s core, if any.
-pub fn for_target(target: Target) -> Result<Option<Anchors>, McuError> {
+pub fn for_target(target: Target) -> Result<Option<Anchors>, FactsError> {
     Ok(match target {
         Target::Atmega1284p => Some(avr_portable()?),
         _ => None,

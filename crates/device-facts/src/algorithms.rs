@@ -1,7 +1,7 @@
 //! The algorithms the firmware carries, by catalogue id (each is a cargo
 //! feature of `/firmware`), with what the runner needs to know about them.
 
-use crate::{Implementation, McuError};
+use crate::{FactsError, Implementation};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -164,7 +164,7 @@ pub fn scheme(id: &str) -> Option<&'static Algorithm> {
 
 /// Resolves user-given ids (case-insensitive); empty means all but the baseline
 /// (which always runs as the code-size reference).
-pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
+pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, FactsError> {
     if ids.is_empty() {
         // Every firmware algorithm, then every scheme a device may seal with.
         let schemes = seal::safe_candidates();
@@ -178,7 +178,7 @@ pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
     for id in ids {
         let lower = id.to_ascii_lowercase();
         let alg = find(&lower).or_else(|| scheme(&lower)).ok_or_else(|| {
-            McuError::Usage(format!(
+            FactsError::Usage(format!(
                 "unknown firmware algorithm '{id}'; the firmware carries a sealing scheme by its canonical name (aead:aes-128-gcm, etm:aes-128-cbc+hmac-sha256, hmac:hmac-sha256) and: {}",
                 ALL.iter().map(|a| a.id).collect::<Vec<_>>().join(", ")
             ))
@@ -195,7 +195,7 @@ pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, McuError> {
 /// error that lists what it has.
 pub fn resolve_builds(
     ids: &[String],
-) -> Result<Vec<(&'static Algorithm, Implementation)>, McuError> {
+) -> Result<Vec<(&'static Algorithm, Implementation)>, FactsError> {
     if ids.is_empty() {
         return Ok(resolve(&[])?
             .into_iter()
@@ -210,7 +210,7 @@ pub fn resolve_builds(
         };
         let alg = resolve(&[plain.to_string()])?[0];
         if !imp.offers(alg.id) {
-            return Err(McuError::Usage(format!(
+            return Err(FactsError::Usage(format!(
                 "{} has no {}; it has: {}",
                 imp.label(),
                 alg.id,
@@ -245,7 +245,7 @@ mod tests {
     fn unknown_ids_are_usage_errors() {
         assert!(matches!(
             resolve(&["rot13".into()]),
-            Err(McuError::Usage(_))
+            Err(FactsError::Usage(_))
         ));
         assert_eq!(
             resolve(&["AES-128-ECB".into()]).unwrap()[0].id,

@@ -7,7 +7,7 @@ use std::{fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{McuError, Target};
+use crate::{FactsError, Target};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -214,7 +214,7 @@ impl fmt::Display for Implementation {
 }
 
 impl FromStr for Implementation {
-    type Err = McuError;
+    type Err = FactsError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.to_ascii_lowercase();
@@ -222,7 +222,7 @@ impl FromStr for Implementation {
             .into_iter()
             .find(|i| i.name() == lower)
             .ok_or_else(|| {
-                McuError::Usage(format!(
+                FactsError::Usage(format!(
                     "unknown implementation '{s}'; known: rustcrypto, ciphermeter, mbedtls, monocypher, all"
                 ))
             })
@@ -230,7 +230,7 @@ impl FromStr for Implementation {
 }
 
 /// `--impl` as the user wrote it: names, comma separated, or `all`.
-pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, McuError> {
+pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, FactsError> {
     let mut out = Vec::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if part.eq_ignore_ascii_case("all") {
@@ -242,7 +242,7 @@ pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, McuError> {
         }
     }
     if out.is_empty() {
-        return Err(McuError::Usage(
+        return Err(FactsError::Usage(
             "--impl needs at least one implementation".into(),
         ));
     }
@@ -255,7 +255,7 @@ pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, McuError> {
 /// alone keeps the ids as given (none named: every firmware algorithm and
 /// sealing scheme). An algorithm no chosen implementation has is a usage
 /// error.
-pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<String>, McuError> {
+pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<String>, FactsError> {
     if chosen == [RustCrypto] {
         return Ok(algorithms.to_vec());
     }
@@ -279,7 +279,7 @@ pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<St
         let having: Vec<&Implementation> = chosen.iter().filter(|i| i.offers(id)).collect();
         if having.is_empty() || id.contains(':') && !chosen.contains(&RustCrypto) {
             let names: Vec<&str> = chosen.iter().map(|i| i.label()).collect();
-            return Err(McuError::Usage(format!(
+            return Err(FactsError::Usage(format!(
                 "'{id}' has no implementation by {}: {}",
                 names.join(" or "),
                 chosen
@@ -355,7 +355,7 @@ mod tests {
             parse_list("MbedTLS,monocypher").unwrap(),
             [MbedTls, Monocypher]
         );
-        assert!(matches!(parse_list("openssl"), Err(McuError::Usage(_))));
+        assert!(matches!(parse_list("openssl"), Err(FactsError::Usage(_))));
         assert_eq!(split_build_id("sha512@monocypher"), ("sha512", Monocypher));
         assert_eq!(split_build_id("sha512"), ("sha512", RustCrypto));
         assert_eq!(MbedTls.build_id("sha256"), "sha256@mbedtls");

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Implementation, McuError, McuResult, Target};
+use crate::{FactsError, Implementation, McuResult, Target};
 
 pub const FORMAT: &str = "ciphermeter.device-costs/1";
 
@@ -325,16 +325,16 @@ impl CostTable {
 
 /// The table in `path` with `newer`'s algorithms replaced ([`CostTable::update`]).
 /// A file that is not a table of `target` is an error, never overwritten.
-pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, McuError> {
+pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, FactsError> {
     let text = std::fs::read_to_string(path)?;
     let mut table: CostTable = serde_json::from_str(&text).map_err(|e| {
-        McuError::Usage(format!(
+        FactsError::Usage(format!(
             "{} is not a device cost table: {e}",
             path.display()
         ))
     })?;
     if table.target != target {
-        return Err(McuError::Usage(format!(
+        return Err(FactsError::Usage(format!(
             "{} is the {} table, not {target}'s",
             path.display(),
             table.target
@@ -345,7 +345,7 @@ pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<Cost
 }
 
 /// The table shipped in this build for `target`, if one was generated.
-pub fn shipped(target: Target) -> Result<Option<CostTable>, McuError> {
+pub fn shipped(target: Target) -> Result<Option<CostTable>, FactsError> {
     let text = match target {
         Target::Atmega1284p => SHIPPED_ATMEGA1284P,
         Target::CortexM0plus => SHIPPED_CORTEX_M0PLUS,
@@ -358,7 +358,7 @@ pub fn shipped(target: Target) -> Result<Option<CostTable>, McuError> {
     }
     serde_json::from_str(text)
         .map(Some)
-        .map_err(|e| McuError::Failed(format!("data/device-costs/{}.json: {e}", target.name())))
+        .map_err(|e| FactsError::Failed(format!("data/device-costs/{}.json: {e}", target.name())))
 }
 
 const SHIPPED_ATMEGA1284P: &str = include_str!("../../../data/device-costs/atmega1284p.json");
@@ -370,7 +370,7 @@ const SHIPPED_RISCV32IMC: &str = include_str!("../../../data/device-costs/riscv3
 /// A digest of everything the firmware is built from (its sources, manifest,
 /// lock file, build settings and the shared in-project primitives): counts
 /// from two builds with the same revision and toolchain are identical.
-pub fn firmware_revision(firmware: &Path) -> Result<String, McuError> {
+pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
     use sha2::{Digest, Sha256};
     let mut files = Vec::new();
     for rel in [
@@ -409,7 +409,7 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, McuError> {
     Ok(hex(&hash.finalize()[..8]))
 }
 
-fn collect(path: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), McuError> {
+fn collect(path: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), FactsError> {
     if path.is_file() {
         out.push(path.to_path_buf());
     } else if path.is_dir() {

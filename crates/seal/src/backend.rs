@@ -1,0 +1,144 @@
+//! Whose code runs a scheme's primitives. The patterns and containers never
+//! name a backend: they seal through RustCrypto's traits (`KeyInit`,
+//! `BlockCipherEncrypt`/`Decrypt`, `AeadInOut`, `Mac`), which every backend's
+//! types implement, and `keyed` lists each backend's type per algorithm.
+//!
+//! - **RustCrypto** has every algorithm.
+//! - **ciphermeter** (crates/primitives: byte-oriented AES, ChaCha20-Poly1305
+//!   with 8-bit Poly1305 limbs on AVR, SHA-3 on bit-interleaved byte lanes on
+//!   AVR) has AES in every mode the core runs (the modes, CCM, GCM's GHASH,
+//!   EAX, OCB, GCM-SIV's POLYVAL and CMAC are the same generic code over its
+//!   block cipher), ChaCha20-Poly1305 and HMAC-SHA-3.
+//!
+//! A scheme runs on a backend only if that backend has every keyed primitive
+//! of it ([`Backend::covers`]); there is no silent fallback to another
+//! backend's code (`Error::NotInBackend`). The C libraries (Mbed TLS,
+//! Monocypher) and hardware engines are further variants once their code is
+//! reachable from this crate.
+//!
+//! A firmware build of one scheme compiles one backend's code only: the
+//! environment variable `CIPHERMETER_BACKEND` (build.rs) sets
+//! `cfg(backend = "…")`, and [`Backend::BUILT`] is it. The host has every
+//! backend and chooses at run time (`seal --impl`).
+
+use crate::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg};
+use crate::spec::Spec;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    RustCrypto,
+    Ciphermeter,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 2] = [Backend::RustCrypto, Backend::Ciphermeter];
+
+    /// The backend this build seals with by default: a one-scheme firmware
+    /// build's (`CIPHERMETER_BACKEND`), else RustCrypto.
+    #[cfg(backend = "ciphermeter")]
+    pub const BUILT: Backend = Backend::Ciphermeter;
+    #[cfg(not(backend = "ciphermeter"))]
+    pub const BUILT: Backend = Backend::RustCrypto;
+
+    /// As `--impl` and the device tables spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::RustCrypto => "rustcrypto",
+            Backend::Ciphermeter => "ciphermeter",
+        }
+    }
+
+    /// What it has, for a refusal's message.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Backend::RustCrypto => "every algorithm",
+            Backend::Ciphermeter => {
+                "AES-128/256 in every mode, ChaCha20-Poly1305, HMAC-SHA3-256/512 and CMAC-AES"
+            }
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether this backend has the code of `alg` (its block cipher, for a
+    /// block mode).
+    pub fn has_cipher(self, alg: CipherAlg) -> bool {
+        match self {
+            Backend::RustCrypto => true,
+            Backend::Ciphermeter => match alg {
+                CipherAlg::Block(b, _) => matches!(b, BlockAlg::Aes128 | BlockAlg::Aes256),
+                CipherAlg::Stream(_) => false,
+                CipherAlg::Aead(a) => matches!(
+                    a,
+                    AeadAlg::Aes128Gcm
+                        | AeadAlg::Aes256Gcm
+                        | AeadAlg::Aes128Ccm
+                        | AeadAlg::Aes256Ccm
+                        | AeadAlg::Aes128Eax
+                        | AeadAlg::Aes256Eax
+                        | AeadAlg::Aes128Ocb
+                        | AeadAlg::Aes256Ocb
+                        | AeadAlg::Aes256GcmSiv
+                        | AeadAlg::ChaCha20Poly1305
+                ),
+            },
+        }
+    }
+
+    pub fn has_mac(self, alg: MacAlg) -> bool {
+        match self {
+            Backend::RustCrypto => true,
+            Backend::Ciphermeter => matches!(
+                alg,
+                MacAlg::HmacSha3_256
+                    | MacAlg::HmacSha3_512
+                    | MacAlg::CmacAes128
+                    | MacAlg::CmacAes256
+            ),
+        }
+    }
+
+    /// Whether every keyed primitive of `spec` is this backend's. (The
+    /// core's own HKDF-SHA-256, which derives EtM's two keys once per key,
+    /// and the binary container's scheme id are always RustCrypto's sha2.)
+    pub fn covers(self, spec: &Spec<'_>) -> bool {
+        spec.cipher.is_none_or(|c| self.has_cipher(c)) && spec.mac.is_none_or(|m| self.has_mac(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for b in Backend::ALL {
+            assert_eq!(Backend::from_name(b.name()), Some(b));
+        }
+        assert_eq!(Backend::from_name("mbedtls"), None);
+        assert_eq!(Backend::BUILT, Backend::RustCrypto);
+    }
+
+    #[test]
+    fn ciphermeter_covers_only_schemes_whose_every_primitive_it_has() {
+        let covers = |name| Backend::Ciphermeter.covers(&Spec::parse(name).unwrap());
+        assert!(covers("aead:aes-128-ccm"));
+        assert!(covers("aead:chacha20-poly1305"));
+        assert!(covers("etm:aes-128-cbc+hmac-sha3-256"));
+        assert!(covers("hmac:cmac-aes-128"));
+        assert!(!covers("aead:ascon-aead128"));
+        assert!(
+            !covers("etm:aes-128-cbc+hmac-sha256"),
+            "HMAC-SHA-256 is not ours"
+        );
+        assert!(
+            !covers("etm:aes-192-cbc+hmac-sha3-256"),
+            "no AES-192 of ours"
+        );
+        assert!(Backend::RustCrypto.covers(&Spec::parse("aead:ascon-aead128").unwrap()));
+    }
+}

@@ -1,0 +1,85 @@
+//! Every backend seals the same bytes: for one key, one counter nonce and
+//! one reading, each scheme a backend covers seals byte for byte what
+//! RustCrypto's code seals, in every container, and each opens the other's.
+//! (The firmware's known answers extend this to the simulated targets:
+//! crates/mcu `seal_check` compares a device's bytes with RustCrypto's on
+//! the host for every implementation's build.)
+
+mod common;
+
+use ciphermeter_seal::{Backend, Container, HostSealer, Scheme, counter_nonce};
+use common::key;
+
+/// Every scheme of the core that a non-RustCrypto backend covers, from the
+/// sealing candidates and a few EtM pairings of its own MACs.
+fn covered(backend: Backend) -> Vec<String> {
+    let mut names = ciphermeter_seal::sealing_candidates(true);
+    names.extend(
+        [
+            "etm:aes-128-cbc+hmac-sha3-256",
+            "etm:aes-256-ctr+hmac-sha3-512",
+            "etm:aes-128-ctr+cmac-aes-128",
+            "enc:aes-128-ecb",
+        ]
+        .map(String::from),
+    );
+    names
+        .into_iter()
+        .filter(|n| Scheme::parse(n).is_ok_and(|s| backend.covers(&s.spec())))
+        .collect()
+}
+
+#[test]
+fn every_backend_seals_the_same_bytes_in_every_container() {
+    let reading = br#"{"t":1555666777,"id":"Logger1","s_t":"tc","s_d":[{"d":0,"t":12.5}]}"#;
+    for backend in Backend::ALL.into_iter().skip(1) {
+        let schemes = covered(backend);
+        // AES in its AEAD modes, CMAC and EtM, ChaCha20-Poly1305 and HMAC-SHA-3.
+        assert!(schemes.len() >= 14, "{backend:?} covers only {schemes:?}");
+        for name in &schemes {
+            let key = key(name, 9);
+            let mut reference = HostSealer::new(&key, true).unwrap();
+            let mut ours = HostSealer::with_backend(&key, true, backend).unwrap();
+            let mut nonce = vec![0u8; key.scheme.nonce_len()];
+            counter_nonce(41, &mut nonce).unwrap();
+            for container in Container::ALL {
+                let want = reference.seal(container, &nonce, reading, b"d1").unwrap();
+                let got = ours.seal(container, &nonce, reading, b"d1").unwrap();
+                assert_eq!(
+                    hex::encode(&got),
+                    hex::encode(&want),
+                    "{name} {container} by {}",
+                    backend.name()
+                );
+                let opened = reference.open(container, &got).unwrap();
+                assert_eq!(&opened.plaintext[..], reading);
+                let mut tampered = want.clone();
+                let last = tampered.len() - 2;
+                tampered[last] ^= 0x40;
+                assert!(
+                    ours.open(container, &tampered).is_err(),
+                    "{name} {container}"
+                );
+                assert_eq!(&ours.open(container, &want).unwrap().plaintext[..], reading);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_backend_without_a_primitive_is_refused_not_substituted() {
+    for name in [
+        "aead:ascon-aead128",
+        "etm:aes-128-cbc+hmac-sha256",
+        "hmac:hmac-sha256",
+    ] {
+        let err = HostSealer::with_backend(&key(name, 1), true, Backend::Ciphermeter)
+            .err()
+            .unwrap_or_else(|| panic!("{name} sealed with ciphermeter's code"));
+        let text = err.to_string();
+        assert!(
+            text.contains("ciphermeter") && text.contains("rustcrypto"),
+            "{name}: {text}"
+        );
+    }
+}
