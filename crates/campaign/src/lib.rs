@@ -121,6 +121,7 @@ impl Plan {
             interval: self.interval.clone(),
             data_dir: self.data_dir.clone(),
             session_messages: None,
+            implementations: Vec::new(),
         }
     }
 }

@@ -585,3 +585,55 @@ fn the_tiny_security_reproduction_carries_paper_values_and_verdicts() {
     assert_eq!(ecb["verdict"], "agrees", "{ecb}");
     assert!(ecb["ours"].as_str().unwrap().starts_with("8 of 8"), "{ecb}");
 }
+
+/// `seal --impl ciphermeter` runs our AES through the same sealing core:
+/// from the same key and counter, the same bytes as RustCrypto's, in every
+/// container; an implementation that is no backend, or lacks a primitive of
+/// the key's scheme, exits 2.
+#[test]
+fn seal_with_another_backend_seals_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-128-ccm", &["--nonce", "counter"]);
+    let twin_dir = tempfile::tempdir().unwrap();
+    let twin = twin_dir.path().join(key.file_name().unwrap());
+    // The key and its counter file (KEY.counter), copied: the same nonces.
+    std::fs::copy(&key, &twin).unwrap();
+    let counter = |p: &Path| PathBuf::from(format!("{}.counter", p.display()));
+    std::fs::copy(counter(&key), counter(&twin)).unwrap();
+    for container in ["json", "binary", "cose"] {
+        let args = ["--container", container, "--encoding", "hex"];
+        let reference = seal(&key, &args, READING.as_bytes());
+        let ours = seal(
+            &twin,
+            &[&args[..], &["--impl", "ciphermeter"]].concat(),
+            READING.as_bytes(),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&reference),
+            "{container}"
+        );
+    }
+    for (bad, why) in [
+        ("mbedtls", "no backend of the sealing core"),
+        ("openssl", "unknown implementation"),
+    ] {
+        cm().arg("seal")
+            .arg("--key-file")
+            .arg(&key)
+            .args(["--impl", bad])
+            .write_stdin(READING)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    }
+    let ascon = keygen(dir.path(), "aead:ascon-aead128", &[]);
+    cm().arg("seal")
+        .arg("--key-file")
+        .arg(&ascon)
+        .args(["--impl", "ciphermeter"])
+        .write_stdin(READING)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not have every primitive"));
+}

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use device_facts::Implementation;
 use energy::Device;
 use seal::{Container, Scheme};
 use serde_json::Value;
@@ -46,8 +47,10 @@ pub struct DeviceTimes {
     pub origin: Origin,
     /// The clock the counts are divided by: the device profile's.
     pub clock_hz: f64,
-    /// Seal counts by (scheme, operation): `seal-json`, `seal-binary`,
-    /// `seal-cose` for the core's path; `seal` for study 003's envelope.
+    /// Seal counts by (build id, operation): `seal-json`, `seal-binary`,
+    /// `seal-cose` for the core's path; `seal` for study 003's envelope. A
+    /// build id is the scheme's name, with `@IMPLEMENTATION` for another
+    /// backend of the sealing core than RustCrypto's.
     seal: BTreeMap<(String, String), Vec<(usize, u64)>>,
     code: BTreeMap<String, i64>,
     stack: BTreeMap<String, u32>,
@@ -55,6 +58,10 @@ pub struct DeviceTimes {
     failures: BTreeMap<String, String>,
     /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
     estimated: bool,
+    /// The implementations a scheme may be costed with (`--impl`); each
+    /// scheme is costed with the fastest of them whose whole seal path was
+    /// measured here.
+    allowed: Vec<Implementation>,
 }
 
 impl DeviceTimes {
@@ -139,6 +146,7 @@ impl DeviceTimes {
             stack: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: false,
+            allowed: Implementation::ALL.to_vec(),
         };
         for r in &rows {
             if r.metric == store::conventions::FAILURE {
@@ -186,26 +194,44 @@ impl DeviceTimes {
             stack: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
+            allowed: Implementation::ALL.to_vec(),
+        };
+        let build = |e: &device_facts::cost_table::Entry| {
+            let imp = e
+                .implementation
+                .parse()
+                .unwrap_or(Implementation::RustCrypto);
+            imp.build_id(&e.algorithm)
         };
         for e in table.entries.iter().filter(|e| e.error.is_some()) {
             let why = e.error.clone().unwrap_or_default();
-            times.failures.insert(e.algorithm.clone(), why);
+            times.failures.insert(build(e), why);
         }
         for e in table.entries.iter().filter(|e| e.error.is_none()) {
             if let Some(c) = e.code_size_bytes {
-                times.code.insert(e.algorithm.clone(), c);
+                times.code.insert(build(e), c);
             }
             if let Some(st) = e.stack_bytes {
-                let peak = times.stack.entry(e.algorithm.clone()).or_default();
+                let peak = times.stack.entry(build(e)).or_default();
                 *peak = (*peak).max(st);
             }
             if is_seal(&e.operation) {
                 times
                     .seal
-                    .insert((e.algorithm.clone(), e.operation.clone()), e.cycle_points());
+                    .insert((build(e), e.operation.clone()), e.cycle_points());
             }
         }
         times
+    }
+
+    /// Costs each scheme with these implementations only (`--impl`).
+    pub fn restrict(&mut self, allowed: &[Implementation]) {
+        self.allowed = allowed.to_vec();
+    }
+
+    /// The implementations a scheme may be costed with.
+    pub fn allowed(&self) -> &[Implementation] {
+        &self.allowed
     }
 
     /// The firmware id of a scheme's build: its canonical name (the
@@ -215,31 +241,71 @@ impl DeviceTimes {
     }
 
     /// Seal time for a reading of `bytes` in `container`, in µs at the
-    /// device's clock: serialize, seal and wrap, the exact count at a
-    /// measured length, else interpolated between the nearest measured ones
-    /// (`device_facts::cost_table::interpolate`).
+    /// device's clock, with the fastest allowed implementation whose whole
+    /// path (serialize, seal and wrap) was measured here: the exact count at
+    /// a measured length, else interpolated between the nearest measured
+    /// ones (`device_facts::cost_table::interpolate`).
     pub fn seal_us(&self, scheme: &Scheme, container: Container, bytes: usize) -> Option<f64> {
-        let key = (Self::firmware_id(scheme), seal_operation(container));
-        let mut points = self.seal.get(&key)?.clone();
-        points.sort();
-        let count = device_facts::cost_table::interpolate(&points, bytes)?;
-        Some(count / self.clock_hz * 1e6)
+        self.seal_choice(scheme, container, bytes).map(|(us, _)| us)
     }
 
-    pub fn code_size(&self, scheme: &Scheme) -> Option<i64> {
-        self.code.get(&Self::firmware_id(scheme)).copied()
+    /// [`DeviceTimes::seal_us`] and whose code it is. Ties go to the
+    /// implementation listed first (RustCrypto's).
+    pub fn seal_choice(
+        &self,
+        scheme: &Scheme,
+        container: Container,
+        bytes: usize,
+    ) -> Option<(f64, Implementation)> {
+        self.seal_by(scheme, container, bytes)
+            .into_iter()
+            .min_by(|a, b| a.0.total_cmp(&b.0))
     }
 
-    pub fn stack(&self, scheme: &Scheme) -> Option<u32> {
-        self.stack.get(&Self::firmware_id(scheme)).copied()
+    /// Each allowed implementation's measured seal time, in the order of
+    /// [`Implementation::ALL`].
+    pub fn seal_by(
+        &self,
+        scheme: &Scheme,
+        container: Container,
+        bytes: usize,
+    ) -> Vec<(f64, Implementation)> {
+        self.allowed
+            .iter()
+            .filter_map(|&imp| {
+                let key = (imp.build_id(scheme.name()), seal_operation(container));
+                let mut points = self.seal.get(&key)?.clone();
+                points.sort();
+                let count = device_facts::cost_table::interpolate(&points, bytes)?;
+                Some((count / self.clock_hz * 1e6, imp))
+            })
+            .collect()
     }
 
-    /// Why the device has no seal time for a scheme it tried: "does not
-    /// fit" with its sizes, or the failure. None when it was never built.
-    pub fn failure(&self, scheme: &Scheme) -> Option<&str> {
-        self.failures
-            .get(&Self::firmware_id(scheme))
-            .map(String::as_str)
+    pub fn code_size(&self, scheme: &Scheme, imp: Implementation) -> Option<i64> {
+        self.code.get(&imp.build_id(scheme.name())).copied()
+    }
+
+    pub fn stack(&self, scheme: &Scheme, imp: Implementation) -> Option<u32> {
+        self.stack.get(&imp.build_id(scheme.name())).copied()
+    }
+
+    /// Why the device has no seal time for a scheme it tried with any
+    /// allowed implementation: "does not fit" with its sizes, or the
+    /// failure (RustCrypto's first). None when none was built.
+    pub fn failure(&self, scheme: &Scheme) -> Option<String> {
+        let whys: Vec<String> = self
+            .allowed
+            .iter()
+            .filter_map(|imp| {
+                let why = self.failures.get(&imp.build_id(scheme.name()))?;
+                Some(match imp {
+                    Implementation::RustCrypto => why.clone(),
+                    other => format!("{}: {why}", other.label()),
+                })
+            })
+            .collect();
+        (!whys.is_empty()).then(|| whys.join("; "))
     }
 
     /// "atmega1284p at 8 MHz, stored simulation (run 12)".

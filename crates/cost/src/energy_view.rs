@@ -30,7 +30,12 @@ pub enum Messages {
 pub enum CpuChoice<'a> {
     /// The default: the device's own instruction stream, from a stored
     /// simulation of the same firmware or the shipped device cost table.
-    Device { store: &'a Store },
+    /// `implementations` (`--impl`; empty: all) may run the seal: the
+    /// fastest whole seal path measured among them is the device's time.
+    Device {
+        store: &'a Store,
+        implementations: Vec<device_facts::Implementation>,
+    },
     /// Device-level, given by the user.
     User(f64),
     /// The newest stored simulation of this target.
@@ -87,6 +92,8 @@ pub struct Sizes {
 pub struct CpuTime {
     us: f64,
     source: String,
+    /// Whose code the device's seal path ran (none: not a device time).
+    implementation: Option<String>,
     measured: Option<measure::Measurement>,
 }
 
@@ -94,6 +101,7 @@ fn user_cpu(us: f64) -> CpuTime {
     CpuTime {
         us,
         source: "device-level, user-supplied (--cpu-us)".into(),
+        implementation: None,
         measured: None,
     }
 }
@@ -193,6 +201,7 @@ impl EnergyView<'_> {
             "interval_s": interval,
             "cpu_time_us": cpu_us,
             "cpu_time_source": sizes.cpu.source,
+            "implementation": sizes.cpu.implementation,
             "cpu_time_measurement": sizes.cpu.measured.as_ref().map(|m| json!({
                 "median_us": m.ns.median / 1000.0,
                 "ci95_us": [m.ns.ci95_low / 1000.0, m.ns.ci95_high / 1000.0],
@@ -340,7 +349,7 @@ fn device_cpu(
             target.name()
         ))
     })?;
-    let us = times.seal_us(scheme, container, reading_bytes).ok_or_else(|| {
+    let choice = times.seal_choice(scheme, container, reading_bytes).ok_or_else(|| {
         let why = times.failure(scheme).map(|w| format!(" ({w})")).unwrap_or_default();
         Error::invalid(format!(
             "{} has no seal time for {firmware} in the {container} container{why}: run `ciphermeter mcu --target {} {firmware}`",
@@ -348,7 +357,7 @@ fn device_cpu(
             target.name()
         ))
     })?;
-    Ok(device_time(us, &times))
+    Ok(device_time(choice, &times))
 }
 
 /// `--scheme`: the serialized reading against the same reading sealed, the seal's CPU
@@ -363,9 +372,13 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
     let cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
-        CpuChoice::Device { store } => own_device_cpu(
+        CpuChoice::Device {
+            store,
+            implementations,
+        } => own_device_cpu(
             store,
             device,
+            implementations,
             &sealed.scheme,
             sealed.container,
             msg.plaintext.len(),
@@ -382,6 +395,8 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
             CpuTime {
                 us: t.median_us(),
                 source: format!("{} ({})", host_time_label(), std::env::consts::ARCH),
+                // The host seals with RustCrypto's code (`HostSealer::new`).
+                implementation: Some(device_facts::Implementation::RustCrypto.name().into()),
                 measured: Some(t.measurement),
             }
         }
@@ -454,11 +469,18 @@ fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
 fn own_device_cpu(
     store: &Store,
     device: &Device,
+    implementations: &[device_facts::Implementation],
     scheme: &seal::Scheme,
     container: seal::Container,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
-    let Some(times) = DeviceTimes::for_device(store, device)? else {
+    let mut times = DeviceTimes::for_device(store, device)?;
+    if let Some(t) = times.as_mut()
+        && !implementations.is_empty()
+    {
+        t.restrict(implementations);
+    }
+    let Some(times) = times else {
         if let Some(target) = crate::device_times::device_target(device)? {
             return Err(Error::invalid(format!(
                 "{} runs on the simulated {target}, but there is no stored simulation of it here and no shipped device cost table: run `ciphermeter mcu --target {target}` first, give its seal time with --cpu-us US, or use this machine's with --cpu-from host",
@@ -477,7 +499,7 @@ fn own_device_cpu(
             device.name, device.cpu
         )));
     };
-    let us = times.seal_us(scheme, container, reading_bytes).ok_or_else(|| {
+    let choice = times.seal_choice(scheme, container, reading_bytes).ok_or_else(|| {
         let why = match times.failure(scheme) {
             Some(w) => format!("on {}: {w}", times.target.name()),
             None => format!("not measured: run `ciphermeter mcu --target {} {}`", times.target.name(), scheme.name()),
@@ -489,17 +511,20 @@ fn own_device_cpu(
             times.describe(),
         ))
     })?;
-    Ok(device_time(us, &times))
+    Ok(device_time(choice, &times))
 }
 
-/// A device's seal time, labelled with where its counts came from.
-fn device_time(us: f64, times: &DeviceTimes) -> CpuTime {
+/// A device's seal time, labelled with where its counts came from and
+/// whose code ran it.
+fn device_time((us, imp): (f64, device_facts::Implementation), times: &DeviceTimes) -> CpuTime {
     CpuTime {
         us,
         source: format!(
-            "{}, whole message path (serialize, seal, base64)",
-            times.describe()
+            "{}, {}'s code, whole message path (serialize, seal, container)",
+            times.describe(),
+            imp.label()
         ),
+        implementation: Some(imp.name().to_string()),
         measured: None,
     }
 }
@@ -511,6 +536,7 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
         CpuChoice::Host { .. } | CpuChoice::Device { .. } => CpuTime {
             us: 0.0,
             source: "not given: 0 (give --cpu-us, or --scheme to measure the seal here)".into(),
+            implementation: None,
             measured: None,
         },
         CpuChoice::Stored { .. } => {

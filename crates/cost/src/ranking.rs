@@ -63,6 +63,10 @@ pub struct Request {
     /// key establishment (classical, hybrid, post-quantum) is ranked beside
     /// the pre-shared-key schemes. None: pre-shared keys only.
     pub session_messages: Option<u64>,
+    /// Whose code a scheme may be costed with on a simulated device
+    /// (`--impl`): each scheme's row is the fastest of these whose whole seal
+    /// path was measured there. Empty means every implementation.
+    pub implementations: Vec<device_facts::Implementation>,
 }
 
 pub struct Ranking {
@@ -128,7 +132,12 @@ pub fn rank_names(
         crate::session::check_messages(n)?;
     }
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
-    let device_times = DeviceTimes::for_device(store, device)?;
+    let mut device_times = DeviceTimes::for_device(store, device)?;
+    if let Some(times) = device_times.as_mut()
+        && !req.implementations.is_empty()
+    {
+        times.restrict(&req.implementations);
+    }
     // The implementations measured on the device's core, for each scheme's choice.
     let implementations = match crate::device_times::device_target(device)? {
         Some(target) => device_facts::cost_table::shipped(target)?,
@@ -185,6 +194,21 @@ pub fn rank_names(
             )?;
             if let Some(gap) = &cost.energy_gap {
                 excluded.push((cost.name().to_string(), gap.clone()));
+                continue;
+            }
+            // On a simulated device a scheme is a candidate only with the
+            // device's own seal path: one that does not build, fit or pass
+            // there (or was never measured with an allowed implementation)
+            // is listed apart, never ranked with this host's time.
+            if let CpuSource::HostInsteadOfDevice { target, why } = &cost.cpu_source {
+                let why = match why {
+                    Some(why) => format!("not on {target}: {why}"),
+                    None => format!(
+                        "no seal path measured on {target} with {} (run scripts/device-costs)",
+                        allowed_names(device_times.as_ref())
+                    ),
+                };
+                excluded.push((cost.name().to_string(), why));
                 continue;
             }
             let mut cost = cost;
@@ -554,7 +578,16 @@ impl Ranking {
                         session_messages: c.session.as_ref().map(|s| s.messages),
                         key_establishment: c.session.as_ref().map(|s| s.protocol.clone()),
                         handshake_share_uj: c.session.as_ref().map(|s| s.handshake_uj),
-                        implementation: c.implementation.clone(),
+                        implementation: c.seal_implementation.name().to_string(),
+                        seal_paths: c
+                            .seal_paths
+                            .iter()
+                            .map(|(us, imp)| SealPath {
+                                implementation: imp.name().to_string(),
+                                cpu_time_us: *us,
+                            })
+                            .collect(),
+                        implementation_breakdown: c.implementation.clone(),
                     }
                 })
                 .collect(),
@@ -682,11 +715,91 @@ pub struct RankedRow {
     pub key_establishment: Option<String>,
     #[serde(default)]
     pub handshake_share_uj: Option<f64>,
-    /// Whose code to run for the scheme's primitives on this device: the
-    /// fastest measured there with passing known answers (device-measured
-    /// rows; the CPU time above stays the sealing core's, RustCrypto's).
+    /// Whose code `cpu_time_us` is: on a simulated device the fastest allowed
+    /// implementation whose whole seal path (serialize, seal, container) was
+    /// measured there with passing known answers; on the host RustCrypto's.
+    #[serde(default = "rustcrypto")]
+    pub implementation: String,
+    /// Each allowed implementation's whole seal path on the device; the row
+    /// is the fastest. Empty for a host time.
     #[serde(default)]
-    pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
+    pub seal_paths: Vec<SealPath>,
+    /// The breakdown: the fastest implementation of each primitive measured
+    /// alone on the device, and its speedup over the others (device rows).
+    #[serde(default)]
+    pub implementation_breakdown: Option<crate::implementation_choice::ImplementationChoice>,
+}
+
+/// One implementation's whole seal path of a ranked row's scheme.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SealPath {
+    pub implementation: String,
+    pub cpu_time_us: f64,
+}
+
+fn rustcrypto() -> String {
+    device_facts::Implementation::RustCrypto.name().to_string()
+}
+
+/// "rustcrypto, ciphermeter": the implementations a device's rows may use.
+fn allowed_names(times: Option<&DeviceTimes>) -> String {
+    times
+        .map(|t| t.allowed().iter().map(|i| i.name()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .join(", ")
+}
+
+impl RankedRow {
+    /// "ciphermeter's code: 2.6× less CPU than RustCrypto's here", with what
+    /// measured faster alone but is no backend of the sealing core.
+    pub fn implementation_sentence(&self) -> String {
+        let chosen = self
+            .seal_paths
+            .iter()
+            .find(|p| p.implementation == self.implementation);
+        let others: Vec<String> = self
+            .seal_paths
+            .iter()
+            .filter(|p| p.implementation != self.implementation)
+            .filter_map(|p| {
+                let ratio = p.cpu_time_us / chosen?.cpu_time_us;
+                Some(format!("{}'s {ratio:.2}×", label(&p.implementation)))
+            })
+            .collect();
+        let mut out = format!("{}'s code", label(&self.implementation));
+        if !others.is_empty() {
+            out.push_str(&format!(
+                " (CPU of the others' whole seal path here: {})",
+                others.join(", ")
+            ));
+        }
+        // A primitive measured faster alone by an implementation that is
+        // no backend of the sealing core yet: said, not ranked.
+        if let Some(b) = &self.implementation_breakdown {
+            for part in &b.parts {
+                let faster = part.implementation != self.implementation
+                    && !self
+                        .seal_paths
+                        .iter()
+                        .any(|p| p.implementation == part.implementation);
+                if faster && let Some(x) = part.speedup_over_rustcrypto {
+                    out.push_str(&format!(
+                        "; {}'s {} alone measures {x:.1}× RustCrypto's speed, but is no backend of the sealing core yet",
+                        label(&part.implementation),
+                        part.algorithm
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// How a sentence names an implementation ("Mbed TLS 2.28").
+fn label(name: &str) -> &str {
+    name.parse::<device_facts::Implementation>()
+        .map(|i| i.label())
+        .unwrap_or(name)
 }
 
 impl RankingSummary {
@@ -775,21 +888,20 @@ impl RankingSummary {
         {
             let _ = writeln!(o, "  * battery life: {note}");
         }
-        // Whose code to run for each shown scheme, once per scheme.
+        // Whose code each shown row's CPU time is, once per scheme.
         let mut named: Vec<&str> = Vec::new();
         for row in self.rows.iter().take(top) {
-            if let Some(choice) = &row.implementation
-                && !named.contains(&row.scheme.as_str())
-            {
-                if named.is_empty() {
-                    let _ = writeln!(
-                        o,
-                        "\nImplementation on this device (fastest measured with passing known answers):"
-                    );
-                }
-                named.push(&row.scheme);
-                let _ = writeln!(o, "  {}: {}", row.scheme, choice.sentence);
+            if row.seal_paths.is_empty() || named.contains(&row.scheme.as_str()) {
+                continue;
             }
+            if named.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "\nWhose code (the fastest whole seal path measured on the device with passing known answers; `--impl` restricts it):"
+                );
+            }
+            named.push(&row.scheme);
+            let _ = writeln!(o, "  {}: {}", row.scheme, row.implementation_sentence());
         }
         let _ = writeln!(o);
         for session in &self.sessions {
@@ -854,6 +966,7 @@ mod tests {
             interval: "10m".into(),
             data_dir: None,
             session_messages: None,
+            implementations: Vec::new(),
         }
     }
 

@@ -16,6 +16,7 @@ use crate::Error;
 use crate::device_times::{CpuSource, DeviceTimes};
 use crate::frame::{self, SealJob, time_sealings};
 use crate::message::{Message, MessageSpec};
+use device_facts::Implementation;
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
 /// choices and two legacy ones the report must mark.
@@ -82,8 +83,16 @@ pub struct SchemeCost {
     /// Keyed by a handshake shared over a session (`--session-messages`):
     /// its share is in `energy`. None: a pre-shared key.
     pub session: Option<crate::session::SessionShare>,
-    /// The fastest implementation of its primitives measured on the device
-    /// (`implementation_choice`); set by the ranking for device-measured rows.
+    /// Whose code `cpu_us` is: on a simulated device, the fastest allowed
+    /// implementation whose whole seal path was measured there; on the host,
+    /// RustCrypto's (what `HostSealer::new` runs).
+    pub seal_implementation: Implementation,
+    /// Every allowed implementation's whole seal path on the device (µs),
+    /// the chosen one among them; empty for a host time.
+    pub seal_paths: Vec<(f64, Implementation)>,
+    /// The breakdown: the fastest implementation of each primitive measured
+    /// alone on the device (`implementation_choice`), set by the ranking for
+    /// device-measured rows.
     pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
 }
 
@@ -223,25 +232,33 @@ fn finish(
         )
     });
     let (status, status_reason) = scheme_status(&sealed.scheme);
+    let bytes = message.plaintext.len();
     let device_us = device.and_then(|d| {
-        d.seal_us(&sealed.scheme, sealed.container, message.plaintext.len())
-            .map(|us| (us, d))
+        d.seal_choice(&sealed.scheme, sealed.container, bytes)
+            .map(|(us, imp)| (us, imp, d))
     });
+    // The host seals with RustCrypto's code (`HostSealer::new`).
+    let mut implementation = Implementation::RustCrypto;
+    let mut seal_paths = Vec::new();
     let (cpu_us, cpu_source) = match device_us {
-        Some((us, d)) => (us, CpuSource::Device(d.describe())),
+        Some((us, imp, d)) => {
+            implementation = imp;
+            seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
+            (us, CpuSource::Device(d.describe()))
+        }
         None => (
             host_us.0,
             match device {
                 Some(d) => CpuSource::HostInsteadOfDevice {
                     target: d.target,
-                    why: d.failure(&sealed.scheme).map(str::to_string),
+                    why: d.failure(&sealed.scheme),
                 },
                 None => CpuSource::Host,
             },
         ),
     };
-    let code_size = device.and_then(|d| d.code_size(&sealed.scheme));
-    let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme));
+    let code_size = device.and_then(|d| d.code_size(&sealed.scheme, implementation));
+    let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme, implementation));
     let sealed_bytes = sealed.bytes.len();
     let (link_cost, energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
         Ok((c, e)) => (Some(c), Some(e), None),
@@ -265,6 +282,8 @@ fn finish(
         link_cost,
         energy_gap,
         session: None,
+        seal_implementation: implementation,
+        seal_paths,
         implementation: None,
     })
 }

@@ -152,8 +152,28 @@ impl Implementation {
         matches!(self, MbedTls | Monocypher)
     }
 
-    /// Whether this implementation has the firmware algorithm `id`.
+    /// The sealing core's backend that runs this implementation's code
+    /// (crates/seal `backend`); none for one whose primitives are measured
+    /// alone only (the C libraries, until their code is a backend).
+    pub fn sealing_backend(self) -> Option<seal::Backend> {
+        seal::Backend::from_name(self.name())
+    }
+
+    /// Whether it has every keyed primitive of the sealing scheme `name`
+    /// as a backend of the sealing core ([`seal::Backend::covers`]).
+    pub fn seals(self, name: &str) -> bool {
+        match (self.sealing_backend(), seal::Spec::parse(name)) {
+            (Some(backend), Some(spec)) => backend.covers(&spec),
+            _ => false,
+        }
+    }
+
+    /// Whether this implementation has the firmware algorithm `id` (a
+    /// sealing scheme's canonical name: [`Implementation::seals`]).
     pub fn offers(self, id: &str) -> bool {
+        if id.contains(':') {
+            return self.seals(id);
+        }
         match self {
             RustCrypto => !C_ONLY.contains(&id),
             other => OFFERS
@@ -270,6 +290,13 @@ pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<St
         }
         // In the firmware's order, so each algorithm's rows sit together.
         ids.sort_by_key(|id| crate::algorithms::ALL.iter().position(|a| a.id == id));
+        // Then the whole seal path of every scheme a device may be told to
+        // use that a chosen backend of the sealing core covers.
+        for name in seal::safe_candidates() {
+            if chosen.iter().any(|i| *i != RustCrypto && i.seals(&name)) {
+                ids.push(name);
+            }
+        }
         ids
     } else {
         algorithms.iter().map(|a| a.to_ascii_lowercase()).collect()
@@ -277,7 +304,7 @@ pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<St
     let mut out = Vec::new();
     for id in &base {
         let having: Vec<&Implementation> = chosen.iter().filter(|i| i.offers(id)).collect();
-        if having.is_empty() || id.contains(':') && !chosen.contains(&RustCrypto) {
+        if having.is_empty() {
             let names: Vec<&str> = chosen.iter().map(|i| i.label()).collect();
             return Err(FactsError::Usage(format!(
                 "'{id}' has no implementation by {}: {}",
@@ -290,10 +317,6 @@ pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<St
             )));
         }
         for imp in having {
-            // A sealing scheme is the sealing core's, RustCrypto's code.
-            if id.contains(':') && *imp != RustCrypto {
-                continue;
-            }
             out.push(imp.build_id(id));
         }
     }

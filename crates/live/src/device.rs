@@ -29,6 +29,9 @@ use crate::sender::{Readings, SendConfig, SendReport, send};
 
 pub struct DeviceSendConfig {
     pub target: Target,
+    /// Whose code the firmware seals with (a backend of the sealing core:
+    /// `recommend` names the fastest for the device).
+    pub implementation: device_facts::Implementation,
     /// Readings the device seals in all (across a restart).
     pub count: u64,
     /// Kill and reboot the device once this many messages have been forwarded.
@@ -45,6 +48,7 @@ pub struct DeviceSendConfig {
 pub struct DeviceReport {
     pub target: String,
     pub scheme: String,
+    pub implementation: String,
     pub container: String,
     pub boots: u32,
     /// Messages read off the device's UART.
@@ -95,20 +99,36 @@ pub fn device_send(
     uplink::check(config.target, config.thermometers).map_err(usage)?;
     uplink::claim_state(&config.state_dir, config.target).map_err(usage)?;
     let scheme = key.scheme.name().to_string();
+    let implementation = config.implementation;
+    if !implementation.offers(&scheme) {
+        return Err(LiveError::Usage(format!(
+            "{} is no backend of the sealing core for {scheme}: {}",
+            implementation.label(),
+            implementation
+                .sealing_backend()
+                .map_or("its primitives are measured alone only".to_string(), |b| {
+                    format!("it has {}", b.summary())
+                })
+        )));
+    }
     progress(&format!(
-        "building the {scheme} device firmware for {}",
-        config.target
+        "building the {scheme} device firmware for {} with {}'s code",
+        config.target,
+        implementation.label()
     ));
-    let firmware = uplink::build(config.target, &scheme).map_err(usage)?;
+    let firmware =
+        uplink::build(config.target, &implementation.build_id(&scheme)).map_err(usage)?;
 
     let stats = Arc::new(Mutex::new(DeviceReport {
         target: config.target.name().to_string(),
         scheme: scheme.clone(),
+        implementation: implementation.name().to_string(),
         container: config.send.container.as_str().to_string(),
         ..DeviceReport::default()
     }));
     let DeviceSendConfig {
         target,
+        implementation: _,
         count,
         restart_after,
         thermometers,

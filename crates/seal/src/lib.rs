@@ -64,7 +64,7 @@ pub use host::{
     sealer::{HostSealer, Opened},
 };
 
-/// Seals with a fresh nonce from the key's policy.
+/// Seals with a fresh nonce from the key's policy, with RustCrypto's code.
 #[cfg(feature = "std")]
 pub fn seal_with_key(
     key: &SealKey,
@@ -73,7 +73,27 @@ pub fn seal_with_key(
     plaintext: &[u8],
     aad: &[u8],
 ) -> Result<Vec<u8>, SealError> {
-    let mut sealer = HostSealer::new(key, allow_insecure)?;
+    seal_with_backend(
+        key,
+        Backend::RustCrypto,
+        allow_insecure,
+        container,
+        plaintext,
+        aad,
+    )
+}
+
+/// [`seal_with_key`] with `backend`'s code (`seal --impl`): the same bytes.
+#[cfg(feature = "std")]
+pub fn seal_with_backend(
+    key: &SealKey,
+    backend: Backend,
+    allow_insecure: bool,
+    container: Container,
+    plaintext: &[u8],
+    aad: &[u8],
+) -> Result<Vec<u8>, SealError> {
+    let mut sealer = HostSealer::with_backend(key, allow_insecure, backend)?;
     let nonce = source_for(key)?.next_nonce(key.scheme.nonce_len())?;
     sealer.seal(container, &nonce, plaintext, aad)
 }

@@ -13,6 +13,10 @@ pub struct Args {
     /// The simulated device: atmega1284p (simavr), cortex-m0plus, cortex-m3, cortex-m4 (QEMU).
     #[arg(long)]
     target: String,
+    /// Whose code the firmware seals with: rustcrypto, or ciphermeter (the
+    /// backends of the sealing core; `recommend` names the fastest).
+    #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
+    implementation: String,
     /// Key file from `keygen --nonce counter`: provisioned into the device, and the gateway's key.
     #[arg(long)]
     key_file: PathBuf,
@@ -39,8 +43,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     send.check().map_err(live_error)?;
     let mut state = args.key_file.clone().into_os_string();
     state.push(".device");
+    let implementation: device_facts::Implementation = args.implementation.parse()?;
     let config = live::device::DeviceSendConfig {
         target,
+        implementation,
         count: args.count,
         restart_after: args.restart_after,
         thermometers: args.thermometers,

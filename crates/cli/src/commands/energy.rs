@@ -65,6 +65,10 @@ pub struct Args {
     /// device's handshake spread over N, and says from what N it stops mattering.
     #[arg(long, value_name = "N")]
     session_messages: Option<u64>,
+    /// Whose code may seal on the device (as `recommend --impl`): the
+    /// fastest whole seal path measured among these is the device's time.
+    #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
+    implementation: String,
     #[command(flatten)]
     send: SendArgs,
     /// List devices, radios and batteries and exit.
@@ -130,7 +134,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         (None, None) => {
             store = args.db.open()?;
-            CpuChoice::Device { store: &store }
+            CpuChoice::Device {
+                store: &store,
+                implementations: device_facts::implementation::parse_list(&args.implementation)?,
+            }
         }
     };
     let req = Request {

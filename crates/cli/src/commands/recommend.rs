@@ -47,6 +47,12 @@ pub struct Args {
     /// handshake stops mattering.
     #[arg(long, value_name = "N")]
     pub session_messages: Option<u64>,
+    /// Whose code a scheme may run on a simulated device: rustcrypto,
+    /// ciphermeter, mbedtls, monocypher, comma separated, or all. Each
+    /// scheme's row is the fastest of these whose whole seal path was
+    /// measured on the device (`implementation` names it).
+    #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
+    pub implementation: String,
     /// How many ranked schemes to print.
     #[arg(long, default_value_t = 15)]
     pub top: usize,
@@ -71,6 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         interval: args.interval,
         data_dir: args.data_dir,
         session_messages: args.session_messages,
+        implementations: device_facts::implementation::parse_list(&args.implementation)?,
     };
     let store = args.db.open()?;
     let progress = std::io::stderr().is_terminal();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use payload::{Format, Sample};
 use seal::host::oscore;
-use seal::{Scheme, SealKey, limits, seal_with_key};
+use seal::{Scheme, SealKey, limits, seal_with_backend};
 
 use crate::args::{container, encoding, is_text, read_stdin, seal_err, serialization};
 use crate::error::CliError;
@@ -47,10 +47,20 @@ pub struct Args {
     /// Seal with a legacy, broken or unauthenticated scheme anyway.
     #[arg(long)]
     allow_insecure: bool,
+    /// Whose code seals: rustcrypto, or ciphermeter (a backend of the
+    /// sealing core, as on the device); the bytes are the same.
+    #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
+    implementation: String,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let backend = backend(&args.implementation)?;
     if args.container == "oscore" {
+        if backend != seal::Backend::RustCrypto {
+            return Err(CliError::usage(
+                "--impl: the oscore container seals with RustCrypto's AES-CCM only",
+            ));
+        }
         return seal_oscore(&args);
     }
     let container = container(&args.container)?;
@@ -68,8 +78,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     let plaintext = reading(&args, format)?;
-    let message = seal_with_key(
+    let message = seal_with_backend(
         &key,
+        backend,
         args.allow_insecure,
         container,
         &plaintext,
@@ -82,6 +93,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     std::io::stdout().lock().write_all(&out)?;
     Ok(())
+}
+
+/// `--impl`: a backend of the sealing core (the C libraries are measured
+/// alone on devices, not yet sealing backends).
+fn backend(name: &str) -> Result<seal::Backend, CliError> {
+    let imp: device_facts::Implementation = name.parse()?;
+    imp.sealing_backend().ok_or_else(|| {
+        CliError::usage(format!(
+            "--impl {name}: {} is no backend of the sealing core yet; the backends are {}",
+            imp.label(),
+            seal::Backend::ALL.map(|b| b.name()).join(", ")
+        ))
+    })
 }
 
 /// An OSCORE-protected POST of the reading, under the context's next sequence number.
