@@ -200,7 +200,8 @@ fn seal_scheme() {
 
 /// An `impl-mbedtls` or `impl-monocypher` build links that C library,
 /// compiled here from the sources `scripts/fetch-clibs` unpacks under
-/// `clib/vendor/`, with Debian's cross gcc for the target, at `-Os` as the
+/// `clib/vendor/`, with Debian's cross gcc for the target (riscv32imc:
+/// riscv64-unknown-elf-gcc with picolibc's headers), at `-Os` as the
 /// Rust side is (`opt-level = "s"`), and our shim (`clib/shim_*.c`).
 fn c_libraries() {
     println!("cargo:rerun-if-changed=clib");
@@ -247,11 +248,33 @@ fn c_libraries() {
             println!("cargo:rustc-link-search=native={}", dir.display());
             println!("cargo:rustc-link-lib=static=gcc");
         }
+    } else if target.starts_with("riscv32imc") {
+        // Debian's bare-metal RISC-V gcc (riscv64-unknown-elf, multilib) for the
+        // ESP32-C3's ISA; picolibc's headers for string.h. The flash and SRAM
+        // (memory/esp32c3.x) are addressed by lui/auipc on rv32 whatever the
+        // code model, so the default (medlow) serves. Nothing of picolibc is
+        // linked: memcpy/memset/memcmp come from Rust's compiler_builtins.
+        cc.compiler("riscv64-unknown-elf-gcc")
+            .flag("-march=rv32imc")
+            .flag("-mabi=ilp32")
+            .flag("--specs=picolibc.specs");
+        // gcc may call libgcc helpers (64-bit division in Mbed TLS's bignum):
+        // the rv32im/ilp32 multilib's libgcc, the same standard calling
+        // convention as compiler_builtins' (no AVR-style clash).
+        let libgcc = std::process::Command::new("riscv64-unknown-elf-gcc")
+            .args(["-march=rv32imc", "-mabi=ilp32", "-print-libgcc-file-name"])
+            .output()
+            .expect("riscv64-unknown-elf-gcc: run scripts/setup");
+        let libgcc = PathBuf::from(String::from_utf8_lossy(&libgcc.stdout).trim());
+        if let Some(dir) = libgcc.parent() {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+            println!("cargo:rustc-link-lib=static=gcc");
+        }
     } else if target == env::var("HOST").unwrap_or_default() {
         // Host tests (`cargo test --features ...,impl-mbedtls`): the host's cc.
     } else {
         panic!(
-            "no C cross compiler for {target}: the C libraries are built with Debian's avr-gcc and arm-none-eabi-gcc only"
+            "no C cross compiler for {target}: the C libraries are built with Debian's avr-gcc, arm-none-eabi-gcc and riscv64-unknown-elf-gcc only"
         );
     }
     let vendor = PathBuf::from("clib/vendor");

@@ -367,62 +367,7 @@ const SHIPPED_CORTEX_M3: &str = include_str!("../../../data/device-costs/cortex-
 const SHIPPED_CORTEX_M4: &str = include_str!("../../../data/device-costs/cortex-m4.json");
 const SHIPPED_RISCV32IMC: &str = include_str!("../../../data/device-costs/riscv32imc.json");
 
-/// A digest of everything the firmware is built from (its sources, manifest,
-/// lock file, build settings and the shared in-project primitives): counts
-/// from two builds with the same revision and toolchain are identical.
-pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
-    use sha2::{Digest, Sha256};
-    let mut files = Vec::new();
-    for rel in [
-        "Cargo.toml",
-        "Cargo.lock",
-        "build.rs",
-        ".cargo",
-        "src",
-        "memory",
-        "simavr-harness",
-        // Our C shims and Mbed TLS configuration; the libraries' sources are
-        // pinned by version and checksum (scripts/fetch-clibs), not hashed.
-        "clib",
-    ] {
-        collect(&firmware.join(rel), &mut files)?;
-    }
-    files.retain(|f| !f.starts_with(firmware.join("clib/vendor")));
-    collect(&firmware.join("../crates/primitives/src"), &mut files)?;
-    collect(
-        &firmware.join("../crates/primitives/Cargo.toml"),
-        &mut files,
-    )?;
-    // The sealing core (not its host part, which no device runs).
-    for rel in ["src", "Cargo.toml", "build.rs"] {
-        collect(&firmware.join("../crates/seal").join(rel), &mut files)?;
-    }
-    files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
-    files.sort();
-    let mut hash = Sha256::new();
-    for f in &files {
-        let rel = f.strip_prefix(firmware).unwrap_or(f);
-        hash.update(rel.to_string_lossy().as_bytes());
-        hash.update([0]);
-        hash.update(std::fs::read(f)?);
-    }
-    Ok(hex(&hash.finalize()[..8]))
-}
-
-fn collect(path: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), FactsError> {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-    } else if path.is_dir() {
-        for e in std::fs::read_dir(path)? {
-            collect(&e?.path(), out)?;
-        }
-    }
-    Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::revision::firmware_revision;
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,8 @@
 //! each is ([`Target`]), the firmware's algorithms ([`algorithms`]) and who
 //! implements each ([`Implementation`]), the measurement row ([`McuResult`]),
 //! the device cost tables shipped in `data/device-costs/` ([`cost_table`])
-//! and the published figures in `data/anchors/` ([`anchors`]).
+//! and the published figures in `data/anchors/` ([`anchors`]); the firmware
+//! revision a table records ([`revision`]).
 //!
 //! `mcu` writes these facts (it builds, simulates and parses); cost, report,
 //! studies, live and campaign read them here without linking the runner.
@@ -14,6 +15,7 @@ pub mod cost_table;
 pub mod error;
 pub mod implementation;
 pub mod measurement;
+pub mod revision;
 pub mod target;
 
 pub use error::FactsError;

@@ -128,12 +128,20 @@ pub fn rows(
         .map(|k| format!("{}: {}", k.algorithm, k.why.as_deref().unwrap_or("failed")))
         .collect();
     let kat_passed = exit_ok && !run.kats.is_empty() && failures.is_empty();
-    let error = (!failures.is_empty()).then(|| {
-        format!(
+    // A count without a passed known answer is no measurement: it never
+    // enters a cost table (`CostTable::from_results` keeps errors apart).
+    let error = if !failures.is_empty() {
+        Some(format!(
             "known-answer test FAILED on the device: {}",
             failures.join("; ")
-        )
-    });
+        ))
+    } else if run.kats.is_empty() {
+        Some("no known answer ran on the device: its counts prove nothing".to_string())
+    } else if !exit_ok {
+        Some("the device's run ended in failure after its known answers".to_string())
+    } else {
+        None
+    };
     run.ops
         .iter()
         .map(|op| {
@@ -294,5 +302,44 @@ mod tests {
         let rows = rows(Target::Atmega1284p, "x", &failed, 1, 1, false);
         assert!(!rows[0].kat_passed);
         assert!(rows[0].error.as_deref().unwrap().contains("FAILED"));
+    }
+
+    /// Counts with no known answer printed, or a run that failed after its
+    /// known answers, are errors: such a row never enters a table.
+    #[test]
+    fn counts_without_a_passed_known_answer_are_no_measurement() {
+        let none = parse(
+            "M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nM encrypt 16\nC 10 0\nE\n",
+        )
+        .unwrap();
+        let unchecked = rows(Target::Atmega1284p, "x", &none, 1, 1, true);
+        assert!(
+            unchecked[0]
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("no known answer")
+        );
+        let passed = parse("M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nK x pass\nM encrypt 16\nC 10 0\nE\n").unwrap();
+        let crashed = rows(Target::Atmega1284p, "x", &passed, 1, 1, false);
+        assert!(
+            crashed[0]
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("ended in failure")
+        );
+        let table = device_facts::cost_table::CostTable::from_results(
+            Target::Atmega1284p,
+            &crashed,
+            serde_json::Value::Null,
+            String::new(),
+            String::new(),
+        );
+        assert!(
+            table.entries.iter().all(|e| e.error.is_some()),
+            "{:?}",
+            table.entries
+        );
     }
 }

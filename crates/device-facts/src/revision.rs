@@ -1,0 +1,213 @@
+//! The firmware revision a device cost table records: a digest of what can
+//! move a count (the firmware's sources, manifest, lock file, build settings,
+//! memory maps, C shims, the in-project primitives and the sealing core),
+//! with what cannot taken out first: comments and whitespace outside string
+//! literals. So a reformat or a reworded comment keeps the revision, and a
+//! change of code, a constant or a string changes it (and the tables must be
+//! regenerated: `crates/device-facts/tests/table_revisions.rs`).
+
+use std::path::{Path, PathBuf};
+
+use crate::FactsError;
+
+/// The digest of the firmware in `firmware` (and the crates it builds from).
+pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
+    use sha2::{Digest, Sha256};
+    let mut files = Vec::new();
+    for rel in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        ".cargo",
+        "src",
+        "memory",
+        "simavr-harness",
+        // Our C shims and Mbed TLS configuration; the libraries' sources are
+        // pinned by version and checksum (scripts/fetch-clibs), not hashed.
+        "clib",
+    ] {
+        collect(&firmware.join(rel), &mut files)?;
+    }
+    files.retain(|f| !f.starts_with(firmware.join("clib/vendor")));
+    collect(&firmware.join("../crates/primitives/src"), &mut files)?;
+    collect(
+        &firmware.join("../crates/primitives/Cargo.toml"),
+        &mut files,
+    )?;
+    // The sealing core (not its host part, which no device runs).
+    for rel in ["src", "Cargo.toml", "build.rs"] {
+        collect(&firmware.join("../crates/seal").join(rel), &mut files)?;
+    }
+    files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
+    files.sort();
+    let mut hash = Sha256::new();
+    for f in &files {
+        let rel = f.strip_prefix(firmware).unwrap_or(f);
+        hash.update(rel.to_string_lossy().as_bytes());
+        hash.update([0]);
+        let bytes = std::fs::read(f)?;
+        match (syntax(f), std::str::from_utf8(&bytes)) {
+            (Some(s), Ok(text)) => hash.update(normalized(text, s).as_bytes()),
+            _ => hash.update(&bytes),
+        }
+        hash.update([0]);
+    }
+    Ok(hex(&hash.finalize()[..8]))
+}
+
+/// How a source file writes its comments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// Rust, C, linker scripts: `//` and `/* */`.
+    CLike,
+    /// TOML: `#`.
+    Toml,
+}
+
+fn syntax(path: &Path) -> Option<Syntax> {
+    match path.extension()?.to_str()? {
+        "rs" | "c" | "h" | "x" | "ld" => Some(Syntax::CLike),
+        "toml" => Some(Syntax::Toml),
+        // Cargo.lock and data files: every byte counts.
+        _ => None,
+    }
+}
+
+/// `text` without comments, without whitespace outside string literals and
+/// without trailing commas before a closing bracket.
+/// Strings ("…", with escapes) are kept byte for byte; a Rust or C character
+/// literal ('"', '\'') does not open one.
+pub fn normalized(text: &str, syntax: Syntax) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        match c {
+            '"' => {
+                // A string literal, copied with its escapes.
+                out.push(c);
+                i += 1;
+                while i < chars.len() {
+                    out.push(chars[i]);
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        out.push(chars[i + 1]);
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    if chars[i - 1] == '"' {
+                        break;
+                    }
+                }
+            }
+            '\'' if syntax == Syntax::CLike => {
+                // 'x' or '\x' (a character literal) is copied whole; a lone
+                // quote (a Rust lifetime) is just a character.
+                let end = match (next, chars.get(i + 2), chars.get(i + 3)) {
+                    (Some('\\'), Some(_), Some('\'')) => Some(i + 4),
+                    (Some(_), Some('\''), _) => Some(i + 3),
+                    _ => None,
+                };
+                let end = end.unwrap_or(i + 1);
+                out.extend(&chars[i..end]);
+                i = end;
+            }
+            '/' if syntax == Syntax::CLike && next == Some('/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if syntax == Syntax::CLike && next == Some('*') => {
+                i += 2;
+                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            '#' if syntax == Syntax::Toml => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            c if c.is_whitespace() => i += 1,
+            // A trailing comma before a closing bracket is a formatter's
+            // choice (rustfmt adds one when it splits a list).
+            ')' | ']' | '}' => {
+                if out.ends_with(',') {
+                    out.pop();
+                }
+                out.push(c);
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), FactsError> {
+    if path.is_file() {
+        out.push(path.to_path_buf());
+    } else if path.is_dir() {
+        for e in std::fs::read_dir(path)? {
+            collect(&e?.path(), out)?;
+        }
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CODE: &str = r#"
+/// Seals one reading.
+fn seal(buf: &mut [u8]) -> usize { // the whole path
+    let quote = b'"'; /* a byte */ let url = "https://x.test/ a  b";
+    buf[0] = quote; 'outer: loop { break 'outer; }
+    42
+}
+"#;
+
+    #[test]
+    fn a_reformat_or_a_comment_keeps_the_digest() {
+        let reformatted = "fn seal(\n    buf: &mut [u8],\n) -> usize {\n    let quote = b'\"';\n    let url = \"https://x.test/ a  b\";\n    buf[0] = quote;\n    'outer: loop {\n        break 'outer;\n    }\n    42 // the answer\n}\n";
+        assert_eq!(
+            normalized(CODE, Syntax::CLike),
+            normalized(reformatted, Syntax::CLike)
+        );
+    }
+
+    #[test]
+    fn code_constants_and_strings_change_it() {
+        let base = normalized(CODE, Syntax::CLike);
+        for changed in [
+            CODE.replace("42", "43"),
+            CODE.replace("a  b", "a b"),
+            CODE.replace("buf[0]", "buf[1]"),
+            CODE.replace("b'\"'", "b'\\''"),
+        ] {
+            assert_ne!(normalized(&changed, Syntax::CLike), base, "{changed}");
+        }
+    }
+
+    #[test]
+    fn toml_comments_go_and_values_stay() {
+        let a = "[features]\n# why\nseal = [\"dep:seal\"] # the core\n";
+        let b = "[features]\nseal = [ \"dep:seal\" ]\n";
+        assert_eq!(normalized(a, Syntax::Toml), normalized(b, Syntax::Toml));
+        assert_ne!(
+            normalized(a, Syntax::Toml),
+            normalized(&a.replace("dep:seal", "dep:seal2"), Syntax::Toml)
+        );
+    }
+}

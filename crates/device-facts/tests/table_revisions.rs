@@ -1,0 +1,53 @@
+//! Every shipped device cost table was made from the firmware in this
+//! checkout: its recorded revision is the digest of today's sources
+//! (`revision::firmware_revision`: code, constants and strings count;
+//! comments and formatting do not). A change that can move a count fails
+//! here until the tables are regenerated (`scripts/device-costs`, or
+//! `scripts/device-costs --verify` to see what moved).
+
+use device_facts::cost_table::shipped;
+use device_facts::revision::firmware_revision;
+use device_facts::{Target, firmware_dir};
+
+#[test]
+fn every_table_records_the_revision_of_todays_firmware() {
+    let today = firmware_revision(&firmware_dir()).unwrap();
+    let stale: Vec<String> = Target::ALL
+        .into_iter()
+        .filter_map(|t| {
+            let table = shipped(t).unwrap().expect("a shipped table");
+            (table.firmware_revision != today)
+                .then(|| format!("{t} (made from {})", table.firmware_revision))
+        })
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "the firmware sources are now revision {today}, but these tables were made from another: {}; regenerate them with scripts/device-costs",
+        stale.join(", ")
+    );
+}
+
+/// Every entry measured is backed by passed known answers: the runner turns
+/// a build whose known answers failed, never printed, or whose run ended in
+/// failure into an error (mcu `results::rows`), and an error is no count.
+#[test]
+fn no_entry_has_counts_without_passed_known_answers() {
+    for t in Target::ALL {
+        let table = shipped(t).unwrap().expect("a shipped table");
+        for e in &table.entries {
+            match &e.error {
+                Some(_) => assert!(
+                    e.points.is_empty(),
+                    "{t} {} has counts and an error",
+                    e.algorithm
+                ),
+                None => assert!(
+                    !e.points.is_empty(),
+                    "{t} {} {} has no counts",
+                    e.algorithm,
+                    e.operation
+                ),
+            }
+        }
+    }
+}
