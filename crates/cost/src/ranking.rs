@@ -750,6 +750,11 @@ fn allowed_names(times: Option<&DeviceTimes>) -> String {
 }
 
 impl RankedRow {
+    /// How a sentence names `implementation` ("Mbed TLS 2.28", "ciphermeter").
+    pub fn implementation_label(&self) -> &str {
+        label(&self.implementation)
+    }
+
     /// "ciphermeter's code: 2.6× less CPU than RustCrypto's here", with what
     /// measured faster alone but is no backend of the sealing core.
     pub fn implementation_sentence(&self) -> String {

@@ -39,6 +39,7 @@ const OFFERS: &[(Implementation, &[&str])] = &[
             "aes-128-ccm",
             "aes-256-ccm",
             "chacha20-poly1305",
+            "ascon-aead128",
             "sha3-256",
             "sha3-512",
             "hmac-sha3-256",

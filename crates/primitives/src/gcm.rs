@@ -11,6 +11,11 @@
 //!   reduction 8-bit shifts, no `u32`/`u64` arithmetic;
 //! - elsewhere, four big-endian `u32` words (`table_words`).
 //!
+//! Measured (`mcu --impl ciphermeter`, encrypt, fitted slope): AES-128-GCM
+//! 508 cycles/byte on the ATmega1284P (0.29x rweather's GCM<AES128>, the
+//! anchor; 2,677 with RustCrypto's `ghash` over the same AES), 295 on the
+//! Cortex-M0+ (383 before).
+//!
 //! Timing: the table rows are chosen by the bytes of Y ⊕ X (the running
 //! GHASH value xored with the next block of AAD or ciphertext), never by the
 //! cipher key or by H directly; but Y depends on H, so, like every table
@@ -73,25 +78,26 @@ fn times_x(v: &[u8; 16]) -> [u8; 16] {
     out
 }
 
-/// The 16 multiples `n·H·x^shift` of a nibble `n` (its top bit x^shift),
-/// as bytes: rows 8, 4, 2, 1 are H·x^shift … H·x^(shift+3), the others
-/// their sums.
-fn nibble_rows(h: &[u8; 16], shift: u32) -> [[u8; 16]; 16] {
-    let mut rows = [[0u8; 16]; 16];
-    let mut v = *h;
-    for _ in 0..shift {
-        v = times_x(&v);
-    }
-    for bit in [8, 4, 2, 1] {
-        rows[bit] = v;
-        v = times_x(&v);
-    }
+/// The 16 multiples `n·V` of a nibble `n` whose top bit stands for `V`
+/// (row 8 = V, 4 = V·x, 2 = V·x², 1 = V·x³, the others their sums), written
+/// into `rows` in place (no 256-byte values moved: memory copies are slow on
+/// the AVR). Returns V·x⁴, the next nibble's top row.
+// Indices: row i + j is written from rows i and j of the same array.
+#[allow(clippy::needless_range_loop)]
+fn nibble_rows(rows: &mut [[u8; 16]; 16], v: &[u8; 16]) -> [u8; 16] {
+    rows[0] = [0; 16];
+    rows[8] = *v;
+    rows[4] = times_x(&rows[8]);
+    rows[2] = times_x(&rows[4]);
+    rows[1] = times_x(&rows[2]);
     for i in [2usize, 4, 8] {
         for j in 1..i {
-            rows[i + j] = core::array::from_fn(|k| rows[i][k] ^ rows[j][k]);
+            for k in 0..16 {
+                rows[i + j][k] = rows[i][k] ^ rows[j][k];
+            }
         }
     }
-    rows
+    times_x(&rows[1])
 }
 
 /// GCM over the 16-byte block cipher `C`: 12-byte nonce, 16-byte tag (appended).
@@ -113,9 +119,14 @@ where
     fn from(cipher: C) -> Self {
         let mut h = [0u8; 16];
         cipher.encrypt_block((&mut h).into());
-        let table = Table::new(&h);
+        // Filled in place: the 512-byte table is not built and then moved.
+        let mut gcm = Self {
+            cipher,
+            table: Table::ZERO,
+        };
+        gcm.table.init(&h);
         h.zeroize();
-        Self { cipher, table }
+        gcm
     }
 }
 
@@ -241,11 +252,14 @@ where
         let (mut mask, j0) = self.start(nonce);
         let expected = self.tag(&mask, associated_data, buffer.get_in());
         mask.zeroize();
-        // As `aes-gcm`: the output is written only once the tag is right.
         if bool::from(expected.ct_eq(tag.as_slice())) {
             self.ctr(j0, buffer.into_out_with_copied_in());
             Ok(())
         } else {
+            // Never release unauthenticated data, as the other AEADs here
+            // (`aes-gcm` leaves the output as it was; here it is zeroed).
+            let mut buffer = buffer;
+            buffer.get_out().zeroize();
             Err(aead::Error)
         }
     }
@@ -318,8 +332,8 @@ mod tests {
             };
             let want = mul_bitwise(&x, &h);
             let (mut a, mut b) = (x, x);
-            table_bytes::Table::new(&h).mul(&mut a);
-            table_words::Table::new(&h).mul(&mut b);
+            table_bytes::Table::with(&h).mul(&mut a);
+            table_words::Table::with(&h).mul(&mut b);
             assert_eq!(a, want, "bytes, round {round}");
             assert_eq!(b, want, "words, round {round}");
         }

@@ -43,28 +43,27 @@ where
     for i in [0, ct.len() / 2, ct.len() - 1] {
         let mut bad = ct.clone();
         bad[i] ^= 1 << (i % 8);
-        prop_assert!(ours.decrypt(&n, Payload { msg: &bad, aad: ad }).is_err());
+        let forged = ours.decrypt(&n, Payload { msg: &bad, aad: ad });
+        prop_assert!(forged.is_err());
     }
     let mut other_ad = ad.to_vec();
     other_ad.push(0);
-    prop_assert!(
-        ours.decrypt(
-            &n,
-            Payload {
-                msg: &ct,
-                aad: &other_ad
-            }
-        )
-        .is_err()
+    let forged = ours.decrypt(
+        &n,
+        Payload {
+            msg: &ct,
+            aad: &other_ad,
+        },
     );
-    // Separate in and out buffers, tag wrong: the output is not written.
+    prop_assert!(forged.is_err());
+    // Separate in and out buffers, tag wrong: the output is zeroed.
     let (body, tag) = ct.split_at(ct.len() - 16);
     let mut bad_tag = aead::Tag::<Ours>::try_from(tag).unwrap();
     bad_tag[15] ^= 0x80;
     let mut out = vec![0xa5u8; body.len()];
     let buf = aead::inout::InOutBuf::new(body, &mut out).unwrap();
     prop_assert!(ours.decrypt_inout_detached(&n, ad, buf, &bad_tag).is_err());
-    prop_assert!(out.iter().all(|&b| b == 0xa5));
+    prop_assert!(out.iter().all(|&b| b == 0));
     Ok(())
 }
 

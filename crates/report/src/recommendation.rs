@@ -47,6 +47,7 @@ fn ranking(r: &RankingSummary) -> String {
         let mut t = Table::new(&[
             "rank",
             "scheme",
+            "whose code",
             "bits",
             "message B",
             "on air B",
@@ -72,6 +73,7 @@ fn ranking(r: &RankingSummary) -> String {
                         " <span class=\"warn\">not allowed by the duty cycle</span>"
                     }
                 ),
+                esc(&row.implementation_sentence()),
                 row.security_bits.to_string(),
                 row.sealed_bytes.to_string(),
                 row.on_air_bytes.to_string(),

@@ -109,10 +109,16 @@ impl Answer {
     pub fn recommendation(&self) -> Option<String> {
         let (r, w) = self.winner()?;
         let mut s = format!(
-            "For {} on {}, seal with {}: {} µJ per message, {} B on air in {} frame{}{}; it encrypts and authenticates the reading.",
+            "For {} on {}, seal with {}{}: {} µJ per message, {} B on air in {} frame{}{}; it encrypts and authenticates the reading.",
             r.device,
             r.link,
             w.scheme,
+            // Whose code the device's time is (a device-measured row).
+            if w.seal_paths.is_empty() {
+                String::new()
+            } else {
+                format!(" ({}'s code)", w.implementation_label())
+            },
             num(w.message_uj),
             w.on_air_bytes,
             w.frames,

@@ -4,11 +4,12 @@
 //! types implement, and `keyed` lists each backend's type per algorithm.
 //!
 //! - **RustCrypto** has every algorithm.
-//! - **ciphermeter** (crates/primitives: byte-oriented AES, ChaCha20-Poly1305
-//!   with 8-bit Poly1305 limbs on AVR, SHA-3 on bit-interleaved byte lanes on
-//!   AVR) has AES in every mode the core runs (the modes, CCM, GCM's GHASH,
-//!   EAX, OCB, GCM-SIV's POLYVAL and CMAC are the same generic code over its
-//!   block cipher), ChaCha20-Poly1305 and HMAC-SHA-3.
+//! - **ciphermeter** (crates/primitives: byte-oriented AES, GCM with its own
+//!   4-bit-table GHASH, ChaCha20-Poly1305 with 8-bit Poly1305 limbs on AVR,
+//!   Ascon-AEAD128 and SHA-3 on bit-sliced byte lanes on AVR) has AES in every
+//!   mode the core runs (CBC, CTR, CFB, OFB, CCM, EAX, OCB, GCM-SIV and CMAC
+//!   are RustCrypto's generic code over its block cipher), ChaCha20-Poly1305,
+//!   Ascon-AEAD128 and HMAC-SHA-3.
 //!
 //! A scheme runs on a backend only if that backend has every keyed primitive
 //! of it ([`Backend::covers`]); there is no silent fallback to another
@@ -53,7 +54,7 @@ impl Backend {
         match self {
             Backend::RustCrypto => "every algorithm",
             Backend::Ciphermeter => {
-                "AES-128/256 in every mode, ChaCha20-Poly1305, HMAC-SHA3-256/512 and CMAC-AES"
+                "AES-128/256 in every mode, ChaCha20-Poly1305, Ascon-AEAD128, HMAC-SHA3-256/512 and CMAC-AES"
             }
         }
     }
@@ -84,6 +85,7 @@ impl Backend {
                         | AeadAlg::Aes256Ocb
                         | AeadAlg::Aes256GcmSiv
                         | AeadAlg::ChaCha20Poly1305
+                        | AeadAlg::AsconAead128
                 ),
             },
         }
@@ -130,7 +132,8 @@ mod tests {
         assert!(covers("aead:chacha20-poly1305"));
         assert!(covers("etm:aes-128-cbc+hmac-sha3-256"));
         assert!(covers("hmac:cmac-aes-128"));
-        assert!(!covers("aead:ascon-aead128"));
+        assert!(covers("aead:ascon-aead128"));
+        assert!(!covers("aead:ascon-128-v1.2"), "Ascon-128 v1.2 is not ours");
         assert!(
             !covers("etm:aes-128-cbc+hmac-sha256"),
             "HMAC-SHA-256 is not ours"

@@ -324,8 +324,8 @@ aeads! {
     RustCrypto "rustcrypto" ["in-project"] "ascon-128-v1.2" Ascon128V12 => Ascon128V12 primitives::Ascon128V12;
     RustCrypto "rustcrypto" ["in-project"] "acorn-128" Acorn128 => Acorn128 primitives::Acorn128;
     RustCrypto "rustcrypto" ["in-project"] "acorn-128-wide" Acorn128Wide => Acorn128Wide primitives::Acorn128Wide;
-    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-128-gcm" Aes128Gcm => OursAes128Gcm GcmKey<aes_gcm::AesGcm<primitives::Aes128, cipher::consts::U12>>;
-    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-256-gcm" Aes256Gcm => OursAes256Gcm GcmKey<aes_gcm::AesGcm<primitives::Aes256, cipher::consts::U12>>;
+    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-128-gcm" Aes128Gcm => OursAes128Gcm primitives::Aes128Gcm;
+    Ciphermeter "ciphermeter" ["gcm", "backend-ciphermeter"] "aes-256-gcm" Aes256Gcm => OursAes256Gcm primitives::Aes256Gcm;
     Ciphermeter "ciphermeter" ["ccm", "backend-ciphermeter"] "aes-128-ccm" Aes128Ccm => OursAes128Ccm ccm::Ccm<primitives::Aes128, ccm::consts::U16, ccm::consts::U13>;
     Ciphermeter "ciphermeter" ["ccm", "backend-ciphermeter"] "aes-256-ccm" Aes256Ccm => OursAes256Ccm ccm::Ccm<primitives::Aes256, ccm::consts::U16, ccm::consts::U13>;
     Ciphermeter "ciphermeter" ["eax", "backend-ciphermeter"] "aes-128-eax" Aes128Eax => OursAes128Eax primitives::Eax<primitives::Aes128>;
@@ -334,6 +334,7 @@ aeads! {
     Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-256-ocb" Aes256Ocb => OursAes256Ocb ocb3::Ocb3<primitives::Aes256>;
     Ciphermeter "ciphermeter" ["gcm-siv", "backend-ciphermeter"] "aes-256-gcm-siv" Aes256GcmSiv => OursAes256GcmSiv aes_gcm_siv::AesGcmSiv<primitives::Aes256>;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "chacha20-poly1305" ChaCha20Poly1305 => OursChaCha20Poly1305 primitives::ChaCha20Poly1305;
+    Ciphermeter "ciphermeter" ["backend-ciphermeter"] "ascon-aead128" AsconAead128 => OursAsconAead128 primitives::AsconAead128;
 }
 
 /// AES-GCM's keyed state holds 16-byte-aligned GHASH field elements

@@ -41,7 +41,10 @@ fn every_backend_seals_the_same_bytes_in_every_container() {
             let mut reference = HostSealer::new(&key, true).unwrap();
             let mut ours = HostSealer::with_backend(&key, true, backend).unwrap();
             let mut nonce = vec![0u8; key.scheme.nonce_len()];
-            counter_nonce(41, &mut nonce).unwrap();
+            // MAC-only schemes have no nonce (counter_nonce refuses an empty one).
+            if !nonce.is_empty() {
+                counter_nonce(41, &mut nonce).unwrap();
+            }
             for container in Container::ALL {
                 let want = reference.seal(container, &nonce, reading, b"d1").unwrap();
                 let got = ours.seal(container, &nonce, reading, b"d1").unwrap();
@@ -69,7 +72,7 @@ fn every_backend_seals_the_same_bytes_in_every_container() {
 #[test]
 fn a_backend_without_a_primitive_is_refused_not_substituted() {
     for name in [
-        "aead:ascon-aead128",
+        "aead:xchacha20-poly1305",
         "etm:aes-128-cbc+hmac-sha256",
         "hmac:hmac-sha256",
     ] {

@@ -159,7 +159,7 @@ mod scheme {
     #[cfg(feature = "message-aes-128-gcm")]
     pub type A = crate::algorithms::implementation::pick!(
         rustcrypto: aes_gcm::Aes128Gcm,
-        ciphermeter: aes_gcm::AesGcm<primitives::Aes128, cipher::consts::U12>,
+        ciphermeter: primitives::Aes128Gcm,
         mbedtls: crate::clib::mbedtls::Aes128Gcm,
     );
     #[cfg(feature = "message-aes-128-gcm")]
@@ -167,7 +167,7 @@ mod scheme {
     #[cfg(feature = "message-aes-256-gcm")]
     pub type A = crate::algorithms::implementation::pick!(
         rustcrypto: aes_gcm::Aes256Gcm,
-        ciphermeter: aes_gcm::AesGcm<primitives::Aes256, cipher::consts::U12>,
+        ciphermeter: primitives::Aes256Gcm,
         mbedtls: crate::clib::mbedtls::Aes256Gcm,
     );
     #[cfg(feature = "message-aes-256-gcm")]

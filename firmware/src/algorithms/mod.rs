@@ -109,7 +109,7 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     {
         type Gcm = pick!(
             rustcrypto: aes_gcm::Aes128Gcm,
-            ciphermeter: aes_gcm::AesGcm<primitives::Aes128, cipher::consts::U12>,
+            ciphermeter: primitives::Aes128Gcm,
             mbedtls: clib::mbedtls::Aes128Gcm,
         );
         type Block = pick!(
@@ -125,7 +125,7 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     {
         type Gcm = pick!(
             rustcrypto: aes_gcm::Aes256Gcm,
-            ciphermeter: aes_gcm::AesGcm<primitives::Aes256, cipher::consts::U12>,
+            ciphermeter: primitives::Aes256Gcm,
             mbedtls: clib::mbedtls::Aes256Gcm,
         );
         type Block = pick!(
@@ -243,10 +243,15 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
         SIZES,
     );
     #[cfg(feature = "ascon-aead128")]
-    aead::bench::<ascon_aead::AsconAead128, P>(
+    aead::bench::<
+        pick!(rustcrypto: ascon_aead::AsconAead128, ciphermeter: primitives::AsconAead128),
+        P,
+    >(
         b,
         "ascon-aead128",
-        aead::kat::<ascon_aead::AsconAead128>(&ASCON_AEAD128, data),
+        aead::kat::<
+            pick!(rustcrypto: ascon_aead::AsconAead128, ciphermeter: primitives::AsconAead128),
+        >(&ASCON_AEAD128, data),
         k16,
         data,
         SIZES,

@@ -12,13 +12,25 @@ pub(super) struct Table {
     lo: [[u8; 16]; 16],
 }
 
-#[cfg_attr(not(any(target_arch = "avr", test)), allow(dead_code))]
+#[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
 impl Table {
-    pub(super) fn new(h: &[u8; 16]) -> Self {
-        Self {
-            hi: nibble_rows(h, 0),
-            lo: nibble_rows(h, 4),
-        }
+    pub(super) const ZERO: Self = Self {
+        hi: [[0; 16]; 16],
+        lo: [[0; 16]; 16],
+    };
+
+    /// Fills the rows for `h`.
+    pub(super) fn init(&mut self, h: &[u8; 16]) {
+        let mut v = nibble_rows(&mut self.hi, h);
+        nibble_rows(&mut self.lo, &v);
+        v.zeroize();
+    }
+
+    #[cfg(test)]
+    pub(super) fn with(h: &[u8; 16]) -> Self {
+        let mut t = Self::ZERO;
+        t.init(h);
+        t
     }
 
     /// y ← y·H: Horner over the bytes from the last (x¹²⁰…x¹²⁷) to the first,

@@ -12,25 +12,37 @@ pub(super) struct Table {
     lo: [[u32; 4]; 16],
 }
 
-fn words(rows: [[u8; 16]; 16]) -> [[u32; 4]; 16] {
-    rows.map(|r| {
-        core::array::from_fn(|i| {
-            u32::from_be_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
-        })
-    })
+fn words(rows: &[[u8; 16]; 16], out: &mut [[u32; 4]; 16]) {
+    for (o, r) in out.iter_mut().zip(rows) {
+        for (w, b) in o.iter_mut().zip(r.chunks_exact(4)) {
+            *w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        }
+    }
 }
 
 #[cfg_attr(target_arch = "avr", allow(dead_code))]
 impl Table {
-    pub(super) fn new(h: &[u8; 16]) -> Self {
-        let (mut hi, mut lo) = (nibble_rows(h, 0), nibble_rows(h, 4));
-        let table = Self {
-            hi: words(hi),
-            lo: words(lo),
-        };
-        hi.zeroize();
-        lo.zeroize();
-        table
+    pub(super) const ZERO: Self = Self {
+        hi: [[0; 4]; 16],
+        lo: [[0; 4]; 16],
+    };
+
+    /// Fills the rows for `h`.
+    pub(super) fn init(&mut self, h: &[u8; 16]) {
+        let mut rows = [[0u8; 16]; 16];
+        let mut v = nibble_rows(&mut rows, h);
+        words(&rows, &mut self.hi);
+        nibble_rows(&mut rows, &v);
+        words(&rows, &mut self.lo);
+        rows.zeroize();
+        v.zeroize();
+    }
+
+    #[cfg(test)]
+    pub(super) fn with(h: &[u8; 16]) -> Self {
+        let mut t = Self::ZERO;
+        t.init(h);
+        t
     }
 
     /// y ← y·H, as the byte form: z ← z·x⁸ ⊕ hi[high nibble] ⊕ lo[low
