@@ -79,9 +79,13 @@ fn an_atmega1284p_device_under_tampering_stores_the_good_and_refuses_the_tampere
     let dir = tempfile::tempdir().unwrap();
     let key = counter_key(dir.path(), "avr.key", "aead:chacha20-poly1305");
     let (gw, to, db, _) = tcp_gateway(dir.path(), &key, &["--container", "cose"]);
+    // Our ChaCha20-Poly1305 (8-bit Poly1305 limbs), the backend `recommend`
+    // names on the ATmega1284P: the gateway opens it with RustCrypto's.
     let report = device_send(&[
         "--target",
         "atmega1284p",
+        "--impl",
+        "ciphermeter",
         "--key-file",
         key.to_str().unwrap(),
         "--count",
@@ -100,6 +104,7 @@ fn an_atmega1284p_device_under_tampering_stores_the_good_and_refuses_the_tampere
         &to,
     ]);
     let c = gw.stop_gateway();
+    assert_eq!(report["implementation"], "ciphermeter", "{report}");
     let good = n(&report["send"]["good"]);
     let tampered = n(&report["send"]["tampered"]);
     assert!(tampered > 0 && good + tampered == 120, "{report}");
@@ -161,7 +166,18 @@ fn what_a_device_cannot_do_exits_2_and_says_why() {
     let counter = counter_key(dir.path(), "c.key", "aead:aes-128-gcm");
     let random = keygen(dir.path(), "r.key");
     let k = counter.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "--target",
+                "cortex-m0plus",
+                "--key-file",
+                k,
+                "--impl",
+                "mbedtls",
+            ],
+            "no backend of the sealing core",
+        ),
         (
             &["--target", "cortex-m0plas", "--key-file", k],
             "did you mean cortex-m0plus",

@@ -10,9 +10,11 @@
 
 pub use lakers::ConnId;
 use lakers::{
-    Credential, CredentialTransfer, EDHOCError, EDHOCMethod, EDHOCSuite, EdhocInitiator,
-    EdhocInitiatorWaitM2, EdhocMessageBuffer, EdhocResponder, EdhocResponderWaitM3,
-    credential_check_or_fetch,
+    Completed, Credential, CredentialTransfer, EDHOCError, EDHOCMethod, EDHOCSuite, EdhocBuffer,
+    EdhocMessageBuffer, EdhocResponder, EdhocResponderWaitM3, InitiatorStart, MAX_KDF_CONTEXT_LEN,
+    MAX_SUITES_LEN, WaitM2, WaitM4, credential_check_or_fetch, edhoc_exporter,
+    i_complete_without_message_4, i_parse_message_2, i_prepare_message_1, i_prepare_message_3,
+    i_process_message_4, i_verify_message_2,
 };
 use lakers_crypto_rustcrypto::Crypto as RustCrypto;
 use p256_lakers::elliptic_curve::sec1::ToEncodedPoint;
@@ -148,6 +150,15 @@ impl lakers::CryptoTrait for Backend {
         private_key: &lakers::BytesP256ElemLen,
         public_key: &lakers::BytesP256ElemLen,
     ) -> lakers::BytesP256ElemLen {
+        // lakers-crypto-rustcrypto panics on an x-coordinate that is no
+        // P-256 point (lakers issue #93), which a peer's G_X or G_Y can be:
+        // such a point gets a random shared secret instead, so the handshake
+        // fails at its MAC as with any wrong key, and no ECDH runs with it.
+        let mut compressed = [0x02; 33];
+        compressed[1..].copy_from_slice(public_key);
+        if p256_lakers::PublicKey::from_sec1_bytes(&compressed).is_err() {
+            return core::array::from_fn(|_| self.inner.get_random_byte());
+        }
         self.inner.p256_ecdh(private_key, public_key)
     }
     fn get_random_byte(&mut self) -> u8 {
@@ -276,11 +287,39 @@ macro_rules! export {
 }
 
 /// The initiator between message 1 and message 2.
+///
+/// Its steps are lakers' own protocol functions (`i_prepare_message_1` and
+/// the rest, which lakers' `EdhocInitiator` wraps), called here directly so
+/// that a trace's SUITES_I can be offered and its key schedule read
+/// ([`KeySchedule`]); the bytes are lakers'.
 pub struct Initiator {
     party_cred: Credential,
     private: Zeroizing<[u8; 32]>,
     c_i: ConnId,
-    state: EdhocInitiatorWaitM2<Backend>,
+    state: WaitM2,
+    backend: Backend,
+}
+
+/// The initiator's intermediate values of one handshake (RFC 9528 §4.1,
+/// §5.3): what RFC 9529's traces print, to hold an implementation to them.
+/// Secret; wiped on drop.
+#[derive(Clone, Default, PartialEq, Eq, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+pub struct KeySchedule {
+    pub h_message_1: [u8; 32],
+    pub th_2: [u8; 32],
+    pub prk_2e: [u8; 32],
+    pub th_3: [u8; 32],
+    pub prk_3e2m: [u8; 32],
+    pub prk_4e3m: [u8; 32],
+    pub th_4: [u8; 32],
+    pub prk_out: [u8; 32],
+    pub prk_exporter: [u8; 32],
+}
+
+impl std::fmt::Debug for KeySchedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeySchedule { .. }")
+    }
 }
 
 impl Initiator {
@@ -290,18 +329,49 @@ impl Initiator {
         c_i: ConnId,
         ephemeral: Option<&[u8; 32]>,
     ) -> Result<(Initiator, Vec<u8>), HandshakeError> {
-        let backend = Backend::new(ephemeral)?;
-        let initiator =
-            EdhocInitiator::new(backend, EDHOCMethod::StatStat, EDHOCSuite::CipherSuite2);
-        let (state, message_1) = initiator
-            .prepare_message_1(Some(c_i), &None)
-            .map_err(lakers_err)?;
+        Initiator::start_offering(party, c_i, ephemeral, &[EDHOCSuite::CipherSuite2.into()])
+    }
+
+    /// As [`Initiator::start`], offering the cipher suites `suites_i` in
+    /// order of preference, the selected one last (RFC 9528 §5.2.2), to
+    /// reproduce traces only: RFC 9529 Chapter 3's second message_1 offers
+    /// [6, 2] after the responder refused 6. The selected suite must be 2,
+    /// the one lakers runs; the others are only named.
+    pub fn start_offering(
+        party: &Party,
+        c_i: ConnId,
+        ephemeral: Option<&[u8; 32]>,
+        suites_i: &[u8],
+    ) -> Result<(Initiator, Vec<u8>), HandshakeError> {
+        if suites_i.last() != Some(&EDHOCSuite::CipherSuite2.into()) {
+            return Err(HandshakeError::Usage(
+                "the selected (last) cipher suite must be 2, the one lakers implements".into(),
+            ));
+        }
+        if suites_i.iter().any(|s| *s > 23) || suites_i.len() > MAX_SUITES_LEN {
+            return Err(HandshakeError::Usage(format!(
+                "at most {MAX_SUITES_LEN} cipher suites, each 0 to 23"
+            )));
+        }
+        let suites_i = EdhocBuffer::<MAX_SUITES_LEN>::new_from_slice(suites_i)
+            .map_err(|_| HandshakeError::Usage("too many cipher suites".into()))?;
+        let mut backend = Backend::new(ephemeral)?;
+        let (x, g_x) = lakers::CryptoTrait::p256_generate_key_pair(&mut backend);
+        let start = InitiatorStart {
+            suites_i,
+            method: EDHOCMethod::StatStat.into(),
+            x,
+            g_x,
+        };
+        let (state, message_1) =
+            i_prepare_message_1(&start, &mut backend, c_i, &None).map_err(lakers_err)?;
         Ok((
             Initiator {
                 party_cred: party.credential()?,
                 private: party.private.clone(),
                 c_i,
                 state,
+                backend,
             },
             message_1.as_slice().to_vec(),
         ))
@@ -310,33 +380,51 @@ impl Initiator {
     /// Verifies message 2 against the responder's expected credential;
     /// returns message 3, and what finishing needs.
     pub fn message_3(
-        self,
+        mut self,
         message_2: &[u8],
         responder: &Credential,
     ) -> Result<(InitiatorWaitM4, Vec<u8>), HandshakeError> {
-        let (mut processing, c_r, id_cred_r, _ead) = self
-            .state
-            .parse_message_2(&buffer(message_2, "message_2")?)
-            .map_err(lakers_err)?;
+        let (processing, c_r, id_cred_r, _ead) = i_parse_message_2(
+            &self.state,
+            &mut self.backend,
+            &buffer(message_2, "message_2")?,
+        )
+        .map_err(lakers_err)?;
         if c_r == self.c_i {
             return Err(HandshakeError::Protocol(
                 "C_R must differ from C_I (RFC 9528 A.1)".into(),
             ));
         }
         let cred_r = credential_check_or_fetch(Some(*responder), id_cred_r).map_err(lakers_err)?;
-        processing
-            .set_identity(*self.private, self.party_cred)
+        let processed = i_verify_message_2(&processing, &mut self.backend, cred_r, &self.private)
             .map_err(lakers_err)?;
-        let processed = processing.verify_message_2(cred_r).map_err(lakers_err)?;
-        let (state, message_3, prk_out) = processed
-            .prepare_message_3(CredentialTransfer::ByReference, &None)
-            .map_err(lakers_err)?;
+        let (state, message_3, prk_out) = i_prepare_message_3(
+            &processed,
+            &mut self.backend,
+            self.party_cred,
+            CredentialTransfer::ByReference,
+            &None,
+        )
+        .map_err(lakers_err)?;
+        let schedule = KeySchedule {
+            h_message_1: self.state.h_message_1,
+            th_2: processing.th_2,
+            prk_2e: processing.prk_2e,
+            th_3: processed.th_3,
+            prk_3e2m: processed.prk_3e2m,
+            prk_4e3m: state.prk_4e3m,
+            th_4: state.th_4,
+            prk_out: state.prk_out,
+            prk_exporter: state.prk_exporter,
+        };
         Ok((
             InitiatorWaitM4 {
                 state,
+                backend: self.backend,
                 prk_out,
                 c_i: self.c_i,
                 c_r,
+                schedule,
             },
             message_3.as_slice().to_vec(),
         ))
@@ -345,10 +433,12 @@ impl Initiator {
 
 /// The initiator after message 3.
 pub struct InitiatorWaitM4 {
-    state: lakers::EdhocInitiatorWaitM4<Backend>,
+    state: WaitM4,
+    backend: Backend,
     prk_out: [u8; 32],
     c_i: ConnId,
     c_r: ConnId,
+    schedule: KeySchedule,
 }
 
 impl InitiatorWaitM4 {
@@ -358,24 +448,53 @@ impl InitiatorWaitM4 {
         self.c_r.as_cbor().to_vec()
     }
 
+    /// The handshake's transcript hashes and PRKs so far (traces only).
+    pub fn key_schedule(&self) -> &KeySchedule {
+        &self.schedule
+    }
+
     /// Finishes, verifying message 4 when the responder sends one.
-    pub fn finish(self, message_4: Option<&[u8]>) -> Result<Exported, HandshakeError> {
-        match message_4 {
+    pub fn finish(mut self, message_4: Option<&[u8]>) -> Result<Exported, HandshakeError> {
+        let done = match message_4 {
             Some(m4) => {
-                let (mut done, _ead) = self
-                    .state
-                    .process_message_4(&buffer(m4, "message_4")?)
-                    .map_err(lakers_err)?;
-                Ok(export!(done, self.prk_out, self.c_i, self.c_r))
+                i_process_message_4(
+                    &mut self.state,
+                    &mut self.backend,
+                    &buffer(m4, "message_4")?,
+                )
+                .map_err(lakers_err)?
+                .0
             }
-            None => {
-                let mut done = self
-                    .state
-                    .completed_without_message_4()
-                    .map_err(lakers_err)?;
-                Ok(export!(done, self.prk_out, self.c_i, self.c_r))
-            }
-        }
+            None => i_complete_without_message_4(&self.state).map_err(lakers_err)?,
+        };
+        let mut done = InitiatorDone {
+            state: done,
+            backend: self.backend,
+        };
+        Ok(export!(done, self.prk_out, self.c_i, self.c_r))
+    }
+}
+
+/// The initiator's completed state, for the exporter (as lakers'
+/// `EdhocInitiatorDone::edhoc_exporter`).
+struct InitiatorDone {
+    state: Completed,
+    backend: Backend,
+}
+
+impl InitiatorDone {
+    fn edhoc_exporter(&mut self, label: u8, context: &[u8], length: usize) -> Vec<u8> {
+        let mut context_buf = [0u8; MAX_KDF_CONTEXT_LEN];
+        context_buf[..context.len()].copy_from_slice(context);
+        edhoc_exporter(
+            &self.state,
+            &mut self.backend,
+            label,
+            &context_buf,
+            context.len(),
+            length,
+        )[..length]
+            .to_vec()
     }
 }
 

@@ -2,7 +2,14 @@
 //! fixed key and nonce: the bytes must equal `data/golden.json`, which was
 //! written by the catalogue-backed sealing code before the no_std core took
 //! over. The core (RustCrypto and in-project ciphers) must seal exactly what
-//! the catalogue's backends sealed. `CIPHERMETER_WRITE_GOLDEN=1` rewrites it.
+//! the catalogue's backends sealed.
+//!
+//! This test never writes `data/golden.json`. To regenerate it, run
+//! `scripts/regenerate-golden`: it runs this test with
+//! `CIPHERMETER_GOLDEN_OUT=NEW_FILE` in a temporary directory (the test then
+//! writes what it sealed there, never over an existing file, and compares
+//! nothing), prints which `scheme container` lines changed, and replaces the
+//! golden file only with `--accept`.
 
 mod common;
 
@@ -98,9 +105,27 @@ fn seal_all() -> BTreeMap<String, String> {
 #[test]
 fn the_core_seals_what_the_catalogue_sealed() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden.json");
+    assert!(
+        std::env::var_os("CIPHERMETER_WRITE_GOLDEN").is_none(),
+        "CIPHERMETER_WRITE_GOLDEN is gone: scripts/regenerate-golden shows the diff and \
+         replaces the golden file with --accept"
+    );
     let now = seal_all();
-    if std::env::var_os("CIPHERMETER_WRITE_GOLDEN").is_some() {
-        std::fs::write(path, serde_json::to_string_pretty(&now).unwrap()).unwrap();
+    if let Some(out) = std::env::var_os("CIPHERMETER_GOLDEN_OUT") {
+        // A new file only: an existing one (the golden file included) is
+        // never overwritten here.
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&out)
+            .unwrap_or_else(|e| {
+                panic!("CIPHERMETER_GOLDEN_OUT must name a new file: {out:?}: {e}")
+            });
+        std::io::Write::write_all(
+            &mut file,
+            serde_json::to_string_pretty(&now).unwrap().as_bytes(),
+        )
+        .unwrap();
         return;
     }
     let golden: BTreeMap<String, String> =
