@@ -323,6 +323,9 @@ fn open_files(need: u64) {
     );
 }
 
+/// What the docs say a held idle TCP connection costs the gateway in resident memory.
+const IDLE_CONNECTION_BYTES: u64 = 1024;
+
 #[test]
 fn ten_thousand_idle_connections_do_not_keep_a_good_client_out() {
     const FLOOD: u64 = 10_000;
@@ -377,7 +380,12 @@ fn ten_thousand_idle_connections_do_not_keep_a_good_client_out() {
     eprintln!(
         "gateway RSS {rss_before} KiB idle, {rss_held} KiB holding {held} of {FLOOD} connections: {per_conn} bytes each"
     );
-    assert!(per_conn < 8 * 1024, "{per_conn} bytes per idle connection");
+    // The docs' figure (README, docs/live.md, docs/results.md: under 1 KiB; 629-698 B
+    // measured): the bound fails if it doubles.
+    assert!(
+        per_conn < IDLE_CONNECTION_BYTES,
+        "{per_conn} bytes per idle connection, over the documented {IDLE_CONNECTION_BYTES}"
+    );
     drop(flood);
     let c = gw.stop_gateway();
     // The good client's connection took one more slot: one more of the flood went.
