@@ -58,7 +58,8 @@ fn recommend_counts_what_link_counts_for_every_ranked_scheme_on_three_links() {
             ],
         );
         let rows = doc["rows"].as_array().unwrap();
-        assert!(rows.len() >= 70, "{link}: only {} rows", rows.len());
+        // The schemes the ATmega1284P seals with itself (the rest do not fit).
+        assert!(rows.len() >= 50, "{link}: only {} rows", rows.len());
         for row in rows {
             let scheme = row["scheme"].as_str().unwrap();
             let container = row["container"].as_str().unwrap();

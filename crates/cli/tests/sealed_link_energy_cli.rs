@@ -289,14 +289,25 @@ fn device_energy(device: &str, db: &Path) -> serde_json::Value {
     ])
 }
 
-/// AES-256-GCM's seal entry of a shipped device cost table.
-fn shipped_gcm_seal(table: &str) -> serde_json::Value {
+/// AES-256-GCM's seal entry of a shipped device cost table, by the
+/// implementation `energy` named (the fastest whole seal path there).
+fn shipped_gcm_seal(table: &str, implementation: &serde_json::Value) -> serde_json::Value {
+    let implementation = implementation
+        .as_str()
+        .expect("energy names the implementation");
     let table: serde_json::Value = serde_json::from_str(table).unwrap();
     table["entries"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|e| e["algorithm"] == "aead:aes-256-gcm" && e["operation"] == "seal-json")
+        .find(|e| {
+            e["algorithm"] == "aead:aes-256-gcm"
+                && e["operation"] == "seal-json"
+                && e.get("implementation")
+                    .and_then(|i| i.as_str())
+                    .unwrap_or("rustcrypto")
+                    == implementation
+        })
         .expect("the table has AES-256-GCM's seal")
         .clone()
 }
@@ -314,7 +325,12 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         "{source}"
     );
     assert!(!source.contains("host"), "{source}");
-    let entry = shipped_gcm_seal(include_str!("../../../data/device-costs/atmega1284p.json"));
+    // Our AES and GCM are the faster whole seal path on the ATmega1284P.
+    assert_eq!(v["implementation"], "ciphermeter", "{v}");
+    let entry = shipped_gcm_seal(
+        include_str!("../../../data/device-costs/atmega1284p.json"),
+        &v["implementation"],
+    );
     // The table's exact cycles at the two firmware readings around this one.
     let points: Vec<(f64, f64)> = serde_json::from_value(entry["points"].clone()).unwrap();
     let bytes = chain10().len() as f64;
@@ -325,7 +341,7 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         (us - expected_us).abs() <= 1e-9 * expected_us,
         "{us} vs {expected_us}"
     );
-    assert!(us > 50_000.0, "an 8-bit MCU takes tens of ms: {us}");
+    assert!(us > 10_000.0, "an 8-bit MCU takes tens of ms: {us}");
 
     // The MKR WAN 1300's SAMD21 (Cortex-M0+, 48 MHz, one flash wait state):
     // QEMU's exact instruction mix priced with ARM's timings, from the table.
@@ -335,9 +351,10 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         source.contains("cortex-m0plus at 48 MHz") && source.contains("cycles estimated"),
         "{source}"
     );
-    let entry = shipped_gcm_seal(include_str!(
-        "../../../data/device-costs/cortex-m0plus.json"
-    ));
+    let entry = shipped_gcm_seal(
+        include_str!("../../../data/device-costs/cortex-m0plus.json"),
+        &m0["implementation"],
+    );
     let estimates: Vec<(f64, f64, f64, f64)> =
         serde_json::from_value(entry["cycle_estimates"].clone()).unwrap();
     let estimated: Vec<(f64, f64)> = estimates.iter().map(|e| (e.0, e.1)).collect();

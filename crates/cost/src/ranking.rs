@@ -202,9 +202,9 @@ pub fn rank_names(
             // is listed apart, never ranked with this host's time.
             if let CpuSource::HostInsteadOfDevice { target, why } = &cost.cpu_source {
                 let why = match why {
-                    Some(why) => format!("not on {target}: {why}"),
+                    Some(why) => format!("{NOT_ON_DEVICE} {target}: {why}"),
                     None => format!(
-                        "no seal path measured on {target} with {} (run scripts/device-costs)",
+                        "{NO_SEAL_PATH} {target} with {} (run scripts/device-costs)",
                         allowed_names(device_times.as_ref())
                     ),
                 };
@@ -737,6 +737,10 @@ pub struct SealPath {
     pub cpu_time_us: f64,
 }
 
+/// How an exclusion for want of the device's own seal path begins.
+const NOT_ON_DEVICE: &str = "not on";
+const NO_SEAL_PATH: &str = "no seal path measured on";
+
 fn rustcrypto() -> String {
     device_facts::Implementation::RustCrypto.name().to_string()
 }
@@ -907,6 +911,28 @@ impl RankingSummary {
             }
             named.push(&row.scheme);
             let _ = writeln!(o, "  {}: {}", row.scheme, row.implementation_sentence());
+        }
+        // Schemes the device itself cannot seal with (does not build, fit
+        // or pass there, or never measured): said, never ranked.
+        let unfit: Vec<&Excluded> = self
+            .excluded
+            .iter()
+            .filter(|e| e.why.starts_with(NOT_ON_DEVICE) || e.why.starts_with(NO_SEAL_PATH))
+            .collect();
+        if !unfit.is_empty() {
+            let names: Vec<&str> = unfit.iter().take(6).map(|e| e.scheme.as_str()).collect();
+            let _ = writeln!(
+                o,
+                "\nNot ranked: {} scheme{} without the device's own seal path (does not build or fit there, or not measured): {}{} (--format json: `excluded`, with each reason)",
+                unfit.len(),
+                if unfit.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                if unfit.len() > names.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            );
         }
         let _ = writeln!(o);
         for session in &self.sessions {

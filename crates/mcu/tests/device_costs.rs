@@ -94,6 +94,12 @@ const SAMPLE: &[(Target, &str, &str)] = &[
     (Target::Atmega1284p, "sha512@monocypher", "hash"),
     (Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary"),
     (Target::CortexM0plus, "rsa-1024", "decrypt"),
+    // Our GCM (its own GHASH) through the sealing core.
+    (
+        Target::CortexM0plus,
+        "aead:aes-128-gcm@ciphermeter",
+        "seal-binary",
+    ),
     (Target::CortexM3, "etm:aes-128-ctr+hmac-sha256", "seal-json"),
     (Target::CortexM3, "aes-128-ecb@ciphermeter", "encrypt"),
     (Target::CortexM3, "sha256@mbedtls", "hash"),
