@@ -69,16 +69,17 @@ pub fn features(target: Target, id: &str) -> Result<String, String> {
 /// core, or one without every primitive of the scheme, is refused.
 pub fn sealing_backend(id: &str) -> Result<Option<seal::Backend>, String> {
     let (alg, imp) = crate::implementation::split_build_id(id);
-    let Some(spec) = alg.contains(':').then(|| seal::Spec::parse(alg)).flatten() else {
+    if !alg.contains(':') || seal::Spec::parse(alg).is_none() {
         return Ok(None);
-    };
-    let backend = seal::Backend::from_name(imp.name()).ok_or_else(|| {
+    }
+    // The registry's mapping and coverage (device-facts `Implementation`).
+    let backend = imp.sealing_backend().ok_or_else(|| {
         format!(
             "{} is not a backend of the sealing core yet; its primitives are measured alone",
             imp.label()
         )
     })?;
-    if !backend.covers(&spec) {
+    if !imp.seals(alg) {
         return Err(format!(
             "{} does not have every primitive of {alg} (it has {})",
             imp.label(),
