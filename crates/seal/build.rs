@@ -11,7 +11,9 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(only_scheme)");
     println!("cargo::rustc-check-cfg=cfg(only, values(any()))");
     println!("cargo:rerun-if-env-changed=CIPHERMETER_BACKEND");
-    println!("cargo::rustc-check-cfg=cfg(backend, values(\"rustcrypto\", \"ciphermeter\"))");
+    println!(
+        "cargo::rustc-check-cfg=cfg(backend, values(\"rustcrypto\", \"ciphermeter\", \"mbedtls\", \"monocypher\"))"
+    );
     let Ok(name) = std::env::var("CIPHERMETER_SCHEME") else {
         return;
     };
@@ -23,8 +25,11 @@ fn main() {
     // unless the firmware build names another.
     let backend = std::env::var("CIPHERMETER_BACKEND").unwrap_or_else(|_| "rustcrypto".into());
     assert!(
-        matches!(backend.as_str(), "rustcrypto" | "ciphermeter"),
-        "CIPHERMETER_BACKEND={backend}: the sealing core's backends are rustcrypto and ciphermeter"
+        matches!(
+            backend.as_str(),
+            "rustcrypto" | "ciphermeter" | "mbedtls" | "monocypher"
+        ),
+        "CIPHERMETER_BACKEND={backend}: the sealing core's backends are rustcrypto, ciphermeter, mbedtls and monocypher"
     );
     println!("cargo:rustc-cfg=backend=\"{backend}\"");
     // The binary container's scheme id, computed here so a device that

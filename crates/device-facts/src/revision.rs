@@ -1,6 +1,7 @@
 //! The firmware revision a device cost table records: a digest of what can
 //! move a count (the firmware's sources, manifest, lock file, build settings,
-//! memory maps, C shims, the in-project primitives and the sealing core),
+//! memory maps, the C libraries' adapters and shims, the in-project
+//! primitives and the sealing core),
 //! with what cannot taken out first: comments and whitespace outside string
 //! literals. So a reformat or a reworded comment keeps the revision, and a
 //! change of code, a constant or a string changes it (and the tables must be
@@ -22,13 +23,15 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
         "src",
         "memory",
         "simavr-harness",
-        // Our C shims and Mbed TLS configuration; the libraries' sources are
-        // pinned by version and checksum (scripts/fetch-clibs), not hashed.
-        "clib",
     ] {
         collect(&firmware.join(rel), &mut files)?;
     }
-    files.retain(|f| !f.starts_with(firmware.join("clib/vendor")));
+    // The C libraries' adapters, shims and Mbed TLS configuration; their
+    // sources are pinned by version and checksum (scripts/fetch-clibs), not
+    // hashed.
+    for rel in ["src", "c", "Cargo.toml", "build.rs"] {
+        collect(&firmware.join("../crates/clib").join(rel), &mut files)?;
+    }
     collect(&firmware.join("../crates/primitives/src"), &mut files)?;
     collect(
         &firmware.join("../crates/primitives/Cargo.toml"),

@@ -10,12 +10,17 @@
 //!   mode the core runs (CBC, CTR, CFB, OFB, CCM, EAX, OCB, GCM-SIV and CMAC
 //!   are RustCrypto's generic code over its block cipher), ChaCha20-Poly1305,
 //!   Ascon-AEAD128 and HMAC-SHA-3.
+//! - **Mbed TLS** (crates/clib, compiled from its C sources for the target)
+//!   has AES in every block mode the core writes (its block function),
+//!   its own AES-GCM, AES-CCM and ChaCha20-Poly1305, and HMAC over its
+//!   SHA-256 and SHA-512.
+//! - **Monocypher** (crates/clib) has ChaCha20-Poly1305 (RFC 8439's nonce)
+//!   and its own HMAC-SHA-512.
 //!
 //! A scheme runs on a backend only if that backend has every keyed primitive
 //! of it ([`Backend::covers`]); there is no silent fallback to another
-//! backend's code (`Error::NotInBackend`). The C libraries (Mbed TLS,
-//! Monocypher) and hardware engines are further variants once their code is
-//! reachable from this crate.
+//! backend's code (`Error::NotInBackend`). Hardware engines are further
+//! variants once their code is reachable from this crate.
 //!
 //! A firmware build of one scheme compiles one backend's code only: the
 //! environment variable `CIPHERMETER_BACKEND` (build.rs) sets
@@ -29,16 +34,27 @@ use crate::spec::Spec;
 pub enum Backend {
     RustCrypto,
     Ciphermeter,
+    Mbedtls,
+    Monocypher,
 }
 
 impl Backend {
-    pub const ALL: [Backend; 2] = [Backend::RustCrypto, Backend::Ciphermeter];
+    pub const ALL: [Backend; 4] = [
+        Backend::RustCrypto,
+        Backend::Ciphermeter,
+        Backend::Mbedtls,
+        Backend::Monocypher,
+    ];
 
     /// The backend this build seals with by default: a one-scheme firmware
     /// build's (`CIPHERMETER_BACKEND`), else RustCrypto.
     #[cfg(backend = "ciphermeter")]
     pub const BUILT: Backend = Backend::Ciphermeter;
-    #[cfg(not(backend = "ciphermeter"))]
+    #[cfg(backend = "mbedtls")]
+    pub const BUILT: Backend = Backend::Mbedtls;
+    #[cfg(backend = "monocypher")]
+    pub const BUILT: Backend = Backend::Monocypher;
+    #[cfg(not(any(backend = "ciphermeter", backend = "mbedtls", backend = "monocypher")))]
     pub const BUILT: Backend = Backend::RustCrypto;
 
     /// As `--impl` and the device tables spell it.
@@ -46,6 +62,8 @@ impl Backend {
         match self {
             Backend::RustCrypto => "rustcrypto",
             Backend::Ciphermeter => "ciphermeter",
+            Backend::Mbedtls => "mbedtls",
+            Backend::Monocypher => "monocypher",
         }
     }
 
@@ -56,6 +74,10 @@ impl Backend {
             Backend::Ciphermeter => {
                 "AES-128/256 in every mode, ChaCha20-Poly1305, Ascon-AEAD128, HMAC-SHA3-256/512 and CMAC-AES"
             }
+            Backend::Mbedtls => {
+                "AES-128/256 in the block modes, AES-GCM, AES-CCM, ChaCha20-Poly1305 and HMAC-SHA-256/512"
+            }
+            Backend::Monocypher => "ChaCha20-Poly1305 and HMAC-SHA-512",
         }
     }
 
@@ -88,6 +110,19 @@ impl Backend {
                         | AeadAlg::AsconAead128
                 ),
             },
+            Backend::Mbedtls => match alg {
+                CipherAlg::Block(b, _) => matches!(b, BlockAlg::Aes128 | BlockAlg::Aes256),
+                CipherAlg::Stream(_) => false,
+                CipherAlg::Aead(a) => matches!(
+                    a,
+                    AeadAlg::Aes128Gcm
+                        | AeadAlg::Aes256Gcm
+                        | AeadAlg::Aes128Ccm
+                        | AeadAlg::Aes256Ccm
+                        | AeadAlg::ChaCha20Poly1305
+                ),
+            },
+            Backend::Monocypher => alg == CipherAlg::Aead(AeadAlg::ChaCha20Poly1305),
         }
     }
 
@@ -101,6 +136,8 @@ impl Backend {
                     | MacAlg::CmacAes128
                     | MacAlg::CmacAes256
             ),
+            Backend::Mbedtls => matches!(alg, MacAlg::HmacSha256 | MacAlg::HmacSha512),
+            Backend::Monocypher => alg == MacAlg::HmacSha512,
         }
     }
 
@@ -121,7 +158,7 @@ mod tests {
         for b in Backend::ALL {
             assert_eq!(Backend::from_name(b.name()), Some(b));
         }
-        assert_eq!(Backend::from_name("mbedtls"), None);
+        assert_eq!(Backend::from_name("wolfssl"), None);
         assert_eq!(Backend::BUILT, Backend::RustCrypto);
     }
 

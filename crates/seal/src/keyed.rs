@@ -264,6 +264,8 @@ block_ciphers! {
     RustCrypto "rustcrypto" ["in-project"] "rijndael-256" Rijndael256 => Rijndael256 primitives::Rijndael256K256;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "aes-128" Aes128 => OursAes128 primitives::Aes128;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "aes-256" Aes256 => OursAes256 primitives::Aes256;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-128" Aes128 => MbedtlsAes128 clib::mbedtls::Aes128;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-256" Aes256 => MbedtlsAes256 clib::mbedtls::Aes256;
 }
 
 /// Declares the keyed AEADs, as `block_ciphers!` does for block ciphers.
@@ -335,6 +337,12 @@ aeads! {
     Ciphermeter "ciphermeter" ["gcm-siv", "backend-ciphermeter"] "aes-256-gcm-siv" Aes256GcmSiv => OursAes256GcmSiv aes_gcm_siv::AesGcmSiv<primitives::Aes256>;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "chacha20-poly1305" ChaCha20Poly1305 => OursChaCha20Poly1305 primitives::ChaCha20Poly1305;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "ascon-aead128" AsconAead128 => OursAsconAead128 primitives::AsconAead128;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-128-gcm" Aes128Gcm => MbedtlsAes128Gcm clib::mbedtls::Aes128Gcm;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-256-gcm" Aes256Gcm => MbedtlsAes256Gcm clib::mbedtls::Aes256Gcm;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-128-ccm" Aes128Ccm => MbedtlsAes128Ccm clib::mbedtls::Aes128Ccm;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "aes-256-ccm" Aes256Ccm => MbedtlsAes256Ccm clib::mbedtls::Aes256Ccm;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "chacha20-poly1305" ChaCha20Poly1305 => MbedtlsChaCha20Poly1305 clib::mbedtls::ChaCha20Poly1305;
+    Monocypher "monocypher" ["backend-monocypher"] "chacha20-poly1305" ChaCha20Poly1305 => MonocypherChaCha20Poly1305 clib::monocypher::ChaCha20Poly1305;
 }
 
 /// AES-GCM's keyed state holds 16-byte-aligned GHASH field elements
@@ -629,4 +637,7 @@ macs! {
     Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-512" HmacSha3_512 => OursHmacSha3_512 hmac::SimpleHmac<primitives::Sha3_512>;
     Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-128" CmacAes128 => OursCmacAes128 cmac::Cmac<primitives::Aes128>;
     Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-256" CmacAes256 => OursCmacAes256 cmac::Cmac<primitives::Aes256>;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "hmac-sha256" HmacSha256 => MbedtlsHmacSha256 clib::mbedtls::HmacSha256;
+    Mbedtls "mbedtls" ["backend-mbedtls"] "hmac-sha512" HmacSha512 => MbedtlsHmacSha512 clib::mbedtls::HmacSha512;
+    Monocypher "monocypher" ["backend-monocypher"] "hmac-sha512" HmacSha512 => MonocypherHmacSha512 clib::monocypher::HmacSha512;
 }

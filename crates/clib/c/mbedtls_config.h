@@ -1,21 +1,25 @@
-/* Mbed TLS 2.28 configuration for the firmware's `impl-mbedtls` builds: the
+/* Mbed TLS 2.28 configuration for crates/clib (the firmware's `impl-mbedtls`
+ * builds and the sealing core's `mbedtls` backend): the
  * modules measured, nothing else, and what a bare-metal build must turn off
  * (file system, OS entropy, time). Our own file: MBEDTLS_CONFIG_FILE. */
 #ifndef CM_MBEDTLS_CONFIG_H
 #define CM_MBEDTLS_CONFIG_H
 
 /* No OS, no time, no entropy. Memory: Mbed TLS's own allocator over a static
- * buffer on Cortex-M; on AVR our arena allocator (shim_mbedtls.c), because
+ * buffer on Cortex-M and riscv32; a hosted build (CM_HOSTED: the host, a
+ * board's Linux) keeps the C library's calloc, thread-safe; on AVR our arena allocator (shim_mbedtls.c), because
  * Mbed TLS's is not 16-bit clean (its 32-bit header magic is kept in a
  * size_t, 16 bits there, so every header looks corrupt and it stops the
  * program) and avr-libc's malloc would put the heap where the simulator
  * measures the stack. */
 #define MBEDTLS_PLATFORM_C
 #define MBEDTLS_PLATFORM_MEMORY
-#if !defined(__AVR__)
+#if !defined(__AVR__) && !defined(CM_HOSTED)
 #define MBEDTLS_MEMORY_BUFFER_ALLOC_C
 #endif
+#if !defined(CM_HOSTED)
 #define MBEDTLS_PLATFORM_NO_STD_FUNCTIONS
+#endif
 #define MBEDTLS_NO_PLATFORM_ENTROPY
 #define MBEDTLS_PLATFORM_SNPRINTF_MACRO cm_no_snprintf
 #define MBEDTLS_PLATFORM_PRINTF_MACRO cm_no_printf

@@ -1,32 +1,55 @@
-//! C libraries as device implementations (`impl-mbedtls`, `impl-monocypher`):
-//! their functions, through our shims (`clib/shim_*.c`), dressed in the same
-//! RustCrypto traits as the crates, so one benchmark and one set of known
-//! answers measure every implementation.
+//! Mbed TLS and Monocypher as implementations: their functions, through our
+//! shims (`c/shim_*.c`), dressed in RustCrypto's traits (`KeyInit`,
+//! `BlockCipherEncrypt`, `AeadInOut`, `Digest`, `Mac`), so the firmware's one
+//! benchmark and the sealing core's backends use them as they use any crate.
 //!
-//! The shims hold each algorithm's C context in static storage: a firmware
-//! runs one algorithm, one message at a time, so a value here is a handle
-//! to that context, not the context itself. Keying a new value re-keys the
-//! context for every value: a benchmark runs its known answers before it
-//! sets the key it times.
+//! Each keyed value owns its C context, held as opaque bytes of a size
+//! build.rs fixes for C and Rust alike (the shims assert the struct fits):
+//! two keys never share a context, a hash or HMAC state forks by copying,
+//! and the host may seal on several threads. No C struct is mirrored here.
 
-#[cfg(feature = "impl-mbedtls")]
+#![no_std]
+
+#[allow(dead_code)] // each library uses its own
+mod contexts {
+    include!(concat!(env!("OUT_DIR"), "/contexts.rs"));
+}
+
+#[cfg(feature = "mbedtls")]
 pub mod mbedtls;
-#[cfg(feature = "impl-monocypher")]
+#[cfg(feature = "monocypher")]
 pub mod monocypher;
 
-/// The pieces every adapter is made of.
+/// A C context's bytes: 8-byte aligned, as any of the structs needs.
+#[allow(dead_code)]
+#[derive(Clone)]
+pub(crate) struct Context<const WORDS: usize>([u64; WORDS]);
+
+#[allow(dead_code)]
+impl<const WORDS: usize> Context<WORDS> {
+    pub(crate) const fn new() -> Self {
+        Context([0; WORDS])
+    }
+
+    pub(crate) fn ptr(&mut self) -> *mut core::ffi::c_void {
+        self.0.as_mut_ptr().cast()
+    }
+}
+
+/// A hash over a plain C context: started by `Default`, forked by `Clone`.
 #[allow(unused_macros)]
 macro_rules! digest_adapter {
-    ($(#[$meta:meta])* $name:ident, $out:ty, $block:ty, $start:path, $update:path, $finish:path) => {
+    ($(#[$meta:meta])* $name:ident, $words:expr, $out:ty, $block:ty, $start:path, $update:path, $finish:path) => {
         $(#[$meta])*
         #[derive(Clone)]
-        pub struct $name;
+        pub struct $name(crate::Context<{ $words }>);
 
         impl Default for $name {
             fn default() -> Self {
-                // SAFETY: the shim's context is static; no pointer is kept.
-                unsafe { $start() };
-                $name
+                let mut ctx = crate::Context::new();
+                // SAFETY: a context of the size the shim asserts.
+                unsafe { $start(ctx.ptr()) };
+                $name(ctx)
             }
         }
 
@@ -36,34 +59,36 @@ macro_rules! digest_adapter {
             type OutputSize = $out;
         }
 
-        impl digest::block_api::BlockSizeUser for $name {
+        impl digest::common::BlockSizeUser for $name {
             type BlockSize = $block;
         }
 
         impl digest::Update for $name {
             fn update(&mut self, data: &[u8]) {
-                // SAFETY: pointer and length of a live slice.
-                unsafe { $update(data.as_ptr(), data.len()) };
+                // SAFETY: the context, and a live slice with its length.
+                unsafe { $update(self.0.ptr(), data.as_ptr(), data.len()) };
             }
         }
 
         impl digest::FixedOutput for $name {
-            fn finalize_into(self, out: &mut digest::Output<Self>) {
-                // SAFETY: `out` holds the digest's whole output.
-                unsafe { $finish(out.as_mut_ptr()) };
+            fn finalize_into(mut self, out: &mut digest::Output<Self>) {
+                // SAFETY: the context; `out` holds the digest's whole output.
+                unsafe { $finish(self.0.ptr(), out.as_mut_ptr()) };
             }
         }
     };
 }
 
-/// An AEAD whose C side encrypts and decrypts in place with a detached tag.
+/// An AEAD over an in-place C encrypt/decrypt with a detached tag. `$state`
+/// is the value's own field the shim works on (`&mut` through a cell: the
+/// traits seal through `&self`, and the C side updates its context).
 #[allow(unused_macros)]
 macro_rules! aead_adapter {
     (
         $name:ident<$($param:ident: $bound:path),*>, key: $key:ty, nonce: $nonce:ty, tag: $tag:ty,
-        setkey: |$k:ident| $setkey:expr,
-        encrypt: |$en:ident, $ea:ident, $eb:ident, $et:ident| $encrypt:expr,
-        decrypt: |$dn:ident, $da:ident, $db:ident, $dt:ident| $decrypt:expr $(,)?
+        new: |$k:ident| $new:expr,
+        encrypt: |$es:ident, $en:ident, $ea:ident, $eb:ident, $et:ident| $encrypt:expr,
+        decrypt: |$ds:ident, $dn:ident, $da:ident, $db:ident, $dt:ident| $decrypt:expr $(,)?
     ) => {
         impl<$($param: $bound),*> aead::KeySizeUser for $name<$($param),*> {
             type KeySize = $key;
@@ -72,9 +97,7 @@ macro_rules! aead_adapter {
         impl<$($param: $bound),*> aead::KeyInit for $name<$($param),*> {
             fn new($k: &aead::Key<Self>) -> Self {
                 let $k: &[u8] = $k;
-                // SAFETY: the key is a live slice of the key size.
-                let ok = unsafe { $setkey } == 0;
-                $name { ok, kind: core::marker::PhantomData }
+                $new
             }
         }
 
@@ -95,7 +118,8 @@ macro_rules! aead_adapter {
                 let ($en, $ea, $et): (&[u8], &[u8], &mut [u8]) = (nonce, ad, &mut tag);
                 // The C side works in place: the input is copied out first if apart.
                 let $eb = buffer.into_out_with_copied_in();
-                // SAFETY: live slices with their lengths; the shim works in place.
+                let $es = self;
+                // SAFETY: the value's own context and live slices with their lengths.
                 if !self.ok || unsafe { $encrypt } != 0 {
                     return Err(aead::Error);
                 }
@@ -111,6 +135,7 @@ macro_rules! aead_adapter {
             ) -> aead::Result<()> {
                 let ($dn, $da, $dt): (&[u8], &[u8], &[u8]) = (nonce, ad, tag);
                 let $db = buffer.into_out_with_copied_in();
+                let $ds = self;
                 // SAFETY: as above; the C side compares the tag in constant time.
                 if !self.ok || unsafe { $decrypt } != 0 {
                     return Err(aead::Error);

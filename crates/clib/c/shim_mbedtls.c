@@ -1,7 +1,7 @@
-/* The firmware's view of Mbed TLS: a few flat functions over contexts held
+/* Our view of Mbed TLS: a few flat functions over contexts held
  * here, so the Rust side never mirrors a C struct (their layout changes with
- * the target's `int` and the configuration, and AES's holds a pointer into
- * itself). One algorithm runs per firmware, one message at a time. */
+ * the target's `int` and the configuration): the Rust side holds each
+ * context as opaque bytes of a size build.rs fixes and passes it back. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +33,7 @@ static unsigned char heap[CM_MBEDTLS_HEAP];
 #endif
 static int heap_ready;
 
-#if !defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C)
+#if !defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C) && !defined(CM_HOSTED)
 /* A first-fit allocator over a static arena, 16-bit clean: each block starts
  * with a 2-byte word, its size in bytes with the low bit set while in use.
  * Static, so the harness counts the heap as static data, not as stack. */
@@ -79,7 +79,7 @@ static void ready(void)
     if (!heap_ready) {
 #if defined(MBEDTLS_MEMORY_BUFFER_ALLOC_C)
         mbedtls_memory_buffer_alloc_init(heap, sizeof heap);
-#else
+#elif !defined(CM_HOSTED) /* hosted: the C library's calloc (the config) */
         arena[0] = (uint16_t)sizeof arena;
         mbedtls_platform_set_calloc_free(arena_calloc, arena_free);
 #endif
@@ -87,138 +87,138 @@ static void ready(void)
     }
 }
 
-/* ---- AES: one key schedule per direction, as Mbed TLS keeps them. ---- */
-static mbedtls_aes_context aes_enc, aes_dec;
+/* Each context lives in the Rust value that owns it (src/mbedtls.rs), in
+ * the bytes build.rs reserves, so two keys never share one and the host may
+ * seal on many threads. */
+_Static_assert(sizeof(mbedtls_aes_context) <= CM_AES_BYTES, "CM_AES_BYTES (build.rs) too small");
+_Static_assert(sizeof(mbedtls_gcm_context) <= CM_GCM_BYTES, "CM_GCM_BYTES (build.rs) too small");
+_Static_assert(sizeof(mbedtls_ccm_context) <= CM_CCM_BYTES, "CM_CCM_BYTES (build.rs) too small");
+_Static_assert(sizeof(mbedtls_chachapoly_context) <= CM_CHACHAPOLY_BYTES, "CM_CHACHAPOLY_BYTES (build.rs) too small");
+_Static_assert(sizeof(mbedtls_sha256_context) <= CM_SHA256_BYTES, "CM_SHA256_BYTES (build.rs) too small");
+_Static_assert(sizeof(mbedtls_sha512_context) <= CM_SHA512_BYTES, "CM_SHA512_BYTES (build.rs) too small");
 
-int cm_mbedtls_aes_setkey(const uint8_t *key, unsigned bits)
+/* ---- AES: one key schedule per direction, as Mbed TLS keeps them. The
+ * round keys sit inside the context and `rk` points at them; Rust moves
+ * values, so each call points it there again. ---- */
+int cm_mbedtls_aes_setkey(mbedtls_aes_context *enc, mbedtls_aes_context *dec, const uint8_t *key,
+                          unsigned bits)
 {
-    mbedtls_aes_init(&aes_enc);
-    mbedtls_aes_init(&aes_dec);
-    if (mbedtls_aes_setkey_enc(&aes_enc, key, bits) != 0) return -1;
-    return mbedtls_aes_setkey_dec(&aes_dec, key, bits) == 0 ? 0 : -1;
+    mbedtls_aes_init(enc);
+    mbedtls_aes_init(dec);
+    if (mbedtls_aes_setkey_enc(enc, key, bits) != 0) return -1;
+    return mbedtls_aes_setkey_dec(dec, key, bits) == 0 ? 0 : -1;
 }
 
-void cm_mbedtls_aes_encrypt(uint8_t block[16])
+void cm_mbedtls_aes_encrypt(mbedtls_aes_context *enc, uint8_t block[16])
 {
-    mbedtls_aes_crypt_ecb(&aes_enc, MBEDTLS_AES_ENCRYPT, block, block);
+    enc->rk = enc->buf;
+    mbedtls_aes_crypt_ecb(enc, MBEDTLS_AES_ENCRYPT, block, block);
 }
 
-void cm_mbedtls_aes_decrypt(uint8_t block[16])
+void cm_mbedtls_aes_decrypt(mbedtls_aes_context *dec, uint8_t block[16])
 {
-    mbedtls_aes_crypt_ecb(&aes_dec, MBEDTLS_AES_DECRYPT, block, block);
+    dec->rk = dec->buf;
+    mbedtls_aes_crypt_ecb(dec, MBEDTLS_AES_DECRYPT, block, block);
 }
+
+void cm_mbedtls_aes_free(mbedtls_aes_context *ctx) { mbedtls_aes_free(ctx); }
 
 /* CTR with a 128-bit big-endian counter block, as SP 800-38A counts. */
-int cm_mbedtls_aes_ctr(const uint8_t iv[16], uint8_t *buf, size_t len)
+int cm_mbedtls_aes_ctr(mbedtls_aes_context *enc, const uint8_t iv[16], uint8_t *buf, size_t len)
 {
     unsigned char counter[16], stream[16];
     size_t offset = 0;
     memcpy(counter, iv, 16);
-    return mbedtls_aes_crypt_ctr(&aes_enc, len, &offset, counter, stream, buf, buf);
+    enc->rk = enc->buf;
+    return mbedtls_aes_crypt_ctr(enc, len, &offset, counter, stream, buf, buf);
 }
 
-/* ---- AEADs: encrypt in place with a detached tag; decrypt checks it. ---- */
-static mbedtls_gcm_context gcm;
-static mbedtls_ccm_context ccm;
-static mbedtls_chachapoly_context chachapoly;
-
-int cm_mbedtls_gcm_setkey(const uint8_t *key, unsigned bits)
+/* ---- AEADs: encrypt in place with a detached tag; decrypt checks it.
+ * GCM's and CCM's AES sits in the cipher layer's heap block, which stays
+ * put when the context moves. ---- */
+int cm_mbedtls_gcm_setkey(mbedtls_gcm_context *gcm, const uint8_t *key, unsigned bits)
 {
     ready();
-    mbedtls_gcm_free(&gcm);
-    mbedtls_gcm_init(&gcm);
-    return mbedtls_gcm_setkey(&gcm, MBEDTLS_CIPHER_ID_AES, key, bits) == 0 ? 0 : -1;
+    mbedtls_gcm_init(gcm);
+    return mbedtls_gcm_setkey(gcm, MBEDTLS_CIPHER_ID_AES, key, bits) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_gcm_encrypt(const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                           uint8_t *buf, size_t len, uint8_t *tag, size_t tag_len)
+int cm_mbedtls_gcm_encrypt(mbedtls_gcm_context *gcm, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len, uint8_t *tag,
+                           size_t tag_len)
 {
-    return mbedtls_gcm_crypt_and_tag(&gcm, MBEDTLS_GCM_ENCRYPT, len, nonce, nonce_len, ad, ad_len,
+    return mbedtls_gcm_crypt_and_tag(gcm, MBEDTLS_GCM_ENCRYPT, len, nonce, nonce_len, ad, ad_len,
                                      buf, buf, tag_len, tag) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_gcm_decrypt(const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                           uint8_t *buf, size_t len, const uint8_t *tag, size_t tag_len)
+int cm_mbedtls_gcm_decrypt(mbedtls_gcm_context *gcm, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len,
+                           const uint8_t *tag, size_t tag_len)
 {
-    return mbedtls_gcm_auth_decrypt(&gcm, len, nonce, nonce_len, ad, ad_len, tag, tag_len, buf,
+    return mbedtls_gcm_auth_decrypt(gcm, len, nonce, nonce_len, ad, ad_len, tag, tag_len, buf,
                                     buf) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_ccm_setkey(const uint8_t *key, unsigned bits)
+void cm_mbedtls_gcm_free(mbedtls_gcm_context *gcm) { mbedtls_gcm_free(gcm); }
+
+int cm_mbedtls_ccm_setkey(mbedtls_ccm_context *ccm, const uint8_t *key, unsigned bits)
 {
     ready();
-    mbedtls_ccm_free(&ccm);
-    mbedtls_ccm_init(&ccm);
-    return mbedtls_ccm_setkey(&ccm, MBEDTLS_CIPHER_ID_AES, key, bits) == 0 ? 0 : -1;
+    mbedtls_ccm_init(ccm);
+    return mbedtls_ccm_setkey(ccm, MBEDTLS_CIPHER_ID_AES, key, bits) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_ccm_encrypt(const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                           uint8_t *buf, size_t len, uint8_t *tag, size_t tag_len)
+int cm_mbedtls_ccm_encrypt(mbedtls_ccm_context *ccm, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len, uint8_t *tag,
+                           size_t tag_len)
 {
-    return mbedtls_ccm_encrypt_and_tag(&ccm, len, nonce, nonce_len, ad, ad_len, buf, buf, tag,
+    return mbedtls_ccm_encrypt_and_tag(ccm, len, nonce, nonce_len, ad, ad_len, buf, buf, tag,
                                        tag_len) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_ccm_decrypt(const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                           uint8_t *buf, size_t len, const uint8_t *tag, size_t tag_len)
+int cm_mbedtls_ccm_decrypt(mbedtls_ccm_context *ccm, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len,
+                           const uint8_t *tag, size_t tag_len)
 {
-    return mbedtls_ccm_auth_decrypt(&ccm, len, nonce, nonce_len, ad, ad_len, buf, buf, tag,
+    return mbedtls_ccm_auth_decrypt(ccm, len, nonce, nonce_len, ad, ad_len, buf, buf, tag,
                                     tag_len) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_chachapoly_setkey(const uint8_t key[32])
+void cm_mbedtls_ccm_free(mbedtls_ccm_context *ccm) { mbedtls_ccm_free(ccm); }
+
+int cm_mbedtls_chachapoly_setkey(mbedtls_chachapoly_context *ctx, const uint8_t key[32])
 {
-    mbedtls_chachapoly_init(&chachapoly);
-    return mbedtls_chachapoly_setkey(&chachapoly, key) == 0 ? 0 : -1;
+    mbedtls_chachapoly_init(ctx);
+    return mbedtls_chachapoly_setkey(ctx, key) == 0 ? 0 : -1;
 }
 
-int cm_mbedtls_chachapoly_encrypt(const uint8_t nonce[12], const uint8_t *ad, size_t ad_len,
-                                  uint8_t *buf, size_t len, uint8_t tag[16])
+int cm_mbedtls_chachapoly_encrypt(mbedtls_chachapoly_context *ctx, const uint8_t nonce[12],
+                                  const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len,
+                                  uint8_t tag[16])
 {
-    return mbedtls_chachapoly_encrypt_and_tag(&chachapoly, len, nonce, ad, ad_len, buf, buf, tag)
-        == 0 ? 0 : -1;
+    return mbedtls_chachapoly_encrypt_and_tag(ctx, len, nonce, ad, ad_len, buf, buf, tag) == 0
+        ? 0 : -1;
 }
 
-int cm_mbedtls_chachapoly_decrypt(const uint8_t nonce[12], const uint8_t *ad, size_t ad_len,
-                                  uint8_t *buf, size_t len, const uint8_t tag[16])
+int cm_mbedtls_chachapoly_decrypt(mbedtls_chachapoly_context *ctx, const uint8_t nonce[12],
+                                  const uint8_t *ad, size_t ad_len, uint8_t *buf, size_t len,
+                                  const uint8_t tag[16])
 {
-    return mbedtls_chachapoly_auth_decrypt(&chachapoly, len, nonce, ad, ad_len, tag, buf, buf)
-        == 0 ? 0 : -1;
+    return mbedtls_chachapoly_auth_decrypt(ctx, len, nonce, ad, ad_len, tag, buf, buf) == 0 ? 0
+                                                                                           : -1;
 }
 
-/* ---- Hashes: one running context each. ---- */
-static mbedtls_sha256_context sha256;
-static mbedtls_sha512_context sha512;
+void cm_mbedtls_chachapoly_free(mbedtls_chachapoly_context *ctx) { mbedtls_chachapoly_free(ctx); }
 
-void cm_mbedtls_sha256_start(void) { mbedtls_sha256_init(&sha256); mbedtls_sha256_starts_ret(&sha256, 0); }
-void cm_mbedtls_sha256_update(const uint8_t *p, size_t n) { mbedtls_sha256_update_ret(&sha256, p, n); }
-void cm_mbedtls_sha256_finish(uint8_t out[32]) { mbedtls_sha256_finish_ret(&sha256, out); }
-void cm_mbedtls_sha512_start(void) { mbedtls_sha512_init(&sha512); mbedtls_sha512_starts_ret(&sha512, 0); }
-void cm_mbedtls_sha512_update(const uint8_t *p, size_t n) { mbedtls_sha512_update_ret(&sha512, p, n); }
-void cm_mbedtls_sha512_finish(uint8_t out[64]) { mbedtls_sha512_finish_ret(&sha512, out); }
-
-/* ---- HMAC through the md layer, as Mbed TLS users call it: the key is set
- * once; each message is reset (the inner pad again), update, finish. ---- */
-static mbedtls_md_context_t hmac;
-
-int cm_mbedtls_hmac_setkey(unsigned sha_bits, const uint8_t *key, size_t key_len)
-{
-    ready();
-    mbedtls_md_free(&hmac);
-    mbedtls_md_init(&hmac);
-    const mbedtls_md_info_t *info =
-        mbedtls_md_info_from_type(sha_bits == 512 ? MBEDTLS_MD_SHA512 : MBEDTLS_MD_SHA256);
-    if (info == NULL || mbedtls_md_setup(&hmac, info, 1) != 0) return -1;
-    return mbedtls_md_hmac_starts(&hmac, key, key_len) == 0 ? 0 : -1;
-}
-
-void cm_mbedtls_hmac_update(const uint8_t *p, size_t n) { mbedtls_md_hmac_update(&hmac, p, n); }
-
-void cm_mbedtls_hmac_finish(uint8_t *out)
-{
-    mbedtls_md_hmac_finish(&hmac, out);
-    mbedtls_md_hmac_reset(&hmac);
-}
+/* ---- Hashes: plain contexts, so a copy is a fork of the running hash (an
+ * HMAC's keyed state). HMAC itself is RFC 2104 over these (src/mbedtls.rs):
+ * the same compressions as Mbed TLS's md layer, without its heap. ---- */
+void cm_mbedtls_sha256_start(mbedtls_sha256_context *c) { mbedtls_sha256_init(c); mbedtls_sha256_starts_ret(c, 0); }
+void cm_mbedtls_sha256_update(mbedtls_sha256_context *c, const uint8_t *p, size_t n) { mbedtls_sha256_update_ret(c, p, n); }
+void cm_mbedtls_sha256_finish(mbedtls_sha256_context *c, uint8_t out[32]) { mbedtls_sha256_finish_ret(c, out); }
+void cm_mbedtls_sha512_start(mbedtls_sha512_context *c) { mbedtls_sha512_init(c); mbedtls_sha512_starts_ret(c, 0); }
+void cm_mbedtls_sha512_update(mbedtls_sha512_context *c, const uint8_t *p, size_t n) { mbedtls_sha512_update_ret(c, p, n); }
+void cm_mbedtls_sha512_finish(mbedtls_sha512_context *c, uint8_t out[64]) { mbedtls_sha512_finish_ret(c, out); }
 
 /* ---- P-256: ECDH and deterministic ECDSA (RFC 6979) with SHA-256. Keys
  * and points in SEC 1 bytes: a 32-byte scalar, a 65-byte uncompressed point,
