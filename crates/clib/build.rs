@@ -136,7 +136,10 @@ fn compile(library: &str, out: &std::path::Path) {
         // P-256 (feature `p256`; verification, the hungriest, needs about
         // 5 KiB with c/mbedtls_config.h's 2-bit window) far more. A hosted
         // build uses the C library's heap.
-        let heap = match (env::var_os("CARGO_FEATURE_P256").is_some(), target.starts_with("avr")) {
+        let heap = match (
+            env::var_os("CARGO_FEATURE_P256").is_some(),
+            target.starts_with("avr"),
+        ) {
             (false, _) => "1024",
             (true, true) => "5120",
             (true, false) => "6144",

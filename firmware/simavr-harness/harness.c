@@ -129,7 +129,8 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 		if (!st.running)
 			fprintf(stderr, "harness: stop without start\n");
 		st.running = 0;
-		printf("C %" PRIu64 " %u %u\n", (uint64_t)cycles, stack, room);
+		/* An uplink's UART owns stdout: its counts go with its log. */
+		fprintf(st.uart ? stderr : stdout, "C %" PRIu64 " %u %u\n", (uint64_t)cycles, stack, room);
 		break;
 	}
 	case 3:

@@ -60,7 +60,12 @@ fn run(probe: &mut platform::Platform) -> ! {
     // placeholder's zeros into the code.
     let block = unsafe { core::ptr::read_volatile(&raw const CIPHERMETER_PROVISION) };
     let mut scratch = [0u8; 2048];
-    let stop = uplink::run(&mut platform::uplink::Board::start(), &block, &mut scratch);
+    let stop = uplink::run(
+        &mut platform::uplink::Board::start(),
+        probe,
+        &block,
+        &mut scratch,
+    );
     if stop != uplink::Stop::Done {
         probe.write(stop.message().as_bytes());
     }

@@ -16,6 +16,8 @@
 use seal::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
 use seal::stream::Framing;
 use seal::{ChainReading, Container, CounterStore, SlotCounter, Slots, counter_nonce};
+
+use crate::probe::{Probe, ProbeExt};
 #[allow(unused_imports)]
 use seal::{Pattern, Spec};
 
@@ -100,9 +102,18 @@ pub trait Device: Slots {
     fn uart_write(&mut self, bytes: &[u8]);
 }
 
-/// Reading `n`'s contents come from its counter value, so the gateway can
-/// tell every stored reading apart and a test can recompute it.
-pub fn run<D: Device>(device: &mut D, block: &[u8; PROVISION_LEN], scratch: &mut [u8]) -> Stop {
+/// Reading `n` is the chain reading the device tables time at this chain
+/// length, stamped with its counter value as its time, so the gateway can
+/// tell every stored reading apart and a test can recompute it. Each seal
+/// is timed as the tables time it (serialize, seal, wrap: one region, `M
+/// seal-CONTAINER LEN` before it), on the probe's channel (the device log),
+/// so the host can hold each message's cost to the table's row.
+pub fn run<D: Device, P: Probe>(
+    device: &mut D,
+    probe: &mut P,
+    block: &[u8; PROVISION_LEN],
+    scratch: &mut [u8],
+) -> Stop {
     let Some(p) = Provision::parse(block) else {
         return Stop::NotProvisioned;
     };
@@ -113,10 +124,18 @@ pub fn run<D: Device>(device: &mut D, block: &[u8; PROVISION_LEN], scratch: &mut
         return Stop::KeyRefused;
     };
     let framing = Framing::for_container(p.container);
-    let (plain, out) = scratch.split_at_mut(480);
+    let (plain_buf, out) = scratch.split_at_mut(480);
     let mut counter = SlotCounter::resume(&mut *device, COUNTER_BLOCK);
     let mut nonce = [0u8; seal::limits::NONCE];
     let nonce = &mut nonce[..SPEC.nonce_len()];
+    let op = match p.container {
+        Container::Json => "seal-json",
+        Container::Binary => "seal-binary",
+        Container::Cose => "seal-cose",
+    };
+    // The markers' own cost, which the host takes off every count.
+    probe.text("M calibrate-empty 0\n");
+    probe.region(|| ());
     let mut sent = 0u32;
     while p.count == 0 || sent < p.count {
         let Ok(value) = counter.reserve() else {
@@ -125,11 +144,22 @@ pub fn run<D: Device>(device: &mut D, block: &[u8; PROVISION_LEN], scratch: &mut
         if counter_nonce(value, nonce).is_err() {
             return Stop::Counter;
         }
-        let reading = ChainReading::sample(p.thermometers, value as u32);
-        let Ok(len) = reading.to_json(plain) else {
+        let reading = ChainReading::measured(p.thermometers, value as u32);
+        let Ok(len) = reading.to_json(plain_buf) else {
             return Stop::Seal;
         };
-        let Ok(n) = sealer.seal(p.container, nonce, &plain[..len], &[], out) else {
+        probe.text("M ");
+        probe.text(op);
+        probe.text(" ");
+        probe.number(len as u32);
+        probe.text("\n");
+        let (plain, _) = plain_buf.split_at_mut(len);
+        let sealed = probe.region(|| {
+            // The tables' region (firmware/src/algorithms/sealing.rs).
+            let len = reading.to_json(plain).unwrap_or(0);
+            sealer.seal(p.container, nonce, &plain[..len], &[], out)
+        });
+        let Ok(n) = sealed else {
             return Stop::Seal;
         };
         let Ok(frame) = framing.frame(&out[..n]) else {
@@ -201,24 +231,48 @@ mod tests {
     fn seals_count_readings_that_open_and_resumes_after_a_restart() {
         let mut board = Board::default();
         let mut scratch = [0u8; 1024];
-        assert_eq!(run(&mut board, &block(3), &mut scratch), Stop::Done);
+        let mut probe = crate::probe::Recorder::default();
+        assert_eq!(
+            run(&mut board, &mut probe, &block(3), &mut scratch),
+            Stop::Done
+        );
+        // The empty region, then each seal's.
+        assert!(
+            probe
+                .out
+                .starts_with("M calibrate-empty 0\nC 0 0\nM seal-binary ")
+        );
+        assert_eq!(probe.out.matches("C 0 0\n").count(), 4);
         let first = frames(&board.uart);
         assert_eq!(first.len(), 3);
         board.uart.clear();
-        assert_eq!(run(&mut board, &block(2), &mut scratch), Stop::Done);
+        assert_eq!(
+            run(&mut board, &mut probe, &block(2), &mut scratch),
+            Stop::Done
+        );
         let second = frames(&board.uart);
         let sealer = seal::Sealer::new(SPEC, b"dev1", &[7u8; 64][..SPEC.key_len()]).unwrap();
         let mut nonces = Vec::new();
+        let mut times = Vec::new();
         for m in first.iter().chain(&second) {
             let mut buf = [0u8; 2048];
             let opened = sealer.open(Container::Binary, m, &mut buf).unwrap();
             assert!(opened.plaintext.starts_with(b"{\"t\":"));
+            // The tables' three-thermometer reading, at another time.
+            let mut table = [0u8; 480];
+            let n = ChainReading::measured(3, 0).to_json(&mut table).unwrap();
+            assert_eq!(opened.plaintext.len(), n);
+            assert_eq!(opened.plaintext[16..], table[16..n], "all but the time");
+            times.push(opened.plaintext[..16].to_vec());
             nonces.push(opened.nonce.to_vec());
         }
         let mut unique = nonces.clone();
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), 5, "no nonce twice across the restart");
+        times.sort();
+        times.dedup();
+        assert_eq!(times.len(), 5, "every reading its own time");
         // The restart skipped to the next reserved block.
         assert_eq!(*nonces[3].last().unwrap(), COUNTER_BLOCK as u8);
     }
@@ -227,12 +281,19 @@ mod tests {
     fn an_unprovisioned_block_stops_the_device() {
         let mut board = Board::default();
         let mut scratch = [0u8; 1024];
+        let mut probe = crate::probe::Recorder::default();
         let mut b = block(1);
         b[..8].fill(0);
-        assert_eq!(run(&mut board, &b, &mut scratch), Stop::NotProvisioned);
+        assert_eq!(
+            run(&mut board, &mut probe, &b, &mut scratch),
+            Stop::NotProvisioned
+        );
         let mut b = block(1);
         b[8] = 0;
-        assert_eq!(run(&mut board, &b, &mut scratch), Stop::NotProvisioned);
+        assert_eq!(
+            run(&mut board, &mut probe, &b, &mut scratch),
+            Stop::NotProvisioned
+        );
         assert!(board.uart.is_empty());
     }
 }

@@ -23,6 +23,17 @@ fn device_send(args: &[&str]) -> Value {
     last_json(&String::from_utf8_lossy(&out.stdout))
 }
 
+/// The device timed every seal it made (at least `sent`: a power cut may
+/// lose a few sealed but unsent), and none strays 1 % from its table row.
+fn within_one_percent_of_the_table(report: &Value, sent: u64) {
+    let cost = &report["seal_cost"];
+    eprintln!("seal cost on the device: {cost}");
+    assert!(n(&cost["timed"]) >= sent, "{report}");
+    assert!(n(&cost["table"]) > 0, "no table row to compare: {report}");
+    let worst = cost["worst_deviation_percent"].as_f64().unwrap();
+    assert!(worst < 1.0, "a seal {worst} % off the table: {report}");
+}
+
 #[test]
 fn a_cortex_m0plus_device_delivers_1000_readings_across_a_power_cut_without_reusing_a_nonce() {
     let dir = tempfile::tempdir().unwrap();
@@ -48,6 +59,9 @@ fn a_cortex_m0plus_device_delivers_1000_readings_across_a_power_cut_without_reus
     assert_eq!(n(&report["send"]["acked"]), 1000, "{report}");
     assert_eq!(n(&report["uart_errors"]), 0, "{report}");
     assert_eq!(n(&c["stored"]), 1000, "{c}");
+    // Each seal's instructions, counted on the device, are the table's row
+    // (RustCrypto's AES-GCM, binary container, the default 10 thermometers).
+    within_one_percent_of_the_table(&report, 1000);
     assert_eq!(n(&c["rejected"]["replay"]), 0, "a reused nonce: {c}");
     assert_eq!(n(&c["rejected"]["stale"]), 0, "{c}");
     assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), 1000);
@@ -105,6 +119,8 @@ fn an_atmega1284p_device_under_tampering_stores_the_good_and_refuses_the_tampere
     ]);
     let c = gw.stop_gateway();
     assert_eq!(report["implementation"], "ciphermeter", "{report}");
+    // Our ChaCha20-Poly1305's whole seal path, in cycles, as its table row says.
+    within_one_percent_of_the_table(&report, 120);
     let good = n(&report["send"]["good"]);
     let tampered = n(&report["send"]["tampered"]);
     assert!(tampered > 0 && good + tampered == 120, "{report}");

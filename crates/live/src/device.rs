@@ -55,7 +55,56 @@ pub struct DeviceReport {
     pub from_device: u64,
     /// Bytes on the UART that were not a whole frame (should be 0).
     pub uart_errors: u64,
+    /// What sealing cost on the device, timed by its own firmware.
+    pub seal_cost: SealCost,
     pub send: SendReport,
+}
+
+/// Each message's seal as the device counted it (serialize, seal, wrap:
+/// the region the device tables time), beside the table's row for the
+/// same scheme, implementation, container and reading length.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SealCost {
+    /// `cycles` (ATmega1284P, simavr) or `instructions` (QEMU).
+    pub counter: String,
+    /// Messages whose seal was timed.
+    pub timed: u64,
+    pub per_message_min: Option<u64>,
+    pub per_message_max: Option<u64>,
+    /// `data/device-costs/TARGET.json`'s count for this seal, if the table
+    /// has the row at this reading's length (study 003's chain lengths).
+    pub table: Option<u64>,
+    /// The largest deviation of a message from the table, in percent.
+    pub worst_deviation_percent: Option<f64>,
+}
+
+impl SealCost {
+    fn add(
+        &mut self,
+        target: Target,
+        scheme: &str,
+        implementation: &str,
+        seals: &[uplink::TimedSeal],
+    ) {
+        self.counter = target.counter().to_string();
+        let table = mcu::cost_table::shipped(target).ok().flatten();
+        let imp = implementation.parse().ok();
+        for s in seals {
+            self.timed += 1;
+            self.per_message_min = Some(self.per_message_min.map_or(s.count, |m| m.min(s.count)));
+            self.per_message_max = Some(self.per_message_max.map_or(s.count, |m| m.max(s.count)));
+            let table = table.as_ref().zip(imp).and_then(|(t, imp)| {
+                let entry = t.entry_of(scheme, imp, &s.operation)?;
+                entry.points.iter().find(|p| p.0 == s.size).map(|p| p.1)
+            });
+            self.table = self.table.or(table);
+            if let Some(t) = table.filter(|t| *t > 0) {
+                let d = (s.count as f64 - t as f64).abs() * 100.0 / t as f64;
+                self.worst_deviation_percent =
+                    Some(self.worst_deviation_percent.map_or(d, |w: f64| w.max(d)));
+            }
+        }
+    }
 }
 
 /// Runs the device and forwards its messages until `count` are sent or `stop`.
@@ -228,6 +277,11 @@ impl Device<'_> {
         if let Some((mut child, _, _)) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
+            // This boot's timed seals (the next boot starts a new log).
+            let seals = uplink::timed_seals(self.target, &self.state_dir);
+            let mut stats = self.stats.lock().expect("not poisoned");
+            let (scheme, imp) = (stats.scheme.clone(), stats.implementation.clone());
+            stats.seal_cost.add(self.target, &scheme, &imp, &seals);
         }
         let _ = std::fs::remove_file(self.elf());
     }

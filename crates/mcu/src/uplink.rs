@@ -155,6 +155,8 @@ pub fn boot(target: Target, elf: &Path, state: &Path) -> Result<Child, McuError>
         Some(machine) => {
             let mut cmd = Command::new(target.qemu_binary().unwrap_or("qemu-system-arm"));
             cmd.args(["-M", machine, "-display", "none", "-monitor", "none"])
+                // As the tables' runs: the timer counts instructions exactly.
+                .args(["-icount", &format!("shift={}", target.icount_shift())])
                 .args(["-serial", "stdio"])
                 .args(["-chardev", "file,id=log,path=device.log"])
                 .args(["-semihosting-config", "enable=on,target=native,chardev=log"])
@@ -173,7 +175,7 @@ pub fn boot(target: Target, elf: &Path, state: &Path) -> Result<Child, McuError>
 }
 
 /// Why the device stopped, from its log and its simulator's ("" when
-/// neither said anything).
+/// neither said anything; the timing lines are not reasons).
 pub fn stop_reason(state: &Path) -> String {
     ["device.log", "simulator.log"]
         .iter()
@@ -181,9 +183,54 @@ pub fn stop_reason(state: &Path) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         .lines()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("M ") && !l.starts_with("C "))
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// One seal the device timed: its region (`seal-json`, …), the reading's
+/// length, and its count in the table's counter (cycles on AVR,
+/// instructions under QEMU), the markers' cost taken off as the tables do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimedSeal {
+    pub operation: String,
+    pub size: usize,
+    pub count: u64,
+}
+
+/// The seals timed in this boot's device log (firmware/src/uplink.rs: `M
+/// calibrate-empty 0`, then `M seal-… LEN` and a `C` count for each).
+pub fn timed_seals(target: Target, state: &Path) -> Vec<TimedSeal> {
+    let log = std::fs::read_to_string(state.join("device.log")).unwrap_or_default();
+    let mut marker = None;
+    let mut pending: Option<(String, usize)> = None;
+    let mut out = Vec::new();
+    for line in log.lines() {
+        let mut f = line.split_whitespace();
+        match (f.next(), f.next(), f.next()) {
+            (Some("M"), Some(op), Some(size)) => {
+                pending = size.parse().ok().map(|s| (op.to_string(), s));
+            }
+            (Some("C"), Some(raw), _) => {
+                let (Some((op, size)), Ok(raw)) = (pending.take(), raw.parse::<u64>()) else {
+                    continue;
+                };
+                let count = target.to_counter(raw);
+                match (op.as_str(), marker) {
+                    ("calibrate-empty", _) => marker = Some(count),
+                    (_, Some(m)) => out.push(TimedSeal {
+                        operation: op,
+                        size,
+                        count: count.saturating_sub(m),
+                    }),
+                    // No calibration before it: not a count to trust.
+                    (_, None) => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The state directory belongs to one target: its counter's format (files
@@ -210,6 +257,25 @@ pub fn claim_state(state: &Path, target: Target) -> Result<(), McuError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timed_seals_take_the_markers_off_and_skip_what_is_not_a_count() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("device.log"),
+            "M calibrate-empty 0\nC 2 0 900\nM seal-binary 130\nC 1002 40 900\nC 7 0 0\nM seal-binary 130\nC x 0\nM seal-binary 130\nC 902 40 900\ndevice stopped: sealing failed\n",
+        )
+        .unwrap();
+        let seals = timed_seals(Target::Atmega1284p, dir.path());
+        let counts: Vec<u64> = seals.iter().map(|s| s.count).collect();
+        assert_eq!(counts, [1000, 900]);
+        assert_eq!(seals[0].operation, "seal-binary");
+        assert_eq!(seals[0].size, 130);
+        assert_eq!(stop_reason(dir.path()), "device stopped: sealing failed");
+        // No calibration, no counts.
+        std::fs::write(dir.path().join("device.log"), "M seal-json 64\nC 50 0\n").unwrap();
+        assert!(timed_seals(Target::Atmega1284p, dir.path()).is_empty());
+    }
 
     #[test]
     fn the_block_refuses_what_the_device_cannot_hold() {

@@ -10,6 +10,10 @@ use crate::error::Error;
 /// The most thermometers the study's chains had.
 pub const MAX_THERMOMETERS: usize = 25;
 
+/// Study 003's chain lengths (thermometers per reading), 66..470 bytes of
+/// JSON: the lengths the device tables measure the seal path at.
+pub const CHAINS: [usize; 6] = [1, 3, 5, 10, 15, 25];
+
 /// One reading: a time, a logger number and (depth in m, temperature in
 /// tenths of a degree) per thermometer.
 pub struct ChainReading {
@@ -40,6 +44,17 @@ impl ChainReading {
     }
 
     /// Writes the JSON into `out`; returns its length.
+    /// The reading the device tables time at `thermometers` (one of
+    /// [`CHAINS`]: the sample seeded by its place there), taken `tick`
+    /// seconds later: the same length and work, another message. A device
+    /// that sends these is charged exactly what its table row says.
+    pub fn measured(thermometers: usize, tick: u32) -> ChainReading {
+        let seed = CHAINS.iter().position(|&n| n == thermometers).unwrap_or(0);
+        let mut r = ChainReading::sample(thermometers, seed as u32);
+        r.time = r.time.wrapping_add(tick);
+        r
+    }
+
     pub fn to_json(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut w = Writer::new(out);
         w.text("{\"t\":");
