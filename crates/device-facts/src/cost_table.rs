@@ -54,6 +54,10 @@ pub struct Entry {
     pub estimate_fit: Option<Fit>,
     pub code_size_bytes: Option<i64>,
     pub stack_bytes: Option<u32>,
+    /// The known answers the build passed on the device before these counts
+    /// (at least one for every measured entry: `tests/table_revisions.rs`).
+    #[serde(default)]
+    pub known_answers: u32,
     /// Why the target cannot run it (build, run or known-answer failure).
     pub error: Option<String>,
 }
@@ -194,6 +198,12 @@ impl CostTable {
                 Some(e) => {
                     failures.entry(build).or_insert(e.clone());
                 }
+                // A count no known answer vouches for never becomes a row.
+                None if r.known_answers == 0 => {
+                    failures
+                        .entry(build)
+                        .or_insert("no known answer passed on the device".into());
+                }
                 None => groups
                     .entry((build, r.operation.clone()))
                     .or_default()
@@ -229,6 +239,7 @@ impl CostTable {
                     cycle_estimates,
                     code_size_bytes: rows.iter().find_map(|r| r.code_size_bytes),
                     stack_bytes: rows.iter().filter_map(|r| r.stack_bytes).max(),
+                    known_answers: rows.iter().map(|r| r.known_answers).min().unwrap_or(0),
                     algorithm,
                     implementation,
                     operation,
@@ -250,6 +261,7 @@ impl CostTable {
                     estimate_fit: None,
                     code_size_bytes: None,
                     stack_bytes: None,
+                    known_answers: 0,
                     error: Some(error),
                 }),
         );
@@ -390,6 +402,7 @@ mod tests {
             estimate_fit: None,
             code_size_bytes: None,
             stack_bytes: None,
+            known_answers: 1,
             error: None,
         };
         // Measured sizes give the exact count, others the segment between.
@@ -409,6 +422,7 @@ mod tests {
     fn failures_are_kept_with_their_reason() {
         let mut ok = McuResult::failure(Target::Atmega1284p, "aes-128-ecb", "encrypt", "");
         (ok.error, ok.kat_passed, ok.size_bytes, ok.cycles) = (None, true, 16, 900);
+        ok.known_answers = 1;
         let bad = McuResult::failure(
             Target::Atmega1284p,
             "aes-128-ctr",
@@ -437,6 +451,7 @@ mod tests {
             let mut r = McuResult::failure(Target::CortexM4, "sha512", "hash", "x");
             r.error = None;
             r.kat_passed = true;
+            r.known_answers = 2;
             r.implementation = imp.into();
             r.size_bytes = 64;
             r.cycles = cycles;
@@ -460,5 +475,15 @@ mod tests {
         // RustCrypto's rows keep the table's old spelling: no implementation field.
         let json = serde_json::to_string(&table.entries[0]).unwrap();
         assert!(!json.contains("implementation"), "{json}");
+        assert_eq!(table.entries[0].known_answers, 2);
+        // A count that no known answer vouches for is a failure, not a row.
+        let mut unproven = row("mbedtls", 40);
+        unproven.known_answers = 0;
+        let t = make(&[unproven]);
+        assert!(t.entries[0].points.is_empty());
+        assert_eq!(
+            t.entries[0].error.as_deref(),
+            Some("no known answer passed on the device")
+        );
     }
 }

@@ -56,6 +56,11 @@ pub struct McuResult {
     /// Peak stack of the operation itself, bytes.
     pub stack_bytes: Option<u32>,
     pub kat_passed: bool,
+    /// The known answers this build passed on the device (its `K … pass`
+    /// lines; a sealing build's includes the host's bytes in every
+    /// container): a count without one is no measurement.
+    #[serde(default)]
+    pub known_answers: u32,
     /// Why there is no measurement (a build failure carries the compiler's reason).
     pub error: Option<String>,
 }
@@ -86,6 +91,7 @@ impl McuResult {
             flash_bytes: None,
             stack_bytes: None,
             kat_passed: false,
+            known_answers: 0,
             error: Some(why.into()),
         }
     }

@@ -165,6 +165,11 @@ pub fn rows(
                 flash_bytes: Some(flash),
                 stack_bytes: Some(op.stack),
                 kat_passed,
+                known_answers: if error.is_none() {
+                    run.kats.len() as u32
+                } else {
+                    0
+                },
                 error: error.clone(),
             }
         })

@@ -60,14 +60,125 @@ fn resimulate(target: Target, algorithm: &str, operation: &str) {
     );
 }
 
-/// What CI re-simulates on every run: every (target, implementation) pair
-/// at least once, each on a path that once hid a bug or that no other check
-/// runs, against the shipped tables. (The Cortex-M0+'s four implementations
-/// of ChaCha20-Poly1305 and riscv32imc's C libraries are re-simulated by
-/// crates/cli/tests/implementations_cli.rs.)
-const SAMPLE: &[(Target, &str, &str)] = &[
+/// The whole seal path of every backend of the sealing core on every target
+/// (serialize, seal, wrap), re-simulated against the shipped tables. Each
+/// run's known answer is the host's bytes for the same reading, key and
+/// nonce in every container (mcu `seal_check`: RustCrypto's, which
+/// crates/seal/tests/backends.rs holds every backend to on the host), and a
+/// run whose bytes differ has no counts (`results::rows`): so this also
+/// proves that every backend seals the same bytes on every device. Each
+/// pattern (aead, etm, hmac) and container meets every target.
+const SEAL_PATHS: &[(Target, &str, &str)] = &[
     // The core's AES-GCM on AVR (the GHASH-key bug of f339a9e).
     (Target::Atmega1284p, "aead:aes-128-gcm", "seal-binary"),
+    // Our byte-oriented AES in the core.
+    (
+        Target::Atmega1284p,
+        "aead:aes-128-ccm@ciphermeter",
+        "seal-binary",
+    ),
+    // Mbed TLS's AES under our CBC, and HMAC over its SHA-256.
+    (
+        Target::Atmega1284p,
+        "etm:aes-128-cbc+hmac-sha256@mbedtls",
+        "seal-json",
+    ),
+    // Monocypher's 64-bit arithmetic through libgcc's private helpers.
+    (
+        Target::Atmega1284p,
+        "aead:chacha20-poly1305@monocypher",
+        "seal-cose",
+    ),
+    (Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary"),
+    // Our GCM (its own GHASH) through the sealing core.
+    (
+        Target::CortexM0plus,
+        "aead:aes-128-gcm@ciphermeter",
+        "seal-binary",
+    ),
+    (
+        Target::CortexM0plus,
+        "aead:aes-128-ccm@mbedtls",
+        "seal-cose",
+    ),
+    (
+        Target::CortexM0plus,
+        "hmac:hmac-sha512@monocypher",
+        "seal-json",
+    ),
+    (Target::CortexM3, "etm:aes-128-ctr+hmac-sha256", "seal-json"),
+    (
+        Target::CortexM3,
+        "hmac:cmac-aes-128@ciphermeter",
+        "seal-binary",
+    ),
+    (Target::CortexM3, "aead:aes-128-gcm@mbedtls", "seal-binary"),
+    (
+        Target::CortexM3,
+        "aead:chacha20-poly1305@monocypher",
+        "seal-binary",
+    ),
+    (Target::CortexM4, "aead:aes-128-ccm", "seal-cose"),
+    (
+        Target::CortexM4,
+        "aead:chacha20-poly1305@ciphermeter",
+        "seal-json",
+    ),
+    (
+        Target::CortexM4,
+        "aead:chacha20-poly1305@mbedtls",
+        "seal-binary",
+    ),
+    (Target::CortexM4, "hmac:hmac-sha512@monocypher", "seal-cose"),
+    (Target::Riscv32imc, "aead:ascon-aead128", "seal-binary"),
+    (
+        Target::Riscv32imc,
+        "aead:ascon-aead128@ciphermeter",
+        "seal-json",
+    ),
+    (
+        Target::Riscv32imc,
+        "hmac:hmac-sha512@mbedtls",
+        "seal-binary",
+    ),
+    (
+        Target::Riscv32imc,
+        "aead:chacha20-poly1305@monocypher",
+        "seal-json",
+    ),
+];
+
+#[test]
+fn every_backend_seals_the_hosts_bytes_on_every_target_at_the_tables_counts() {
+    for &(target, build, operation) in SEAL_PATHS {
+        resimulate(target, build, operation);
+    }
+}
+
+#[test]
+fn the_seal_paths_cover_every_target_and_backend() {
+    for target in Target::ALL {
+        for backend in seal::Backend::ALL {
+            assert!(
+                SEAL_PATHS.iter().any(|&(t, build, _)| t == target
+                    && mcu::implementation::split_build_id(build)
+                        .1
+                        .sealing_backend()
+                        == Some(backend)),
+                "{target} never seals with {}",
+                backend.name()
+            );
+        }
+    }
+}
+
+/// What CI re-simulates of the primitives on every run: every (target,
+/// implementation) pair at least once with [`SEAL_PATHS`], each on a path
+/// that once hid a bug or that no other check runs, against the shipped
+/// tables. (The Cortex-M0+'s four implementations of ChaCha20-Poly1305 and
+/// riscv32imc's C libraries are re-simulated by
+/// crates/cli/tests/implementations_cli.rs.)
+const SAMPLE: &[(Target, &str, &str)] = &[
     // Study 003's message build.
     (Target::Atmega1284p, "message-aes-256-gcm", "seal"),
     // `compact-tables`, which every AVR seal build of an in-project cipher turns on.
@@ -76,12 +187,7 @@ const SAMPLE: &[(Target, &str, &str)] = &[
         "etm:clefia-128-ctr+hmac-sha256",
         "seal-cose",
     ),
-    // Our AVR primitives: byte-oriented AES in the core, byte-lane Keccak, 8-bit Poly1305.
-    (
-        Target::Atmega1284p,
-        "aead:aes-128-ccm@ciphermeter",
-        "seal-binary",
-    ),
+    // Our AVR primitives: byte-lane Keccak, 8-bit Poly1305.
     (Target::Atmega1284p, "sha3-256@ciphermeter", "hash"),
     (
         Target::Atmega1284p,
@@ -92,24 +198,10 @@ const SAMPLE: &[(Target, &str, &str)] = &[
     (Target::Atmega1284p, "aes-128-gcm@mbedtls", "encrypt"),
     // Monocypher on AVR: 64-bit libgcc helpers (the register-convention clash).
     (Target::Atmega1284p, "sha512@monocypher", "hash"),
-    (Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary"),
     (Target::CortexM0plus, "rsa-1024", "decrypt"),
-    // Our GCM (its own GHASH) through the sealing core.
-    (
-        Target::CortexM0plus,
-        "aead:aes-128-gcm@ciphermeter",
-        "seal-binary",
-    ),
-    (Target::CortexM3, "etm:aes-128-ctr+hmac-sha256", "seal-json"),
     (Target::CortexM3, "aes-128-ecb@ciphermeter", "encrypt"),
     (Target::CortexM3, "sha256@mbedtls", "hash"),
     (Target::CortexM3, "sha512@monocypher", "hash"),
-    (Target::CortexM4, "aead:aes-128-ccm", "seal-cose"),
-    (
-        Target::CortexM4,
-        "aead:chacha20-poly1305@ciphermeter",
-        "seal-json",
-    ),
     (Target::CortexM4, "aes-128-ccm@mbedtls", "encrypt"),
     (Target::CortexM4, "x25519@monocypher", "shared"),
     (Target::Riscv32imc, "chacha20-poly1305", "encrypt"),
@@ -132,10 +224,11 @@ fn the_sample_covers_every_target_and_implementation() {
     for target in Target::ALL {
         for imp in mcu::Implementation::ALL {
             assert!(
-                SAMPLE.iter().any(|&(t, build, _)| t == target
-                    && mcu::implementation::split_build_id(build).1 == imp)
-                    || (target == Target::CortexM0plus || target == Target::Riscv32imc)
-                        && imp.is_c(),
+                SAMPLE
+                    .iter()
+                    .chain(SEAL_PATHS)
+                    .any(|&(t, build, _)| t == target
+                        && mcu::implementation::split_build_id(build).1 == imp),
                 "{target} {imp} is never re-simulated"
             );
         }

@@ -104,7 +104,7 @@ fn tenths(w: &mut Writer<'_>, t: i16) {
 }
 
 /// The fixed case a device and the host both seal, to show they write the
-/// same bytes (crates/mcu/tests/seal_identity.rs): a public test key, never
+/// same bytes (crates/mcu/tests/device_costs.rs `SEAL_PATHS`): a public test key, never
 /// for real messages.
 pub mod known_answer {
     use crate::counter::counter_nonce;

@@ -34,6 +34,7 @@ fn entry(alg: &str, op: &str, fixed: u64, per_byte: u64, stack: u32) -> Entry {
         estimate_fit: None,
         code_size_bytes: Some(4000),
         stack_bytes: Some(stack),
+        known_answers: 1,
         error: None,
     }
 }
@@ -49,6 +50,7 @@ fn failure(alg: &str, why: &str) -> Entry {
         estimate_fit: None,
         code_size_bytes: None,
         stack_bytes: None,
+        known_answers: 0,
         error: Some(why.into()),
     }
 }
