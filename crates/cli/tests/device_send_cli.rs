@@ -190,9 +190,9 @@ fn what_a_device_cannot_do_exits_2_and_says_why() {
                 "--key-file",
                 k,
                 "--impl",
-                "mbedtls",
+                "monocypher",
             ],
-            "no backend of the sealing core",
+            "it has ChaCha20-Poly1305 and HMAC-SHA-512",
         ),
         (
             &["--target", "cortex-m0plas", "--key-file", k],

@@ -325,8 +325,9 @@ fn energy_takes_the_cpu_time_from_the_device_by_default() {
         "{source}"
     );
     assert!(!source.contains("host"), "{source}");
-    // Our AES and GCM are the faster whole seal path on the ATmega1284P.
-    assert_eq!(v["implementation"], "ciphermeter", "{v}");
+    // RustCrypto's is not the fastest whole AES-GCM seal path on the
+    // ATmega1284P (ours with its own GHASH, or Mbed TLS's); the fastest is used.
+    assert_ne!(v["implementation"], "rustcrypto", "{v}");
     let entry = shipped_gcm_seal(
         include_str!("../../../data/device-costs/atmega1284p.json"),
         &v["implementation"],

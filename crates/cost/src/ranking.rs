@@ -760,7 +760,7 @@ impl RankedRow {
     }
 
     /// "ciphermeter's code: 2.6× less CPU than RustCrypto's here", with what
-    /// measured faster alone but is no backend of the sealing core.
+    /// measured faster alone but has no whole seal path of the scheme.
     pub fn implementation_sentence(&self) -> String {
         let chosen = self
             .seal_paths
@@ -782,8 +782,8 @@ impl RankedRow {
                 others.join(", ")
             ));
         }
-        // A primitive measured faster alone by an implementation that is
-        // no backend of the sealing core yet: said, not ranked.
+        // A primitive measured faster alone by an implementation with no
+        // whole seal path of this scheme: said, not ranked.
         if let Some(b) = &self.implementation_breakdown {
             for part in &b.parts {
                 let faster = part.implementation != self.implementation
@@ -792,10 +792,19 @@ impl RankedRow {
                         .iter()
                         .any(|p| p.implementation == part.implementation);
                 if faster && let Some(x) = part.speedup_over_rustcrypto {
+                    let backend = part
+                        .implementation
+                        .parse::<device_facts::Implementation>()
+                        .is_ok_and(|i| i.sealing_backend().is_some());
                     out.push_str(&format!(
-                        "; {}'s {} alone measures {x:.1}× RustCrypto's speed, but is no backend of the sealing core yet",
+                        "; {}'s {} alone measures {x:.1}× RustCrypto's speed, but {}",
                         label(&part.implementation),
-                        part.algorithm
+                        part.algorithm,
+                        if backend {
+                            "it lacks another primitive of this scheme"
+                        } else {
+                            "it is no backend of the sealing core yet"
+                        }
                     ));
                 }
             }

@@ -151,7 +151,7 @@ pub fn device_send(
     let implementation = config.implementation;
     if !implementation.offers(&scheme) {
         return Err(LiveError::Usage(format!(
-            "{} is no backend of the sealing core for {scheme}: {}",
+            "{} cannot seal {scheme} on the device: {}",
             implementation.label(),
             implementation
                 .sealing_backend()

@@ -81,6 +81,17 @@ impl Backend {
         }
     }
 
+    /// Whether this build carries the backend's code (its feature; the host
+    /// binary has them all, an ARM board's lacks the C libraries).
+    pub const fn built(self) -> bool {
+        match self {
+            Backend::RustCrypto => true,
+            Backend::Ciphermeter => cfg!(feature = "backend-ciphermeter"),
+            Backend::Mbedtls => cfg!(feature = "backend-mbedtls"),
+            Backend::Monocypher => cfg!(feature = "backend-monocypher"),
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Backend> {
         Backend::ALL
             .into_iter()

@@ -229,11 +229,13 @@ macro_rules! block_ciphers {
 }
 
 /// Why a backend has no key for an algorithm: not compiled into this build
-/// (RustCrypto, which has them all), or not one of the backend's.
+/// (RustCrypto, which has them all, or a backend this build lacks), or not
+/// one of the backend's.
 fn missing(backend: Backend) -> Error {
-    match backend {
-        Backend::RustCrypto => Error::NotBuilt,
-        _ => Error::NotInBackend,
+    if backend == Backend::RustCrypto || !backend.built() {
+        Error::NotBuilt
+    } else {
+        Error::NotInBackend
     }
 }
 

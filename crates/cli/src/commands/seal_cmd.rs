@@ -95,8 +95,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `--impl`: a backend of the sealing core (the C libraries are measured
-/// alone on devices, not yet sealing backends).
+/// `--impl`: a backend of the sealing core (every implementation in the
+/// registry is one today; a hardware engine may be measured before it is).
 fn backend(name: &str) -> Result<seal::Backend, CliError> {
     let imp: device_facts::Implementation = name.parse()?;
     imp.sealing_backend().ok_or_else(|| {
