@@ -145,3 +145,74 @@ fn gateway_help_names_both_stores() {
     let first = help.lines().next().unwrap();
     assert!(first.contains("SQLite or PostgreSQL"), "{first}");
 }
+
+/// On LoRaWAN a dozen AEADs send the same bytes: the answer says which
+/// choices tie (within 1 % of the least energy) and what picked the first
+/// among them: the AES-128 every LoRaWAN stack already carries, then energy.
+#[test]
+fn recommend_names_the_tie_group_and_the_tie_breaker() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let args = [
+        "recommend",
+        "--device",
+        "sodaq-mbili",
+        "--link",
+        "lorawan-eu868-dr3",
+        "--db",
+    ];
+    let out = cm()
+        .args(args)
+        .arg(&db)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tie = &doc["tie"];
+    let group: Vec<&str> = tie["schemes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tie group: {doc}"))
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(group.len() >= 3, "{tie}");
+    let rows = doc["rows"].as_array().unwrap();
+    // The group leads the rows, shares rank 1, and lies within 1 % of the least energy.
+    let energies: Vec<f64> = rows[..group.len()]
+        .iter()
+        .map(|r| r["message_uj"].as_f64().unwrap())
+        .collect();
+    let least = energies.iter().copied().fold(f64::MAX, f64::min);
+    for (r, e) in rows.iter().zip(&energies) {
+        assert!(group.contains(&r["scheme"].as_str().unwrap()), "{r}");
+        assert_eq!(r["rank"], 1, "{r}");
+        assert!(*e <= least * 1.01, "{r}");
+    }
+    // The next row is outside the group: more than 1 % dearer.
+    assert!(rows[group.len()]["message_uj"].as_f64().unwrap() > least * 1.01);
+    // The pick is the first row, built on the stack's AES-128, and the
+    // cheapest of those that are.
+    let chosen = tie["chosen"].as_str().unwrap();
+    assert_eq!(rows[0]["scheme"], chosen);
+    assert!(chosen.starts_with("aead:aes-128-"), "{tie}");
+    assert_eq!(tie["decided_by"], "least energy", "{tie}");
+    for r in &rows[1..group.len()] {
+        if r["scheme"].as_str().unwrap().contains("aes-128-") {
+            assert!(r["message_uj"].as_f64().unwrap() >= rows[0]["message_uj"].as_f64().unwrap());
+        }
+    }
+    // The text says it too.
+    let text = cm().args(args).arg(&db).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("These {} tie within", group.len())),
+        "{text}"
+    );
+    assert!(text.contains("stack already carries aes-128"), "{text}");
+    assert!(text.contains(&format!("picks {chosen}")), "{text}");
+}

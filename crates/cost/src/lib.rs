@@ -24,5 +24,6 @@ pub mod ranking;
 pub mod record;
 pub mod scheme_cost;
 pub mod session;
+pub mod tie;
 
 pub use error::Error;

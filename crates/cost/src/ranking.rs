@@ -82,6 +82,8 @@ pub struct Ranking {
     pub duty_cycle: Option<DutyCycleAnswer>,
     /// With `session_messages`: when each key establishment stops mattering.
     pub sessions: Vec<crate::session::SessionAnswer>,
+    /// The first choices, when they tie, and what picked among them.
+    pub tie: Option<crate::tie::TieGroup>,
 }
 
 /// `--container`: one container, or `all` of them.
@@ -251,6 +253,7 @@ pub fn rank_names(
         })
         .collect();
     let duty_cycle = duty_cycle::answer(spec, interval_s, &req.payload, &choices)?;
+    let tie = tie_at_the_top(&mut ranked, &mut ranks, interval_s, spec.stack.as_ref());
     Ok(Ranking {
         ranked,
         ranks,
@@ -258,7 +261,28 @@ pub fn rank_names(
         interval_s,
         duty_cycle,
         sessions,
+        tie,
     })
+}
+
+/// The tie among the cheapest of the leading class (`crate::tie`): its
+/// members share rank 1, the pick first.
+fn tie_at_the_top(
+    ranked: &mut [SchemeCost],
+    ranks: &mut [usize],
+    interval_s: f64,
+    stack: Option<&link::catalogue::LinkStack>,
+) -> Option<crate::tie::TieGroup> {
+    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
+    let first = class(ranked.first()?);
+    let leaders = ranked.iter().take_while(|c| class(c) == first).count();
+    let energies: Vec<f64> = ranked[..leaders].iter().map(message_uj).collect();
+    let rank_one: Vec<bool> = ranks[..leaders].iter().map(|r| *r == 1).collect();
+    let tie = crate::tie::break_tie(&mut ranked[..leaders], &energies, &rank_one, stack)?;
+    for r in ranks.iter_mut().take(tie.schemes.len()) {
+        *r = 1;
+    }
+    Some(tie)
 }
 
 /// Sorts `ranked` and gives its ranks. What the duty cycle allows at the
@@ -400,7 +424,9 @@ impl Ranking {
             w.scheme.security_bits()
         )];
         let tied = self.tied_with_winner();
-        if !tied.is_empty() {
+        if let Some(tie) = &self.tie {
+            lines.push(tie.sentence.clone());
+        } else if !tied.is_empty() {
             let names: Vec<&str> = tied.iter().map(|c| c.name()).collect();
             lines.push(format!(
                 "It ties with {}: their energies per message are equal within the uncertainty of the CPU times, so they share rank 1 and the order among them means nothing.",
@@ -539,6 +565,7 @@ impl Ranking {
             interval_s: self.interval_s,
             duty_cycle: self.duty_cycle.clone(),
             sessions: self.sessions.clone(),
+            tie: self.tie.clone(),
             post_quantum: self.post_quantum(req),
             rows: self
                 .ranked
@@ -651,6 +678,10 @@ pub struct RankingSummary {
     /// What post-quantum or hybrid key establishment costs over classical here.
     #[serde(default)]
     pub post_quantum: Option<String>,
+    /// The first choices, when they tie within `tie::TIE_PERCENT`, and the
+    /// tie-breaker that picked the first row.
+    #[serde(default)]
+    pub tie: Option<crate::tie::TieGroup>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,

@@ -127,6 +127,23 @@ pub struct LinkSpec {
     pub framed: Option<FramedLink>,
     #[serde(default)]
     pub serial: Option<SerialRadio>,
+    /// The security code the link's own stack carries (a tie-breaker: a
+    /// scheme built on it adds little code).
+    #[serde(default)]
+    pub stack: Option<LinkStack>,
+}
+
+/// What a link's protocol stack already holds, from its specification.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkStack {
+    /// Primitive ids (`aes-128`, `aes-128-ccm`, `cmac-aes-128`): a scheme
+    /// made of one is built on code the device already carries.
+    pub carries: Vec<String>,
+    /// The AEAD the protocol itself standardizes, if any.
+    #[serde(default)]
+    pub standard: Option<String>,
+    pub source: String,
 }
 
 /// What one message costs on a link. Times are exact.
