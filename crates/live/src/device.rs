@@ -87,7 +87,7 @@ impl SealCost {
         seals: &[uplink::TimedSeal],
     ) {
         self.counter = target.counter().to_string();
-        let table = mcu::cost_table::shipped(target).ok().flatten();
+        let table = device_facts::cost_table::shipped(target).ok().flatten();
         let imp = implementation.parse().ok();
         for s in seals {
             self.timed += 1;
