@@ -279,8 +279,14 @@ fn tie_at_the_top(
     let energies: Vec<f64> = ranked[..leaders].iter().map(message_uj).collect();
     let rank_one: Vec<bool> = ranks[..leaders].iter().map(|r| *r == 1).collect();
     let tie = crate::tie::break_tie(&mut ranked[..leaders], &energies, &rank_one, stack)?;
-    for r in ranks.iter_mut().take(tie.schemes.len()) {
-        *r = 1;
+    let size = tie.schemes.len();
+    for (i, r) in ranks.iter_mut().enumerate() {
+        if i < size {
+            *r = 1;
+        } else if *r <= size {
+            // It shared a rank with a member by overlap only: it ranks next.
+            *r = size + 1;
+        }
     }
     Some(tie)
 }
