@@ -104,3 +104,74 @@ fn the_container_is_part_of_the_choice() {
     assert!(bytes("json") > bytes("cose") && bytes("json") > bytes("binary"));
     assert!(gcm.iter().all(|r| r["device_measured"] == true));
 }
+
+/// A sensor's reading is often a few bytes, below the smallest reading the
+/// device tables time (64 B of JSON). Such a seal costs what the smallest
+/// measured one did, said so, never a line carried down below it: so 1 B
+/// and 10 B cost the same, and AES-256-GCM is never cheaper than AES-128-GCM
+/// in the same implementation (the line once made it so).
+#[test]
+fn small_readings_cost_the_smallest_measured_seal_never_less() {
+    let paths = |payload: &str, container: &str| {
+        let doc = recommend_on(
+            "nrf52840",
+            "ble-1m-251",
+            &["--payload", payload, "--container", container],
+        );
+        let mut out = std::collections::BTreeMap::new();
+        for r in doc["rows"].as_array().unwrap() {
+            let scheme = r["scheme"].as_str().unwrap().to_string();
+            let source = r["cpu_time_source"].as_str().unwrap();
+            assert!(
+                source.contains("at the smallest reading measured"),
+                "{scheme}: {source}"
+            );
+            for p in r["seal_paths"].as_array().unwrap() {
+                let imp = p["implementation"].as_str().unwrap().to_string();
+                out.insert((scheme.clone(), imp), p["cpu_time_us"].as_f64().unwrap());
+            }
+        }
+        out
+    };
+    for container in ["json", "binary", "cose"] {
+        let one = paths("random:1", container);
+        let ten = paths("random:10", container);
+        assert!(one.len() > 40, "{container}: {}", one.len());
+        assert_eq!(one, ten, "{container}: 1 B and 10 B cost the same");
+        let mut compared = 0;
+        for ((scheme, imp), us) in &one {
+            if scheme == "aead:aes-256-gcm"
+                && let Some(aes128) = one.get(&("aead:aes-128-gcm".to_string(), imp.clone()))
+            {
+                assert!(
+                    us >= aes128,
+                    "{container} {imp}: AES-256-GCM {us} µs < AES-128-GCM {aes128} µs"
+                );
+                compared += 1;
+            }
+        }
+        assert!(
+            compared >= 3,
+            "{container}: {compared} implementations compared"
+        );
+    }
+}
+
+fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .env_remove("CIPHERMETER_DATA_DIR")
+        .args(["recommend", "--device", device, "--link", link])
+        .args(["--top", "200", "--format", "json", "--db"])
+        .arg(dir.path().join("results.sqlite"))
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}

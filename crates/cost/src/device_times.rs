@@ -244,7 +244,8 @@ impl DeviceTimes {
     /// device's clock, with the fastest allowed implementation whose whole
     /// path (serialize, seal and wrap) was measured here: the exact count at
     /// a measured length, else interpolated between the nearest measured
-    /// ones (`device_facts::cost_table::interpolate`).
+    /// ones (`device_facts::cost_table::interpolate`); below the smallest
+    /// measured reading, that reading's time ([`DeviceTimes::below_measured`]).
     pub fn seal_us(&self, scheme: &Scheme, container: Container, bytes: usize) -> Option<f64> {
         self.seal_choice(scheme, container, bytes).map(|(us, _)| us)
     }
@@ -280,6 +281,21 @@ impl DeviceTimes {
                 Some((count / self.clock_hz * 1e6, imp))
             })
             .collect()
+    }
+
+    /// The smallest reading measured for `imp`'s seal path in `container`
+    /// when `bytes` is below it (its time then is that reading's).
+    pub fn below_measured(
+        &self,
+        scheme: &Scheme,
+        container: Container,
+        imp: Implementation,
+        bytes: usize,
+    ) -> Option<usize> {
+        let key = (imp.build_id(scheme.name()), seal_operation(container));
+        let mut points = self.seal.get(&key)?.clone();
+        points.sort();
+        device_facts::cost_table::below_measured(&points, bytes)
     }
 
     pub fn code_size(&self, scheme: &Scheme, imp: Implementation) -> Option<i64> {

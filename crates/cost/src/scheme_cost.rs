@@ -244,7 +244,13 @@ fn finish(
         Some((us, imp, d)) => {
             implementation = imp;
             seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
-            (us, CpuSource::Device(d.describe()))
+            let mut what = d.describe();
+            if let Some(n) = d.below_measured(&sealed.scheme, sealed.container, imp, bytes) {
+                what.push_str(&format!(
+                    "; at the smallest reading measured ({n} B): none of {bytes} B was, so this is an upper bound"
+                ));
+            }
+            (us, CpuSource::Device(what))
         }
         None => (
             host_us.0,

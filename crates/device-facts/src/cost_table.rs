@@ -159,11 +159,20 @@ impl Entry {
 
 /// A count at any size from counts at measured sizes (sorted by size): exact
 /// at a measured size, else on the straight segment through the two nearest
-/// measured sizes, extended past the ends. Piecewise, because hashes and
+/// measured sizes, extended past the largest. Piecewise, because hashes and
 /// block ciphers cost whole blocks: one line through all sizes misses small
-/// messages by up to a third, while neighbouring sizes are close.
+/// messages by up to a third, while neighbouring sizes are close. Never
+/// below the smallest measured size: a line carried down there can make a
+/// slower scheme look faster (AES-256 under AES-128), so a smaller message
+/// costs what the smallest measured one did, an upper bound
+/// ([`below_measured`] says when).
 pub fn interpolate(points: &[(usize, u64)], bytes: usize) -> Option<f64> {
     if let Some(&(_, c)) = points.iter().find(|p| p.0 == bytes) {
+        return Some(c as f64);
+    }
+    if let Some(&(smallest, c)) = points.first()
+        && bytes < smallest
+    {
         return Some(c as f64);
     }
     if points.len() < 2 {
@@ -178,6 +187,15 @@ pub fn interpolate(points: &[(usize, u64)], bytes: usize) -> Option<f64> {
     let ((x0, y0), (x1, y1)) = (points[right - 1], points[right]);
     let slope = (y1 as f64 - y0 as f64) / (x1 as f64 - x0 as f64);
     Some((y0 as f64 + slope * (bytes as f64 - x0 as f64)).max(0.0))
+}
+
+/// The smallest measured size when `bytes` lies below it: the count
+/// [`interpolate`] gives there is that size's, not a measurement of `bytes`.
+pub fn below_measured(points: &[(usize, u64)], bytes: usize) -> Option<usize> {
+    points
+        .first()
+        .map(|p| p.0)
+        .filter(|&smallest| bytes < smallest)
 }
 
 impl CostTable {
@@ -408,9 +426,13 @@ mod tests {
         // Measured sizes give the exact count, others the segment between.
         assert_eq!(e.count_at(16), Some(1_161.0));
         assert_eq!(e.count_at(40), Some(1_161.0 + (4_040.0 - 1_161.0) / 2.0));
-        // Past the ends, the nearest segment goes on.
+        // Past the largest, the last segment goes on; below the smallest,
+        // the smallest's count stands (never a line carried down).
         let steps = [(16, 100), (64, 200), (256, 1_000)];
-        assert_eq!(interpolate(&steps, 0), Some(100.0 - 100.0 / 3.0));
+        assert_eq!(interpolate(&steps, 0), Some(100.0));
+        assert_eq!(interpolate(&steps, 15), Some(100.0));
+        assert_eq!(below_measured(&steps, 15), Some(16));
+        assert_eq!(below_measured(&steps, 16), None);
         assert_eq!(
             interpolate(&steps, 512),
             Some(1_000.0 + 800.0 / 192.0 * 256.0)
