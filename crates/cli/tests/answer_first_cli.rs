@@ -216,3 +216,71 @@ fn recommend_names_the_tie_group_and_the_tie_breaker() {
     assert!(text.contains("stack already carries aes-128"), "{text}");
     assert!(text.contains(&format!("picks {chosen}")), "{text}");
 }
+
+/// Every remedy the duty-cycle answer offers on LoRaWAN DR0 is an option
+/// `recommend` takes, and taken, it runs; the ones said to be allowed are.
+#[test]
+fn every_remedy_recommend_prints_for_dr0_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    // A remedy's option replaces the same option of the question.
+    let run = |extra: &[&str]| -> Value {
+        let (link, extra) = match extra {
+            ["--link", link] => (*link, &[][..]),
+            _ => ("lorawan-eu868-dr0", extra),
+        };
+        let out = cm()
+            .args(["recommend", "--device", "mkr-wan-1300", "--link", link])
+            .args(extra)
+            .args(["--format", "json", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let doc = run(&[]);
+    let answer = &doc["duty_cycle"];
+    assert_eq!(answer["allowed_count"], 0, "{answer}");
+    let sentence = answer["sentence"].as_str().unwrap();
+    // Send less often: the interval it names.
+    let interval = format!(
+        "{}s",
+        answer["shortest_legal_interval_s"].as_f64().unwrap().ceil()
+    );
+    assert!(
+        sentence.contains(&format!("--interval {interval}")),
+        "{sentence}"
+    );
+    let mut remedies = vec![(vec!["--interval".to_string(), interval], true)];
+    for r in answer["faster_data_rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(answer["smaller_containers"].as_array().unwrap())
+    {
+        let option = r["option"].as_str().unwrap();
+        let (flag, value) = option.split_once(' ').unwrap();
+        remedies.push((
+            vec![flag.to_string(), value.to_string()],
+            r["duty_cycle_allowed"] == true,
+        ));
+    }
+    assert!(remedies.len() >= 5, "{answer}");
+    assert!(sentence.contains("--link lorawan-eu868-dr2"), "{sentence}");
+    for (args, allowed) in &remedies {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let taken = run(&args);
+        if *allowed {
+            assert!(
+                taken["duty_cycle"]["allowed_count"].as_u64().unwrap() > 0,
+                "{args:?}: {}",
+                taken["duty_cycle"]
+            );
+        }
+    }
+}

@@ -48,6 +48,10 @@ pub struct Remedy {
     pub min_interval_s: f64,
     /// Whether the asked interval is legal this way.
     pub duty_cycle_allowed: bool,
+    /// The `recommend` option that takes it: `--link lorawan-eu868-dr2`,
+    /// `--container binary`.
+    #[serde(default)]
+    pub option: String,
 }
 
 /// The duty-cycle answer to one ranking.
@@ -148,6 +152,14 @@ fn faster_data_rates(spec: &LinkSpec, best: &Choice, interval_s: f64) -> Vec<Rem
             ),
             min_interval_s: min_interval_s(&cost),
             duty_cycle_allowed: allows(&cost, interval_s),
+            // The catalogue names a LoRaWAN link REGION-drN (data/links/lorawan.toml).
+            option: format!(
+                "--link {}-dr{}",
+                spec.name
+                    .rsplit_once("-dr")
+                    .map_or(spec.name.as_str(), |(stem, _)| stem),
+                rate.dr
+            ),
         });
     }
     out
@@ -183,6 +195,7 @@ fn smaller_containers(
             what: format!("in the {} container", container.as_str()),
             min_interval_s: min_interval_s(&cost),
             duty_cycle_allowed: allows(&cost, interval_s),
+            option: format!("--container {}", container.as_str()),
         });
     }
     out.sort_by(|a, b| a.min_interval_s.total_cmp(&b.min_interval_s));
@@ -211,12 +224,13 @@ fn sentence(
         );
     }
     let mut s = format!(
-        "No scheme may be sent {every}: {rule} allows one message every {shortest:.1} s at the shortest ({} in the {} container, {} B on air in {} frame{}). Send every {} s or more",
+        "No scheme may be sent {every}: {rule} allows one message every {shortest:.1} s at the shortest ({} in the {} container, {} B on air in {} frame{}). Send every {} s or more (--interval {}s)",
         best.scheme,
         best.container.as_str(),
         best.cost.on_air_bytes,
         best.cost.frames,
         if best.cost.frames == 1 { "" } else { "s" },
+        shortest.ceil(),
         shortest.ceil()
     );
     let remedies: Vec<String> = faster
@@ -227,14 +241,15 @@ fn sentence(
         .chain(smaller.first())
         .map(|r| {
             format!(
-                "{} one message every {:.1} s{}",
+                "{} one message every {:.1} s ({}{})",
                 r.what,
                 r.min_interval_s,
                 if r.duty_cycle_allowed {
-                    " (allowed)"
+                    "allowed; "
                 } else {
                     ""
-                }
+                },
+                r.option
             )
         })
         .collect();
