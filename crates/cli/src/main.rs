@@ -3,17 +3,18 @@
 mod args;
 mod commands;
 mod error;
+mod help;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 /// Counts allocations so `bench` can report heap use per operation.
 #[global_allocator]
 static ALLOCATOR: measure::CountingAllocator = measure::CountingAllocator;
 
 /// What each cryptographic choice costs on your device and your radio link.
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(name = "ciphermeter", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
@@ -23,7 +24,8 @@ struct Cli {
 fn main() -> ExitCode {
     restore_default_sigpipe();
     // clap prints its own usage errors and exits with status 2.
-    let cli = Cli::parse();
+    let matches = help::grouped(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match commands::run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

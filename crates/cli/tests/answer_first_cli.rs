@@ -284,3 +284,32 @@ fn every_remedy_recommend_prints_for_dr0_runs() {
         }
     }
 }
+
+/// `--help` groups the commands by what a user comes to do, the README's
+/// first three first; each command's own help is still clap's.
+#[test]
+fn the_help_groups_the_commands_and_starts_with_the_answer() {
+    for args in [&["--help"][..], &["help"]] {
+        let out = cm().args(args).output().unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        let commands: Vec<&str> = help
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with('-'))
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(commands[..3], ["recommend", "energy", "link"], "{help}");
+        assert!(commands.len() >= 30, "{help}");
+        let headings = help
+            .lines()
+            .filter(|l| l.ends_with(':') && !l.starts_with(' '))
+            .count();
+        assert!(headings >= 5, "{help}");
+    }
+    let out = cm().args(["recommend", "--help"]).output().unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("--device <DEVICE>")
+    );
+}
