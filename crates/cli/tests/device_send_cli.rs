@@ -257,3 +257,53 @@ fn what_a_device_cannot_do_exits_2_and_says_why() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("reuse its nonces"));
 }
+
+/// The key README step 5 makes is one `device-send` takes: its `keygen`
+/// line, run as written, then three readings from the ATmega1284P.
+#[test]
+fn the_readme_step_5_key_works_with_device_send() {
+    let readme = include_str!("../../../README.md");
+    let step = &readme[readme.find("**5. Use it.**").expect("README step 5")..];
+    let line = step
+        .lines()
+        .find_map(|l| l.strip_prefix("$ ciphermeter keygen "))
+        .expect("step 5's keygen line");
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("dev.key");
+    let args: Vec<String> = line
+        .split_whitespace()
+        .map(|a| {
+            if a == "dev.key" {
+                key.to_str().unwrap().to_string()
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let out = run(&[
+        &["keygen"][..],
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    ]
+    .concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (gw, to, _, _) = tcp_gateway(dir.path(), &key, &["--container", "binary"]);
+    let report = device_send(&[
+        "--target",
+        "atmega1284p",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--count",
+        "3",
+        "--container",
+        "binary",
+        "--to",
+        &to,
+    ]);
+    let c = gw.stop_gateway();
+    assert_eq!(n(&report["send"]["sent"]), 3, "{report}");
+    assert_eq!(n(&c["stored"]), 3, "{c}");
+}
