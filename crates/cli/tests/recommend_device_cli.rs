@@ -6,31 +6,13 @@
 
 use assert_cmd::Command;
 
+/// `recommend` on LoRaWAN DR5, MAC-only schemes included.
 fn recommend(device: &str, extra: &[&str]) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("results.sqlite");
-    let out = Command::cargo_bin("ciphermeter")
-        .unwrap()
-        .env_remove("CIPHERMETER_DATA_DIR")
-        .args([
-            "recommend",
-            "--device",
-            device,
-            "--link",
-            "lorawan-eu868-dr5",
-        ])
-        .args(["--need", "integrity", "--top", "200", "--format", "json"])
-        .args(extra)
-        .arg("--db")
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    recommend_on(
+        device,
+        "lorawan-eu868-dr5",
+        &[&["--need", "integrity"][..], extra].concat(),
+    )
 }
 
 #[test]
