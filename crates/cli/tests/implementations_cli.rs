@@ -84,14 +84,7 @@ fn chacha20_poly1305_by_all_four_implementations_on_the_cortex_m0plus() {
         "chacha20-poly1305",
     ]));
     let rows = rows.as_array().unwrap();
-    let table: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../data/device-costs/cortex-m0plus.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+    let table = shipped_table("cortex-m0plus");
     let mut encrypt = Vec::new();
     for imp in ["rustcrypto", "ciphermeter", "mbedtls", "monocypher"] {
         let mine: Vec<&Value> = rows.iter().filter(|r| r["implementation"] == imp).collect();
@@ -170,6 +163,7 @@ fn a_c_library_on_riscv32imc_runs_with_passing_known_answers() {
         "chacha20-poly1305",
     ]));
     let rows = rows.as_array().unwrap();
+    let riscv = shipped_table("riscv32imc");
     let mut encrypt = Vec::new();
     for imp in ["mbedtls", "monocypher"] {
         let mine: Vec<&Value> = rows.iter().filter(|r| r["implementation"] == imp).collect();
@@ -202,7 +196,7 @@ fn a_c_library_on_riscv32imc_runs_with_passing_known_answers() {
         let count = at_1k["cycles"].as_u64().unwrap();
         assert_eq!(
             count as f64,
-            table_cycles("riscv32imc", "chacha20-poly1305", imp, "encrypt", 1024),
+            table_cycles(&riscv, "chacha20-poly1305", imp, "encrypt", 1024),
             "chacha20-poly1305@{imp} on riscv32imc no longer matches data/device-costs/riscv32imc.json: regenerate with scripts/device-costs --impl {imp} riscv32imc"
         );
         encrypt.push(count);
@@ -210,14 +204,19 @@ fn a_c_library_on_riscv32imc_runs_with_passing_known_answers() {
     assert_ne!(encrypt[0], encrypt[1], "two libraries, two programs");
 }
 
-/// The implementations whose whole seal path of `scheme` the shipped table
-/// measured (seal-json at chain:10), read apart from the cost crate.
-fn table_implementations(target: &str, scheme: &str) -> Vec<String> {
+/// The shipped device cost table of `target`, read apart from the cost crate
+/// (once per test: it is a megabyte of JSON).
+fn shipped_table(target: &str) -> Value {
     let path = format!(
         "{}/../../data/device-costs/{target}.json",
         env!("CARGO_MANIFEST_DIR")
     );
-    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The implementations whose whole seal path of `scheme` the table measured
+/// (seal-json at chain:10).
+fn table_implementations(table: &Value, scheme: &str) -> Vec<String> {
     table["entries"]
         .as_array()
         .unwrap()
@@ -234,21 +233,16 @@ fn table_implementations(target: &str, scheme: &str) -> Vec<String> {
         .collect()
 }
 
-/// The shipped table's whole-seal-path count of `scheme` by `implementation`
-/// in `operation` at `bytes` (Cortex-M: the cycle estimate), read apart from
-/// the cost crate.
+/// The table's count of `scheme` by `implementation` in `operation` at
+/// `bytes` (Cortex-M: the cycle estimate).
 fn table_cycles(
-    target: &str,
+    table: &Value,
     scheme: &str,
     implementation: &str,
     operation: &str,
     bytes: u64,
 ) -> f64 {
-    let path = format!(
-        "{}/../../data/device-costs/{target}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let target = &table["target"];
     let entry = table["entries"]
         .as_array()
         .unwrap()
@@ -308,13 +302,14 @@ fn recommend_ranks_each_scheme_by_its_fastest_measured_seal_path() {
     {
         let rows = recommend(device, "all");
         assert!(rows.len() > 20, "{device}: {}", rows.len());
+        let table = shipped_table(target);
         for r in &rows {
             let scheme = r["scheme"].as_str().unwrap();
             assert_eq!(r["device_measured"], true, "{device} {scheme}: {r}");
             assert!(r["device_failure"].is_null(), "{device} {scheme}: {r}");
             let imp = r["implementation"].as_str().unwrap();
             // chain:10 is 216 bytes of JSON, a measured length.
-            let cycles = table_cycles(target, scheme, imp, "seal-json", 216);
+            let cycles = table_cycles(&table, scheme, imp, "seal-json", 216);
             let us = r["cpu_time_us"].as_f64().unwrap();
             assert!(
                 (us - cycles / mhz).abs() <= 1e-9 * us,
@@ -323,7 +318,7 @@ fn recommend_ranks_each_scheme_by_its_fastest_measured_seal_path() {
             let paths = r["seal_paths"].as_array().unwrap();
             assert!(paths.iter().any(|p| p["implementation"] == imp), "{r}");
             // Every implementation the table measured this seal path for is there.
-            for other in table_implementations(target, scheme) {
+            for other in table_implementations(&table, scheme) {
                 assert!(
                     paths.iter().any(|p| p["implementation"] == other.as_str()),
                     "{device} {scheme}: no {other} seal path in {r}"
@@ -371,13 +366,9 @@ fn recommend_ranks_each_scheme_by_its_fastest_measured_seal_path() {
     let winner = ours["implementation"].as_str().unwrap();
     assert_ne!(winner, "rustcrypto");
     let ratio = theirs["cpu_time_us"].as_f64().unwrap() / ours["cpu_time_us"].as_f64().unwrap();
-    let want = table_cycles(
-        "atmega1284p",
-        "aead:aes-128-ccm",
-        "rustcrypto",
-        "seal-json",
-        216,
-    ) / table_cycles("atmega1284p", "aead:aes-128-ccm", winner, "seal-json", 216);
+    let avr = shipped_table("atmega1284p");
+    let want = table_cycles(&avr, "aead:aes-128-ccm", "rustcrypto", "seal-json", 216)
+        / table_cycles(&avr, "aead:aes-128-ccm", winner, "seal-json", 216);
     assert!(
         ratio > 1.5 && (ratio - want).abs() < 1e-9,
         "{ratio} vs {want}"

@@ -50,7 +50,8 @@ pub struct DeviceTimes {
     /// Seal counts by (build id, operation): `seal-json`, `seal-binary`,
     /// `seal-cose` for the core's path; `seal` for study 003's envelope. A
     /// build id is the scheme's name, with `@IMPLEMENTATION` for another
-    /// backend of the sealing core than RustCrypto's.
+    /// backend of the sealing core than RustCrypto's. Each list is sorted by
+    /// size once, when it is read in, as `interpolate` needs.
     seal: BTreeMap<(String, String), Vec<(usize, u64)>>,
     code: BTreeMap<String, i64>,
     stack: BTreeMap<String, u32>,
@@ -179,6 +180,9 @@ impl DeviceTimes {
                     .push((n as usize, cycles));
             }
         }
+        for points in times.seal.values_mut() {
+            points.sort();
+        }
         Ok(Some(times))
     }
 
@@ -216,9 +220,9 @@ impl DeviceTimes {
                 *peak = (*peak).max(st);
             }
             if is_seal(&e.operation) {
-                times
-                    .seal
-                    .insert((build(e), e.operation.clone()), e.cycle_points());
+                let mut points = e.cycle_points();
+                points.sort();
+                times.seal.insert((build(e), e.operation.clone()), points);
             }
         }
         times
@@ -274,13 +278,22 @@ impl DeviceTimes {
         self.allowed
             .iter()
             .filter_map(|&imp| {
-                let key = (imp.build_id(scheme.name()), seal_operation(container));
-                let mut points = self.seal.get(&key)?.clone();
-                points.sort();
-                let count = device_facts::cost_table::interpolate(&points, bytes)?;
+                let points = self.seal_points(scheme, container, imp)?;
+                let count = device_facts::cost_table::interpolate(points, bytes)?;
                 Some((count / self.clock_hz * 1e6, imp))
             })
             .collect()
+    }
+
+    /// `imp`'s measured seal path of `scheme` in `container`, by size.
+    fn seal_points(
+        &self,
+        scheme: &Scheme,
+        container: Container,
+        imp: Implementation,
+    ) -> Option<&[(usize, u64)]> {
+        let key = (imp.build_id(scheme.name()), seal_operation(container));
+        self.seal.get(&key).map(Vec::as_slice)
     }
 
     /// The smallest reading measured for `imp`'s seal path in `container`
@@ -292,10 +305,7 @@ impl DeviceTimes {
         imp: Implementation,
         bytes: usize,
     ) -> Option<usize> {
-        let key = (imp.build_id(scheme.name()), seal_operation(container));
-        let mut points = self.seal.get(&key)?.clone();
-        points.sort();
-        device_facts::cost_table::below_measured(&points, bytes)
+        device_facts::cost_table::below_measured(self.seal_points(scheme, container, imp)?, bytes)
     }
 
     pub fn code_size(&self, scheme: &Scheme, imp: Implementation) -> Option<i64> {

@@ -273,7 +273,7 @@ fn tie_at_the_top(
     interval_s: f64,
     stack: Option<&link::catalogue::LinkStack>,
 ) -> Option<crate::tie::TieGroup> {
-    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
+    let class = |c: &SchemeCost| class(c, interval_s);
     let first = class(ranked.first()?);
     let leaders = ranked.iter().take_while(|c| class(c) == first).count();
     let energies: Vec<f64> = ranked[..leaders].iter().map(message_uj).collect();
@@ -299,7 +299,7 @@ fn tie_at_the_top(
 /// with this host's time, labelled, and ranked after every measured one:
 /// host times would not compare (an 8-bit MCU is thousands of times slower).
 fn order(ranked: &mut [SchemeCost], interval_s: f64) -> Vec<usize> {
-    let class = |c: &SchemeCost| (!allowed(c, interval_s), refused(c), unmeasured(c));
+    let class = |c: &SchemeCost| class(c, interval_s);
     ranked.sort_by(|a, b| {
         class(a).cmp(&class(b)).then(
             message_uj(a).total_cmp(&message_uj(b)).then(
@@ -318,6 +318,12 @@ fn order(ranked: &mut [SchemeCost], interval_s: f64) -> Vec<usize> {
         ranks.extend(group_ranks.into_iter().map(|r| r + start));
     }
     ranks
+}
+
+/// What a choice is ranked among first (`order`): barred by the duty cycle,
+/// refused by `seal`, costed with this host's time. Ties stay within one.
+fn class(c: &SchemeCost, interval_s: f64) -> (bool, bool, bool) {
+    (!allowed(c, interval_s), refused(c), unmeasured(c))
 }
 
 /// Whether the link's duty cycle allows this message every `interval_s`.
