@@ -493,6 +493,10 @@ fn the_first_screen_of_the_report_is_the_answer() {
         .find(|l| l.contains("seal with"))
         .expect("run names its recommendation");
     assert!(line.contains(&winner), "{line}");
+    // On LoRaWAN the first choices tie: the answer says so in the ranking's
+    // own words (the tie group and what picked), not as a pair of equals.
+    assert!(line.contains(" tie within "), "{line}");
+    assert!(!line.contains("It ties with"), "{line}");
     assert!(
         run.stdout.contains("sends the reading in clear"),
         "{}",

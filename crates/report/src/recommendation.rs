@@ -27,12 +27,13 @@ pub fn render(artifacts: &[Artifact]) -> String {
 
 fn ranking(r: &RankingSummary) -> String {
     let mut s = format!(
-        "<p>Sealing schemes for <b>{}</b> over <b>{}</b> carrying <code>{}</code>, at least {} security bits, ranked by energy per message (a model estimate). Schemes whose energies are equal within the uncertainty of their CPU times share a rank.</p>",
+        "<p>Sealing schemes for <b>{}</b> over <b>{}</b> carrying <code>{}</code>, at least {} security bits, ranked by energy per message (a model estimate). Schemes whose energies are equal within the uncertainty of their CPU times, or within 1 % of the least, share a rank.</p>",
         esc(&r.device),
         esc(&r.link),
         esc(&r.sample),
         r.min_security
     );
+
     if let Some(d) = &r.duty_cycle {
         let class = if d.allowed_count == d.ranked_count {
             "note"

@@ -130,7 +130,11 @@ impl Answer {
                 ))
                 .unwrap_or_default(),
         );
-        if let Some(next) = r.rows.get(1) {
+        if let Some(tie) = &r.tie {
+            // The ranking's own tie group and what picked the first of it.
+            s.push(' ');
+            s.push_str(&tie.sentence);
+        } else if let Some(next) = r.rows.get(1) {
             s.push_str(&if next.rank == w.rank {
                 format!(
                     " It ties with {} (equal within the uncertainty of the CPU times).",
