@@ -12,7 +12,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(only, values(any()))");
     println!("cargo:rerun-if-env-changed=CIPHERMETER_BACKEND");
     println!(
-        "cargo::rustc-check-cfg=cfg(backend, values(\"rustcrypto\", \"ciphermeter\", \"mbedtls\", \"monocypher\"))"
+        "cargo::rustc-check-cfg=cfg(backend, values(\"rustcrypto\", \"ciphermeter\", \"mbedtls\", \"monocypher\", \"aws-lc\"))"
     );
     let Ok(name) = std::env::var("CIPHERMETER_SCHEME") else {
         return;

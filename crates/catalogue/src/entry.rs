@@ -90,14 +90,17 @@ pub enum Backend {
     Ring,
     /// The system's OpenSSL through the `openssl` crate.
     OpenSsl,
+    /// AWS-LC through aws-lc-rs (crates/aws-lc): the fastest AES-GCM here.
+    AwsLc,
 }
 
 impl Backend {
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 5] = [
         Backend::RustCrypto,
         Backend::Ciphermeter,
         Backend::Ring,
         Backend::OpenSsl,
+        Backend::AwsLc,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -106,6 +109,7 @@ impl Backend {
             Backend::Ciphermeter => "ciphermeter",
             Backend::Ring => "ring",
             Backend::OpenSsl => "openssl",
+            Backend::AwsLc => "aws-lc",
         }
     }
 

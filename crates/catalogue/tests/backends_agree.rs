@@ -60,6 +60,17 @@ fn the_fast_backends_are_registered() {
         "ring has no RSA below 2048 bits"
     );
     assert!(!has("x25519", Backend::Ring));
+    if cfg!(feature = "aws-lc") {
+        for id in [
+            "aes-128-gcm",
+            "aes-256-gcm",
+            "chacha20-poly1305",
+            "hmac-sha256",
+            "hmac-sha512",
+        ] {
+            assert!(has(id, Backend::AwsLc), "{id} lacks aws-lc");
+        }
+    }
     if cfg!(feature = "openssl") {
         for id in [
             "aes-128-cbc",

@@ -163,7 +163,8 @@ fn every_backend_seals_the_hosts_bytes_on_every_target_at_the_tables_counts() {
 #[test]
 fn the_seal_paths_cover_every_target_and_backend() {
     for target in Target::ALL {
-        for backend in seal::Backend::ALL {
+        // A host-only backend (AWS-LC) has no device build to measure.
+        for backend in seal::Backend::ALL.into_iter().filter(|b| !b.host_only()) {
             assert!(
                 SEAL_PATHS.iter().any(|&(t, build, _)| t == target
                     && mcu::implementation::split_build_id(build)

@@ -16,6 +16,10 @@
 //!   SHA-256 and SHA-512.
 //! - **Monocypher** (crates/clib) has ChaCha20-Poly1305 (RFC 8439's nonce)
 //!   and its own HMAC-SHA-512.
+//! - **AWS-LC** (crates/aws-lc, host only) has AES-128/256-GCM,
+//!   ChaCha20-Poly1305 and HMAC-SHA-256/512: the fastest here, so the host
+//!   seals and the gateway opens with it where it covers the scheme
+//!   ([`Backend::host_default`]).
 //!
 //! A scheme runs on a backend only if that backend has every keyed primitive
 //! of it ([`Backend::covers`]); there is no silent fallback to another
@@ -36,14 +40,16 @@ pub enum Backend {
     Ciphermeter,
     Mbedtls,
     Monocypher,
+    AwsLc,
 }
 
 impl Backend {
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 5] = [
         Backend::RustCrypto,
         Backend::Ciphermeter,
         Backend::Mbedtls,
         Backend::Monocypher,
+        Backend::AwsLc,
     ];
 
     /// The backend this build seals with by default: a one-scheme firmware
@@ -64,6 +70,7 @@ impl Backend {
             Backend::Ciphermeter => "ciphermeter",
             Backend::Mbedtls => "mbedtls",
             Backend::Monocypher => "monocypher",
+            Backend::AwsLc => "aws-lc",
         }
     }
 
@@ -78,6 +85,7 @@ impl Backend {
                 "AES-128/256 in the block modes, AES-GCM, AES-CCM, ChaCha20-Poly1305 and HMAC-SHA-256/512"
             }
             Backend::Monocypher => "ChaCha20-Poly1305 and HMAC-SHA-512",
+            Backend::AwsLc => "AES-128/256-GCM, ChaCha20-Poly1305 and HMAC-SHA-256/512 (host only)",
         }
     }
 
@@ -89,6 +97,25 @@ impl Backend {
             Backend::Ciphermeter => cfg!(feature = "backend-ciphermeter"),
             Backend::Mbedtls => cfg!(feature = "backend-mbedtls"),
             Backend::Monocypher => cfg!(feature = "backend-monocypher"),
+            Backend::AwsLc => cfg!(feature = "backend-aws-lc"),
+        }
+    }
+
+    /// Whether the backend runs only on a host (it has no device build, so
+    /// no device table measures it).
+    pub const fn host_only(self) -> bool {
+        matches!(self, Backend::AwsLc)
+    }
+
+    /// Whose code a host seals and opens `spec` with when nobody names one:
+    /// AWS-LC where this build has it and it covers the scheme (the fastest
+    /// here, `scripts/bench-reference`), else RustCrypto, which has every
+    /// algorithm. The bytes are the same either way (`tests/backends.rs`).
+    pub fn host_default(spec: &Spec<'_>) -> Backend {
+        if Backend::AwsLc.built() && Backend::AwsLc.covers(spec) {
+            Backend::AwsLc
+        } else {
+            Backend::RustCrypto
         }
     }
 
@@ -134,6 +161,12 @@ impl Backend {
                 ),
             },
             Backend::Monocypher => alg == CipherAlg::Aead(AeadAlg::ChaCha20Poly1305),
+            Backend::AwsLc => matches!(
+                alg,
+                CipherAlg::Aead(
+                    AeadAlg::Aes128Gcm | AeadAlg::Aes256Gcm | AeadAlg::ChaCha20Poly1305
+                )
+            ),
         }
     }
 
@@ -149,6 +182,7 @@ impl Backend {
             ),
             Backend::Mbedtls => matches!(alg, MacAlg::HmacSha256 | MacAlg::HmacSha512),
             Backend::Monocypher => alg == MacAlg::HmacSha512,
+            Backend::AwsLc => matches!(alg, MacAlg::HmacSha256 | MacAlg::HmacSha512),
         }
     }
 

@@ -345,6 +345,9 @@ aeads! {
     Mbedtls "mbedtls" ["backend-mbedtls"] "aes-256-ccm" Aes256Ccm => MbedtlsAes256Ccm clib::mbedtls::Aes256Ccm;
     Mbedtls "mbedtls" ["backend-mbedtls"] "chacha20-poly1305" ChaCha20Poly1305 => MbedtlsChaCha20Poly1305 clib::mbedtls::ChaCha20Poly1305;
     Monocypher "monocypher" ["backend-monocypher"] "chacha20-poly1305" ChaCha20Poly1305 => MonocypherChaCha20Poly1305 clib::monocypher::ChaCha20Poly1305;
+    AwsLc "aws-lc" ["backend-aws-lc"] "aes-128-gcm" Aes128Gcm => AwsLcAes128Gcm aws_lc::Aes128Gcm;
+    AwsLc "aws-lc" ["backend-aws-lc"] "aes-256-gcm" Aes256Gcm => AwsLcAes256Gcm aws_lc::Aes256Gcm;
+    AwsLc "aws-lc" ["backend-aws-lc"] "chacha20-poly1305" ChaCha20Poly1305 => AwsLcChaCha20Poly1305 aws_lc::ChaCha20Poly1305;
 }
 
 /// AES-GCM's keyed state holds 16-byte-aligned GHASH field elements
@@ -642,4 +645,6 @@ macs! {
     Mbedtls "mbedtls" ["backend-mbedtls"] "hmac-sha256" HmacSha256 => MbedtlsHmacSha256 clib::mbedtls::HmacSha256;
     Mbedtls "mbedtls" ["backend-mbedtls"] "hmac-sha512" HmacSha512 => MbedtlsHmacSha512 clib::mbedtls::HmacSha512;
     Monocypher "monocypher" ["backend-monocypher"] "hmac-sha512" HmacSha512 => MonocypherHmacSha512 clib::monocypher::HmacSha512;
+    AwsLc "aws-lc" ["backend-aws-lc"] "hmac-sha256" HmacSha256 => AwsLcHmacSha256 aws_lc::HmacSha256;
+    AwsLc "aws-lc" ["backend-aws-lc"] "hmac-sha512" HmacSha512 => AwsLcHmacSha512 aws_lc::HmacSha512;
 }

@@ -75,7 +75,7 @@ pub fn seal_with_key(
 ) -> Result<Vec<u8>, SealError> {
     seal_with_backend(
         key,
-        Backend::RustCrypto,
+        Backend::host_default(&key.scheme.spec()),
         allow_insecure,
         container,
         plaintext,

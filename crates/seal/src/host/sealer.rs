@@ -31,7 +31,11 @@ impl HostSealer {
     /// Runs the key schedules. Insecure schemes are refused unless `allow_insecure`
     /// (benchmarks measure them; `seal` refuses them by default).
     pub fn new(key: &SealKey, allow_insecure: bool) -> Result<HostSealer, SealError> {
-        Self::with_backend(key, allow_insecure, Backend::RustCrypto)
+        Self::with_backend(
+            key,
+            allow_insecure,
+            Backend::host_default(&key.scheme.spec()),
+        )
     }
 
     /// [`HostSealer::new`] with `backend`'s code for every primitive
