@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args as ClapArgs;
 use payload::{Encoding, Format as Serialization};
-use seal::{Container, SealError};
-use store::{Store, StoreError};
+use seal::host::container::MessageContainer;
+use store::Store;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
@@ -120,17 +120,9 @@ impl DbArgs {
     pub fn open(&self) -> Result<Store, CliError> {
         let location = match &self.db {
             Some(l) => l.clone(),
-            None => store::Location::Sqlite(store::default_path().map_err(store_err)?),
+            None => store::Location::Sqlite(store::default_path()?),
         };
-        Store::open(location).map_err(store_err)
-    }
-}
-
-pub fn store_err(e: StoreError) -> CliError {
-    if e.is_user_error() {
-        CliError::usage(e)
-    } else {
-        CliError::failed(e)
+        Ok(Store::open(location)?)
     }
 }
 
@@ -144,15 +136,6 @@ macro_rules! progress {
     };
 }
 
-/// Usage errors exit 2, failures of devices, sockets and files exit 1.
-pub fn live_error(e: live::LiveError) -> CliError {
-    if e.is_usage() {
-        CliError::usage(e)
-    } else {
-        CliError::failed(e)
-    }
-}
-
 /// A flag set by SIGINT or SIGTERM, so long-running commands can finish cleanly.
 pub fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -163,22 +146,9 @@ pub fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
     Ok(flag)
 }
 
-/// Input, the key file and the arguments are the user's to fix (exit 2); I/O is not (exit 1).
-pub fn seal_err(e: SealError) -> CliError {
-    if e.is_user_error() {
-        CliError::usage(e)
-    } else {
-        CliError::failed(e)
-    }
-}
-
-pub fn container(text: &str) -> Result<Container, CliError> {
-    text.parse().map_err(|_| {
-        CliError::usage(format!(
-            "--container: unknown container '{text}'{}; expected json, binary, cose or oscore",
-            names::did_you_mean(text, seal::Container::ALL.iter().map(|c| c.as_str()))
-        ))
-    })
+/// `--container`: json, binary, cose or oscore.
+pub fn container(text: &str) -> Result<MessageContainer, CliError> {
+    Ok(text.parse()?)
 }
 
 pub fn encoding(text: &str) -> Result<Encoding, CliError> {
@@ -196,10 +166,9 @@ pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
         .map_err(|e| CliError::usage(format!("--format: {e}, or raw for bytes as they are")))
 }
 
-/// Whether the message as sent is text (and so ends with a newline on a terminal);
-/// `None` is oscore, a binary CoAP message.
-pub fn is_text(container: Option<Container>, encoding: Encoding) -> bool {
-    encoding != Encoding::Raw || container.is_some_and(|c| c.is_text())
+/// Whether the message as sent is text (and so ends with a newline on a terminal).
+pub fn is_text(container: MessageContainer, encoding: Encoding) -> bool {
+    encoding != Encoding::Raw || container.is_text()
 }
 
 /// Reads all of standard input, refusing more than `max` bytes.
@@ -386,9 +355,9 @@ pub struct Forward {
 impl Forward {
     /// The sender's settings: ciphertext payloads, timestamped, not presealed.
     pub fn config(&self) -> Result<live::SendConfig, CliError> {
-        let container = container(&self.container)?;
+        let container = container(&self.container)?.require_sealed()?;
         Ok(live::SendConfig {
-            to: self.to.parse().map_err(live_error)?,
+            to: self.to.parse()?,
             framing: self
                 .framing
                 .unwrap_or(live::Framing::for_container(container)),
@@ -423,7 +392,7 @@ impl Forward {
         format: &str,
         timestamp: bool,
     ) -> Result<live::coap::CoapSendConfig, CliError> {
-        let to: live::Endpoint = self.to.parse().map_err(live_error)?;
+        let to: live::Endpoint = self.to.parse()?;
         if self.framing.is_some()
             || self.envelope != live::Envelope::Raw
             || self.routing_key.is_some()
@@ -433,7 +402,7 @@ impl Forward {
             ));
         }
         Ok(live::coap::CoapSendConfig {
-            to: live::coap::coap_addr(&to).map_err(live_error)?,
+            to: live::coap::coap_addr(&to)?,
             uri_path: seal::host::oscore::DEFAULT_URI_PATH.into(),
             content_format: seal::host::oscore::content_format(format),
             rate: self.rate,

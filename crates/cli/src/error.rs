@@ -63,6 +63,35 @@ impl From<cost::Error> for CliError {
     }
 }
 
+/// Input, key files and arguments are the user's to fix (exit 2); I/O is not (exit 1).
+impl From<seal::SealError> for CliError {
+    fn from(err: seal::SealError) -> Self {
+        match err.is_user_error() {
+            true => CliError::usage(err),
+            false => CliError::failed(err),
+        }
+    }
+}
+
+/// Usage errors exit 2, failures of devices, sockets and files exit 1.
+impl From<live::LiveError> for CliError {
+    fn from(err: live::LiveError) -> Self {
+        match err.is_usage() {
+            true => CliError::usage(err),
+            false => CliError::failed(err),
+        }
+    }
+}
+
+impl From<store::StoreError> for CliError {
+    fn from(err: store::StoreError) -> Self {
+        match err.is_user_error() {
+            true => CliError::usage(err),
+            false => CliError::failed(err),
+        }
+    }
+}
+
 /// A missing toolchain piece is the user's to install: exit 2.
 impl From<mcu::McuError> for CliError {
     fn from(err: mcu::McuError) -> Self {

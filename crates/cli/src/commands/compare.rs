@@ -5,7 +5,7 @@
 use clap::Args as ClapArgs;
 use store::compare::{Mode, Options, Side, compare};
 
-use crate::args::{DbArgs, Format, print_json, store_err};
+use crate::args::{DbArgs, Format, print_json};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -43,9 +43,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let store = args.db.open()?;
     let (run_a, run_b) = (store.run(args.run_a), store.run(args.run_b));
-    let (run_a, run_b) = (run_a.map_err(store_err)?, run_b.map_err(store_err)?);
-    let a = store.results(args.run_a).map_err(store_err)?;
-    let b = store.results(args.run_b).map_err(store_err)?;
+    let (run_a, run_b) = (run_a?, run_b?);
+    let a = store.results(args.run_a)?;
+    let b = store.results(args.run_b)?;
     let options = Options {
         threshold_pct: args.threshold,
     };

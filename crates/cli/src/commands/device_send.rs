@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{Forward, live_error, print_sent, stop_flag};
+use crate::args::{Forward, print_sent, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let target: mcu::Target = args.target.parse().map_err(CliError::usage)?;
     let key = seal::SealKey::load(&args.key_file).map_err(CliError::usage)?;
     let send = args.forward.config()?;
-    send.check().map_err(live_error)?;
+    send.check()?;
     let mut state = args.key_file.clone().into_os_string();
     state.push(".device");
     let implementation: device_facts::Implementation = args.implementation.parse()?;
@@ -54,7 +54,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         send,
     };
     let stop = stop_flag()?;
-    let report =
-        live::device::device_send(config, &key, &stop, |m| eprintln!("{m}")).map_err(live_error)?;
+    let report = live::device::device_send(config, &key, &stop, |m| eprintln!("{m}"))?;
     print_sent(&report, &report.send, &stop)
 }

@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let containers: Vec<Container> = args
         .container
         .iter()
-        .map(|c| container(c))
+        .map(|c| Ok::<_, CliError>(container(c)?.require_sealed()?))
         .collect::<Result<_, _>>()?;
     let encodings: Vec<Encoding> = args
         .encoding

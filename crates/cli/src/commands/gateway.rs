@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args as ClapArgs;
+use seal::host::container::MessageContainer;
 
-use crate::args::{live_error, stop_flag};
+use crate::args::stop_flag;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -83,28 +84,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let listen: live::Endpoint = args.listen.parse().map_err(live_error)?;
-    if args.edhoc && args.container != "oscore" {
+    let listen: live::Endpoint = args.listen.parse()?;
+    let container = crate::args::container(&args.container);
+    if args.edhoc && !matches!(container, Ok(MessageContainer::Oscore)) {
         return Err(CliError::usage(
             "--edhoc keys OSCORE: use --container oscore",
         ));
     }
-    let (keyring, framing) = if args.container == "oscore" {
+    let (keyring, framing) = if let Some(container) = container?.sealed() {
+        let framing = args
+            .framing
+            .unwrap_or(live::Framing::for_container(container));
+        live::gateway::check_framing(framing, container)?;
+        let ring = live::Keyring::load(&args.key_files, container)?;
+        (ring, framing)
+    } else {
         // CoAP datagrams need no framing.
         let ring = if args.edhoc {
             live::Keyring::load_edhoc(&args.key_files)
         } else {
             live::Keyring::load_oscore(&args.key_files)
         };
-        (ring.map_err(live_error)?, live::Framing::Len)
-    } else {
-        let container = crate::args::container(&args.container)?;
-        let framing = args
-            .framing
-            .unwrap_or(live::Framing::for_container(container));
-        live::gateway::check_framing(framing, container).map_err(live_error)?;
-        let ring = live::Keyring::load(&args.key_files, container).map_err(live_error)?;
-        (ring, framing)
+        (ring?, live::Framing::Len)
     };
     let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
     if args.batch == 0 || !positive || args.stats_interval > 86_400.0 {
@@ -142,7 +143,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         max_age: Duration::from_secs(args.max_age),
     };
     let stop = stop_flag()?;
-    let snap = live::run_gateway(config, keyring, stop).map_err(live_error)?;
+    let snap = live::run_gateway(config, keyring, stop)?;
     println!(
         "{}",
         serde_json::to_string(&snap).map_err(CliError::failed)?

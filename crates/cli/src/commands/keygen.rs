@@ -10,7 +10,6 @@ use seal::host::oscore;
 use seal::{NoncePolicy, Scheme, SealKey, counter_path, write_key_file};
 use zeroize::Zeroizing;
 
-use crate::args::seal_err;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -90,11 +89,9 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
         .nonce
         .parse()
         .map_err(|e| CliError::usage(format!("--nonce: {e}")))?;
-    scheme
-        .check_allowed_for(nonce, args.allow_insecure)
-        .map_err(seal_err)?;
-    let mut key = SealKey::generate(scheme, nonce).map_err(seal_err)?;
-    key.save(&args.output, args.force).map_err(seal_err)?;
+    scheme.check_allowed_for(nonce, args.allow_insecure)?;
+    let mut key = SealKey::generate(scheme, nonce)?;
+    key.save(&args.output, args.force)?;
     eprintln!(
         "wrote {} (scheme {}, key id {}, {} nonces{})",
         args.output.display(),
@@ -122,9 +119,9 @@ fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
             "--nonce: OSCORE's nonces come from its sequence numbers, kept in FILE.counter",
         ));
     }
-    let (mut mine, mut theirs) = oscore::OscoreKey::generate_pair(alg).map_err(seal_err)?;
-    mine.save(&args.output, args.force).map_err(seal_err)?;
-    theirs.save(peer, args.force).map_err(seal_err)?;
+    let (mut mine, mut theirs) = oscore::OscoreKey::generate_pair(alg)?;
+    mine.save(&args.output, args.force)?;
+    theirs.save(peer, args.force)?;
     eprintln!(
         "wrote {} (sender id {}) and {} (sender id {}), {}",
         args.output.display(),
@@ -141,7 +138,7 @@ fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
 fn edhoc_pair(args: &Args) -> Result<(), CliError> {
     use handshake::credentials::{KeygenError, add_device_to, write_pair};
     let err = |e: KeygenError| match e {
-        KeygenError::File(e) => seal_err(e),
+        KeygenError::File(e) => e.into(),
         KeygenError::Handshake(e @ handshake::HandshakeError::Usage(_)) => CliError::usage(e),
         KeygenError::Handshake(e) => CliError::failed(e),
     };
@@ -201,14 +198,13 @@ fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
         }
     }
     let private_hex = Zeroizing::new(format!("{}\n", hex::encode(pair.private.as_slice())));
-    write_key_file(&args.output, private_hex.as_bytes(), 0o600, args.force).map_err(seal_err)?;
+    write_key_file(&args.output, private_hex.as_bytes(), 0o600, args.force)?;
     write_key_file(
         &public_path,
         format!("{}\n", hex::encode(&pair.public)).as_bytes(),
         0o644,
         args.force,
-    )
-    .map_err(seal_err)?;
+    )?;
     eprintln!(
         "wrote {} (private) and {} (public), {}",
         args.output.display(),

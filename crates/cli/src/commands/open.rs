@@ -10,9 +10,7 @@ use payload::{Encoding, Format};
 use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
-use crate::args::{
-    container, encoding, is_text, read_stdin, seal_err, serialization, strip_line_end,
-};
+use crate::args::{container, encoding, is_text, read_stdin, serialization, strip_line_end};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -36,11 +34,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    // None: oscore, whose key file is a security context.
-    let container = match args.container.as_str() {
-        "oscore" => None,
-        name => Some(container(name)?),
-    };
+    let container = container(&args.container)?;
     let encoding = encoding(&args.encoding)?;
     let format = args
         .format
@@ -56,19 +50,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let message = encoding
         .decode(&input)
         .map_err(|e| CliError::usage(format!("cannot read the message: {e}")))?;
-    let plaintext = match container {
+    let plaintext = match container.sealed() {
         Some(container) => {
-            let key = SealKey::load(&args.key_file).map_err(seal_err)?;
-            let mut sealer = HostSealer::new(&key, args.allow_insecure).map_err(seal_err)?;
-            let opened = sealer.open(container, &message).map_err(seal_err)?;
+            let key = SealKey::load(&args.key_file)?;
+            let mut sealer = HostSealer::new(&key, args.allow_insecure)?;
+            let opened = sealer.open(container, &message)?;
             if !opened.aad.is_empty() {
                 eprintln!("associated data: {}", String::from_utf8_lossy(&opened.aad));
             }
             opened.plaintext.to_vec()
         }
+        // oscore, whose key file is a security context.
         None => {
-            let key = oscore::OscoreKey::load(&args.key_file).map_err(seal_err)?;
-            let opened = oscore::open_reading(&key, &message).map_err(seal_err)?;
+            let key = oscore::OscoreKey::load(&args.key_file)?;
+            let opened = oscore::open_reading(&key, &message)?;
             eprintln!(
                 "sequence number {}, POST /{}",
                 opened.sequence, opened.uri_path

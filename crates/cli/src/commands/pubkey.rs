@@ -109,7 +109,7 @@ fn scheme(
 /// A private key must be the owner's alone (as `seal` demands); a public one need not.
 fn read_key(path: &Path, private: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let text = match private {
-        true => seal::read_private(path).map_err(crate::args::seal_err)?,
+        true => seal::read_private(path)?,
         false => Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
             CliError::usage(format!("cannot read key file {}: {e}", path.display()))
         })?),

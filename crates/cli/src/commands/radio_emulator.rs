@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 
+use crate::args::stop_flag;
 use crate::args::{links, usage};
-use crate::args::{live_error, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         bit_error_rate: args.ber,
         seed: args.seed,
     };
-    let emu = live::RadioEmulator::start(&radio, impair).map_err(live_error)?;
+    let emu = live::RadioEmulator::start(&radio, impair)?;
     let (a, b) = emu.paths();
     println!("{}", a.display());
     println!("{}", b.display());

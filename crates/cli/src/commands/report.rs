@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{DbArgs, store_err};
+use crate::args::DbArgs;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -26,7 +26,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let store = args.db.open()?;
     let id = match args.run {
         Some(id) => id,
-        None => store.latest_run().map_err(store_err)?.ok_or_else(|| {
+        None => store.latest_run()?.ok_or_else(|| {
             CliError::usage("the store holds no runs yet: start one with `ciphermeter run --quick`")
         })?,
     };

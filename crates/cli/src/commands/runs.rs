@@ -2,7 +2,7 @@
 
 use clap::Args as ClapArgs;
 
-use crate::args::{DbArgs, store_err};
+use crate::args::DbArgs;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -16,7 +16,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let store = args.db.open()?;
-    let runs = store.runs().map_err(store_err)?;
+    let runs = store.runs()?;
     if args.json {
         let text = serde_json::to_string_pretty(&runs).map_err(CliError::failed)?;
         println!("{text}");

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use payload::{Format, Sample};
+use seal::host::container::MessageContainer;
 use seal::host::oscore;
 use seal::{Scheme, SealKey, limits, seal_with_backend};
 
-use crate::args::{container, encoding, is_text, read_stdin, seal_err, serialization};
+use crate::args::{container, encoding, is_text, read_stdin, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -55,18 +56,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let backend = backend(&args.implementation)?;
-    if args.container == "oscore" {
+    let Some(container) = container(&args.container)?.sealed() else {
         if backend != seal::Backend::RustCrypto {
             return Err(CliError::usage(
                 "--impl: the oscore container seals with RustCrypto's AES-CCM only",
             ));
         }
         return seal_oscore(&args);
-    }
-    let container = container(&args.container)?;
+    };
     let encoding = encoding(&args.encoding)?;
     let format = serialization(&args.format)?;
-    let key = SealKey::load(&args.key_file).map_err(seal_err)?;
+    let key = SealKey::load(&args.key_file)?;
     if let Some(expected) = &args.scheme {
         let expected =
             Scheme::parse(expected).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
@@ -85,10 +85,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         container,
         &plaintext,
         args.aad.as_deref().unwrap_or("").as_bytes(),
-    )
-    .map_err(seal_err)?;
+    )?;
     let mut out = encoding.encode(&message);
-    if is_text(Some(container), encoding) {
+    if is_text(container.into(), encoding) {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;
@@ -112,7 +111,7 @@ fn backend(name: &str) -> Result<seal::Backend, CliError> {
 fn seal_oscore(args: &Args) -> Result<(), CliError> {
     let encoding = encoding(&args.encoding)?;
     let format = serialization(&args.format)?;
-    let key = oscore::OscoreKey::load(&args.key_file).map_err(seal_err)?;
+    let key = oscore::OscoreKey::load(&args.key_file)?;
     if let Some(expected) = &args.scheme
         && *expected != key.scheme()
     {
@@ -132,11 +131,10 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
         &plaintext,
         &args.uri_path,
         oscore::content_format(&args.format),
-    )
-    .map_err(seal_err)?
+    )?
     .bytes;
     let mut out = encoding.encode(&message);
-    if is_text(None, encoding) {
+    if is_text(MessageContainer::Oscore, encoding) {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;

@@ -1,10 +1,11 @@
 //! `ciphermeter send`: seals readings and sends them to a gateway over a transport.
 
 use clap::Args as ClapArgs;
+use seal::host::container::MessageContainer;
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use crate::args::{Forward, live_error, print_sent, stop_flag};
+use crate::args::{Forward, print_sent, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -48,7 +49,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    if args.forward.container == "oscore" {
+    if let Ok(MessageContainer::Oscore) = crate::args::container(&args.forward.container) {
         return send_oscore(&args);
     }
     if args.edhoc || args.uri_path != seal::host::oscore::DEFAULT_URI_PATH {
@@ -66,9 +67,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     config.packet = args.packet_size;
     config.timestamp = !args.no_timestamp;
     config.presealed = args.presealed;
-    config.check().map_err(live_error)?;
+    config.check()?;
     let stop = stop_flag()?;
-    let report = live::send(&config, key.as_ref(), readings, &stop).map_err(live_error)?;
+    let report = live::send(&config, key.as_ref(), readings, &stop)?;
     print_sent(&report, &report, &stop)
 }
 
@@ -96,8 +97,7 @@ fn send_oscore(args: &Args) -> Result<(), CliError> {
         let key = seal::host::oscore::OscoreKey::load(key_file).map_err(CliError::usage)?;
         let keying = live::coap::Keying::Context(&key);
         live::coap::send(&config, keying, readings(args)?, &stop)
-    }
-    .map_err(live_error)?;
+    }?;
     println!(
         "{}",
         serde_json::to_string(&report).map_err(CliError::failed)?

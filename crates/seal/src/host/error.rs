@@ -61,6 +61,10 @@ pub enum SealError {
 
     #[error("I/O error: {0}")]
     Io(String),
+
+    /// Arguments that ask for what cannot be done, in words that name the flag.
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl SealError {

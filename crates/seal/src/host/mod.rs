@@ -1,8 +1,10 @@
 //! What a host adds to the core: schemes with catalogue metadata and the
 //! insecurity rules, key files (0600, checked on every read), OS
-//! randomness, counter files, and a sealer over owned buffers.
+//! randomness, counter files, a sealer over owned buffers, and the
+//! containers a user names (`container`: the core's, or oscore).
 
 pub mod candidates;
+pub mod container;
 pub mod cose_names;
 pub mod error;
 pub mod keyfile;
