@@ -7,6 +7,10 @@
 //! - Request 2: POST /.well-known/edhoc, payload C_R then message_3; the 2.04
 //!   carries message_4 (the gateway always sends it: key confirmation).
 //!
+//! Both parties live here, below their users: the device's side ([`establish`]) for
+//! `send`'s CoAP client ([`crate::coap`]), the gateway's ([`EdhocServer`]) for its
+//! OSCORE contexts ([`crate::verify::oscore`]).
+//!
 //! Connection identifiers are one-byte CBOR integers (-24..=23), so a gateway
 //! holds at most 48 sessions: a new one takes over the oldest identifier.
 
@@ -20,6 +24,7 @@ use seal::host::oscore::OscoreKey;
 use seal::oscore::Alg;
 use seal::oscore::coap::{self, CoapOption, Message, MessageType, code, option};
 
+use crate::coap_wire::code_name;
 use crate::error::LiveError;
 
 const PATH: [&str; 2] = [".well-known", "edhoc"];
@@ -91,7 +96,7 @@ fn exchange(socket: &UdpSocket, bytes: &[u8], token: &[u8]) -> Result<Vec<u8>, L
         if answer.code != code::CHANGED {
             return Err(LiveError::Io(format!(
                 "the gateway refused the EDHOC handshake: {} {}",
-                crate::coap::code_name(answer.code),
+                code_name(answer.code),
                 String::from_utf8_lossy(answer.payload)
             )));
         }

@@ -1,4 +1,6 @@
-//! Where the gateway listens and where `send` sends: parsed from one string.
+//! Where the gateway listens and where `send` sends: parsed from one string; which
+//! container an endpoint carries ([`check_pairing`]); the receive buffer of a UDP
+//! socket either side reads ([`enlarge_receive_buffer`]).
 //!
 //! - `serial:/dev/ttyUSB0@115200`: a serial device, set to raw 8N1 at the given baud.
 //! - `pty:/dev/pts/7`: a pseudo-terminal (or any tty) left at its baud; the radio
@@ -11,14 +13,16 @@
 //!   durable queue NAME, `send` publishes to the exchange NAME ([`crate::amqp`]). The
 //!   port defaults to AMQP's 5672.
 //! - `coap://127.0.0.1:5683`: CoAP over UDP carrying OSCORE requests; the gateway
-//!   answers each one ([`crate::coap`]). The port defaults to CoAP's 5683.
+//!   answers each one ([`crate::verify::oscore`]); `send` is its client
+//!   ([`crate::coap`]). The port defaults to CoAP's 5683.
 
 use std::fmt;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::amqp::AmqpUrl;
+use crate::coap_wire;
 use crate::error::LiveError;
 use crate::mqtt::MqttUrl;
 
@@ -39,6 +43,21 @@ impl Endpoint {
             self,
             Endpoint::Udp(_) | Endpoint::Mqtt(_) | Endpoint::Amqp(_) | Endpoint::Coap(_)
         )
+    }
+}
+
+/// `--container oscore` and `coap://` go together: OSCORE requests are CoAP
+/// messages, and a CoAP listener has nothing else to open.
+pub fn check_pairing(endpoint: &Endpoint, oscore: bool, role: &str) -> Result<(), LiveError> {
+    let coap = matches!(endpoint, Endpoint::Coap(_));
+    match (coap, oscore) {
+        (true, false) => Err(LiveError::Usage(format!(
+            "{endpoint} carries OSCORE requests: {role} needs --container oscore and an OSCORE context (keygen --scheme oscore:ALG)"
+        ))),
+        (false, true) => Err(LiveError::Usage(format!(
+            "--container oscore is carried by CoAP: use coap://HOST:PORT, not {endpoint}"
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -75,7 +94,7 @@ impl FromStr for Endpoint {
             let with_port = if has_port || rest.is_empty() {
                 rest.to_string()
             } else {
-                format!("{rest}:{}", crate::coap::DEFAULT_PORT)
+                format!("{rest}:{}", coap_wire::DEFAULT_PORT)
             };
             return Ok(Endpoint::Coap(socket(text, &with_port)?));
         }
@@ -133,6 +152,30 @@ impl fmt::Display for Endpoint {
             Endpoint::Mqtt(u) => write!(f, "{u}"),
             Endpoint::Amqp(u) => write!(f, "{u}"),
             Endpoint::Coap(a) => write!(f, "coap://{a}"),
+        }
+    }
+}
+
+/// A UDP socket either side reads from (the gateway's `udp://` and `coap://` inputs,
+/// `send`'s CoAP client reading answers): bursts at tens of thousands of datagrams per
+/// second overflow Linux's default 208 KiB socket buffer; ask for 16 MiB (forced when
+/// privileged, else up to rmem_max).
+pub fn enlarge_receive_buffer(socket: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 16 << 20;
+    for opt in [libc::SO_RCVBUFFORCE, libc::SO_RCVBUF] {
+        // SAFETY: a valid socket fd and a pointer to a c_int of the stated size.
+        let rc = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                opt,
+                (&size as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if rc == 0 {
+            return;
         }
     }
 }
@@ -235,5 +278,15 @@ mod tests {
         }
         let err = "http://127.0.0.1:80".parse::<Endpoint>().unwrap_err();
         assert!(err.to_string().contains("amqp://HOST[:PORT]/NAME"), "{err}");
+    }
+
+    #[test]
+    fn oscore_goes_over_coap_only() {
+        let coap: Endpoint = "coap://127.0.0.1:5683".parse().unwrap();
+        let udp: Endpoint = "udp://127.0.0.1:5683".parse().unwrap();
+        assert!(check_pairing(&coap, true, "gateway").is_ok());
+        assert!(check_pairing(&udp, false, "gateway").is_ok());
+        assert!(check_pairing(&coap, false, "gateway").is_err());
+        assert!(check_pairing(&udp, true, "gateway").is_err());
     }
 }

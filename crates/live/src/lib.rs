@@ -1,32 +1,42 @@
 //! ciphermeter-live: study 000's bench as software, and a gateway worth running.
 //!
-//! - [`radio`]: a serial packet radio pair between two pseudo-terminals, timed by the
-//!   link model's parameters (`link::serial::SerialRadio`).
-//! - [`endpoint`], [`tty`], [`framing`]: where to listen or send (serial, pty, UDP, TCP,
-//!   MQTT, CoAP) and how messages are delimited on byte streams.
-//! - [`gateway`]: one transport ([`input`], one file each behind one interface) feeds one
-//!   pipeline ([`pipeline`]) that opens sealed messages ([`verify`]), stores verified
-//!   readings and the replay state in SQLite or PostgreSQL ([`store`]) under a bounded
-//!   rule ([`replay`]), counts every refusal ([`counters`]), and takes no more from the
-//!   network than [`limits`] allow.
-//! - [`mqtt`], [`envelope`]: MQTT ingestion from a network server (ChirpStack, The
-//!   Things Stack), acknowledged only after commit, shared over several workers.
-//! - [`amqp`]: AMQP 0-9-1 as ChirpStack's AMQP integration publishes: competing
-//!   consumers on one durable queue, acknowledged after commit, redelivered to the others
-//!   when a worker dies; and `send`'s publisher with confirms.
-//! - [`coap`]: OSCORE over CoAP: the gateway's contexts and answers, and `send`'s client.
-//! - [`edhoc`]: EDHOC over CoAP: `send --edhoc` and the gateway's answers, keying OSCORE.
-//! - [`sender`]: seals readings and sends them; [`inject`] mixes in bad ones on purpose.
-//! - [`device`]: the sealing firmware in a simulator as the sender (`device-send`).
+//! The crate flows one way, each module importing only from below it (DEVELOPERS.md,
+//! "crates/live flow"; `tests/import_layers.rs` holds the layers):
+//!
+//! - base: [`error`], [`clock`] (the one `now_us`).
+//! - formats and rules: [`framing`], [`envelope`], [`replay`], [`counters`], [`limits`],
+//!   [`inject`], [`tty`], [`coap_wire`].
+//! - protocols: [`mqtt`], [`amqp`] (URLs, settings and the clients, both sides), [`edhoc`]
+//!   (EDHOC over CoAP, both parties).
+//! - [`endpoint`]: where to listen or send (serial, pty, UDP, TCP, MQTT, AMQP, CoAP).
+//! - [`verify`]: opening what arrives, sealed containers and OSCORE ([`verify::oscore`]:
+//!   the gateway's contexts and answers).
+//! - [`store`]: verified readings and the replay state in SQLite or PostgreSQL under a
+//!   bounded rule ([`replay`]).
+//! - [`feed`]: the hand-off from the inputs to the pipeline.
+//! - [`config`]: what the gateway is told ([`GatewayConfig`]).
+//! - [`pipeline`]: the one verify → store pipeline, which counts every refusal
+//!   ([`counters`]) and takes no more from the network than [`limits`] allow.
+//! - [`input`]: one transport per file behind one interface, feeding the pipeline.
+//! - [`gateway`]: the top, which starts an input and the pipeline.
+//! - the sending side: [`sender`] seals readings and sends them ([`inject`] mixes in bad
+//!   ones on purpose), [`radio`] is a serial packet radio pair between two
+//!   pseudo-terminals timed by the link model; above them [`coap`] (`send --to coap://`,
+//!   OSCORE, `--edhoc`) and [`device`] (the sealing firmware in a simulator as the
+//!   sender, `device-send`).
 
 pub mod amqp;
+pub mod clock;
 pub mod coap;
+pub mod coap_wire;
+pub mod config;
 pub mod counters;
 pub mod device;
 pub mod edhoc;
 pub mod endpoint;
 pub mod envelope;
 pub mod error;
+pub mod feed;
 pub mod framing;
 pub mod gateway;
 pub mod inject;
@@ -41,12 +51,13 @@ pub mod store;
 pub mod tty;
 pub mod verify;
 
+pub use config::GatewayConfig;
 pub use counters::{Reason, Snapshot};
 pub use endpoint::Endpoint;
 pub use envelope::Envelope;
 pub use error::LiveError;
 pub use framing::Framing;
-pub use gateway::{GatewayConfig, run as run_gateway};
+pub use gateway::run as run_gateway;
 pub use limits::Limits;
 pub use radio::{Impairments, RadioEmulator};
 pub use sender::{PayloadType, Readings, SendConfig, SendReport, send};

@@ -1,7 +1,9 @@
-//! The one verify → store pipeline every transport feeds ([`crate::input`]): opens each
-//! message with the key files, stores verified readings in batches, counts (and logs,
-//! one line each) everything it refuses, and releases each message's acknowledgement
-//! only after the commit that settled it. Nothing it refuses is stored.
+//! The one verify → store pipeline every transport feeds: it takes [`Input`]s from the
+//! feed ([`crate::feed`]; the transports are [`crate::input`]'s, which it never imports,
+//! nor the gateway that starts it), opens each message with the key files, stores
+//! verified readings in batches, counts (and logs, one line each) everything it
+//! refuses, and releases each message's acknowledgement only after the commit that
+//! settled it. Nothing it refuses is stored.
 
 use std::io::{BufWriter, Write};
 use std::net::{SocketAddr, UdpSocket};
@@ -10,19 +12,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::clock::now_us;
+use crate::config::GatewayConfig;
 use crate::counters::{Counters, Reason};
-use crate::envelope::FrameCounter;
+use crate::envelope::{Envelope, FrameCounter};
 use crate::error::LiveError;
-use crate::gateway::{GatewayConfig, now_us};
-use crate::input::{Ack, Acknowledge, Input};
+use crate::feed::{Ack, Acknowledge, Input};
 use crate::replay::Verdict;
 use crate::store::{Pending, ReadingStore};
+use crate::verify::oscore::{self, OscoreRing};
 use crate::verify::{Keyring, Verified};
 
 /// A CoAP request in the current batch: its index there and where its answer goes.
 struct CoapAnswer {
     index: usize,
-    pending: crate::coap::Pending,
+    pending: oscore::Pending,
     socket: Arc<UdpSocket>,
     peer: SocketAddr,
 }
@@ -215,7 +219,7 @@ impl<'a> Worker<'a> {
     /// A CoAP request: verified now, answered after commit; a refused one at once.
     fn take_coap(
         &mut self,
-        ring: &mut crate::coap::OscoreRing,
+        ring: &mut OscoreRing,
         bytes: Vec<u8>,
         arrived_us: i64,
         source: Arc<str>,
@@ -311,7 +315,7 @@ pub(crate) fn note_losses(
     counters: &Counters,
     store: &mut ReadingStore,
 ) -> Result<(), LiveError> {
-    if config.envelope != crate::envelope::Envelope::Raw {
+    if config.envelope != Envelope::Raw {
         counters.set_lost_uplinks(store.lost_uplinks()?);
     }
     Ok(())

@@ -11,11 +11,11 @@ use seal::{Container, HostSealer, SealKey};
 use serde::Serialize;
 
 use crate::amqp;
-use crate::endpoint::Endpoint;
+use crate::clock::now_us;
+use crate::endpoint::{Endpoint, check_pairing};
 use crate::envelope::{Envelope, UplinkMeta, uplink_id};
 use crate::error::LiveError;
 use crate::framing::{Framing, encode};
-use crate::gateway::now_us;
 use crate::inject::{Injector, Kind, Mix, tamper, truncate};
 use crate::mqtt::Publisher;
 use crate::tty::open_serial;
@@ -155,7 +155,7 @@ impl SendConfig {
         if self.packet == 0 {
             return Err(LiveError::Usage("--packet-size must be positive".into()));
         }
-        crate::coap::check_pairing(&self.to, false, "send")?;
+        check_pairing(&self.to, false, "send")?;
         let broker = matches!(self.to, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
         if self.envelope != Envelope::Raw && !broker {
             return Err(LiveError::Usage(format!(

@@ -6,11 +6,12 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{Ack, Acknowledge, Feed, Input, Started};
+use super::Started;
 use crate::amqp::{AmqpUrl, Consumer, Delivery, Received};
+use crate::config::GatewayConfig;
 use crate::envelope::Envelope;
 use crate::error::LiveError;
-use crate::gateway::GatewayConfig;
+use crate::feed::{Ack, Acknowledge, Feed, Input};
 
 impl Acknowledge for Delivery {
     fn ack(self: Box<Self>) {

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{Ack, Acknowledge, Feed, Input, Started};
+use super::Started;
+use crate::config::GatewayConfig;
 use crate::envelope::Envelope;
 use crate::error::LiveError;
-use crate::gateway::GatewayConfig;
+use crate::feed::{Ack, Acknowledge, Feed, Input};
 use crate::mqtt::{Delivery, MqttUrl, Received, Subscriber};
 
 impl Acknowledge for Delivery {

@@ -8,10 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Feed, Input, Started};
+use super::Started;
+use crate::config::GatewayConfig;
 use crate::error::LiveError;
+use crate::feed::{Feed, Input};
 use crate::framing::Deframer;
-use crate::gateway::GatewayConfig;
 use crate::tty::{open_serial, wait_readable};
 
 pub(super) fn start(

@@ -26,12 +26,13 @@ use std::time::{Duration, Instant};
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
 
-use super::{Ack, Acknowledge, Feed, Input, Started};
+use super::Started;
+use crate::config::GatewayConfig;
 use crate::counters::{Closed, Counters};
 use crate::endpoint::Endpoint;
 use crate::error::LiveError;
+use crate::feed::{Ack, Acknowledge, Feed, Input};
 use crate::framing::{Deframer, Framing};
-use crate::gateway::GatewayConfig;
 use crate::limits::Limits;
 
 const LISTENER: Token = Token(0);

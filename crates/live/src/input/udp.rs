@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Ack, Feed, Input, Started};
+use super::Started;
+use crate::config::GatewayConfig;
 use crate::counters::Reason;
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, enlarge_receive_buffer};
 use crate::error::LiveError;
-use crate::gateway::GatewayConfig;
+use crate::feed::{Ack, Feed, Input};
 
 pub(super) fn start(
     addr: SocketAddr,
@@ -67,28 +68,6 @@ fn receive(socket: Arc<UdpSocket>, answer: bool, max: usize, mut feed: Feed, sto
         };
         let ack = answer.then(|| Ack::Coap(socket.clone(), peer));
         if !feed.send(input.with_ack(ack)) {
-            return;
-        }
-    }
-}
-
-/// Bursts at tens of thousands of datagrams per second overflow Linux's default
-/// 208 KiB socket buffer; ask for 16 MiB (forced when privileged, else up to rmem_max).
-pub(crate) fn enlarge_receive_buffer(socket: &UdpSocket) {
-    use std::os::fd::AsRawFd;
-    let size: libc::c_int = 16 << 20;
-    for opt in [libc::SO_RCVBUFFORCE, libc::SO_RCVBUF] {
-        // SAFETY: a valid socket fd and a pointer to a c_int of the stated size.
-        let rc = unsafe {
-            libc::setsockopt(
-                socket.as_raw_fd(),
-                libc::SOL_SOCKET,
-                opt,
-                (&size as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        if rc == 0 {
             return;
         }
     }

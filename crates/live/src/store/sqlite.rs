@@ -251,7 +251,7 @@ fn migrate_seen_nonces(conn: &Connection) -> Result<(), LiveError> {
         )?;
         conn.execute(
             "UPDATE seen_nonces SET sent_us = ?1",
-            [crate::gateway::now_us()],
+            [crate::clock::now_us()],
         )?;
     }
     Ok(())

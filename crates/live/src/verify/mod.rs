@@ -1,5 +1,9 @@
 //! Opening what arrives: one or more key files, the reason a message is refused,
 //! and what a verified reading carries (device, replay identity, sender's time).
+//! Sealed containers here ([`SealedRing`]); OSCORE requests in [`oscore`] (the
+//! gateway's contexts and answers, with EDHOC's sessions from [`crate::edhoc`]).
+
+pub mod oscore;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -7,9 +11,10 @@ use std::path::Path;
 use seal::{Container, HostSealer, NoncePolicy, SealError, SealKey};
 use sha2::{Digest, Sha256};
 
-use crate::coap::OscoreRing;
 use crate::counters::Reason;
 use crate::error::LiveError;
+
+pub use oscore::OscoreRing;
 
 /// A message that passed authentication, ready to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
