@@ -3,7 +3,9 @@
 //! reads as well), and values cross as [`Param`] and come back as [`Cell`]s. Only the
 //! schema and the few expressions in [`Db::now`] differ.
 
+#[cfg(feature = "postgres")]
 use std::cell::RefCell;
+#[cfg(feature = "postgres")]
 use std::collections::HashMap;
 
 use rusqlite::Connection;
@@ -14,14 +16,17 @@ use crate::StoreError;
 pub(crate) enum Db {
     Sqlite(Connection),
     /// With the statements it has prepared: each is parsed once per connection.
+    #[cfg(feature = "postgres")]
     Postgres(Box<RefCell<Postgres>>),
 }
 
+#[cfg(feature = "postgres")]
 pub(crate) struct Postgres {
     pub client: postgres::Client,
     statements: HashMap<String, postgres::Statement>,
 }
 
+#[cfg(feature = "postgres")]
 impl Postgres {
     pub fn new(client: postgres::Client) -> Postgres {
         Postgres {
@@ -56,6 +61,7 @@ impl Param<'_> {
         }
     }
 
+    #[cfg(feature = "postgres")]
     fn postgres(&self) -> &(dyn postgres::types::ToSql + Sync) {
         match self {
             Param::Int(v) => v,
@@ -134,6 +140,7 @@ impl Db {
     pub fn now(&self) -> &'static str {
         match self {
             Db::Sqlite(_) => "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+            #[cfg(feature = "postgres")]
             Db::Postgres(_) => {
                 "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
             }
@@ -149,6 +156,7 @@ impl Db {
                     stmt.execute(rusqlite::params_from_iter(params.iter().map(Param::sqlite)))?;
                 Ok(n as u64)
             }
+            #[cfg(feature = "postgres")]
             Db::Postgres(pg) => {
                 let mut pg = pg.borrow_mut();
                 let stmt = pg.statement(sql)?;
@@ -165,6 +173,7 @@ impl Db {
                 self.execute(sql, params)?;
                 Ok(conn.last_insert_rowid())
             }
+            #[cfg(feature = "postgres")]
             Db::Postgres(_) => {
                 let mut rows = self.query(&format!("{sql} RETURNING id"), params)?;
                 rows.pop().expect("an INSERT returns its row").take(0)
@@ -197,6 +206,7 @@ impl Db {
                 }
                 Ok(out)
             }
+            #[cfg(feature = "postgres")]
             Db::Postgres(pg) => {
                 let mut pg = pg.borrow_mut();
                 let stmt = pg.statement(sql)?;
@@ -224,6 +234,7 @@ impl Db {
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
         match self {
             Db::Sqlite(conn) => conn.execute_batch(sql)?,
+            #[cfg(feature = "postgres")]
             Db::Postgres(pg) => pg.borrow_mut().client.batch_execute(sql)?,
         }
         Ok(())
@@ -246,6 +257,7 @@ impl Db {
     }
 }
 
+#[cfg(feature = "postgres")]
 fn postgres_row(row: &postgres::Row) -> Result<Row, StoreError> {
     use postgres::types::Type;
     let cells = row

@@ -22,6 +22,7 @@ pub enum StoreError {
     Connect { location: String, why: String },
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[cfg(feature = "postgres")]
     #[error("PostgreSQL: {}", with_causes(.0))]
     Postgres(#[from] postgres::Error),
     /// A stored value of an unexpected type (a store written by something else).
@@ -32,6 +33,16 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A `postgres://` store asked of a build without PostgreSQL (the ARM board
+    /// binaries leave it out): the user's to fix, with another build or a file.
+    #[cfg(not(feature = "postgres"))]
+    pub(crate) fn no_postgres(location: &crate::Location) -> StoreError {
+        StoreError::Connect {
+            location: location.to_string(),
+            why: "this build has no PostgreSQL support (cargo feature `postgres`; the ARM board binaries are built without it): use --db FILE, or a build with it".into(),
+        }
+    }
+
     /// True when the user can fix it (a wrong run id, file or URL); the CLI exits 2 then.
     pub fn is_user_error(&self) -> bool {
         matches!(

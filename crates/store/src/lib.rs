@@ -21,6 +21,8 @@ pub mod schema;
 mod store;
 
 pub use error::StoreError;
-pub use location::{Location, connect_postgres, default_path};
+#[cfg(feature = "postgres")]
+pub use location::connect_postgres;
+pub use location::{Location, default_path};
 pub use records::{Artifact, NewRun, ResultKey, ResultRow, RunId, RunStatus, RunSummary};
 pub use store::Store;

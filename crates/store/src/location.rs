@@ -6,15 +6,16 @@
 use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::StoreError;
+#[cfg(feature = "postgres")]
 use crate::error::with_causes;
 
 pub const FILE_NAME: &str = "results.sqlite";
 
 /// How long connecting to a PostgreSQL server may take unless the URL says otherwise.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+#[cfg(feature = "postgres")]
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -108,6 +109,7 @@ fn without_password(url: &str) -> String {
 /// Connects to the PostgreSQL database of `url` (no TLS: loopback or a trusted network).
 /// A URL that does not parse, or a server that cannot be reached or refuses the login,
 /// is the user's to fix.
+#[cfg(feature = "postgres")]
 pub fn connect_postgres(url: &str) -> Result<postgres::Client, StoreError> {
     let shown = without_password(url);
     let mut config: postgres::Config = url.parse().map_err(|e| StoreError::Connect {

@@ -1,15 +1,22 @@
+#[cfg(feature = "postgres")]
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, ErrorCode};
 
 use crate::StoreError;
-use crate::backend::{Db, Param, Postgres, Row};
-use crate::location::{Location, connect_postgres};
+#[cfg(feature = "postgres")]
+use crate::backend::Postgres;
+use crate::backend::{Db, Param, Row};
+use crate::location::Location;
+#[cfg(feature = "postgres")]
+use crate::location::connect_postgres;
 use crate::records::{Artifact, NewRun, ResultRow, RunId, RunStatus, RunSummary};
 use crate::schema::{
-    APPLICATION_ID, MIGRATIONS, POSTGRES_MARKER, POSTGRES_MIGRATIONS, SCHEMA_VERSION,
+    APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION,
 };
+#[cfg(feature = "postgres")]
+use crate::schema::{POSTGRES_MARKER, POSTGRES_MIGRATIONS};
 
 pub struct Store {
     db: Db,
@@ -33,12 +40,15 @@ impl Store {
                 db: Db::Sqlite(open_sqlite(path)?),
                 shown,
             },
+            #[cfg(feature = "postgres")]
             Location::Postgres(url) => Store {
                 db: Db::Postgres(Box::new(RefCell::new(Postgres::new(connect_postgres(
                     url,
                 )?)))),
                 shown,
             },
+            #[cfg(not(feature = "postgres"))]
+            Location::Postgres(_) => return Err(StoreError::no_postgres(&location)),
         };
         store.migrate()?;
         Ok(store)
@@ -60,6 +70,7 @@ impl Store {
                 "SELECT a.application_id, v.user_version
                 FROM pragma_application_id a, pragma_user_version v"
             }
+            #[cfg(feature = "postgres")]
             Db::Postgres(_) => "SELECT application_id, version FROM ciphermeter_store",
         };
         let mut row = self.db.query_one(sql, &[])?;
@@ -74,6 +85,7 @@ impl Store {
         self.db.transaction(|| {
             let tables = match self.db {
                 Db::Sqlite(_) => "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                #[cfg(feature = "postgres")]
                 Db::Postgres(_) => {
                     // Two first openings at once: the second waits, then sees the first's.
                     self.db
@@ -84,10 +96,12 @@ impl Store {
             };
             let tables: i64 = self.db.query_one(tables, &[])?.take(0)?;
             let new = tables == 0;
+            #[cfg(feature = "postgres")]
             if new && let Db::Postgres(_) = self.db {
                 self.db.batch(POSTGRES_MARKER)?;
             }
             let (app, mut version) = match self.db {
+                #[cfg(feature = "postgres")]
                 Db::Postgres(_) if !new && !self.has_postgres_marker()? => (0, 0),
                 _ => self.marker()?,
             };
@@ -110,6 +124,7 @@ impl Store {
                             version + 1
                         ),
                     ),
+                    #[cfg(feature = "postgres")]
                     Db::Postgres(_) => (
                         POSTGRES_MIGRATIONS[version as usize],
                         format!(
@@ -126,6 +141,7 @@ impl Store {
         })
     }
 
+    #[cfg(feature = "postgres")]
     fn has_postgres_marker(&self) -> Result<bool, StoreError> {
         let n: i64 = self
             .db
@@ -364,4 +380,22 @@ fn summary(mut r: Row) -> Result<RunSummary, StoreError> {
         environment: serde_json::from_str(&r.take::<String>(7)?)?,
         results: r.take(8)?,
     })
+}
+
+#[cfg(all(test, not(feature = "postgres")))]
+mod without_postgres {
+    use super::*;
+
+    /// The board binaries' build: a fleet URL is refused as the user's to fix
+    /// (exit 2 in the CLI), saying why, and no connection is tried.
+    #[test]
+    fn a_postgres_url_is_refused_with_the_reason() {
+        let Err(e) = Store::open("postgres://me:secret@127.0.0.1:1/results") else {
+            panic!("opened a PostgreSQL store without PostgreSQL");
+        };
+        assert!(e.is_user_error(), "{e}");
+        let shown = e.to_string();
+        assert!(shown.contains("no PostgreSQL support"), "{shown}");
+        assert!(!shown.contains("secret"), "{shown}");
+    }
 }
