@@ -111,3 +111,55 @@ fn parse_reads_from_bytes_what_load_reads_from_the_file() {
     };
     assert!(err.to_string().contains("junk.key"), "{err}");
 }
+
+/// `keygen --scheme S --nonce N`: the flags' words in every refusal.
+#[test]
+fn create_names_the_flag_it_refuses() {
+    let key = SealKey::create("aead:aes-128-gcm", "counter", false).unwrap();
+    assert_eq!(key.nonce, NoncePolicy::Counter);
+    let err = SealKey::create("aead:nope", "random", false).err().unwrap();
+    assert!(
+        err.to_string().starts_with("--scheme: unknown algorithm"),
+        "{err}"
+    );
+    let err = SealKey::create("aead:aes-128-gcm", "sometimes", false)
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().starts_with("--nonce: unknown nonce policy"),
+        "{err}"
+    );
+    assert!(SealKey::create("enc:des-cbc", "random", false).is_err());
+    assert!(SealKey::create("enc:des-cbc", "random", true).is_ok());
+}
+
+/// `keygen --scheme oscore:ALG`: two matching contexts, or a refusal that says why.
+#[test]
+fn oscore_pairs_need_a_peer_file_and_random_nonces() {
+    use ciphermeter_seal::host::oscore::OscoreKey;
+    let dir = tempfile::tempdir().unwrap();
+    let (mine, peer) = (dir.path().join("device"), dir.path().join("gateway"));
+    let scheme = "oscore:aes-ccm-16-64-128";
+    let err = OscoreKey::write_pair(scheme, "random", &mine, None, false)
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("give --peer-output FILE too"),
+        "{err}"
+    );
+    let err = OscoreKey::write_pair(scheme, "counter", &mine, Some(&peer), false)
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().starts_with("--nonce: OSCORE's nonces"),
+        "{err}"
+    );
+    assert!(!mine.exists());
+    let (a, b) = OscoreKey::write_pair(scheme, "random", &mine, Some(&peer), false).unwrap();
+    assert_eq!(
+        (a.sender_id.clone(), a.recipient_id.clone()),
+        (b.recipient_id, b.sender_id)
+    );
+    let loaded = OscoreKey::load(&peer).unwrap();
+    assert_eq!(loaded.scheme(), scheme);
+}

@@ -2,13 +2,12 @@
 //! asymmetric key pair (`ALGORITHM --output FILE`, both hex: docs/keys.md says
 //! what FILE and FILE.pub hold for each algorithm).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use catalogue::Backend;
 use clap::Args as ClapArgs;
+use seal::host::key_pair::{self, KeyPairScheme};
 use seal::host::oscore;
-use seal::{NoncePolicy, Scheme, SealKey, counter_path, write_key_file};
-use zeroize::Zeroizing;
+use seal::{NoncePolicy, SealKey, counter_path};
 
 use crate::error::CliError;
 
@@ -74,7 +73,18 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
         ));
     }
     if scheme.starts_with(oscore::PREFIX) {
-        return oscore_pair(args, scheme);
+        let (output, peer) = (&args.output, args.peer_output.as_deref());
+        let (mine, theirs) =
+            oscore::OscoreKey::write_pair(scheme, &args.nonce, output, peer, args.force)?;
+        eprintln!(
+            "wrote {} (sender id {}) and {} (sender id {}), {}",
+            output.display(),
+            hex::encode(&mine.sender_id),
+            peer.unwrap_or(output).display(),
+            hex::encode(&theirs.sender_id),
+            mine.scheme()
+        );
+        return Ok(());
     }
     if scheme == handshake::credentials::SCHEME {
         return edhoc_pair(args);
@@ -84,51 +94,18 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
             "--peer-output is for OSCORE contexts (--scheme oscore:ALG) and EDHOC credentials (--scheme edhoc)",
         ));
     }
-    let scheme = Scheme::parse(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
-    let nonce: NoncePolicy = args
-        .nonce
-        .parse()
-        .map_err(|e| CliError::usage(format!("--nonce: {e}")))?;
-    scheme.check_allowed_for(nonce, args.allow_insecure)?;
-    let mut key = SealKey::generate(scheme, nonce)?;
+    let mut key = SealKey::create(scheme, &args.nonce, args.allow_insecure)?;
     key.save(&args.output, args.force)?;
+    let counter = match key.nonce {
+        NoncePolicy::Counter => format!(", counter in {}", counter_path(&args.output).display()),
+        NoncePolicy::Random => String::new(),
+    };
     eprintln!(
-        "wrote {} (scheme {}, key id {}, {} nonces{})",
+        "wrote {} (scheme {}, key id {}, {} nonces{counter})",
         args.output.display(),
         key.scheme,
         key.key_id_hex(),
-        nonce.as_str(),
-        match nonce {
-            NoncePolicy::Counter =>
-                format!(", counter in {}", counter_path(&args.output).display()),
-            NoncePolicy::Random => String::new(),
-        }
-    );
-    Ok(())
-}
-
-/// Two matching OSCORE contexts: this device's (--output) and its peer's.
-fn oscore_pair(args: &Args, scheme: &str) -> Result<(), CliError> {
-    let alg =
-        oscore::parse_scheme(scheme).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
-    let peer = args.peer_output.as_ref().ok_or_else(|| {
-        CliError::usage("--scheme oscore:ALG writes two contexts: give --peer-output FILE too")
-    })?;
-    if args.nonce != "random" {
-        return Err(CliError::usage(
-            "--nonce: OSCORE's nonces come from its sequence numbers, kept in FILE.counter",
-        ));
-    }
-    let (mut mine, mut theirs) = oscore::OscoreKey::generate_pair(alg)?;
-    mine.save(&args.output, args.force)?;
-    theirs.save(peer, args.force)?;
-    eprintln!(
-        "wrote {} (sender id {}) and {} (sender id {}), {}",
-        args.output.display(),
-        hex::encode(&mine.sender_id),
-        peer.display(),
-        hex::encode(&theirs.sender_id),
-        mine.scheme()
+        key.nonce.as_str(),
     );
     Ok(())
 }
@@ -166,56 +143,18 @@ fn edhoc_pair(args: &Args) -> Result<(), CliError> {
 }
 
 fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
-    let entry = catalogue::catalogue().resolve(algorithm, None)?;
-    let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
-    let scheme = entry.asymmetric(backend).map_err(|e| {
-        CliError::usage(format!(
-            "{e}; keygen ALGORITHM makes asymmetric key pairs, use --scheme for sealing keys"
-        ))
-    })?;
-    let pair = match &args.seed {
-        Some(text) => {
-            let seed = crate::args::decode_hex("--seed", text)?;
-            scheme.keygen_from_seed(&seed).map_err(|e| match e {
-                catalogue::Error::Unsupported { .. } => CliError::usage(format!(
-                    "--seed: {} has no key derivation from a seed (ML-KEM, ML-DSA and X-Wing have one)",
-                    entry.id
-                )),
-                other => other.into(),
-            })?
-        }
-        None => scheme.keygen()?,
-    };
-    let public_path = public_path(&args.output);
-    if !args.force {
-        for path in [&args.output, &public_path] {
-            if path.exists() {
-                return Err(CliError::usage(format!(
-                    "{} already exists; pass --force to replace it",
-                    path.display()
-                )));
-            }
-        }
-    }
-    let private_hex = Zeroizing::new(format!("{}\n", hex::encode(pair.private.as_slice())));
-    write_key_file(&args.output, private_hex.as_bytes(), 0o600, args.force)?;
-    write_key_file(
-        &public_path,
-        format!("{}\n", hex::encode(&pair.public)).as_bytes(),
-        0o644,
-        args.force,
-    )?;
+    let scheme = KeyPairScheme::for_keygen(algorithm, args.backend.as_deref())?;
+    let seed = args
+        .seed
+        .as_deref()
+        .map(|text| crate::args::decode_hex("--seed", text));
+    let pair = scheme.generate(seed.transpose()?.as_deref().map(Vec::as_slice))?;
+    let public = key_pair::write(&args.output, &pair, args.force)?;
     eprintln!(
         "wrote {} (private) and {} (public), {}",
         args.output.display(),
-        public_path.display(),
-        entry.id
+        public.display(),
+        scheme.entry.id
     );
     Ok(())
-}
-
-fn public_path(private: &Path) -> PathBuf {
-    let mut name = private.as_os_str().to_owned();
-    name.push(".pub");
-    PathBuf::from(name)
 }

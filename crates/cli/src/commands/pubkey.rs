@@ -1,12 +1,12 @@
-//! The public-key operations on key files written by `ciphermeter keygen
-//! ALGORITHM --output FILE` (FILE private, FILE.pub public, both hex; what each
-//! holds: docs/keys.md): `sign` and `verify`, and a KEM's `encapsulate` and
-//! `decapsulate`.
+//! The public-key operations on key pairs from `ciphermeter keygen ALGORITHM
+//! --output FILE` (read by seal's `host::key_pair`): `sign` and `verify`, and
+//! a KEM's `encapsulate` and `decapsulate`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use catalogue::{AsymOp, AsymmetricScheme, Backend};
+use catalogue::AsymOp;
 use clap::Args as ClapArgs;
+use seal::host::key_pair::{KeyPairScheme, read_private, read_public};
 use zeroize::Zeroizing;
 
 use crate::args::{decode_hex, read_input};
@@ -82,44 +82,13 @@ pub struct DecapsulateArgs {
     pub backend: Option<String>,
 }
 
-/// The entry's scheme, refused with its own name when it lacks `op`.
-fn scheme(
-    algorithm: &str,
-    backend: &Option<String>,
-    op: AsymOp,
-    verb: &str,
-) -> Result<&'static dyn AsymmetricScheme, CliError> {
-    let entry = catalogue::catalogue().resolve(algorithm, None)?;
-    let backend = backend.as_deref().map(Backend::parse).transpose()?;
-    let scheme = entry.asymmetric(backend)?;
-    match scheme.operations().contains(&op) {
-        true => Ok(scheme),
-        false => Err(CliError::usage(format!(
-            "{} cannot {verb}: {verb} takes a {}",
-            entry.id,
-            match op {
-                AsymOp::Sign | AsymOp::Verify =>
-                    "signature scheme (ed25519, ecdsa-p256-sha256, rsa-*-pss-sha256, ml-dsa-44, ...)",
-                _ => "KEM (ml-kem-512, ml-kem-768, x-wing)",
-            }
-        ))),
-    }
-}
-
-/// A private key must be the owner's alone (as `seal` demands); a public one need not.
-fn read_key(path: &Path, private: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let text = match private {
-        true => seal::read_private(path)?,
-        false => Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
-            CliError::usage(format!("cannot read key file {}: {e}", path.display()))
-        })?),
-    };
-    decode_hex(&format!("key file {}", path.display()), text.trim())
+fn scheme(args: (&str, &Option<String>), op: AsymOp) -> Result<KeyPairScheme, CliError> {
+    Ok(KeyPairScheme::for_op(args.0, args.1.as_deref(), op)?)
 }
 
 fn public_key(args: &PublicKeyArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
     match (&args.key_file, &args.public_key) {
-        (Some(path), _) => read_key(path, false),
+        (Some(path), _) => Ok(read_public(path)?),
         (None, Some(text)) => decode_hex("--public-key", text),
         (None, None) => Err(CliError::usage(
             "give --key-file FILE.pub or --public-key HEX",
@@ -135,40 +104,37 @@ fn context(text: &Option<String>) -> Result<Zeroizing<Vec<u8>>, CliError> {
 }
 
 pub fn sign(args: SignArgs) -> Result<(), CliError> {
-    let scheme = scheme(&args.algorithm, &args.backend, AsymOp::Sign, "sign")?;
-    let key = read_key(&args.key_file, true)?;
+    let s = scheme((&args.algorithm, &args.backend), AsymOp::Sign)?;
+    let key = read_private(&args.key_file)?;
     let message = read_input(args.input.as_deref())?;
     let context = context(&args.context)?;
-    let signature = scheme
-        .load_private(&key)?
-        .sign_with_context(&message, &context)?;
-    println!("{}", hex::encode(signature));
+    let signature = s.scheme.load_private(&key)?;
+    println!(
+        "{}",
+        hex::encode(signature.sign_with_context(&message, &context)?)
+    );
     Ok(())
 }
 
 pub fn verify(args: VerifyArgs) -> Result<(), CliError> {
-    let scheme = scheme(&args.algorithm, &args.backend, AsymOp::Verify, "verify")?;
+    let s = scheme((&args.algorithm, &args.backend), AsymOp::Verify)?;
     let key = public_key(&args.key)?;
     let signature = decode_hex("--signature", &args.signature)?;
     let message = read_input(args.input.as_deref())?;
     let context = context(&args.context)?;
-    scheme
-        .load_public(&key)?
-        .verify_with_context(&message, &context, &signature)?;
+    let key = s.scheme.load_public(&key)?;
+    key.verify_with_context(&message, &context, &signature)?;
     println!("signature ok");
     Ok(())
 }
 
 /// Prints `ciphertext HEX` and `shared_secret HEX`, one per line.
 pub fn encapsulate(args: EncapsulateArgs) -> Result<(), CliError> {
-    let scheme = scheme(
-        &args.algorithm,
-        &args.backend,
-        AsymOp::Encapsulate,
-        "encapsulate",
-    )?;
-    let key = public_key(&args.key)?;
-    let sent = scheme.load_public(&key)?.encapsulate()?;
+    let s = scheme((&args.algorithm, &args.backend), AsymOp::Encapsulate)?;
+    let sent = s
+        .scheme
+        .load_public(&public_key(&args.key)?)?
+        .encapsulate()?;
     let secret = Zeroizing::new(hex::encode(sent.shared_secret.as_slice()));
     println!("ciphertext {}", hex::encode(&sent.ciphertext));
     println!("shared_secret {}", secret.as_str());
@@ -178,15 +144,10 @@ pub fn encapsulate(args: EncapsulateArgs) -> Result<(), CliError> {
 /// Prints the shared secret as hex. A changed ciphertext of the right length
 /// gives another secret (ML-KEM's implicit rejection), not an error.
 pub fn decapsulate(args: DecapsulateArgs) -> Result<(), CliError> {
-    let scheme = scheme(
-        &args.algorithm,
-        &args.backend,
-        AsymOp::Decapsulate,
-        "decapsulate",
-    )?;
-    let key = read_key(&args.key_file, true)?;
+    let s = scheme((&args.algorithm, &args.backend), AsymOp::Decapsulate)?;
+    let key = read_private(&args.key_file)?;
     let ciphertext = read_input(args.input.as_deref())?;
-    let secret = scheme.load_private(&key)?.decapsulate(&ciphertext)?;
+    let secret = s.scheme.load_private(&key)?.decapsulate(&ciphertext)?;
     println!("{}", hex::encode(secret.as_slice()));
     Ok(())
 }

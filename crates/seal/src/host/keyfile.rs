@@ -76,6 +76,19 @@ impl SealKey {
         })
     }
 
+    /// `keygen --scheme S --nonce N`: a fresh key for the scheme and nonce
+    /// policy named, refused where they are insecure together unless
+    /// `allow_insecure`.
+    pub fn create(scheme: &str, nonce: &str, allow_insecure: bool) -> Result<SealKey, SealError> {
+        let scheme =
+            Scheme::parse(scheme).map_err(|e| SealError::Usage(format!("--scheme: {e}")))?;
+        let nonce: NoncePolicy = nonce
+            .parse()
+            .map_err(|e| SealError::Usage(format!("--nonce: {e}")))?;
+        scheme.check_allowed_for(nonce, allow_insecure)?;
+        SealKey::generate(scheme, nonce)
+    }
+
     /// A key from given material (tests, benchmarks); the key id is fixed by the caller.
     pub fn from_parts(
         scheme: Scheme,

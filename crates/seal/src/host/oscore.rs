@@ -120,6 +120,35 @@ impl OscoreKey {
         Ok((make(&device_id, &[])?, make(&[], &device_id)?))
     }
 
+    /// `keygen --scheme oscore:ALG`: a fresh pair written to `mine` and
+    /// `peer` (each with its sequence number and replay window files).
+    /// OSCORE's nonces come from its sequence numbers, so `nonce` must be
+    /// the default, random.
+    pub fn write_pair(
+        scheme: &str,
+        nonce: &str,
+        mine: &Path,
+        peer: Option<&Path>,
+        force: bool,
+    ) -> Result<(OscoreKey, OscoreKey), SealError> {
+        let alg = parse_scheme(scheme).map_err(|e| SealError::Usage(format!("--scheme: {e}")))?;
+        let peer = peer.ok_or_else(|| {
+            SealError::Usage(
+                "--scheme oscore:ALG writes two contexts: give --peer-output FILE too".into(),
+            )
+        })?;
+        if nonce != "random" {
+            return Err(SealError::Usage(
+                "--nonce: OSCORE's nonces come from its sequence numbers, kept in FILE.counter"
+                    .into(),
+            ));
+        }
+        let (mut a, mut b) = OscoreKey::generate_pair(alg)?;
+        a.save(mine, force)?;
+        b.save(peer, force)?;
+        Ok((a, b))
+    }
+
     /// Derives the context of these inputs (RFC 8613 §3.2).
     fn new(
         alg: Alg,
