@@ -62,15 +62,11 @@ use std::str::FromStr;
 use crate::error::LiveError;
 
 /// The client (lapin): without the `amqp` feature an `amqp://` endpoint is refused as
-/// not built in.
+/// not built in ([`LiveError::NotBuilt`]).
 #[cfg(feature = "amqp")]
 mod client;
 #[cfg(feature = "amqp")]
 pub use client::{Confirms, Consumer, Delivery, Publisher, Received};
-
-/// What a build without the `amqp` feature says when asked for AMQP.
-pub const NOT_BUILT: &str =
-    "this ciphermeter was built without AMQP (the cargo feature `amqp`, on by default)";
 
 /// AMQP's port when the URL names none.
 pub const DEFAULT_PORT: u16 = 5672;

@@ -37,6 +37,18 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Refuses an endpoint whose client this build leaves out (cargo features `mqtt`,
+    /// `amqp`; the ARM board binaries are built without them), saying so.
+    pub fn check_built(&self) -> Result<(), LiveError> {
+        match self {
+            #[cfg(not(feature = "mqtt"))]
+            Endpoint::Mqtt(_) => Err(LiveError::not_built(self, "MQTT", "mqtt")),
+            #[cfg(not(feature = "amqp"))]
+            Endpoint::Amqp(_) => Err(LiveError::not_built(self, "AMQP", "amqp")),
+            _ => Ok(()),
+        }
+    }
+
     /// True when bytes arrive as a stream and messages need framing.
     pub fn is_stream(&self) -> bool {
         !matches!(
@@ -288,5 +300,32 @@ mod tests {
         assert!(check_pairing(&udp, false, "gateway").is_ok());
         assert!(check_pairing(&coap, false, "gateway").is_err());
         assert!(check_pairing(&udp, true, "gateway").is_err());
+    }
+
+    #[test]
+    fn a_client_left_out_of_the_build_is_refused_as_such() {
+        for (text, support, built) in [
+            ("mqtt://127.0.0.1:1883/t", "MQTT", cfg!(feature = "mqtt")),
+            ("amqp://127.0.0.1/q", "AMQP", cfg!(feature = "amqp")),
+        ] {
+            let endpoint: Endpoint = text.parse().unwrap();
+            match endpoint.check_built() {
+                Ok(()) => assert!(built, "{text}"),
+                Err(e) => {
+                    assert!(!built && e.is_usage(), "{text}: {e:?}");
+                    assert!(
+                        e.to_string().contains(&format!("no {support} support")),
+                        "{e}"
+                    );
+                }
+            }
+        }
+        assert!(
+            "udp://127.0.0.1:1"
+                .parse::<Endpoint>()
+                .unwrap()
+                .check_built()
+                .is_ok()
+        );
     }
 }

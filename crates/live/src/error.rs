@@ -5,6 +5,10 @@ pub enum LiveError {
     /// Something the user asked for is wrong (endpoint, key file, option values).
     #[error("{0}")]
     Usage(String),
+    /// Something this build leaves out (a cargo feature: `postgres`, `mqtt`, `amqp`) was
+    /// asked for: the user's to fix with another build, like [`LiveError::Usage`].
+    #[error("{0}")]
+    NotBuilt(String),
     /// The machine failed: a device, socket or file could not be used.
     #[error("{0}")]
     Io(String),
@@ -12,6 +16,7 @@ pub enum LiveError {
     #[error("database: {0}")]
     Store(#[from] rusqlite::Error),
     /// The gateway's PostgreSQL database failed.
+    #[cfg(feature = "postgres")]
     #[error("database: {}", store::error::with_causes(.0))]
     Postgres(#[from] postgres::Error),
 }
@@ -21,7 +26,18 @@ impl LiveError {
         LiveError::Io(format!("{context}: {err}"))
     }
 
+    /// `what` (e.g. `mqtt://…`) needs `support` (e.g. "MQTT"), which this build was made
+    /// without (cargo feature `feature`).
+    pub fn not_built(what: impl std::fmt::Display, support: &str, feature: &str) -> Self {
+        LiveError::NotBuilt(format!(
+            "{what}: this build has no {support} support (cargo feature `{feature}`); \
+             the ARM board binaries are built without it"
+        ))
+    }
+
+    /// True when the user can fix it (the CLI exits 2): a wrong request, or one this
+    /// build cannot serve.
     pub fn is_usage(&self) -> bool {
-        matches!(self, LiveError::Usage(_))
+        matches!(self, LiveError::Usage(_) | LiveError::NotBuilt(_))
     }
 }

@@ -70,6 +70,7 @@ impl Input {
         self
     }
 
+    #[cfg(any(feature = "mqtt", feature = "amqp"))]
     pub(crate) fn with_counter(mut self, with: Option<FrameCounter>) -> Input {
         match &mut self {
             Input::Message { counter, .. }

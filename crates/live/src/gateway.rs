@@ -77,3 +77,53 @@ pub fn run(
     }
     Ok(snap)
 }
+
+/// Only what a build without `mqtt` or `postgres` does: with both, the CLI's tests
+/// start the gateway on every transport and store.
+#[cfg(all(test, not(all(feature = "mqtt", feature = "postgres"))))]
+mod tests {
+    use super::*;
+    use crate::endpoint::Endpoint;
+    use crate::framing::Framing;
+
+    /// What a build without a client or PostgreSQL answers: a refusal the CLI maps
+    /// to status 2, before anything starts, never a panic.
+    fn refused(listen: &str, db: store::Location) -> Option<LiveError> {
+        let listen: Endpoint = listen.parse().unwrap();
+        let config = GatewayConfig::new(listen, Framing::Line, db);
+        let keyring = Keyring::from_keys(&[], seal::Container::Json).unwrap();
+        run(config, keyring, Arc::new(AtomicBool::new(true))).err()
+    }
+
+    fn says_not_built(err: Option<LiveError>, support: &str, feature: &str) {
+        let err = err.expect("refused");
+        assert!(matches!(err, LiveError::NotBuilt(_)), "{err:?}");
+        assert!(err.is_usage());
+        let text = err.to_string();
+        let want = format!("this build has no {support} support (cargo feature `{feature}`)");
+        assert!(text.contains(&want), "{text}");
+        assert!(text.contains("ARM board binaries"), "{text}");
+    }
+
+    #[cfg(not(feature = "mqtt"))]
+    #[test]
+    fn an_mqtt_gateway_without_the_feature_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = store::Location::Sqlite(dir.path().join("g.sqlite"));
+        let err = refused("mqtt://127.0.0.1:1883/up", db);
+        says_not_built(err, "MQTT", "mqtt");
+        assert!(
+            !dir.path().join("g.sqlite").exists(),
+            "refused before the store"
+        );
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    #[test]
+    fn a_postgres_store_without_the_feature_says_so() {
+        let db = store::Location::Postgres("postgres://gw:secret@127.0.0.1/readings".into());
+        let err = refused("udp://127.0.0.1:0", db);
+        assert!(!format!("{err:?}").contains("secret"));
+        says_not_built(err, "PostgreSQL", "postgres");
+    }
+}

@@ -13,10 +13,13 @@ use serde::Serialize;
 use crate::amqp;
 use crate::clock::now_us;
 use crate::endpoint::{Endpoint, check_pairing};
-use crate::envelope::{Envelope, UplinkMeta, uplink_id};
+#[cfg(any(feature = "mqtt", feature = "amqp"))]
+use crate::envelope::uplink_id;
+use crate::envelope::{Envelope, UplinkMeta};
 use crate::error::LiveError;
 use crate::framing::{Framing, encode};
 use crate::inject::{Injector, Kind, Mix, tamper, truncate};
+#[cfg(feature = "mqtt")]
 use crate::mqtt::Publisher;
 use crate::tty::open_serial;
 
@@ -155,6 +158,7 @@ impl SendConfig {
         if self.packet == 0 {
             return Err(LiveError::Usage("--packet-size must be positive".into()));
         }
+        self.to.check_built()?;
         check_pairing(&self.to, false, "send")?;
         let broker = matches!(self.to, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
         if self.envelope != Envelope::Raw && !broker {
@@ -184,6 +188,7 @@ impl SendConfig {
 }
 
 /// Wraps the `i`-th message as a network server's uplink and publishes it; its size.
+#[cfg(any(feature = "mqtt", feature = "amqp"))]
 fn publish_uplink(
     link: &Link,
     config: &SendConfig,
@@ -209,6 +214,7 @@ fn publish_uplink(
 enum Link {
     Udp(UdpSocket),
     Stream(Box<dyn Write + Send>),
+    #[cfg(feature = "mqtt")]
     Mqtt(Publisher),
     #[cfg(feature = "amqp")]
     Amqp(Box<amqp::Publisher>),
@@ -216,8 +222,10 @@ enum Link {
 
 impl Link {
     /// Publishes an uplink to a broker; other links carry no published messages.
+    #[cfg(any(feature = "mqtt", feature = "amqp"))]
     fn publish(&self, uplink: Vec<u8>) -> Result<(), LiveError> {
         match self {
+            #[cfg(feature = "mqtt")]
             Link::Mqtt(p) => p.publish(uplink),
             #[cfg(feature = "amqp")]
             Link::Amqp(p) => p.publish(uplink),
@@ -291,11 +299,14 @@ fn connect(config: &SendConfig, device: &str) -> Result<(Link, Option<TcpStream>
         Endpoint::Serial { path, baud } => {
             (Link::Stream(Box::new(open_serial(path, *baud)?)), None)
         }
+        #[cfg(feature = "mqtt")]
         Endpoint::Mqtt(url) => (Link::Mqtt(Publisher::connect(url)?), None),
+        #[cfg(not(feature = "mqtt"))]
+        Endpoint::Mqtt(_) => return Err(LiveError::not_built(to, "MQTT", "mqtt")),
         #[cfg(not(feature = "amqp"))]
         Endpoint::Amqp(_) => {
             let _ = device;
-            return Err(LiveError::Usage(amqp::NOT_BUILT.into()));
+            return Err(LiveError::not_built(to, "AMQP", "amqp"));
         }
         #[cfg(feature = "amqp")]
         Endpoint::Amqp(url) => {
@@ -419,6 +430,7 @@ pub fn send(
         let bytes = match &mut link {
             #[cfg(feature = "amqp")]
             Link::Amqp(_) => publish_uplink(&link, config, &wire, &device, i)?,
+            #[cfg(feature = "mqtt")]
             Link::Mqtt(_) => publish_uplink(&link, config, &wire, &device, i)?,
             Link::Udp(s) => {
                 s.send(&wire).map_err(|e| LiveError::io("udp send", e))?;
@@ -454,6 +466,7 @@ pub fn send(
     }
     match link {
         Link::Stream(mut w) => w.flush().map_err(|e| LiveError::io("flush", e))?,
+        #[cfg(feature = "mqtt")]
         Link::Mqtt(p) => report.acked = Some(p.finish(report.sent, config.ack_wait)),
         #[cfg(feature = "amqp")]
         Link::Amqp(p) => {

@@ -47,6 +47,7 @@
 //! one row per series, so it reads the series and the spans added since its last call,
 //! not every uplink. Called once per stats interval, it keeps `uplink_spans` that small.
 
+#[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
 
@@ -78,6 +79,7 @@ pub struct ReadingStore {
 
 enum Backend {
     Sqlite(sqlite::Readings),
+    #[cfg(feature = "postgres")]
     Postgres(Box<postgres::Readings>),
 }
 
@@ -196,7 +198,12 @@ impl ReadingStore {
     pub fn open(location: impl Into<Location>, max_age_us: i64) -> Result<ReadingStore, LiveError> {
         let db = match location.into() {
             Location::Sqlite(path) => Backend::Sqlite(sqlite::Readings::open(&path)?),
+            #[cfg(feature = "postgres")]
             Location::Postgres(url) => Backend::Postgres(Box::new(postgres::Readings::open(&url)?)),
+            #[cfg(not(feature = "postgres"))]
+            pg @ Location::Postgres(_) => {
+                return Err(LiveError::not_built(pg, "PostgreSQL", "postgres"));
+            }
         };
         Ok(ReadingStore { db, max_age_us })
     }
@@ -227,6 +234,7 @@ impl ReadingStore {
         };
         match &mut self.db {
             Backend::Sqlite(db) => db.in_transaction(work),
+            #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.in_transaction(work),
         }
     }
@@ -262,6 +270,7 @@ impl ReadingStore {
         };
         match &mut self.db {
             Backend::Sqlite(db) => db.in_transaction(work),
+            #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.in_transaction(work),
         }
     }
@@ -283,6 +292,7 @@ impl ReadingStore {
     fn count_rows(&mut self, table: &str) -> Result<u64, LiveError> {
         match &mut self.db {
             Backend::Sqlite(db) => db.count_rows(table),
+            #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.count_rows(table),
         }
     }
@@ -291,6 +301,7 @@ impl ReadingStore {
     pub fn latest(&mut self) -> Result<Option<(String, String, Option<i64>)>, LiveError> {
         match &mut self.db {
             Backend::Sqlite(db) => db.latest(),
+            #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.latest(),
         }
     }

@@ -4,6 +4,7 @@
 //! `super::` and a module's own files are itself), and fails on a module missing from
 //! [`LAYERS`], on more than [`MAX_UPWARD`] imports pointing up, or on any loop.
 //!
+//! Names lib.rs re-exports (`crate::send`) count as imports of their module.
 //! `LAYERS` is the one list: `scripts/live-imports` runs this test and prints its table
 //! (`LIVE_IMPORTS_SRC=DIR` reads another copy of `src/`, e.g. an older revision's).
 
@@ -144,9 +145,36 @@ fn crate_paths(code: &str) -> Vec<String> {
 /// Where each module imports each other module: (from, to) → "file:line" list.
 type Imports = BTreeMap<(String, String), Vec<String>>;
 
+/// What lib.rs re-exports at the crate's root (`pub use sender::{send, …}`): each name
+/// and the module it comes from, so `crate::send` counts as an import of `sender`.
+fn root_names(lib_rs: &str) -> BTreeMap<String, String> {
+    let code: String = lib_rs.lines().map(|l| format!("{} ", code_of(l))).collect();
+    let mut names = BTreeMap::new();
+    for statement in code.split(';') {
+        let Some(path) = statement.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let module = ident(path.trim()).to_string();
+        let items = path.trim()[module.len()..].trim_start_matches("::");
+        let items = items.trim_start_matches('{').trim_end_matches('}');
+        for item in items.split(',') {
+            let name = match item.split_once(" as ") {
+                Some((_, alias)) => alias.trim(),
+                None => item.trim().rsplit("::").next().unwrap_or(""),
+            };
+            if !name.is_empty() {
+                names.insert(name.to_string(), module.clone());
+            }
+        }
+    }
+    names
+}
+
 fn imports(src: &Path) -> (BTreeSet<String>, Imports) {
     let mut files = Vec::new();
     sources(src, &mut files);
+    let lib_rs = std::fs::read_to_string(src.join("lib.rs")).unwrap_or_default();
+    let root = root_names(&lib_rs);
     let mut modules = BTreeSet::new();
     let mut edges = Imports::new();
     for file in files {
@@ -169,7 +197,8 @@ fn imports(src: &Path) -> (BTreeSet<String>, Imports) {
             if open && statement.contains("crate::{") {
                 continue;
             }
-            for to in crate_paths(&statement) {
+            for name in crate_paths(&statement) {
+                let to = root.get(&name).cloned().unwrap_or(name);
                 if to != from {
                     let at = format!("{}:{first_line}", file.strip_prefix(src).unwrap().display());
                     edges.entry((from.clone(), to)).or_default().push(at);
@@ -254,6 +283,15 @@ fn live_imports_point_down() {
         }
     }
 
+    for ((from, to), at) in &edges {
+        if !modules.contains(to) {
+            problems.push(format!(
+                "{from} names crate::{to} ({}), neither a module nor a re-export of lib.rs",
+                at.join(", ")
+            ));
+        }
+    }
+
     let mut upward = Vec::new();
     for ((from, to), at) in &edges {
         let (Some((lf, nf)), Some((lt, nt))) = (layer_of(from), layer_of(to)) else {
@@ -319,6 +357,11 @@ fn the_reader_finds_what_a_module_names() {
         code_of("let u = \"mqtt://h\"; // crate::x"),
         "let u = \"mqtt://h\"; "
     );
+    let root = root_names(
+        "pub mod a; // pub use x::Y;\npub use a::{B, c as D};\npub use e::f::G;\npub use h::I as J;",
+    );
+    let modules: Vec<(&str, &str)> = root.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(modules, [("B", "a"), ("D", "a"), ("G", "e"), ("J", "h")]);
     let mut edges = Imports::new();
     for (a, b) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "c")] {
         edges.insert((a.into(), b.into()), Vec::new());

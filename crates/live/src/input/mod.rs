@@ -16,6 +16,7 @@
 
 #[cfg(feature = "amqp")]
 pub mod amqp;
+#[cfg(feature = "mqtt")]
 pub mod mqtt;
 pub mod serial;
 pub mod tcp;
@@ -26,11 +27,15 @@ use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 
 use crate::config::GatewayConfig;
-use crate::counters::{Counters, Reason};
+use crate::counters::Counters;
+#[cfg(any(feature = "mqtt", feature = "amqp"))]
+use crate::counters::Reason;
 use crate::endpoint::Endpoint;
 use crate::envelope::Envelope;
 use crate::error::LiveError;
-use crate::feed::{Feed, Input};
+use crate::feed::Feed;
+#[cfg(any(feature = "mqtt", feature = "amqp"))]
+use crate::feed::Input;
 
 /// A transport listening: where it is bound (the real port for `:0`) and its threads.
 pub struct Started {
@@ -41,6 +46,7 @@ pub struct Started {
 /// Settings for another transport are a mistake, not something to ignore.
 pub fn check(config: &GatewayConfig) -> Result<(), LiveError> {
     let listen = &config.listen;
+    listen.check_built()?;
     let broker = matches!(listen, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
     if config.envelope != Envelope::Raw && !broker {
         return Err(LiveError::Usage(format!(
@@ -87,17 +93,21 @@ pub fn start(
         Endpoint::Coap(addr) => udp::start(*addr, true, config, feed, stop),
         Endpoint::Tcp(addr) => tcp::start(*addr, config, feed, stop, counters),
         Endpoint::Serial { path, baud } => serial::start(path, *baud, config, feed, stop),
+        #[cfg(feature = "mqtt")]
         Endpoint::Mqtt(url) => mqtt::start(url, config, feed, stop),
         #[cfg(feature = "amqp")]
         Endpoint::Amqp(url) => amqp::start(url, config, feed, stop),
+        #[cfg(not(feature = "mqtt"))]
+        Endpoint::Mqtt(_) => Err(LiveError::not_built(&config.listen, "MQTT", "mqtt")),
         #[cfg(not(feature = "amqp"))]
-        Endpoint::Amqp(_) => Err(LiveError::Usage(crate::amqp::NOT_BUILT.into())),
+        Endpoint::Amqp(_) => Err(LiveError::not_built(&config.listen, "AMQP", "amqp")),
     }
 }
 
 /// An uplink from a network server (MQTT, AMQP) as the pipeline's input: the sealed
 /// message out of its envelope, or why there is none. `source` names the uplink from
 /// its id ("-" when the envelope has none).
+#[cfg(any(feature = "mqtt", feature = "amqp"))]
 pub(crate) fn uplink_input(
     payload: &[u8],
     envelope: Envelope,
