@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args as ClapArgs;
+use live::sender_options::SenderOptions;
 use payload::{Encoding, Format as Serialization};
 use seal::host::container::MessageContainer;
 use store::Store;
@@ -313,14 +314,14 @@ impl MessageArgs {
     }
 }
 
-/// Where and how `send` and `device-send` forward messages.
+/// Where and how `send` and `device-send` forward messages (crates/live `SenderOptions`).
 #[derive(ClapArgs)]
 pub struct Forward {
     /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, amqp://HOST:PORT/EXCHANGE, coap://HOST:PORT.
     #[arg(long)]
     pub to: String,
     /// Message container: json, binary, cose, or oscore (to coap://).
-    #[arg(long, default_value = "json")]
+    #[arg(long, default_value_t = SenderOptions::default().container)]
     pub container: String,
     /// Framing on byte streams: line or len (default: line for json, len otherwise).
     #[arg(long)]
@@ -332,7 +333,7 @@ pub struct Forward {
     #[arg(long, default_value = "")]
     pub inject: String,
     /// Seed for generated readings and for --inject.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = SenderOptions::default().seed)]
     pub seed: u64,
     /// Append each message sent to this file (one per line, hex for binary containers).
     #[arg(long)]
@@ -348,79 +349,35 @@ pub struct Forward {
     #[arg(long = "first-fcnt", default_value_t = 0)]
     pub first_f_cnt: u32,
     /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = SenderOptions::default().ack_wait)]
     pub ack_wait: f64,
 }
 
 impl Forward {
-    /// The sender's settings: ciphertext payloads, timestamped, not presealed.
-    pub fn config(&self) -> Result<live::SendConfig, CliError> {
-        let container = container(&self.container)?.require_sealed()?;
-        Ok(live::SendConfig {
-            to: self.to.parse()?,
-            framing: self
-                .framing
-                .unwrap_or(live::Framing::for_container(container)),
-            container,
-            payload: live::PayloadType::Ciphertext,
-            packet: 12,
+    pub fn options(&self) -> SenderOptions {
+        SenderOptions {
+            to: self.to.clone(),
+            container: self.container.clone(),
+            framing: self.framing,
             rate: self.rate,
-            inject: self.inject.parse().map_err(CliError::usage)?,
+            inject: self.inject.clone(),
             seed: self.seed,
-            timestamp: true,
-            ack_wait: self.ack_wait()?,
-            presealed: false,
             save: self.save.clone(),
             envelope: self.envelope,
             routing_key: self.routing_key.clone(),
             first_f_cnt: self.first_f_cnt,
-        })
+            ack_wait: self.ack_wait,
+        }
     }
 }
 
-impl Forward {
-    fn ack_wait(&self) -> Result<std::time::Duration, CliError> {
-        if !(self.ack_wait >= 0.0 && self.ack_wait.is_finite()) {
-            return Err(CliError::usage("--ack-wait must be a number of seconds"));
-        }
-        Ok(std::time::Duration::from_secs_f64(self.ack_wait))
-    }
-
-    /// `--container oscore`: the CoAP client's settings (a reading of `format` per request).
-    pub fn coap_config(
-        &self,
-        format: &str,
-        timestamp: bool,
-    ) -> Result<live::coap::CoapSendConfig, CliError> {
-        let to: live::Endpoint = self.to.parse()?;
-        if self.framing.is_some()
-            || self.envelope != live::Envelope::Raw
-            || self.routing_key.is_some()
-        {
-            return Err(CliError::usage(
-                "--framing, --envelope and --routing-key do not apply to coap://: one request per datagram",
-            ));
-        }
-        Ok(live::coap::CoapSendConfig {
-            to: live::coap::coap_addr(&to)?,
-            uri_path: seal::host::oscore::DEFAULT_URI_PATH.into(),
-            content_format: seal::host::oscore::content_format(format),
-            rate: self.rate,
-            inject: self.inject.parse().map_err(CliError::usage)?,
-            seed: self.seed,
-            timestamp,
-            ack_wait: self.ack_wait()?,
-            save: self.save.clone(),
-        })
-    }
-}
-
-/// Prints what was sent (`shown`, as JSON) and fails when `report` says the
-/// run was cut short or the gateway acknowledged less than was sent.
+/// Prints what was sent (`shown`, as JSON) and fails when the run was cut
+/// short or `shortfall` says the gateway acknowledged too few.
 pub fn print_sent(
     shown: &impl serde::Serialize,
-    report: &live::SendReport,
-    stop: &std::sync::atomic::AtomicBool,
+    sent: u64,
+    shortfall: Option<String>,
+    stop: &AtomicBool,
 ) -> Result<(), CliError> {
     println!(
         "{}",
@@ -428,15 +385,8 @@ pub fn print_sent(
     );
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(CliError::Interrupted(format!(
-            "interrupted after {} messages",
-            report.sent
+            "interrupted after {sent} messages"
         )));
     }
-    if let Some(acked) = report.acked.filter(|a| *a < report.sent) {
-        return Err(CliError::failed(format!(
-            "the gateway acknowledged {acked} of {} messages",
-            report.sent
-        )));
-    }
-    Ok(())
+    shortfall.map_or(Ok(()), |why| Err(CliError::failed(why)))
 }

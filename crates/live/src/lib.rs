@@ -47,6 +47,7 @@ pub mod pipeline;
 pub mod radio;
 pub mod replay;
 pub mod sender;
+pub mod sender_options;
 pub mod store;
 pub mod tty;
 pub mod verify;

@@ -39,7 +39,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let target: mcu::Target = args.target.parse().map_err(CliError::usage)?;
     let key = seal::SealKey::load(&args.key_file).map_err(CliError::usage)?;
-    let send = args.forward.config()?;
+    let send = args.forward.options().config()?;
     send.check()?;
     let mut state = args.key_file.clone().into_os_string();
     state.push(".device");
@@ -55,5 +55,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let stop = stop_flag()?;
     let report = live::device::device_send(config, &key, &stop, |m| eprintln!("{m}"))?;
-    print_sent(&report, &report.send, &stop)
+    let shortfall = live::sender_options::shortfall(&report.send);
+    print_sent(&report, report.send.sent, shortfall, &stop)
 }
