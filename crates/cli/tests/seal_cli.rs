@@ -586,6 +586,28 @@ fn the_tiny_security_reproduction_carries_paper_values_and_verdicts() {
     assert!(ecb["ours"].as_str().unwrap().starts_with("8 of 8"), "{ecb}");
 }
 
+/// `seal` with no `--impl` seals a GCM key with AWS-LC (the host's default where
+/// it has the scheme, `seal::Backend::host_default`): from the same counter, the
+/// same bytes as `--impl aws-lc` and as RustCrypto's, in every container.
+#[test]
+fn seal_by_default_is_aws_lc_and_the_same_bytes_as_rustcrypto() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "aead:aes-256-gcm", &["--nonce", "counter"]);
+    let counter = PathBuf::from(format!("{}.counter", key.display()));
+    for container in ["json", "binary", "cose"] {
+        let args = ["--container", container, "--encoding", "hex"];
+        let before = std::fs::read(&counter).unwrap();
+        let mut sealed = Vec::new();
+        for imp in [&["--impl", "rustcrypto"][..], &["--impl", "aws-lc"], &[]] {
+            std::fs::write(&counter, &before).unwrap();
+            let out = seal(&key, &[&args[..], imp].concat(), READING.as_bytes());
+            sealed.push(String::from_utf8(out).unwrap());
+        }
+        assert_eq!(sealed[0], sealed[1], "{container}: aws-lc");
+        assert_eq!(sealed[0], sealed[2], "{container}: the default");
+    }
+}
+
 /// `seal --impl ciphermeter|mbedtls` runs our AES or Mbed TLS's through the
 /// same sealing core: from the same key and counter, the same bytes as
 /// RustCrypto's, in every container; an implementation that is unknown, or
@@ -621,7 +643,7 @@ fn seal_with_another_backend_seals_the_same_bytes() {
     }
     for (bad, why) in [
         ("monocypher", "does not have every primitive"),
-        ("openssl", "unknown implementation"),
+        ("openssl", "no such backend of the sealing core"),
     ] {
         cm().arg("seal")
             .arg("--key-file")

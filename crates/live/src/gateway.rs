@@ -46,10 +46,14 @@ pub fn run(
         Keyring::Sealed(ring) => (Some(ring), None),
         other => (None, Some(other)),
     };
+    let opening = match &ring {
+        Some(ring) => format!(", opening with {}", ring.implementations().join(", ")),
+        None => String::new(),
+    };
     let feed = Feed::new(tx, ring);
     let started = input::start(&config, feed, inputs_stop.clone(), counters.clone())?;
     eprintln!(
-        "gateway: listening on {}, storing in {}",
+        "gateway: listening on {}, storing in {}{opening}",
         started.bound, config.db
     );
 

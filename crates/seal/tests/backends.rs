@@ -105,3 +105,25 @@ fn a_backend_without_a_primitive_is_refused_not_substituted() {
         );
     }
 }
+
+/// Where AWS-LC has every primitive of a scheme, the host seals and opens
+/// with it (`HostSealer::new`, so `seal` and the gateway); elsewhere RustCrypto.
+#[test]
+fn the_hosts_default_is_aws_lc_where_it_has_every_primitive() {
+    assert!(
+        Backend::AwsLc.built(),
+        "aws-lc is not in this build: test the workspace, or with --features backend-aws-lc"
+    );
+    for (name, want) in [
+        ("aead:aes-128-gcm", Backend::AwsLc),
+        ("aead:chacha20-poly1305", Backend::AwsLc),
+        ("hmac:hmac-sha256", Backend::AwsLc),
+        ("aead:aes-128-ccm", Backend::RustCrypto),
+        // AWS-LC's AES block is not reachable through aws-lc-rs.
+        ("etm:aes-128-cbc+hmac-sha256", Backend::RustCrypto),
+    ] {
+        let sealer = HostSealer::new(&key(name, 3), false).unwrap();
+        assert_eq!(sealer.backend(), want, "{name}");
+    }
+    assert!(Backend::AwsLc.host_only() && !Backend::Mbedtls.host_only());
+}

@@ -48,16 +48,17 @@ pub struct Args {
     /// Seal with a legacy, broken or unauthenticated scheme anyway.
     #[arg(long)]
     allow_insecure: bool,
-    /// Whose code seals: rustcrypto, or ciphermeter (a backend of the
-    /// sealing core, as on the device); the bytes are the same.
-    #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
-    implementation: String,
+    /// Whose code seals: a backend of the sealing core (rustcrypto, ciphermeter,
+    /// mbedtls, monocypher, aws-lc); the bytes are the same. Default: aws-lc where
+    /// it has the scheme (the fastest here), else rustcrypto.
+    #[arg(long = "impl", value_name = "IMPL")]
+    implementation: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let backend = backend(&args.implementation)?;
+    let chosen = args.implementation.as_deref().map(backend).transpose()?;
     let Some(container) = container(&args.container)?.sealed() else {
-        if backend != seal::Backend::RustCrypto {
+        if chosen.is_some_and(|b| b != seal::Backend::RustCrypto) {
             return Err(CliError::usage(
                 "--impl: the oscore container seals with RustCrypto's AES-CCM only",
             ));
@@ -78,6 +79,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     let plaintext = reading(&args, format)?;
+    let backend = chosen.unwrap_or_else(|| seal::Backend::host_default(&key.scheme.spec()));
     let message = seal_with_backend(
         &key,
         backend,
@@ -94,10 +96,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `--impl`: a backend of the sealing core (every implementation in the
-/// registry is one today; a hardware engine may be measured before it is).
+/// `--impl`: a backend of the sealing core: a host-only one (aws-lc), or an
+/// implementation of the registry that is one (a hardware engine may be
+/// measured before it is).
 fn backend(name: &str) -> Result<seal::Backend, CliError> {
-    let imp: device_facts::Implementation = name.parse()?;
+    if let Some(b) = seal::Backend::from_name(name).filter(|b| b.host_only()) {
+        return Ok(b);
+    }
+    let names = seal::Backend::ALL.map(|b| b.name());
+    let imp: device_facts::Implementation = name.parse().map_err(|_| {
+        CliError::usage(format!(
+            "--impl {name}: no such backend of the sealing core; the backends are {}{}",
+            names.join(", "),
+            names::did_you_mean(name, names)
+        ))
+    })?;
     imp.sealing_backend().ok_or_else(|| {
         CliError::usage(format!(
             "--impl {name}: {} is no backend of the sealing core yet; the backends are {}",

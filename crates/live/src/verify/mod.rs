@@ -85,6 +85,15 @@ pub struct SealedRing {
 }
 
 impl SealedRing {
+    /// Whose code opens the messages (`seal::Backend::host_default` per key's
+    /// scheme): the gateway says so when it starts.
+    pub fn implementations(&self) -> Vec<&'static str> {
+        let mut names: Vec<_> = self.sealers.iter().map(|s| s.backend().name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     pub fn load(paths: &[impl AsRef<Path>], container: Container) -> Result<SealedRing, LiveError> {
         if paths.is_empty() {
             return Err(LiveError::Usage("give at least one --key-file".into()));

@@ -15,6 +15,7 @@ use crate::error::{Error as CoreError, limits};
 pub struct HostSealer {
     pub scheme: Scheme,
     pub key_id: Vec<u8>,
+    backend: Backend,
     core: Sealer,
 }
 
@@ -62,8 +63,14 @@ impl HostSealer {
         Ok(HostSealer {
             scheme,
             key_id: key.key_id.clone(),
+            backend,
             core,
         })
+    }
+
+    /// Whose code seals and opens with this key.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// The core sealer, for callers that bring their own buffers.
