@@ -388,6 +388,27 @@ fn ml_kem_512_fragments_its_ciphertext_on_dr0_as_link_costs_each_frame() {
         (wait - 15.0 * interval).abs() < 1e-6,
         "{wait} vs {interval}"
     );
+    // The text's two duty-cycle figures are said together: the table's 16
+    // intervals, and the wait before the key, which is 15 of them.
+    let out = Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "handshake",
+            "kem",
+            "--kem",
+            "ml-kem-512",
+            "--link",
+            "lorawan-eu868-dr0",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = format!("{:.1}", 16.0 * interval);
+    let sentence = format!(
+        "waits {wait:.1} s under the duty cycle before the key exists (its {table} s of duty cycle above, less the {interval:.1} s after its last frame"
+    );
+    assert!(text.contains(&format!(" {table}\n")), "{text}");
+    assert!(text.contains(&sentence), "{text}");
 }
 
 /// On BLE the CPU matters: its share of the device's energy is reported, and

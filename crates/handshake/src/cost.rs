@@ -279,7 +279,7 @@ impl HandshakeCost {
         };
         let mut out = format!(
             "{title} on {}\n{:<10} {:<9} {:>5} {:>6} {:>12} {:>14}\n",
-            self.link, "message", "sender", "bytes", "frames", "airtime ms", "duty wait s"
+            self.link, "message", "sender", "bytes", "frames", "airtime ms", "duty cycle s"
         );
         for m in &self.messages {
             let wait = m
@@ -304,6 +304,20 @@ impl HandshakeCost {
             "the device waits {:.1} s under the duty cycle before the key exists",
             self.initiator_duty_wait_s
         ));
+        // The table's duty-cycle column runs to when the device may send again,
+        // so it counts the last frame's interval too: say how the two relate.
+        let claimed: f64 = self
+            .messages
+            .iter()
+            .filter(|m| m.sender == "initiator")
+            .filter_map(|m| m.min_interval_s)
+            .sum();
+        let after = claimed - self.initiator_duty_wait_s;
+        if after > 0.05 {
+            out.push_str(&format!(
+                " (its {claimed:.1} s of duty cycle above, less the {after:.1} s after its last frame, before it may send again)"
+            ));
+        }
         if let (Some(alg), Some(s), Some(r)) = (
             self.oscore_alg,
             &self.oscore_sender_id,
