@@ -1,5 +1,6 @@
 //! ciphermeter-measure: timers, the sampling loop, statistics, environment
-//! capture and the bench result contract.
+//! capture and the bench result contract; `bench`, a request planned and
+//! measured into a report.
 //!
 //! ```no_run
 //! use ciphermeter_measure::{Config, Sampler};
@@ -9,6 +10,7 @@
 //! ```
 
 pub mod alloc;
+pub mod bench;
 pub mod cpu_time;
 pub mod environment;
 pub mod export;
