@@ -257,7 +257,8 @@ impl EnergyView<'_> {
                 let _ = writeln!(o, "    ({note})");
             }
         }
-        let _ = writeln!(o, "  one message every {}", req.interval);
+        let battery = req.battery.map_or("none", |b| b.name.as_str());
+        let _ = writeln!(o, "  one message every {}, battery {battery}", req.interval);
         let _ = writeln!(o);
         let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(10);
         let _ = writeln!(

@@ -575,6 +575,12 @@ impl Ranking {
             need: req.need,
             min_security: req.min_security,
             interval_s: self.interval_s,
+            battery: req.battery.clone(),
+            containers: req
+                .containers
+                .iter()
+                .map(|c| c.as_str().to_string())
+                .collect(),
             duty_cycle: self.duty_cycle.clone(),
             sessions: self.sessions.clone(),
             tie: self.tie.clone(),
@@ -681,6 +687,12 @@ pub struct RankingSummary {
     /// One message every this many seconds.
     #[serde(default)]
     pub interval_s: f64,
+    /// The battery profile behind `battery_days` (`--battery`).
+    #[serde(default)]
+    pub battery: String,
+    /// The containers ranked (`--container`).
+    #[serde(default)]
+    pub containers: Vec<String>,
     /// Whether the link's duty cycle allows the interval, said first.
     #[serde(default)]
     pub duty_cycle: Option<DutyCycleAnswer>,
@@ -876,6 +888,14 @@ impl RankingSummary {
             o,
             "Schemes for {} over {} carrying {} (energy: model estimate; msg B: the sealed message, air B: what the radio sends)",
             self.device, self.link, self.sample
+        );
+        // The defaults behind the figures, so that none is assumed unsaid.
+        let _ = writeln!(
+            o,
+            "  one message every {} s (--interval), battery {} (--battery), in {} (--container)",
+            self.interval_s,
+            self.battery,
+            self.containers.join(", ")
         );
         let _ = writeln!(
             o,

@@ -58,9 +58,9 @@ pub struct Args {
     /// Reporting interval: 30s, 10m, 1h, 1d.
     #[arg(long, default_value = "10m", allow_hyphen_values = true)]
     interval: String,
-    /// Battery profile for battery life.
-    #[arg(long)]
-    battery: Option<String>,
+    /// Battery profile for battery life (as `recommend` and `run` assume).
+    #[arg(long, default_value = "2xAA")]
+    battery: String,
     /// Messages per session keyed by one EDHOC handshake: adds a row with the
     /// device's handshake spread over N, and says from what N it stops mattering.
     #[arg(long, value_name = "N")]
@@ -98,12 +98,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .get(args.link.as_deref().unwrap_or_default())
         .map_err(usage)?;
     let radio = prof.radio(&link.radio).map_err(usage)?;
-    let battery = args
-        .battery
-        .as_deref()
-        .map(|b| prof.battery(b))
-        .transpose()
-        .map_err(usage)?;
+    let battery = Some(prof.battery(&args.battery).map_err(usage)?);
     let messages = if args.message.given() {
         Messages::Real(args.message.spec())
     } else {
