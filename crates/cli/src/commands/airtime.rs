@@ -2,12 +2,9 @@
 //! `--region`, LoRaWAN uplinks with their MAC overhead, payload limits and duty cycle.
 
 use clap::Args as ClapArgs;
-use cost::airtime_view;
-use link::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
-use link::lorawan::Region;
-use serde_json::Value;
+use cost::airtime_view::{self, Request};
 
-use crate::args::{Format, parse_range, parse_switch, print_json, show, usage};
+use crate::args::{Format, show};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -59,82 +56,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    match &args.region {
-        Some(region) => lorawan(&args, region.parse().map_err(usage)?),
-        None => phy(&args),
-    }
-}
-
-fn phy(args: &Args) -> Result<(), CliError> {
-    let sfs = parse_range("--sf", &args.sf, 64)?;
-    if let Some(&bad) = sfs.iter().find(|&&s| !(5..=12).contains(&s)) {
-        return Err(CliError::usage(format!(
-            "--sf: SF{bad} does not exist; LoRa spreading factors are 5..12"
-        )));
-    }
-    let payloads = parse_range("--payload", &args.payload, 255)?;
-    let preamble = match &args.preamble {
-        Some(p) => Some(
-            parse_range("--preamble", p, 65535)?
-                .first()
-                .copied()
-                .unwrap_or(8) as u16,
-        ),
-        None => None,
+    let req = Request {
+        sf: args.sf,
+        bw: args.bw,
+        cr: args.cr,
+        payload: args.payload,
+        preamble: args.preamble,
+        header: args.header,
+        crc: args.crc,
+        ldro: args.ldro,
+        chip: args.chip,
+        region: args.region,
+        dr: args.dr,
+        split: args.split,
     };
-    let base = LoraParams {
-        sf: 7,
-        bandwidth: args.bw.parse::<Bandwidth>().map_err(usage)?,
-        coding_rate: args.cr.parse::<CodingRate>().map_err(usage)?,
-        preamble,
-        header: args.header.parse::<Header>().map_err(usage)?,
-        crc: parse_switch("--crc", &args.crc)?,
-        ldro: args.ldro.parse::<Ldro>().map_err(usage)?,
-        chip: args.chip.parse::<Chip>().map_err(usage)?,
-    };
-    let single = sfs.len() == 1 && payloads.len() == 1;
-    if single {
-        let p = LoraParams {
-            sf: sfs[0] as u8,
-            ..base
-        };
-        let a = p.airtime(payloads[0]).map_err(usage)?;
-        return show(
-            args.format,
-            || airtime_view::case_json(&p, payloads[0], &a),
-            || airtime_view::case_text(&p, payloads[0], &a),
-        );
-    }
-    let (rows, notes) = airtime_view::phy_grid(&base, &sfs, &payloads).map_err(CliError::usage)?;
-    show(
-        args.format,
-        || airtime_view::phy_json(&rows),
-        || airtime_view::phy_text(&base, &rows, &notes),
-    )
-}
-
-fn lorawan(args: &Args, region: Region) -> Result<(), CliError> {
-    let max_dr = region.data_rates().len() as u32 - 1;
-    let drs = match &args.dr {
-        Some(d) => parse_range("--dr", d, 15)?,
-        None => (0..=max_dr).collect(),
-    };
-    let payloads = parse_range("--payload", &args.payload, 65535)?;
-    let single = drs.len() == 1 && payloads.len() == 1;
-    let rows =
-        airtime_view::lorawan_grid(region, &drs, &payloads, args.split).map_err(CliError::usage)?;
-    match args.format {
-        Format::Json if single => {
-            print_json(&airtime_view::lorawan_json(region, rows[0].0, &rows[0].1))
-        }
-        Format::Json => print_json(&Value::Array(
-            rows.iter()
-                .map(|(pl, m)| airtime_view::lorawan_json(region, *pl, m))
-                .collect(),
-        )),
-        Format::Table => {
-            print!("{}", airtime_view::lorawan_text(region, &rows));
-            Ok(())
-        }
-    }
+    let view = airtime_view::view(&req)?;
+    show(args.format, || view.json(), || view.text())
 }
