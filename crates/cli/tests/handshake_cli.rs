@@ -447,6 +447,26 @@ fn ml_kem_512_on_ble_gives_the_cpu_share_and_the_avr_says_it_does_not_fit() {
         why.contains("does not fit") && why.contains("16384 B"),
         "{why}"
     );
+    assert!(
+        !why.contains("not measured"),
+        "the ATmega1284P has 16 KiB: {why}"
+    );
+    // The MKR WAN 1300's SAMD21G18A has 32 KiB: the micro:bit's 16 KiB verdict
+    // is the board's, and the answer says so instead of calling it the device's.
+    let h = json(&[
+        "handshake",
+        "kem",
+        "--link",
+        "ble-1m-251",
+        "--device",
+        "mkr-wan-1300",
+    ]);
+    let why = h["device"]["failure"].as_str().unwrap();
+    assert!(
+        why.contains("simulated board's RAM (microbit")
+            && why.contains("mkr-wan-1300 has 32768 B, so whether it fits there is not measured"),
+        "{why}"
+    );
 }
 
 /// `recommend --session-messages 1` and `10000` for the nRF52840 on EU868

@@ -566,7 +566,12 @@ pub fn profiles_json(p: &energy::Profiles) -> Value {
 /// `energy --list` as text: one name and title per line, by kind.
 pub fn profiles_text(p: &energy::Profiles) -> String {
     let mut o = String::new();
-    let names = p.devices.iter().map(|d| (&d.name, &d.title));
+    let devices: Vec<(String, String)> = p
+        .devices
+        .iter()
+        .map(|d| (d.name.clone(), format!("{}{}", d.title, memory(d))))
+        .collect();
+    let names = devices.iter().map(|(n, t)| (n, t));
     let radios = p.radios.iter().map(|r| (&r.name, &r.title));
     let batteries = p.batteries.iter().map(|b| (&b.name, &b.title));
     for (kind, rows) in [
@@ -578,6 +583,27 @@ pub fn profiles_text(p: &energy::Profiles) -> String {
         for (name, title) in rows {
             o.push_str(&format!("  {name:<18} {title}\n"));
         }
+    }
+    o
+}
+
+/// ", 256 KiB flash, 32 KiB RAM": the device's own memory, as far as known.
+fn memory(d: &energy::Device) -> String {
+    let kib = |k: u32| {
+        if k >= 1024 * 1024 {
+            format!("{} GiB", k / (1024 * 1024))
+        } else if k >= 1024 {
+            format!("{} MiB", k / 1024)
+        } else {
+            format!("{k} KiB")
+        }
+    };
+    let mut o = String::new();
+    if let Some(f) = &d.flash_kib {
+        o.push_str(&format!(", {} flash", kib(f.value)));
+    }
+    if let Some(r) = &d.ram_kib {
+        o.push_str(&format!(", {} RAM", kib(r.value)));
     }
     o
 }

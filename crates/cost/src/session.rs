@@ -85,6 +85,23 @@ impl OnDevice {
     }
 }
 
+/// Where a build ran out of the simulated board's RAM but the device has more,
+/// the verdict is the board's, not the device's: say so, with both sizes.
+fn beyond_the_board(why: &str, target: device_facts::Target, device: &Device) -> String {
+    let board_ram = target.memory_bytes().1;
+    let Some(ram) = device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024) else {
+        return String::new();
+    };
+    if !why.starts_with(&format!("does not fit in {target}'s RAM")) || ram <= board_ram {
+        return String::new();
+    }
+    let board = target.qemu_machine().unwrap_or("simavr");
+    format!(
+        " — that is the simulated board's RAM ({board}, where it ran); {} has {ram} B, so whether it fits there is not measured",
+        device.name
+    )
+}
+
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
 pub fn on_device(
     handshake: &HandshakeCost,
@@ -127,7 +144,7 @@ pub fn on_device(
         if let Some(why) = table.failure(build) {
             return Ok(unavailable(
                 Some(target.name().into()),
-                format!("{build}: {why}"),
+                format!("{build}: {why}{}", beyond_the_board(why, target, device)),
             ));
         }
         if !table.entries.iter().any(|e| e.algorithm == build) {

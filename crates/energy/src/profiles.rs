@@ -46,6 +46,13 @@ pub struct Device {
     /// Wait states of a flash read at `clock_mhz`, for the cycle estimate.
     #[serde(default)]
     pub flash_wait_states: Option<Figure<u32>>,
+    /// The device's own program memory and RAM, KiB: what a build must fit
+    /// (the simulated board is only where the code ran). Every device with a
+    /// `simulated_target` has both.
+    #[serde(default)]
+    pub flash_kib: Option<Figure<u32>>,
+    #[serde(default)]
+    pub ram_kib: Option<Figure<u32>>,
     /// Which study uses this device, if any.
     #[serde(default)]
     pub study: Option<String>,

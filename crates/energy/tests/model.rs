@@ -35,6 +35,23 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
     assert!(sx.tx_ma(30).is_err());
 }
 
+/// A fit verdict is about the device, not the simulated board: every device
+/// whose code is simulated carries its own flash and RAM, each with a source.
+#[test]
+fn every_simulated_device_carries_its_own_memory_with_a_source() {
+    let p = Profiles::builtin().unwrap();
+    for d in p.devices.iter().filter(|d| d.simulated_target.is_some()) {
+        for (what, figure) in [("flash_kib", &d.flash_kib), ("ram_kib", &d.ram_kib)] {
+            let f = figure
+                .as_ref()
+                .unwrap_or_else(|| panic!("{} has no {what}", d.name));
+            assert!(f.value > 0 && f.source.is_some(), "{}: {what}", d.name);
+        }
+    }
+    let mkr = p.device("mkr-wan-1300").unwrap();
+    assert_eq!(mkr.ram_kib.as_ref().unwrap().value, 32, "SAMD21G18A");
+}
+
 // SODAQ Mbili + SX1276 at +14 dBm, 1 ms CPU, 100 ms on air, no RX, 10 minutes, 2xAA:
 // CPU 3.3 V x 3.5 mA x 1 ms = 11.55 uJ; TX 3.3 x 44 mA x 0.1 s = 14.52 mJ;
 // sleep (3.3 x 0.6 uA + 3.3 x 0.2 uA) x (600 - 0.101) s = 1.583733 mJ.
