@@ -46,6 +46,17 @@ impl Kind {
     pub fn parse(text: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.as_str() == text)
     }
+
+    /// A kind as `--kind` names it; the error lists every kind.
+    pub fn from_name(text: &str) -> Result<Kind, Error> {
+        Kind::parse(text).ok_or_else(|| {
+            let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+            Error::Usage(format!(
+                "unknown kind '{text}' (known: {})",
+                known.join(", ")
+            ))
+        })
+    }
 }
 
 impl fmt::Display for Kind {

@@ -70,6 +70,10 @@ pub enum Error {
 
     #[error("{algorithm}: backend failure: {detail}")]
     Backend { algorithm: String, detail: String },
+
+    /// A request the command cannot serve, in words that say what to use instead.
+    #[error("{0}")]
+    Usage(String),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {

@@ -45,13 +45,8 @@ impl Request {
             None => None,
             Some(list) => Some(Operation::parse_list(list)?),
         };
-        let kind = match &self.kind {
-            None => None,
-            Some(k) => Some(Kind::parse(k).ok_or_else(|| {
-                let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
-                format!("unknown kind '{k}' (known: {})", known.join(", "))
-            })?),
-        };
+        let kind = self.kind.as_deref().map(Kind::from_name).transpose();
+        let kind = kind.map_err(|e| e.to_string())?;
         let backend = match self.backend.as_deref() {
             None => BackendChoice::Default,
             Some("all") => BackendChoice::All,

@@ -1,10 +1,10 @@
 //! `encrypt` and `decrypt`: one algorithm, hex in, hex out.
 
-use catalogue::{Backend, Direction, Kind, Padding, Params};
+use catalogue::{Backend, Direction, Params};
 use clap::Args as ClapArgs;
 use zeroize::Zeroizing;
 
-use crate::args::read_input;
+use crate::args::{decode_hex, read_input};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -32,38 +32,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args, direction: Direction) -> Result<(), CliError> {
-    let key = crate::args::decode_hex("--key", &args.key)?;
+    let key = decode_hex("--key", &args.key)?;
     let entry = catalogue::catalogue().resolve(&args.algorithm, Some(key.len()))?;
-    if !matches!(
-        entry.kind,
-        Kind::BlockMode | Kind::Stream | Kind::Aead | Kind::Baseline
-    ) {
-        return Err(CliError::usage(format!(
-            "{} is a {}, not a cipher; use `ciphermeter {}`",
-            entry.id,
-            entry.kind,
-            if entry.kind == Kind::Asymmetric {
-                "sign/verify"
-            } else {
-                "digest"
-            }
-        )));
+    entry.check_cipher()?;
+    let padding = entry.padding(args.padding.as_deref())?;
+    let iv = decode_hex("--iv", args.iv.as_deref().unwrap_or(""))?;
+    if args.aad.is_some() {
+        entry.check_aad()?;
     }
-    let padding = parse_padding(entry, args.padding.as_deref())?;
-    let iv = match &args.iv {
-        Some(text) => crate::args::decode_hex("--iv", text)?,
-        None => Zeroizing::new(Vec::new()),
-    };
-    let aad = match &args.aad {
-        Some(_) if entry.kind != Kind::Aead => {
-            return Err(CliError::usage(format!(
-                "--aad applies to AEADs only; {} is a {}",
-                entry.id, entry.kind
-            )));
-        }
-        Some(text) => crate::args::decode_hex("--aad", text)?,
-        None => Zeroizing::new(Vec::new()),
-    };
+    let aad = decode_hex("--aad", args.aad.as_deref().unwrap_or(""))?;
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
     let input = read_input(args.input.as_deref())?;
 
@@ -80,24 +57,4 @@ pub fn run(args: Args, direction: Direction) -> Result<(), CliError> {
     }
     println!("{}", hex::encode(&*out));
     Ok(())
-}
-
-/// The padding to use: only ECB and CBC take one.
-pub fn parse_padding(entry: &catalogue::Entry, given: Option<&str>) -> Result<Padding, CliError> {
-    let Some(text) = given else {
-        return Ok(Padding::default());
-    };
-    let padding = Padding::parse(text).ok_or_else(|| {
-        CliError::usage(format!(
-            "unknown padding '{text}' (known: none, pkcs7, zero, iso7816, x923)"
-        ))
-    })?;
-    let padded = entry.mode.is_some_and(|m| m.is_padded());
-    if !padded && padding != Padding::None {
-        return Err(CliError::usage(format!(
-            "{}: padding '{text}' does not apply; only ECB and CBC modes are padded",
-            entry.id
-        )));
-    }
-    Ok(padding)
 }

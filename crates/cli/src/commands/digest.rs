@@ -1,6 +1,6 @@
 //! `digest`: a hash, or a MAC when the algorithm is one (then `--key` is needed).
 
-use catalogue::{Backend, Kind};
+use catalogue::Backend;
 use clap::Args as ClapArgs;
 
 use crate::args::read_input;
@@ -24,34 +24,17 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let entry = catalogue::catalogue().resolve(&args.algorithm, None)?;
     let backend = args.backend.as_deref().map(Backend::parse).transpose()?;
+    entry.check_digest(args.key.is_some())?;
     let mut out = Vec::new();
-    match (entry.kind, &args.key) {
-        (Kind::Hash, None) => {
+    match &args.key {
+        None => {
             let input = read_input(args.input.as_deref())?;
             entry.hasher(backend)?.digest(&input, &mut out);
         }
-        (Kind::Hash, Some(_)) => {
-            return Err(CliError::usage(format!(
-                "{} is a hash and takes no --key; for a MAC use hmac-{}",
-                entry.id, entry.id
-            )));
-        }
-        (Kind::Mac, Some(key)) => {
+        Some(key) => {
             let key = crate::args::decode_hex("--key", key)?;
             let input = read_input(args.input.as_deref())?;
             entry.mac(backend, &key)?.compute(&input, &mut out)?;
-        }
-        (Kind::Mac, None) => {
-            return Err(CliError::usage(format!(
-                "{} is a MAC and needs --key HEX",
-                entry.id
-            )));
-        }
-        (kind, _) => {
-            return Err(CliError::usage(format!(
-                "{} is a {kind}, not a hash or MAC; use `ciphermeter encrypt`",
-                entry.id
-            )));
         }
     }
     println!("{}", hex::encode(out));

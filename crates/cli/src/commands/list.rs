@@ -15,14 +15,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let kind = match args.kind.as_deref() {
-        None => None,
-        Some(text) => Some(Kind::parse(text).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown kind '{text}' (known: block-mode, stream, aead, hash, mac, asymmetric, baseline)"
-            ))
-        })?),
-    };
+    let kind = args.kind.as_deref().map(Kind::from_name).transpose()?;
     let entries: Vec<&Entry> = catalogue::catalogue()
         .entries()
         .iter()
