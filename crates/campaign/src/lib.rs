@@ -112,6 +112,7 @@ impl Plan {
             device: self.device.clone(),
             link: self.link.clone(),
             payload: ENERGY_SAMPLE.into(),
+            serialization: None,
             min_security: 128,
             // Safe by default: the reading stays secret (integrity-only is said apart).
             need: Need::Confidentiality,
@@ -304,6 +305,7 @@ fn steps_of(
         let costs = match cost_schemes(
             &jobs,
             sample,
+            None,
             plan.quick,
             &settings[0],
             device_times.as_ref(),

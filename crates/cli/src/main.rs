@@ -4,6 +4,7 @@ mod args;
 mod commands;
 mod error;
 mod help;
+mod renamed;
 
 use std::process::ExitCode;
 

@@ -110,14 +110,14 @@ fn samples_formats_and_aad() {
     cm().arg("open")
         .arg("--key-file")
         .arg(&key)
-        .args(["--container", "cose", "--format", "cbor"])
+        .args(["--container", "cose", "--serialization", "cbor"])
         .write_stdin(message)
         .assert()
         .success()
         .stdout(predicate::str::starts_with("{\"t\":"))
         .stderr(predicate::str::contains("associated data: Logger1"));
     // YAML minified from a JSON reading on stdin.
-    let message = seal(&key, &["--format", "yaml-min"], READING.as_bytes());
+    let message = seal(&key, &["--serialization", "yaml-min"], READING.as_bytes());
     cm().arg("open")
         .arg("--key-file")
         .arg(&key)

@@ -67,6 +67,7 @@ pub fn compare(
                 scheme,
                 seal::Container::Json,
                 sample,
+                None,
                 true,
                 &setting,
                 device_times.as_ref(),

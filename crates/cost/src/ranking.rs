@@ -50,6 +50,8 @@ pub struct Request {
     pub device: String,
     pub link: String,
     pub payload: String,
+    /// How the reading is serialized (`--serialization`); json when none.
+    pub serialization: Option<String>,
     pub min_security: u32,
     pub need: Need,
     pub allow_legacy: bool,
@@ -189,6 +191,7 @@ pub fn rank_names(
                 name,
                 container,
                 &req.payload,
+                req.serialization.as_deref(),
                 quick,
                 &setting,
                 device_times.as_ref(),
@@ -576,6 +579,7 @@ impl Ranking {
             min_security: req.min_security,
             interval_s: self.interval_s,
             battery: req.battery.clone(),
+            serialization: req.serialization.clone().unwrap_or_else(|| "json".into()),
             containers: req
                 .containers
                 .iter()
@@ -693,6 +697,9 @@ pub struct RankingSummary {
     /// The containers ranked (`--container`).
     #[serde(default)]
     pub containers: Vec<String>,
+    /// How the reading is serialized (`--serialization`).
+    #[serde(default)]
+    pub serialization: String,
     /// Whether the link's duty cycle allows the interval, said first.
     #[serde(default)]
     pub duty_cycle: Option<DutyCycleAnswer>,
@@ -892,9 +899,10 @@ impl RankingSummary {
         // The defaults behind the figures, so that none is assumed unsaid.
         let _ = writeln!(
             o,
-            "  one message every {} s (--interval), battery {} (--battery), in {} (--container)",
+            "  one message every {} s (--interval), battery {} (--battery), serialized as {} (--serialization), in {} (--container)",
             self.interval_s,
             self.battery,
+            self.serialization,
             self.containers.join(", ")
         );
         let _ = writeln!(
@@ -1061,6 +1069,7 @@ mod tests {
             device: "esp32".into(),
             link: "lorawan-eu868-dr3".into(),
             payload: "chain:1".into(),
+            serialization: None,
             min_security: 128,
             need: Need::Integrity,
             allow_legacy: false,

@@ -114,11 +114,14 @@ pub enum HostTiming {
     WhereDeviceHasNone,
 }
 
-/// Seals `sample` with `scheme_text` in `container` under a throw-away key and costs it.
+/// Seals `sample` (serialized as `serialization`, json when none) with
+/// `scheme_text` in `container` under a throw-away key and costs it.
+#[allow(clippy::too_many_arguments)]
 pub fn cost_scheme(
     scheme_text: &str,
     container: Container,
     sample: &str,
+    serialization: Option<&str>,
     quick: bool,
     setting: &Setting,
     device: Option<&DeviceTimes>,
@@ -127,6 +130,7 @@ pub fn cost_scheme(
     cost_schemes(
         &[(scheme_text, container)],
         sample,
+        serialization,
         quick,
         setting,
         device,
@@ -141,6 +145,7 @@ pub fn cost_scheme(
 pub fn cost_schemes(
     schemes: &[(&str, Container)],
     sample: &str,
+    serialization: Option<&str>,
     quick: bool,
     setting: &Setting,
     device: Option<&DeviceTimes>,
@@ -152,6 +157,7 @@ pub fn cost_schemes(
             let message = Message::build(&MessageSpec {
                 scheme: Some(scheme.to_string()),
                 sample: Some(sample.to_string()),
+                serialization: serialization.map(str::to_string),
                 container: Some(container.as_str().to_string()),
                 seed: 1,
                 // Measuring legacy schemes is allowed; they are marked, never recommended by default.
@@ -418,6 +424,7 @@ mod tests {
             scheme,
             Container::Json,
             "chain:10",
+            None,
             true,
             setting,
             Some(times),

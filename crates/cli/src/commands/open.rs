@@ -26,7 +26,10 @@ pub struct Args {
     encoding: String,
     /// Serialization of the reading; cbor and msgpack readings are printed as JSON.
     /// Default: print the plaintext byte for byte.
-    #[arg(long, alias = "serialization")]
+    #[arg(long)]
+    serialization: Option<String>,
+    /// Old spelling of --serialization.
+    #[arg(long, hide = true, conflicts_with = "serialization")]
     format: Option<String>,
     /// Open a message sealed with a legacy, broken or unauthenticated scheme.
     #[arg(long)]
@@ -36,9 +39,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let container = container(&args.container)?;
     let encoding = encoding(&args.encoding)?;
-    let format = args
-        .format
-        .as_deref()
+    let format = crate::renamed::old(args.format.as_deref(), "--format", "--serialization")
+        .or(args.serialization.as_deref())
         .map(serialization)
         .transpose()?
         .flatten();

@@ -19,9 +19,15 @@ pub struct Args {
     /// Link (`ciphermeter link --list`).
     #[arg(long)]
     pub link: String,
-    /// The reading to send: chain:N, record:KB or random:N (`--sample`, as `link` and `energy` call it).
-    #[arg(long, alias = "sample", default_value = "chain:10")]
-    pub payload: String,
+    /// The reading to send: chain:N, record:KB or random:N.
+    #[arg(long, default_value = "chain:10")]
+    pub sample: String,
+    /// Old spelling of --sample.
+    #[arg(long, hide = true, conflicts_with = "sample")]
+    pub payload: Option<String>,
+    /// How the reading is serialized: json, json-pretty, yaml, yaml-min, cbor, msgpack [default: json].
+    #[arg(long)]
+    pub serialization: Option<String>,
     /// Least security level in bits.
     #[arg(long, default_value_t = 128)]
     pub min_security: u32,
@@ -68,7 +74,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let req = ranking::Request {
         device: args.device,
         link: args.link,
-        payload: args.payload,
+        payload: crate::renamed::old(args.payload, "--payload", "--sample").unwrap_or(args.sample),
+        serialization: args.serialization,
         min_security: args.min_security,
         need: args.need.parse().map_err(CliError::Usage)?,
         allow_legacy: args.allow_legacy,

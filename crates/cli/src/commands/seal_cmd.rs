@@ -31,8 +31,11 @@ pub struct Args {
     uri_path: String,
     /// Serialization of the reading: json, json-pretty, yaml, yaml-min, cbor, msgpack, or raw
     /// (standard input sealed byte for byte).
-    #[arg(long, alias = "serialization", default_value = "json")]
-    format: String,
+    #[arg(long, default_value = "json")]
+    serialization: String,
+    /// Old spelling of --serialization.
+    #[arg(long, hide = true, conflicts_with = "serialization")]
+    format: Option<String>,
     /// Transport encoding of the message: raw, hex, base64, base64url.
     #[arg(long, default_value = "raw")]
     encoding: String,
@@ -55,6 +58,14 @@ pub struct Args {
     implementation: Option<String>,
 }
 
+impl Args {
+    /// --serialization, or its old spelling --format (with a note).
+    fn serialization(&self) -> &str {
+        crate::renamed::old(self.format.as_deref(), "--format", "--serialization")
+            .unwrap_or(&self.serialization)
+    }
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     let chosen = args.implementation.as_deref().map(backend).transpose()?;
     let Some(container) = container(&args.container)?.sealed() else {
@@ -66,7 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return seal_oscore(&args);
     };
     let encoding = encoding(&args.encoding)?;
-    let format = serialization(&args.format)?;
+    let format = serialization(args.serialization())?;
     let key = SealKey::load(&args.key_file)?;
     if let Some(expected) = &args.scheme {
         let expected =
@@ -123,7 +134,7 @@ fn backend(name: &str) -> Result<seal::Backend, CliError> {
 /// An OSCORE-protected POST of the reading, under the context's next sequence number.
 fn seal_oscore(args: &Args) -> Result<(), CliError> {
     let encoding = encoding(&args.encoding)?;
-    let format = serialization(&args.format)?;
+    let format = serialization(args.serialization())?;
     let key = oscore::OscoreKey::load(&args.key_file)?;
     if let Some(expected) = &args.scheme
         && *expected != key.scheme()
@@ -143,7 +154,7 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
         &key,
         &plaintext,
         &args.uri_path,
-        oscore::content_format(&args.format),
+        oscore::content_format(args.serialization()),
     )?
     .bytes;
     let mut out = encoding.encode(&message);
@@ -164,7 +175,7 @@ fn reading(args: &Args, format: Option<Format>) -> Result<Vec<u8>, CliError> {
                 .bytes(Format::JsonMin, args.seed)
                 .map_err(CliError::usage),
             (Some(_), None) => Err(CliError::usage(
-                "--format raw needs standard input; a sample must be serialized",
+                "--serialization raw needs standard input; a sample must be serialized",
             )),
             (Some(node), Some(f)) => f.serialize(&node).map_err(CliError::usage),
         };
@@ -174,7 +185,7 @@ fn reading(args: &Args, format: Option<Format>) -> Result<Vec<u8>, CliError> {
         None => Ok(input),
         Some(f) => {
             let node = Format::JsonMin.deserialize(&input).map_err(|e| {
-                CliError::usage(format!("standard input is not a JSON reading ({e}); use --format raw to seal bytes as they are"))
+                CliError::usage(format!("standard input is not a JSON reading ({e}); use --serialization raw to seal bytes as they are"))
             })?;
             f.serialize(&node).map_err(CliError::usage)
         }
