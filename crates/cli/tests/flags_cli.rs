@@ -134,6 +134,34 @@ fn old_spellings_work_with_a_note() {
             flag == "--format"
         );
     }
+    // send: --serialization cbor, or the old --format cbor with a note.
+    for flag in ["--serialization", "--format"] {
+        let out = cm()
+            .args([
+                "send",
+                "--to",
+                "udp://127.0.0.1:9",
+                "--sample",
+                "chain:1",
+                "--count",
+                "1",
+                flag,
+                "cbor",
+                "--key-file",
+            ])
+            .arg(&key)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).contains("note: --format is now --serialization"),
+            flag == "--format"
+        );
+    }
     // Both spellings at once is a usage error, not a silent pick.
     cm().args([
         "seal",

@@ -25,7 +25,10 @@ pub struct Args {
     input: Option<PathBuf>,
     /// Serialization of generated readings (json, cbor, msgpack, ...).
     #[arg(long, default_value_t = SendOptions::default().format)]
-    format: String,
+    serialization: String,
+    /// Old spelling of --serialization.
+    #[arg(long, hide = true, conflicts_with = "serialization")]
+    format: Option<String>,
     /// Study 000's payload types: plaintext, ciphertext, padded (ciphertext filled to whole radio packets).
     #[arg(long, default_value = "ciphertext")]
     payload: live::PayloadType,
@@ -54,7 +57,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         sample: args.sample,
         count: args.count,
         input: args.input,
-        format: args.format,
+        format: crate::renamed::old(args.format, "--format", "--serialization")
+            .unwrap_or(args.serialization),
         payload: args.payload,
         packet_size: args.packet_size,
         timestamp: !args.no_timestamp,
