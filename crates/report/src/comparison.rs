@@ -37,6 +37,16 @@ pub fn text(c: &Comparison, only_changed: bool) -> String {
     o
 }
 
+/// The regression gate's JSON: its thresholds, both runs, how many results
+/// were compared and the ones slower by more than `pct`.
+pub fn gate_json(c: &Comparison, pct: f64, slower: &[&Ratio]) -> serde_json::Value {
+    serde_json::json!({
+        "fail_above_pct": pct, "sampled_threshold": c.sampled_threshold,
+        "exact_threshold": c.exact_threshold, "a": c.a, "b": c.b,
+        "compared": c.ratios.len(), "slower": slower,
+    })
+}
+
 /// The regression gate's output: only the results slower by more than `pct`.
 pub fn gate_text(c: &Comparison, pct: f64, slower: &[&Ratio]) -> String {
     let mut o = header(c);

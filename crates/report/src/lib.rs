@@ -20,6 +20,7 @@ pub mod implementations;
 pub mod key_establishment;
 pub mod recommendation;
 pub mod reproductions;
+pub mod runs;
 pub mod studies;
 pub mod summary;
 pub mod svg;

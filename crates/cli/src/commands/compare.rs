@@ -75,11 +75,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let slower = cmp.slower_than(pct);
     match args.format {
-        Format::Json => print_json(&serde_json::json!({
-            "fail_above_pct": pct, "sampled_threshold": cmp.sampled_threshold,
-            "exact_threshold": cmp.exact_threshold, "a": cmp.a, "b": cmp.b,
-            "compared": cmp.ratios.len(), "slower": slower,
-        }))?,
+        Format::Json => print_json(&report::comparison::gate_json(&cmp, pct, &slower))?,
         Format::Table => print!("{}", report::comparison::gate_text(&cmp, pct, &slower)),
     }
     if slower.is_empty() {

@@ -22,41 +22,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         println!("{text}");
         return Ok(());
     }
-    if runs.is_empty() {
-        println!(
-            "no runs yet in {} (start one with `ciphermeter run --quick`)",
-            store.path().display()
-        );
-        return Ok(());
-    }
-    println!(
-        "{:>4}  {:<20}  {:<11}  {:>7}  {:<18}  command",
-        "id", "started (UTC)", "status", "results", "host"
-    );
-    for r in &runs {
-        let origin = if r.origin == "local" {
-            String::new()
-        } else {
-            format!("  [{}]", r.origin)
-        };
-        println!(
-            "{:>4}  {:<20}  {:<11}  {:>7}  {:<18}  {}{origin}",
-            r.id,
-            r.started_at,
-            r.status.as_str(),
-            r.results,
-            truncate(&r.host, 18),
-            r.command
-        );
-    }
-    println!("store: {}", store.path().display());
+    print!("{}", report::runs::text(&runs, store.path()));
     Ok(())
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n - 1).collect::<String>() + "…"
-    }
 }
