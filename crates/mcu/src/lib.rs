@@ -54,6 +54,43 @@ pub struct Request {
     pub sizes: Vec<usize>,
 }
 
+impl Request {
+    /// The run's command as the store records it: `mcu --target T ALG… --sizes S`.
+    pub fn command(&self) -> String {
+        let sizes: Vec<String> = self.sizes.iter().map(|s| s.to_string()).collect();
+        let mut command = vec!["mcu", "--target", self.target.name()];
+        command.extend(self.algorithms.iter().map(String::as_str));
+        let sizes = sizes.join(",");
+        command.extend(["--sizes", &sizes]);
+        command.join(" ")
+    }
+}
+
+/// Writes the device cost table of `rows`, measured for `req`, to `path`,
+/// as `scripts/device-costs` makes it (data/device-costs/TARGET.json). With
+/// algorithms named and `path` already a table of this target, only their
+/// entries in it are replaced.
+pub fn write_cost_table(
+    path: &std::path::Path,
+    req: &Request,
+    rows: &[McuResult],
+) -> Result<(), McuError> {
+    let target = req.target;
+    let mut table = cost_table::CostTable::from_results(
+        target,
+        rows,
+        toolchain::versions(target),
+        cost_table::firmware_revision(&firmware_dir())?,
+        format!("scripts/device-costs {}", target.name()),
+    );
+    if !req.algorithms.is_empty() && path.exists() {
+        table = cost_table::update_file(path, target, table)?;
+    }
+    let text = serde_json::to_string_pretty(&table).map_err(|e| McuError::Failed(e.to_string()))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| McuError::Failed(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Message sizes when none are given, as the `--sizes` flag spells them.
 pub const DEFAULT_SIZES: &str = "16,64,256,1024";
 
@@ -269,4 +306,22 @@ fn validate_sizes(sizes: &[usize]) -> Result<(), McuError> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod request_tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_command_names_target_algorithms_and_sizes() {
+        let req = Request {
+            target: Target::CortexM4,
+            algorithms: vec!["aes-128-gcm".into(), "sha512@monocypher".into()],
+            sizes: vec![16, 64],
+        };
+        assert_eq!(
+            req.command(),
+            "mcu --target cortex-m4 aes-128-gcm sha512@monocypher --sizes 16,64"
+        );
+    }
 }

@@ -39,14 +39,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let target: Target = args.target.parse()?;
-    let sizes: Vec<String> = args.sizes.iter().map(|s| s.to_string()).collect();
     let implementations = mcu::implementation::parse_list(&args.implementation)?;
     let algorithms = mcu::implementation::expand(&args.algorithms, &implementations)?;
-    let mut command = vec!["mcu", "--target", target.name()];
-    command.extend(algorithms.iter().map(String::as_str));
-    let sizes = sizes.join(",");
-    command.extend(["--sizes", &sizes]);
-    let command = command.join(" ");
     let req = Request {
         target,
         algorithms,
@@ -70,28 +64,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Format::Table => print!("{}", mcu::results::table(&rows)),
     }
     if let Some(path) = &args.cost_table {
-        let mut table = mcu::cost_table::CostTable::from_results(
-            target,
-            &rows,
-            mcu::toolchain::versions(target),
-            mcu::cost_table::firmware_revision(&mcu::firmware_dir())?,
-            format!("scripts/device-costs {}", target.name()),
-        );
-        if !req.algorithms.is_empty() && path.exists() {
-            table = mcu::cost_table::update_file(path, target, table)?;
-        }
-        let text = serde_json::to_string_pretty(&table).map_err(CliError::failed)? + "\n";
-        crate::args::write_output(&text, Some(path))?;
+        mcu::write_cost_table(path, &req, &rows)?;
     }
     if !args.no_store {
         let mut store = args.db.open()?;
-        let id = cost::record::save_mcu_results(
-            &mut store,
-            &rows,
-            &command,
-            mcu::toolchain::versions(target),
-            measured.interrupted,
-        )?;
+        let versions = mcu::toolchain::versions(target);
+        let (command, interrupted) = (req.command(), measured.interrupted);
+        let id =
+            cost::record::save_mcu_results(&mut store, &rows, &command, versions, interrupted)?;
         eprintln!("stored as run {id} (see `ciphermeter runs`)");
     }
     if measured.interrupted {
