@@ -106,12 +106,18 @@ impl<K: AeadKind> Aead<K> {
 
     fn decrypt(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> aead::Result<()> {
         let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| aead::Error)?;
-        // AWS-LC compares the tag in constant time; on failure the caller
-        // discards the buffer (the sealing core wipes it).
-        self.key
+        // AWS-LC compares the tag in constant time. On failure the buffer
+        // holds unauthenticated bytes "in an unspecified way": none is released.
+        match self
+            .key
             .open_in_place_separate_tag(nonce, Aad::from(ad), tag, buf)
-            .map(|_| ())
-            .map_err(|_| aead::Error)
+        {
+            Ok(_) => Ok(()),
+            Err(_) => {
+                buf.fill(0);
+                Err(aead::Error)
+            }
+        }
     }
 }
 
