@@ -13,6 +13,7 @@ use seal::{
     SealKey,
 };
 
+use seal::host::container::MessageContainer;
 use serde_json::json;
 
 use crate::Error;
@@ -256,6 +257,66 @@ pub struct Grid {
     pub quick: bool,
 }
 
+/// `frame-bench`'s schemes when none are given.
+pub const DEFAULT_SCHEMES: &str = "hmac:hmac-sha256,etm:aes-128-cbc+hmac-sha256,aead:aes-128-gcm,aead:aes-256-gcm,aead:chacha20-poly1305,aead:ascon-aead128";
+
+/// `frame-bench`'s lists as typed, one name per item.
+#[derive(Clone, Debug, Default)]
+pub struct GridRequest {
+    pub schemes: Vec<String>,
+    pub samples: Vec<String>,
+    pub serializations: Vec<String>,
+    pub containers: Vec<String>,
+    pub encodings: Vec<String>,
+    pub readings: usize,
+    pub quick: bool,
+}
+
+impl GridRequest {
+    /// The grid; an error names the flag of the first name that is wrong.
+    /// `quick` cycles through at most 8 readings.
+    pub fn grid(&self) -> Result<Grid, Error> {
+        fn each<T, E: std::fmt::Display>(
+            names: &[String],
+            flag: &str,
+            parse: impl Fn(&str) -> Result<T, E>,
+        ) -> Result<Vec<T>, Error> {
+            let named = |e: E| match flag {
+                "" => Error::invalid(e),
+                _ => Error::invalid(format!("{flag}: {e}")),
+            };
+            names.iter().map(|n| parse(n).map_err(named)).collect()
+        }
+        let schemes = each(&self.schemes, "--scheme", Scheme::parse)?;
+        let samples = each(&self.samples, "--sample", Sample::parse)?;
+        let formats = each(
+            &self.serializations,
+            "--serialization",
+            str::parse::<Format>,
+        )?;
+        let containers = each(&self.containers, "", |c| {
+            c.parse::<MessageContainer>()?.require_sealed()
+        })?;
+        let encodings = each(&self.encodings, "--encoding", str::parse::<Encoding>)?;
+        if self.readings == 0 || self.readings > 100_000 {
+            return Err(Error::invalid("--readings must be 1..=100000"));
+        }
+        Ok(Grid {
+            schemes,
+            samples,
+            formats,
+            containers,
+            encodings,
+            readings: if self.quick {
+                self.readings.min(8)
+            } else {
+                self.readings
+            },
+            quick: self.quick,
+        })
+    }
+}
+
 /// One measured case of the grid.
 pub struct Row {
     pub scheme: Scheme,
@@ -388,4 +449,51 @@ pub fn json_value(rows: &[Row]) -> serde_json::Value {
         })
         .collect();
     json!({ "frame_bench": cases })
+}
+
+#[cfg(test)]
+mod grid_tests {
+    use super::*;
+
+    fn request() -> GridRequest {
+        let one = |s: &str| vec![s.to_string()];
+        GridRequest {
+            schemes: DEFAULT_SCHEMES.split(',').map(String::from).collect(),
+            samples: one("chain:10"),
+            serializations: one("json"),
+            containers: vec!["json".into(), "bin".into()],
+            encodings: one("raw"),
+            readings: 64,
+            quick: true,
+        }
+    }
+
+    #[test]
+    fn a_request_becomes_a_grid_or_names_the_flag_it_refuses() {
+        let grid = request().grid().unwrap();
+        assert_eq!(grid.schemes.len(), 6);
+        assert_eq!(grid.containers, [Container::Json, Container::Binary]);
+        assert_eq!(grid.readings, 8, "quick cycles through at most 8");
+        let err = |r: GridRequest| r.grid().err().unwrap().to_string();
+        let sample = GridRequest {
+            samples: vec!["chain".into()],
+            ..request()
+        };
+        assert!(err(sample).starts_with("--sample: "));
+        let oscore = GridRequest {
+            containers: vec!["oscore".into()],
+            ..request()
+        };
+        assert!(err(oscore).starts_with("--container: unknown container 'oscore'"));
+        let encoding = GridRequest {
+            encodings: vec!["base32".into()],
+            ..request()
+        };
+        assert!(err(encoding).starts_with("--encoding: "));
+        let none = GridRequest {
+            readings: 0,
+            ..request()
+        };
+        assert_eq!(err(none), "--readings must be 1..=100000");
+    }
 }

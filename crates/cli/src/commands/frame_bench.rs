@@ -11,14 +11,9 @@
 //! - cost per bit: (µs/byte) / bits of security as study 003 scores them (§3.5, Fig. 10).
 
 use clap::{Args as ClapArgs, ValueEnum};
-use cost::frame::{Grid, json_value, measure_grid, table_text};
-use payload::{Encoding, Format, Sample};
-use seal::{Container, Scheme};
+use cost::frame::{DEFAULT_SCHEMES, GridRequest, json_value, measure_grid, table_text};
 
-use crate::args::{container, encoding};
 use crate::error::CliError;
-
-const DEFAULT_SCHEMES: &str = "hmac:hmac-sha256,etm:aes-128-cbc+hmac-sha256,aead:aes-128-gcm,aead:aes-256-gcm,aead:chacha20-poly1305,aead:ascon-aead128";
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Output {
@@ -54,52 +49,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let schemes: Vec<Scheme> = args
-        .scheme
-        .iter()
-        .map(|s| Scheme::parse(s).map_err(|e| CliError::usage(format!("--scheme: {e}"))))
-        .collect::<Result<_, _>>()?;
-    let samples: Vec<Sample> = args
-        .sample
-        .iter()
-        .map(|s| Sample::parse(s).map_err(|e| CliError::usage(format!("--sample: {e}"))))
-        .collect::<Result<_, _>>()?;
-    let formats: Vec<Format> = args
-        .serialization
-        .iter()
-        .map(|s| {
-            s.parse()
-                .map_err(|e| CliError::usage(format!("--serialization: {e}")))
-        })
-        .collect::<Result<_, _>>()?;
-    let containers: Vec<Container> = args
-        .container
-        .iter()
-        .map(|c| Ok::<_, CliError>(container(c)?.require_sealed()?))
-        .collect::<Result<_, _>>()?;
-    let encodings: Vec<Encoding> = args
-        .encoding
-        .iter()
-        .map(|e| encoding(e))
-        .collect::<Result<_, _>>()?;
-    if args.readings == 0 || args.readings > 100_000 {
-        return Err(CliError::usage("--readings must be 1..=100000"));
-    }
-
-    let grid = Grid {
-        schemes,
-        samples,
-        formats,
-        containers,
-        encodings,
-        readings: if args.quick {
-            args.readings.min(8)
-        } else {
-            args.readings
-        },
+    let grid = GridRequest {
+        schemes: args.scheme,
+        samples: args.sample,
+        serializations: args.serialization,
+        containers: args.container,
+        encodings: args.encoding,
+        readings: args.readings,
         quick: args.quick,
     };
-    let rows = measure_grid(&grid)?;
+    let rows = measure_grid(&grid.grid()?)?;
     match args.format {
         Output::Table => print!("{}", table_text(&rows)),
         Output::Json => println!(
