@@ -459,4 +459,20 @@ impl Catalogue {
                     .join(", "),
             })
     }
+    /// The serial packet radio of link `name` with the command line's
+    /// `overrides` applied (`radio-emulator`); a link of another kind is refused.
+    pub fn serial_radio(
+        &self,
+        name: &str,
+        overrides: &crate::serial::Overrides,
+    ) -> Result<crate::serial::SerialRadio, LinkError> {
+        let spec = self.get(name)?;
+        let radio = spec.serial.clone().ok_or_else(|| {
+            LinkError::invalid(format!(
+                "--link {}: not a serial packet-radio link",
+                spec.name
+            ))
+        })?;
+        Ok(radio.with_overrides(overrides))
+    }
 }

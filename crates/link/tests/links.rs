@@ -258,3 +258,32 @@ repetitions = { value = 1, source = "x" }
     );
     assert!(Catalogue::with_dir(Some(std::path::Path::new("/nonexistent/dir"))).is_err());
 }
+
+/// `radio-emulator`: a serial link's radio with the flags applied; any other link refused.
+#[test]
+fn serial_radios_take_overrides_and_other_links_are_refused() {
+    use ciphermeter_link::serial::Overrides;
+    let cat = Catalogue::builtin().unwrap();
+    let overrides = Overrides {
+        baud: Some(9600),
+        ..Overrides::default()
+    };
+    let radio = cat.serial_radio("slice-of-radio", &overrides).unwrap();
+    assert_eq!(radio.serial_baud.value, 9600);
+    assert!(
+        radio
+            .serial_baud
+            .source
+            .as_deref()
+            .unwrap()
+            .contains("--baud")
+    );
+    let err = cat
+        .serial_radio("lorawan-eu868-dr3", &overrides)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--link lorawan-eu868-dr3: not a serial packet-radio link"
+    );
+    assert!(cat.serial_radio("nope", &overrides).is_err());
+}

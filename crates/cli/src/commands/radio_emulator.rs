@@ -52,16 +52,7 @@ pub struct Args {
     pub duration: Option<f64>,
 }
 
-/// The link model's serial radio with the command-line overrides applied.
-pub fn radio(args: &Args) -> Result<link::serial::SerialRadio, CliError> {
-    let cat = links(&args.data_dir)?;
-    let spec = cat.get(&args.link).map_err(usage)?;
-    let radio = spec.serial.clone().ok_or_else(|| {
-        CliError::usage(format!(
-            "--link {}: not a serial packet-radio link",
-            spec.name
-        ))
-    })?;
+pub fn run(args: Args) -> Result<(), CliError> {
     let overrides = link::serial::Overrides {
         baud: args.baud,
         packet_size: args.packet_size,
@@ -69,11 +60,9 @@ pub fn radio(args: &Args) -> Result<link::serial::SerialRadio, CliError> {
         air_rate: args.air_rate,
         overhead: args.overhead,
     };
-    Ok(radio.with_overrides(&overrides))
-}
-
-pub fn run(args: Args) -> Result<(), CliError> {
-    let radio = radio(&args)?;
+    let radio = links(&args.data_dir)?
+        .serial_radio(&args.link, &overrides)
+        .map_err(usage)?;
     let impair = live::Impairments {
         loss: args.loss,
         bit_error_rate: args.ber,
