@@ -59,6 +59,16 @@ pub fn show(
     }
 }
 
+/// [`show`] for a value that serializes itself.
+pub fn show_value(
+    format: Format,
+    value: &impl serde::Serialize,
+    text: impl FnOnce() -> String,
+) -> Result<(), CliError> {
+    let json = serde_json::to_value(value).map_err(CliError::failed)?;
+    show(format, || json, text)
+}
+
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct DbArgs {
     /// Results database, a file or postgres://user@host:port/db [default: $XDG_DATA_HOME/ciphermeter/results.sqlite].

@@ -34,6 +34,24 @@ pub struct Options {
     pub backend: Option<Backend>,
 }
 
+impl Options {
+    /// As `reproduce file-sizes` takes them: the largest size as typed
+    /// (16MiB; default 128 MiB, 8 MiB when `quick`) and a backend's name.
+    pub fn from_flags(
+        max_size: Option<&str>,
+        quick: bool,
+        backend: Option<&str>,
+    ) -> Result<Options, Error> {
+        let max_size = match max_size {
+            Some(text) => measure::sizes::parse_size(text).map_err(Error::invalid)?,
+            None if quick => 8 * MIB,
+            None => 128 * MIB,
+        };
+        let backend = backend.map(Backend::parse).transpose()?;
+        Ok(Options { max_size, backend })
+    }
+}
+
 /// The paper's ciphers: its name, our catalogue ids for ECB and CBC (or the
 /// stream cipher), and the key length of its Table II.
 struct StudyCipher {
@@ -574,5 +592,30 @@ mod tests {
         .unwrap_err();
         assert!(err.is_invalid(), "{err}");
         assert!(err.to_string().contains("no ring backend"), "{err}");
+    }
+
+    #[test]
+    fn flags_give_the_largest_size_and_backend() {
+        let quick = Options::from_flags(None, true, None).unwrap();
+        assert_eq!((quick.max_size, quick.backend), (8 * MIB, None));
+        assert_eq!(
+            Options::from_flags(None, false, None).unwrap().max_size,
+            128 * MIB
+        );
+        let given = Options::from_flags(Some("16MiB"), true, Some("rustcrypto")).unwrap();
+        assert_eq!(given.max_size, 16 * MIB);
+        assert_eq!(given.backend, Some(Backend::RustCrypto));
+        assert!(
+            Options::from_flags(Some("lots"), false, None)
+                .err()
+                .unwrap()
+                .is_invalid()
+        );
+        assert!(
+            Options::from_flags(None, false, Some("nope"))
+                .err()
+                .unwrap()
+                .is_invalid()
+        );
     }
 }

@@ -51,6 +51,21 @@ fn mcu_error(e: mcu::McuError) -> Error {
     }
 }
 
+/// [`run_with`] as `reproduce tiny-security --target T [--impl LIST]` names
+/// the target and the other implementations.
+pub fn run_named(
+    target: &str,
+    others: Option<&str>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, Error> {
+    let target: Target = target.parse()?;
+    let others = match others {
+        Some(list) => device_facts::implementation::parse_list(list)?,
+        None => Vec::new(),
+    };
+    run_with(target, &others, progress)
+}
+
 /// [`run`], and with each of `others` ([`Report::by_implementation`]).
 pub fn run_with(
     target: Target,
@@ -259,5 +274,15 @@ impl Report {
             }
         }
         o
+    }
+}
+
+#[cfg(test)]
+mod named_tests {
+    #[test]
+    fn unknown_targets_and_implementations_are_the_users_to_fix() {
+        let run = |t: &str, i: Option<&str>| super::run_named(t, i, &mut |_| {}).err().unwrap();
+        assert!(run("z80", None).is_invalid());
+        assert!(run("cortex-m4", Some("wolfssl")).is_invalid());
     }
 }

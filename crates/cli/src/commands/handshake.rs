@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
-use crate::args::{Format, show};
+use crate::args::{Format, show_value};
 use crate::error::CliError;
 
 #[derive(Subcommand)]
@@ -88,9 +88,5 @@ pub fn run(protocol: Protocol) -> Result<(), CliError> {
             args.format,
         ),
     };
-    show(
-        format,
-        || serde_json::to_value(&view).unwrap_or_default(),
-        || view.text(),
-    )
+    show_value(format, &view, || view.text())
 }

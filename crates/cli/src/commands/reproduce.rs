@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args as ClapArgs, Subcommand};
 use studies::StudyReport;
 
-use crate::args::{Format, write_output};
+use crate::args::{Format, show_value, write_output};
 use crate::error::CliError;
 
 #[derive(Subcommand)]
@@ -109,102 +109,72 @@ pub fn run(study: Study) -> Result<(), CliError> {
     let (report, format) = match study {
         Study::RfTransmission(a) if a.live => {
             let live = studies::rf_live::run(&a.link, a.data_dir.as_deref(), a.quick)?;
-            return print(&live, a.format, || live.text());
+            return show_value(a.format, &live, || live.text());
         }
-        Study::RfTransmission(a) => (
-            StudyReport::RfTransmission(studies::rf_transmission::run(
-                &studies::rf_transmission::Options {
-                    quick: a.quick,
-                    link: a.link,
-                    data_dir: a.data_dir,
-                },
-            )?),
-            a.format,
-        ),
-        Study::Serialization(a) => (
-            StudyReport::Serialization(studies::serialization::run(
-                &studies::serialization::Options { quick: a.quick },
-            )?),
-            a.format,
-        ),
+        Study::RfTransmission(a) => {
+            let (quick, link, data_dir) = (a.quick, a.link, a.data_dir);
+            let options = studies::rf_transmission::Options {
+                quick,
+                link,
+                data_dir,
+            };
+            let r = studies::rf_transmission::run(&options)?;
+            (StudyReport::RfTransmission(r), a.format)
+        }
+        Study::Serialization(a) => {
+            let options = studies::serialization::Options { quick: a.quick };
+            let r = studies::serialization::run(&options)?;
+            (StudyReport::Serialization(r), a.format)
+        }
         Study::TinySecurity(a) => match &a.target {
-            Some(target) => {
-                let target: mcu::Target = target.parse()?;
-                let show = std::io::stderr().is_terminal();
-                let others = match &a.implementation {
-                    Some(list) => mcu::implementation::parse_list(list)?,
-                    None => Vec::new(),
-                };
-                let r = studies::tiny_security_device::run_with(target, &others, &mut |step| {
-                    if show {
-                        eprintln!("{step}");
-                    }
-                })?;
-                let undiagnosed = r.undiagnosed_failure();
-                print(&r, a.format, || r.text())?;
-                if undiagnosed {
-                    return Err(CliError::failed(
-                        "a known-answer check failed on the device; see the kat column",
-                    ));
-                }
-                return Ok(());
+            Some(target) => return tiny_security_device(target, &a),
+            None => {
+                let (quick, iterations) = (a.quick, a.iterations);
+                let options = studies::tiny_security::Options { quick, iterations };
+                let r = studies::tiny_security::run(&options)?;
+                (StudyReport::TinySecurity(r), a.format)
             }
-            None => (
-                StudyReport::TinySecurity(studies::tiny_security::run(
-                    &studies::tiny_security::Options {
-                        quick: a.quick,
-                        iterations: a.iterations,
-                    },
-                )?),
-                a.format,
-            ),
         },
         Study::FileSizes(a) => return file_sizes(a),
-        Study::Lora(a) => (
-            studies::lora_device::reproduce(a.quick, a.bytes, a.target.as_deref())?,
-            a.format,
-        ),
+        Study::Lora(a) => {
+            let r = studies::lora_device::reproduce(a.quick, a.bytes, a.target.as_deref())?;
+            (r, a.format)
+        }
     };
-    print(&report, format, || report.text())
+    show_value(format, &report, || report.text())
 }
 
-fn print<T: serde::Serialize>(
-    value: &T,
-    format: Format,
-    text: impl FnOnce() -> String,
-) -> Result<(), CliError> {
-    match format {
-        Format::Json => {
-            crate::args::print_json(&serde_json::to_value(value).map_err(CliError::failed)?)
+/// Study 003 at device level: the simulator's steps on a terminal, and a
+/// known-answer failure nothing diagnosed fails the command.
+fn tiny_security_device(target: &str, a: &TinySecurityArgs) -> Result<(), CliError> {
+    let show = std::io::stderr().is_terminal();
+    let others = a.implementation.as_deref();
+    let r = studies::tiny_security_device::run_named(target, others, &mut |step| {
+        if show {
+            eprintln!("{step}");
         }
-        Format::Table => {
-            print!("{}", text());
-            Ok(())
-        }
+    })?;
+    show_value(a.format, &r, || r.text())?;
+    if r.undiagnosed_failure() {
+        return Err(CliError::failed(
+            "a known-answer check failed on the device; see the kat column",
+        ));
     }
+    Ok(())
 }
 
 /// Study 002 streams its table row by row: the files take minutes, and an
 /// interruption keeps the rows that finished.
 fn file_sizes(a: FileSizesArgs) -> Result<(), CliError> {
-    use studies::file_sizes::{self as fs, MIB};
-    let max_size = match &a.max_size {
-        Some(text) => measure::sizes::parse_size(text).map_err(CliError::usage)?,
-        None if a.quick => 8 * MIB,
-        None => 128 * MIB,
-    };
-    let backend = a
-        .backend
-        .as_deref()
-        .map(catalogue::Backend::parse)
-        .transpose()?;
+    use studies::file_sizes as fs;
+    let options = fs::Options::from_flags(a.max_size.as_deref(), a.quick, a.backend.as_deref())?;
     ctrlc::set_handler(measure::interrupt::request_stop)
         .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
     let json = a.format == Format::Json;
     if !json {
         println!("{}", fs::table_header());
     }
-    let report = fs::run(&fs::Options { max_size, backend }, &mut |row| {
+    let report = fs::run(&options, &mut |row| {
         if !json {
             println!("{}", fs::table_row(row));
         }
