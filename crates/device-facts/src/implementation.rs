@@ -249,6 +249,30 @@ impl FromStr for Implementation {
     }
 }
 
+/// `seal --impl NAME`: a backend of the sealing core, a host-only one
+/// (aws-lc) or an implementation of the registry that is one (a hardware
+/// engine may be measured before it is); the error lists the backends.
+pub fn sealing_backend(name: &str) -> Result<seal::Backend, FactsError> {
+    if let Some(b) = seal::Backend::from_name(name).filter(|b| b.host_only()) {
+        return Ok(b);
+    }
+    let names = seal::Backend::ALL.map(|b| b.name());
+    let imp: Implementation = name.parse().map_err(|_| {
+        FactsError::Usage(format!(
+            "--impl {name}: no such backend of the sealing core; the backends are {}{}",
+            names.join(", "),
+            names::did_you_mean(name, names)
+        ))
+    })?;
+    imp.sealing_backend().ok_or_else(|| {
+        FactsError::Usage(format!(
+            "--impl {name}: {} is no backend of the sealing core yet; the backends are {}",
+            imp.label(),
+            names.join(", ")
+        ))
+    })
+}
+
 /// `--impl` as the user wrote it: names, comma separated, or `all`.
 pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, FactsError> {
     let mut out = Vec::new();
@@ -334,6 +358,27 @@ pub fn rustcrypto_name() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `seal --impl`: every registry implementation that is a sealing
+    /// backend by its name; anything else refused with the backends listed.
+    #[test]
+    fn sealing_backends_are_named_or_listed() {
+        assert_eq!(
+            sealing_backend("rustcrypto").unwrap(),
+            seal::Backend::RustCrypto
+        );
+        assert_eq!(
+            sealing_backend("ciphermeter").unwrap().name(),
+            "ciphermeter"
+        );
+        let err = sealing_backend("wolfssl").unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "--impl wolfssl: no such backend of the sealing core; the backends are rustcrypto"
+            ),
+            "{err}"
+        );
+    }
 
     /// Every pair offered here is named in the firmware's `pick!` for that
     /// algorithm, so the runner never asks for a build that cannot compile.

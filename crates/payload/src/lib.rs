@@ -17,6 +17,7 @@ mod format;
 mod generate;
 mod hex_text;
 mod node;
+pub mod plaintext;
 mod yaml_flow;
 
 pub use encoding::Encoding;

@@ -163,3 +163,44 @@ fn oscore_pairs_need_a_peer_file_and_random_nonces() {
     let loaded = OscoreKey::load(&peer).unwrap();
     assert_eq!(loaded.scheme(), scheme);
 }
+
+/// `seal --scheme S`: checked against the key or context file, never required.
+#[test]
+fn an_expected_scheme_must_be_the_files() {
+    let key = SealKey::create("aead:aes-128-gcm", "random", false).unwrap();
+    key.check_scheme(None).unwrap();
+    key.check_scheme(Some("aead:aes-128-gcm")).unwrap();
+    let err = key.check_scheme(Some("aead:aes-256-gcm")).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "--scheme aead:aes-256-gcm does not match the key file, which is for aead:aes-128-gcm"
+    );
+    assert!(
+        key.check_scheme(Some("aead:nope"))
+            .err()
+            .unwrap()
+            .to_string()
+            .starts_with("--scheme: ")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (mine, peer) = (dir.path().join("a"), dir.path().join("b"));
+    let scheme = "oscore:aes-ccm-16-64-128";
+    let (context, _) = ciphermeter_seal::host::oscore::OscoreKey::write_pair(
+        scheme,
+        "random",
+        &mine,
+        Some(&peer),
+        false,
+    )
+    .unwrap();
+    context.check_scheme(Some(scheme)).unwrap();
+    let err = context
+        .check_scheme(Some("oscore:other"))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.ends_with("does not match the context file, which is for oscore:aes-ccm-16-64-128"),
+        "{err}"
+    );
+}

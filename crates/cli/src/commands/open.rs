@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use payload::{Encoding, Format};
+use payload::Encoding;
 use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
@@ -73,19 +73,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             opened.reading
         }
     };
-    let shown = match format {
-        Some(f) if !f.is_text() => {
-            let node = f.deserialize(&plaintext).map_err(CliError::usage)?;
-            let mut json = Format::JsonMin.serialize(&node).map_err(CliError::usage)?;
-            json.push(b'\n');
-            json
-        }
-        Some(f) => {
-            f.deserialize(&plaintext).map_err(CliError::usage)?;
-            plaintext
-        }
-        None => plaintext,
-    };
+    let shown = payload::plaintext::shown(plaintext, format).map_err(CliError::Usage)?;
     std::io::stdout().lock().write_all(&shown)?;
     Ok(())
 }

@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use payload::{Format, Sample};
+use payload::{Encoding, Format};
 use seal::host::container::MessageContainer;
 use seal::host::oscore;
-use seal::{Scheme, SealKey, limits, seal_with_backend};
+use seal::{SealKey, limits, seal_with_backend};
 
 use crate::args::{container, encoding, is_text, read_stdin, serialization};
 use crate::error::CliError;
@@ -67,7 +67,10 @@ impl Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let chosen = args.implementation.as_deref().map(backend).transpose()?;
+    let chosen = args.implementation.as_deref();
+    let chosen = chosen
+        .map(device_facts::implementation::sealing_backend)
+        .transpose()?;
     let Some(container) = container(&args.container)?.sealed() else {
         if chosen.is_some_and(|b| b != seal::Backend::RustCrypto) {
             return Err(CliError::usage(
@@ -79,56 +82,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let encoding = encoding(&args.encoding)?;
     let format = serialization(args.serialization())?;
     let key = SealKey::load(&args.key_file)?;
-    if let Some(expected) = &args.scheme {
-        let expected =
-            Scheme::parse(expected).map_err(|e| CliError::usage(format!("--scheme: {e}")))?;
-        if expected != key.scheme {
-            return Err(CliError::usage(format!(
-                "--scheme {expected} does not match the key file, which is for {}",
-                key.scheme
-            )));
-        }
-    }
+    key.check_scheme(args.scheme.as_deref())?;
     let plaintext = reading(&args, format)?;
     let backend = chosen.unwrap_or_else(|| seal::Backend::host_default(&key.scheme.spec()));
-    let message = seal_with_backend(
+    let aad = args.aad.as_deref().unwrap_or("").as_bytes();
+    let sealed = seal_with_backend(
         &key,
         backend,
         args.allow_insecure,
         container,
         &plaintext,
-        args.aad.as_deref().unwrap_or("").as_bytes(),
-    )?;
-    let mut out = encoding.encode(&message);
-    if is_text(container.into(), encoding) {
-        out.push(b'\n');
-    }
-    std::io::stdout().lock().write_all(&out)?;
-    Ok(())
-}
-
-/// `--impl`: a backend of the sealing core: a host-only one (aws-lc), or an
-/// implementation of the registry that is one (a hardware engine may be
-/// measured before it is).
-fn backend(name: &str) -> Result<seal::Backend, CliError> {
-    if let Some(b) = seal::Backend::from_name(name).filter(|b| b.host_only()) {
-        return Ok(b);
-    }
-    let names = seal::Backend::ALL.map(|b| b.name());
-    let imp: device_facts::Implementation = name.parse().map_err(|_| {
-        CliError::usage(format!(
-            "--impl {name}: no such backend of the sealing core; the backends are {}{}",
-            names.join(", "),
-            names::did_you_mean(name, names)
-        ))
-    })?;
-    imp.sealing_backend().ok_or_else(|| {
-        CliError::usage(format!(
-            "--impl {name}: {} is no backend of the sealing core yet; the backends are {}",
-            imp.label(),
-            seal::Backend::ALL.map(|b| b.name()).join(", ")
-        ))
-    })
+        aad,
+    );
+    print_message(&sealed?, container.into(), encoding)
 }
 
 /// An OSCORE-protected POST of the reading, under the context's next sequence number.
@@ -136,29 +102,26 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
     let encoding = encoding(&args.encoding)?;
     let format = serialization(args.serialization())?;
     let key = oscore::OscoreKey::load(&args.key_file)?;
-    if let Some(expected) = &args.scheme
-        && *expected != key.scheme()
-    {
-        return Err(CliError::usage(format!(
-            "--scheme {expected} does not match the context file, which is for {}",
-            key.scheme()
-        )));
-    }
+    key.check_scheme(args.scheme.as_deref())?;
     if args.aad.is_some() {
         return Err(CliError::usage(
             "--aad: OSCORE authenticates its own fields; send extra data inside the reading",
         ));
     }
     let plaintext = reading(args, format)?;
-    let message = oscore::seal_reading(
-        &key,
-        &plaintext,
-        &args.uri_path,
-        oscore::content_format(args.serialization()),
-    )?
-    .bytes;
-    let mut out = encoding.encode(&message);
-    if is_text(MessageContainer::Oscore, encoding) {
+    let content_format = oscore::content_format(args.serialization());
+    let sealed = oscore::seal_reading(&key, &plaintext, &args.uri_path, content_format)?;
+    print_message(&sealed.bytes, MessageContainer::Oscore, encoding)
+}
+
+/// The message in its transport encoding, a text one ending its line.
+fn print_message(
+    message: &[u8],
+    container: MessageContainer,
+    encoding: Encoding,
+) -> Result<(), CliError> {
+    let mut out = encoding.encode(message);
+    if is_text(container, encoding) {
         out.push(b'\n');
     }
     std::io::stdout().lock().write_all(&out)?;
@@ -167,27 +130,9 @@ fn seal_oscore(args: &Args) -> Result<(), CliError> {
 
 /// The plaintext: a generated sample, or standard input (a JSON reading, re-serialized).
 fn reading(args: &Args, format: Option<Format>) -> Result<Vec<u8>, CliError> {
-    if let Some(spec) = &args.sample {
-        let sample = Sample::parse(spec).map_err(|e| CliError::usage(format!("--sample: {e}")))?;
-        return match (sample.record(args.seed), format) {
-            // Random bytes are bytes already; no format applies.
-            (None, _) => sample
-                .bytes(Format::JsonMin, args.seed)
-                .map_err(CliError::usage),
-            (Some(_), None) => Err(CliError::usage(
-                "--serialization raw needs standard input; a sample must be serialized",
-            )),
-            (Some(node), Some(f)) => f.serialize(&node).map_err(CliError::usage),
-        };
-    }
-    let input = read_stdin(limits::BODY, "the reading")?;
-    match format {
-        None => Ok(input),
-        Some(f) => {
-            let node = Format::JsonMin.deserialize(&input).map_err(|e| {
-                CliError::usage(format!("standard input is not a JSON reading ({e}); use --serialization raw to seal bytes as they are"))
-            })?;
-            f.serialize(&node).map_err(CliError::usage)
-        }
-    }
+    let reading = match &args.sample {
+        Some(spec) => payload::plaintext::from_sample(spec, args.seed, format),
+        None => payload::plaintext::from_input(read_stdin(limits::BODY, "the reading")?, format),
+    };
+    reading.map_err(CliError::Usage)
 }

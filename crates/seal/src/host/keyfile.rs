@@ -105,6 +105,22 @@ impl SealKey {
         })
     }
 
+    /// `--scheme S` beside the key file: refused unless it names the key's scheme.
+    pub fn check_scheme(&self, expected: Option<&str>) -> Result<(), SealError> {
+        let Some(expected) = expected else {
+            return Ok(());
+        };
+        let expected =
+            Scheme::parse(expected).map_err(|e| SealError::Usage(format!("--scheme: {e}")))?;
+        if expected != self.scheme {
+            return Err(SealError::Usage(format!(
+                "--scheme {expected} does not match the key file, which is for {}",
+                self.scheme
+            )));
+        }
+        Ok(())
+    }
+
     pub fn material(&self) -> &[u8] {
         &self.material
     }

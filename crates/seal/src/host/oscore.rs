@@ -203,6 +203,17 @@ impl OscoreKey {
         format!("{PREFIX}{}", self.alg.name())
     }
 
+    /// `--scheme S` beside the context file: refused unless it names its scheme.
+    pub fn check_scheme(&self, expected: Option<&str>) -> Result<(), SealError> {
+        match expected {
+            Some(expected) if expected != self.scheme() => Err(SealError::Usage(format!(
+                "--scheme {expected} does not match the context file, which is for {}",
+                self.scheme()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     pub fn context(&self) -> &Context {
         &self.context
     }
