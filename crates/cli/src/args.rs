@@ -190,18 +190,6 @@ pub fn write_output(text: &str, path: Option<&PathBuf>) -> Result<(), CliError> 
     }
 }
 
-/// A byte count: a non-negative integer, with a clear message otherwise.
-pub fn parse_bytes(text: &str) -> Result<u32, CliError> {
-    let t = text.trim();
-    if t.starts_with('-') {
-        return Err(CliError::usage(format!(
-            "--bytes: a message size must not be negative (got '{text}')"
-        )));
-    }
-    t.parse::<u32>()
-        .map_err(|_| CliError::usage(format!("--bytes: '{text}' is not a byte count")))
-}
-
 /// How a message is sent, beyond its size (`link`, `energy`).
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct SendArgs {
@@ -215,12 +203,10 @@ pub struct SendArgs {
 
 impl SendArgs {
     pub fn options(&self) -> Result<link::SendOptions, CliError> {
-        let f_opts = cost::lorawan_view::f_opts(&self.f_opts)?;
-        let pad_to_packet = self.pad_to_packet;
-        Ok(link::SendOptions {
-            pad_to_packet,
-            f_opts,
-        })
+        Ok(cost::link_view::send_options(
+            self.pad_to_packet,
+            &self.f_opts,
+        )?)
     }
 }
 
@@ -255,11 +241,6 @@ pub struct MessageArgs {
 }
 
 impl MessageArgs {
-    /// Whether the user asked for a real message rather than a byte count.
-    pub fn given(&self) -> bool {
-        self.scheme.is_some() || self.sample.is_some()
-    }
-
     pub fn spec(&self) -> cost::message::MessageSpec {
         cost::message::MessageSpec {
             scheme: self.scheme.clone(),

@@ -16,6 +16,7 @@ use crate::Error;
 use crate::data::ms;
 use crate::device_times::DeviceTimes;
 use crate::duty_cycle;
+use crate::link_view::parse_bytes;
 use crate::message::{Message, MessageSpec, build_note, host_time_label, message_len};
 
 /// The two messages to compare.
@@ -24,6 +25,30 @@ pub enum Messages {
     Bytes { plain: u32, sealed: u32 },
     /// A real reading, serialized and sealed.
     Real(MessageSpec),
+}
+
+impl Messages {
+    /// Sizes as typed: `--bytes`, and `--sealed-bytes` or `--overhead` (the
+    /// bytes sealing adds); neither: the sealed message is the plaintext.
+    pub fn from_sizes(
+        bytes: &str,
+        sealed: Option<&str>,
+        overhead: Option<&str>,
+    ) -> Result<Messages, Error> {
+        let plain = parse_bytes(bytes)?;
+        let sealed = match (sealed, overhead) {
+            (Some(s), _) => parse_bytes(s)?,
+            (None, Some(o)) => {
+                let added = parse_bytes(o)
+                    .map_err(|e| Error::invalid(e.to_string().replace("--bytes", "--overhead")))?;
+                plain
+                    .checked_add(added)
+                    .ok_or_else(|| Error::invalid("--overhead: too large"))?
+            }
+            (None, None) => plain,
+        };
+        Ok(Messages::Bytes { plain, sealed })
+    }
 }
 
 /// Where the seal's CPU time comes from.
@@ -614,5 +639,30 @@ pub fn parse_cpu_us(t: &str) -> Result<f64, Error> {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         Ok(_) => Err(Error::invalid("--cpu-us: must be zero or positive")),
         Err(_) => Err(Error::invalid(format!("--cpu-us: '{t}' is not a number"))),
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn sealed_sizes_come_from_sealed_bytes_or_an_overhead() {
+        let sizes = |s: Option<&str>, o: Option<&str>| match Messages::from_sizes("100", s, o) {
+            Ok(Messages::Bytes { plain, sealed }) => Ok((plain, sealed)),
+            Ok(Messages::Real(_)) => unreachable!(),
+            Err(e) => Err(e.to_string()),
+        };
+        assert_eq!(sizes(None, None), Ok((100, 100)));
+        assert_eq!(sizes(Some("120"), None), Ok((100, 120)));
+        assert_eq!(sizes(None, Some("28")), Ok((100, 128)));
+        assert_eq!(
+            sizes(None, Some("-3")),
+            Err("--overhead: a message size must not be negative (got '-3')".into())
+        );
+        assert_eq!(
+            sizes(None, Some("4294967295")),
+            Err("--overhead: too large".into())
+        );
     }
 }

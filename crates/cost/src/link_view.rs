@@ -21,6 +21,26 @@ pub struct MessageCosts {
     pub frames: Vec<Vec<u8>>,
 }
 
+/// A byte count as typed (`--bytes`): a non-negative integer.
+pub fn parse_bytes(text: &str) -> Result<u32, Error> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(Error::invalid(format!(
+            "--bytes: a message size must not be negative (got '{text}')"
+        )));
+    }
+    t.parse::<u32>()
+        .map_err(|_| Error::invalid(format!("--bytes: '{text}' is not a byte count")))
+}
+
+/// How a message is sent beyond its size (`--pad-to-packet`, `--f-opts HEX`).
+pub fn send_options(pad_to_packet: bool, f_opts: &str) -> Result<SendOptions, Error> {
+    Ok(SendOptions {
+        pad_to_packet,
+        f_opts: lorawan_view::f_opts(f_opts)?,
+    })
+}
+
 /// Costs the reading (and its sealed form) on `spec`, sent as `options` say.
 pub fn cost_message(
     spec: &LinkSpec,
@@ -359,4 +379,27 @@ pub fn list_text(cat: &link::Catalogue) -> String {
         .iter()
         .map(|l| format!("{:<22} {:<8} {}\n", l.name, l.kind(), l.title))
         .collect()
+}
+
+#[cfg(test)]
+mod flag_tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_and_send_options_are_read_or_refused_with_the_flag() {
+        assert_eq!(parse_bytes(" 100 ").unwrap(), 100);
+        let err = parse_bytes("-1").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--bytes: a message size must not be negative (got '-1')"
+        );
+        assert_eq!(
+            parse_bytes("lots").unwrap_err().to_string(),
+            "--bytes: 'lots' is not a byte count"
+        );
+        let o = send_options(true, "0203").unwrap();
+        assert!(o.pad_to_packet);
+        assert_eq!(o.f_opts, [2, 3]);
+        assert!(send_options(false, "zz").is_err());
+    }
 }

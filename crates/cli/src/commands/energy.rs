@@ -7,9 +7,7 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use cost::energy_view::{self, CpuChoice, Messages, Request};
 
-use crate::args::{
-    DbArgs, Format, MessageArgs, SendArgs, links, parse_bytes, profiles, show, usage,
-};
+use crate::args::{DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -99,21 +97,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(usage)?;
     let radio = prof.radio(&link.radio).map_err(usage)?;
     let battery = Some(prof.battery(&args.battery).map_err(usage)?);
-    let messages = if args.message.given() {
-        Messages::Real(args.message.spec())
-    } else {
-        let plain = parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
-        let sealed =
-            match (&args.sealed_bytes, &args.overhead) {
-                (Some(s), _) => parse_bytes(s)?,
-                (None, Some(o)) => plain
-                    .checked_add(parse_bytes(o).map_err(|e| {
-                        CliError::usage(e.to_string().replace("--bytes", "--overhead"))
-                    })?)
-                    .ok_or_else(|| CliError::usage("--overhead: too large"))?,
-                (None, None) => plain,
-            };
-        Messages::Bytes { plain, sealed }
+    let spec = args.message.spec();
+    let messages = match spec.given() {
+        true => Messages::Real(spec),
+        false => {
+            let bytes = args.bytes.as_deref().unwrap_or_default();
+            let (sealed, overhead) = (args.sealed_bytes.as_deref(), args.overhead.as_deref());
+            Messages::from_sizes(bytes, sealed, overhead)?
+        }
     };
     let store;
     let cpu = match (&args.cpu_us, &args.cpu_from) {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{Format, MessageArgs, SendArgs, links, parse_bytes, show, usage};
+use crate::args::{Format, MessageArgs, SendArgs, links, show, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -47,12 +47,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let name = args.link.as_deref().unwrap_or_default();
     let spec = cat.get(name).map_err(usage)?;
-    if args.message.given() {
-        let costs =
-            cost::link_view::cost_message(spec, &args.message.spec(), &args.send.options()?)?;
+    let message = args.message.spec();
+    if message.given() {
+        let costs = cost::link_view::cost_message(spec, &message, &args.send.options()?)?;
         return show(args.format, || costs.json(spec), || costs.text(spec));
     }
-    let bytes = parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
+    let bytes = cost::link_view::parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
     let cost = spec
         .cost_with(bytes, &args.send.options()?)
         .map_err(usage)?;
