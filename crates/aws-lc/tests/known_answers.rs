@@ -57,7 +57,10 @@ fn chacha20_poly1305_matches_rfc_8439_and_refuses_a_changed_tag() {
         )
         .is_err()
     );
-    assert!(copy.iter().all(|&b| b == 0), "an unauthenticated message is wiped");
+    assert!(
+        copy.iter().all(|&b| b == 0),
+        "an unauthenticated message is wiped"
+    );
     aead.decrypt_inout_detached(
         nonce[..].try_into().unwrap(),
         &ad,
