@@ -12,9 +12,7 @@ use crate::location::Location;
 #[cfg(feature = "postgres")]
 use crate::location::connect_postgres;
 use crate::records::{Artifact, NewRun, ResultRow, RunId, RunStatus, RunSummary};
-use crate::schema::{
-    APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION,
-};
+use crate::schema::{APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION};
 #[cfg(feature = "postgres")]
 use crate::schema::{POSTGRES_MARKER, POSTGRES_MIGRATIONS};
 
