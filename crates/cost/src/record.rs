@@ -164,6 +164,49 @@ pub fn hostname() -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// `bench --format json` output made elsewhere, to store as a run (`import FILE`).
+pub struct BenchFile {
+    pub report: BenchReport,
+    /// The file's name, which names the run's command and origin.
+    pub name: String,
+    /// "CPU model (arch)" of the machine it came from.
+    pub host: String,
+}
+
+impl BenchFile {
+    /// Reads and checks the file; one without results is refused.
+    pub fn read(path: &std::path::Path) -> Result<BenchFile, Error> {
+        let bad = |e: &dyn std::fmt::Display| Error::invalid(format!("{}: {e}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
+        let report = BenchReport::from_json(&text).map_err(|e| bad(&e))?;
+        if report.results.is_empty() {
+            return Err(bad(&"the report holds no results"));
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let env = &report.environment;
+        let host = format!("{} ({})", env.cpu_model, env.arch);
+        Ok(BenchFile {
+            name: name.unwrap_or_default(),
+            host,
+            report,
+        })
+    }
+
+    /// Stores it as an imported run, ready for `compare`.
+    pub fn import(&self, store: &mut Store) -> Result<RunId, Error> {
+        let (command, origin) = (
+            format!("import {}", self.name),
+            format!("import:{}", self.name),
+        );
+        save_bench_report(store, &self.report, &command, &origin, &self.host)
+    }
+
+    /// Made by a debug build: its timings are no benchmarks.
+    pub fn debug_build(&self) -> bool {
+        self.report.environment.build_profile == "debug"
+    }
+}
+
 /// Stores a whole bench report (from `bench` or another machine's JSON) as one run.
 pub fn save_bench_report(
     store: &mut Store,
@@ -224,4 +267,31 @@ pub fn save_mcu_results(
     };
     store.finish_run(run, end)?;
     Ok(run)
+}
+
+#[cfg(test)]
+mod bench_file_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_without_results_or_not_a_report_is_the_users_to_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pi.json");
+        let env = measure::Environment::capture(None, "test".into());
+        let empty = BenchReport::new(env, 0.1);
+        std::fs::write(&path, serde_json::to_string(&empty).unwrap()).unwrap();
+        let err = BenchFile::read(&path).err().unwrap();
+        assert!(err.is_invalid());
+        assert!(
+            err.to_string()
+                .ends_with("pi.json: the report holds no results"),
+            "{err}"
+        );
+        std::fs::write(&path, "{}").unwrap();
+        assert!(BenchFile::read(&path).err().unwrap().is_invalid());
+        let missing = BenchFile::read(&dir.path().join("none.json"))
+            .err()
+            .unwrap();
+        assert!(missing.is_invalid());
+    }
 }
