@@ -486,7 +486,7 @@ fn post_quantum_key_establishment_changes_the_choice_between_1_and_10000_message
             "nrf52840",
             "--link",
             "lorawan-eu868-dr0",
-            "--payload",
+            "--sample",
             "chain:1",
             "--interval",
             "1h",

@@ -98,7 +98,7 @@ fn small_readings_cost_the_smallest_measured_seal_never_less() {
         let doc = recommend_on(
             "nrf52840",
             "ble-1m-251",
-            &["--payload", payload, "--container", container],
+            &["--sample", payload, "--container", container],
         );
         let mut out = std::collections::BTreeMap::new();
         for r in doc["rows"].as_array().unwrap() {

@@ -354,10 +354,10 @@ fn bad_input_exits_2_with_a_message() {
             "sodaq-mbili",
             "--link",
             "lorawan-eu868-dr3",
-            "--payload",
+            "--sample",
             "chain:x",
         ],
-        "--payload",
+        "--sample",
     );
     fails(
         &["import", dir.path().join("missing.json").to_str().unwrap()],

@@ -135,7 +135,7 @@ pub fn rank_names(
     if let Some(n) = req.session_messages {
         crate::session::check_messages(n)?;
     }
-    payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--payload: {e}")))?;
+    payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--sample: {e}")))?;
     let mut device_times = DeviceTimes::for_device(store, device)?;
     if let Some(times) = device_times.as_mut()
         && !req.implementations.is_empty()
