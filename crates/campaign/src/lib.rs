@@ -72,6 +72,32 @@ pub struct Outcome {
     pub command: String,
 }
 
+impl Outcome {
+    /// What `run` prints as it ends: the run, its notes and recommendation,
+    /// the store and the report.
+    pub fn text(&self, store: &std::path::Path) -> String {
+        let mut o = format!(
+            "run {} {}: {} results stored in {:.0} s\n",
+            self.run,
+            self.status.as_str(),
+            self.results,
+            self.seconds
+        );
+        for n in &self.notes {
+            o += &format!("  note: {n}\n");
+        }
+        for line in &self.recommended {
+            o += &format!("  {line}\n");
+        }
+        o += &format!(
+            "  store:  {}\nreport: {}\n",
+            store.display(),
+            self.report.display()
+        );
+        o
+    }
+}
+
 /// Devices and links key establishment is compared on besides the run's:
 /// two whose RAM holds every post-quantum build (Cortex-M4, RISC-V), the
 /// slowest LoRaWAN data rate and BLE.
@@ -425,4 +451,27 @@ fn steps_of(
 fn recommended_lines(store: &Store, run: RunId) -> Result<Vec<String>, Error> {
     let answer = report::summary::Answer::from_run(&store.results(run)?, &store.artifacts(run)?);
     Ok(answer.lines())
+}
+
+#[cfg(test)]
+mod outcome_tests {
+    use super::*;
+
+    #[test]
+    fn the_closing_lines_name_the_run_its_notes_the_store_and_the_report() {
+        let outcome = Outcome {
+            run: 7,
+            status: RunStatus::Complete,
+            results: 42,
+            seconds: 12.4,
+            notes: vec!["skipped x".into()],
+            recommended: vec!["recommended: aead:aes-128-gcm".into()],
+            report: PathBuf::from("ciphermeter-run-7.html"),
+            command: "run --quick".into(),
+        };
+        assert_eq!(
+            outcome.text(std::path::Path::new("/tmp/r.sqlite")),
+            "run 7 complete: 42 results stored in 12 s\n  note: skipped x\n  recommended: aead:aes-128-gcm\n  store:  /tmp/r.sqlite\nreport: ciphermeter-run-7.html\n"
+        );
+    }
 }

@@ -75,21 +75,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if progress {
         eprint!("\r\x1b[2K");
     }
-    println!(
-        "run {} {}: {} results stored in {:.0} s",
-        outcome.run,
-        outcome.status.as_str(),
-        outcome.results,
-        outcome.seconds
-    );
-    for n in &outcome.notes {
-        println!("  note: {n}");
-    }
-    for line in &outcome.recommended {
-        println!("  {line}");
-    }
-    println!("  store:  {}", store.path().display());
-    println!("report: {}", outcome.report.display());
+    print!("{}", outcome.text(store.path()));
     if outcome.status == store::RunStatus::Interrupted {
         return Err(CliError::Interrupted(format!(
             "interrupted: run {} keeps what finished; report written to {}",
