@@ -138,6 +138,16 @@ pub fn decode(phy: &str, keys: &SessionKeys, last_f_cnt: Option<u32>) -> Result<
     lorawan_frame::decode(&phy, keys, last_f_cnt).map_err(Error::invalid)
 }
 
+/// An opened frame whose MIC does not verify is refused (after it is shown).
+pub fn check_mic(o: &Opened) -> Result<(), Error> {
+    match o.mic_ok {
+        true => Ok(()),
+        false => Err(Error::invalid(
+            "the MIC does not verify: tampered, or not this NwkSKey",
+        )),
+    }
+}
+
 /// DevAddr as it is written (big-endian hex), the payload in hex. With a
 /// failed MIC the payload was not decrypted: `frm_payload` (always plaintext
 /// otherwise) is null and the bytes as sent are in `frm_payload_encrypted`.

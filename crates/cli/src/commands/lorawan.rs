@@ -4,7 +4,7 @@
 use clap::{Args as ClapArgs, Subcommand};
 use cost::lorawan_view::{self, EncodeRequest};
 
-use crate::args::{Format, print_json};
+use crate::args::{Format, show};
 use crate::error::CliError;
 
 #[derive(Subcommand)]
@@ -92,17 +92,9 @@ pub fn run(action: Action) -> Result<(), CliError> {
         }
         Action::Decode(a) => {
             let opened = lorawan_view::decode(&a.phy_payload, &keys, a.last_f_cnt)?;
-            match a.format {
-                Format::Json => print_json(&lorawan_view::json(&opened))?,
-                Format::Table => print!("{}", lorawan_view::text(&opened)),
-            }
-            if opened.mic_ok {
-                Ok(())
-            } else {
-                Err(CliError::usage(
-                    "the MIC does not verify: tampered, or not this NwkSKey",
-                ))
-            }
+            let (json, text) = (lorawan_view::json(&opened), lorawan_view::text(&opened));
+            show(a.format, || json, || text)?;
+            Ok(lorawan_view::check_mic(&opened)?)
         }
     }
 }
