@@ -63,31 +63,40 @@ impl From<cost::Error> for CliError {
     }
 }
 
-/// Input, key files and arguments are the user's to fix (exit 2); I/O is not (exit 1).
-impl From<seal::SealError> for CliError {
-    fn from(err: seal::SealError) -> Self {
-        match err.is_user_error() {
-            true => CliError::usage(err),
-            false => CliError::failed(err),
-        }
+/// The user's to fix (exit 2), or the machine's failure (exit 1).
+fn by_fault(users: bool, err: impl fmt::Display) -> CliError {
+    match users {
+        true => CliError::usage(err),
+        false => CliError::failed(err),
     }
 }
 
-/// Usage errors exit 2, failures of devices, sockets and files exit 1.
+/// Input, key files and arguments are the user's to fix; I/O is not.
+impl From<seal::SealError> for CliError {
+    fn from(err: seal::SealError) -> Self {
+        by_fault(err.is_user_error(), err)
+    }
+}
+
 impl From<live::LiveError> for CliError {
     fn from(err: live::LiveError) -> Self {
-        match err.is_usage() {
-            true => CliError::usage(err),
-            false => CliError::failed(err),
-        }
+        by_fault(err.is_usage(), err)
     }
 }
 
 impl From<store::StoreError> for CliError {
     fn from(err: store::StoreError) -> Self {
-        match err.is_user_error() {
-            true => CliError::usage(err),
-            false => CliError::failed(err),
+        by_fault(err.is_user_error(), err)
+    }
+}
+
+/// `keygen --scheme edhoc`: the files' errors as seal's, the handshake's rules the user's.
+impl From<handshake::credentials::KeygenError> for CliError {
+    fn from(err: handshake::credentials::KeygenError) -> Self {
+        use handshake::{HandshakeError, credentials::KeygenError};
+        match err {
+            KeygenError::File(e) => e.into(),
+            KeygenError::Handshake(e) => by_fault(matches!(e, HandshakeError::Usage(_)), e),
         }
     }
 }

@@ -113,14 +113,9 @@ fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
 /// EDHOC credentials (method 3, suite 2): the device's (--output) and the
 /// gateway's, or a further device for an existing gateway (--add-to).
 fn edhoc_pair(args: &Args) -> Result<(), CliError> {
-    use handshake::credentials::{KeygenError, add_device_to, write_pair};
-    let err = |e: KeygenError| match e {
-        KeygenError::File(e) => e.into(),
-        KeygenError::Handshake(e @ handshake::HandshakeError::Usage(_)) => CliError::usage(e),
-        KeygenError::Handshake(e) => CliError::failed(e),
-    };
+    use handshake::credentials::{add_device_to, write_pair};
     if let Some(gateway) = &args.add_to {
-        let trusted = add_device_to(gateway, &args.output, args.force).map_err(err)?;
+        let trusted = add_device_to(gateway, &args.output, args.force)?;
         eprintln!(
             "wrote {} (an initiator's); {} now trusts {trusted} devices",
             args.output.display(),
@@ -133,7 +128,7 @@ fn edhoc_pair(args: &Args) -> Result<(), CliError> {
             "--scheme edhoc writes two credential files: give --peer-output FILE too (or --add-to GATEWAY for a further device)",
         )
     })?;
-    write_pair(&args.output, peer, args.force).map_err(err)?;
+    write_pair(&args.output, peer, args.force)?;
     eprintln!(
         "wrote {} (the initiator's) and {} (the responder's): EDHOC method 3, suite 2",
         args.output.display(),
