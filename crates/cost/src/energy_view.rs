@@ -72,6 +72,57 @@ pub enum CpuChoice<'a> {
     Host { quick: bool },
 }
 
+/// Where `energy`'s flags take the seal's CPU time from, before the store
+/// is opened: `--cpu-us US`, `--cpu-from host|TARGET`, else the device's
+/// own with `--impl LIST`.
+pub enum CpuSource {
+    User(f64),
+    Host {
+        quick: bool,
+    },
+    Stored(device_facts::Target),
+    /// `--impl` as typed, read once the store is open.
+    Device(String),
+}
+
+impl CpuSource {
+    pub fn from_flags(
+        cpu_us: Option<&str>,
+        cpu_from: Option<&str>,
+        quick: bool,
+        implementations: &str,
+    ) -> Result<CpuSource, Error> {
+        Ok(match (cpu_us, cpu_from) {
+            (Some(us), _) => CpuSource::User(parse_cpu_us(us)?),
+            (None, Some("host")) => CpuSource::Host { quick },
+            (None, Some(target)) => CpuSource::Stored(target.parse()?),
+            (None, None) => CpuSource::Device(implementations.into()),
+        })
+    }
+
+    /// Whether the choice reads the results store.
+    pub fn reads_store(&self) -> bool {
+        matches!(self, CpuSource::Stored(_) | CpuSource::Device(_))
+    }
+
+    /// The choice, with the store when [`CpuSource::reads_store`].
+    pub fn choice(self, store: Option<&Store>) -> Result<CpuChoice<'_>, Error> {
+        let store = || store.ok_or_else(|| Error::failed("internal: the store was not opened"));
+        Ok(match self {
+            CpuSource::User(us) => CpuChoice::User(us),
+            CpuSource::Host { quick } => CpuChoice::Host { quick },
+            CpuSource::Stored(target) => CpuChoice::Stored {
+                store: store()?,
+                target,
+            },
+            CpuSource::Device(list) => CpuChoice::Device {
+                store: store()?,
+                implementations: device_facts::implementation::parse_list(&list)?,
+            },
+        })
+    }
+}
+
 pub struct Request<'a> {
     pub device: &'a Device,
     pub link: &'a LinkSpec,
@@ -645,6 +696,25 @@ pub fn parse_cpu_us(t: &str) -> Result<f64, Error> {
 #[cfg(test)]
 mod size_tests {
     use super::*;
+
+    #[test]
+    fn cpu_flags_say_whether_the_store_is_read() {
+        let src = |us, from| CpuSource::from_flags(us, from, true, "all");
+        assert!(matches!(src(Some("12.5"), None).unwrap(), CpuSource::User(us) if us == 12.5));
+        assert!(matches!(
+            src(None, Some("host")).unwrap(),
+            CpuSource::Host { quick: true }
+        ));
+        assert!(src(None, Some("cortex-m4")).unwrap().reads_store());
+        assert!(src(None, None).unwrap().reads_store());
+        assert!(!src(None, Some("host")).unwrap().reads_store());
+        assert!(src(None, Some("z80")).err().unwrap().is_invalid());
+        assert!(src(Some("-1"), None).err().unwrap().is_invalid());
+        assert!(matches!(
+            src(Some("3"), None).unwrap().choice(None),
+            Ok(CpuChoice::User(_))
+        ));
+    }
 
     #[test]
     fn sealed_sizes_come_from_sealed_bytes_or_an_overhead() {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use cost::energy_view::{self, CpuChoice, Messages, Request};
+use cost::energy_view::{self, CpuSource, Messages, Request};
 
 use crate::args::{DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, usage};
 use crate::error::CliError;
@@ -106,26 +106,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Messages::from_sizes(bytes, sealed, overhead)?
         }
     };
-    let store;
-    let cpu = match (&args.cpu_us, &args.cpu_from) {
-        (Some(us), _) => CpuChoice::User(energy_view::parse_cpu_us(us)?),
-        (None, Some(host)) if host == "host" => CpuChoice::Host { quick: args.quick },
-        (None, Some(target)) => {
-            let target: mcu::Target = target.parse()?;
-            store = args.db.open()?;
-            CpuChoice::Stored {
-                store: &store,
-                target,
-            }
-        }
-        (None, None) => {
-            store = args.db.open()?;
-            CpuChoice::Device {
-                store: &store,
-                implementations: device_facts::implementation::parse_list(&args.implementation)?,
-            }
-        }
-    };
+    let (us, from) = (args.cpu_us.as_deref(), args.cpu_from.as_deref());
+    let source = CpuSource::from_flags(us, from, args.quick, &args.implementation)?;
+    let store = source.reads_store().then(|| args.db.open()).transpose()?;
+    let cpu = source.choice(store.as_ref())?;
     let req = Request {
         device,
         link,
