@@ -569,6 +569,17 @@ impl Ranking {
         crate::session::choice_sentence(&self.sessions, message_uj(base), n)
     }
 
+    /// Refused when no scheme meets the constraints, saying what to relax.
+    pub fn require_ranked(&self) -> Result<(), Error> {
+        if self.ranked.is_empty() {
+            return Err(Error::invalid(format!(
+                "no scheme meets the constraints ({} excluded); lower --min-security or add --allow-legacy",
+                self.excluded.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// The ranking as plain rows, for JSON, the store and the report.
     pub fn summary(&self, req: &Request) -> RankingSummary {
         RankingSummary {
@@ -1090,6 +1101,8 @@ mod tests {
         let names = vec!["aead:no-such-cipher".to_string()];
         let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
         assert!(r.ranked.is_empty());
+        let err = r.require_ranked().unwrap_err().to_string();
+        assert!(err.starts_with("no scheme meets the constraints (1 excluded)"), "{err}");
         assert_eq!(r.excluded.len(), 1, "{:?}", r.excluded);
         assert_eq!(r.excluded[0].0, "aead:no-such-cipher");
         assert!(

@@ -96,12 +96,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if progress {
         eprint!("\r\x1b[2K");
     }
-    if r.ranked.is_empty() {
-        return Err(CliError::usage(format!(
-            "no scheme meets the constraints ({} excluded); lower --min-security or add --allow-legacy",
-            r.excluded.len()
-        )));
-    }
+    r.require_ranked()?;
     let summary = r.summary(&req);
     if args.format == Format::Json {
         return print_json(&serde_json::to_value(&summary).map_err(CliError::failed)?);
