@@ -86,16 +86,6 @@ impl DbArgs {
     }
 }
 
-/// Progress on standard error, only when it is a terminal (logs stay clean).
-#[macro_export]
-macro_rules! progress {
-    ($($arg:tt)*) => {
-        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            eprint!($($arg)*);
-        }
-    };
-}
-
 /// A flag set by SIGINT or SIGTERM, so long-running commands can finish cleanly.
 pub fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
     let flag = Arc::new(AtomicBool::new(false));

@@ -1,8 +1,13 @@
 //! The whole path a reading takes on a device — serialize, seal (fresh nonce
 //! each time), frame, encode — timed per message with the measurement engine.
 //!
-//! From one measurement come study 003's µs/byte (Fig. 9), overhead ratio
-//! (Fig. 11) and cost per bit (Fig. 10), and study 000's expansion factor.
+//! Reported per case (`frame-bench`), from one measurement:
+//! - µs/message: median time of one full message;
+//! - µs/byte: that over the serialized reading's bytes (study 003, Fig. 9);
+//! - overhead ratio: message bytes / reading bytes (study 003, Fig. 11);
+//! - expansion factor: ciphertext bytes as carried (after base64 in `json`,
+//!   after the transport encoding otherwise) / plaintext bytes (study 000, §4.3);
+//! - cost per bit: (µs/byte) / bits of security as study 003 scores them (§3.5, Fig. 10).
 
 use std::time::Duration;
 

@@ -95,7 +95,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let mut store = args.db.open()?;
         let host = cost::record::host_name();
         let id = cost::record::save_bench_report(&mut store, &report, "bench", "local", &host)?;
-        crate::progress!("stored as run {id} (see `ciphermeter runs`)\n");
+        if std::io::stderr().is_terminal() {
+            eprintln!("stored as run {id} (see `ciphermeter runs`)");
+        }
     }
     if report.interrupted {
         return Err(CliError::Interrupted(format!(

@@ -1,25 +1,11 @@
-//! `ciphermeter frame-bench`: the whole path a reading takes on a device —
-//! serialize, seal (fresh nonce each time), frame, encode — timed per message
-//! with the measurement engine (crates/measure).
-//!
-//! Reported per case:
-//! - µs/message: median time of one full message;
-//! - µs/byte: that over the serialized reading's bytes (study 003, Fig. 9);
-//! - overhead ratio: message bytes / reading bytes (study 003, Fig. 11);
-//! - expansion factor: ciphertext bytes as carried (after base64 in `json`,
-//!   after the transport encoding otherwise) / plaintext bytes (study 000, §4.3);
-//! - cost per bit: (µs/byte) / bits of security as study 003 scores them (§3.5, Fig. 10).
+//! `ciphermeter frame-bench`: the whole path a reading takes on a device, timed
+//! per message (crates/cost `frame`, which says what each column means).
 
-use clap::{Args as ClapArgs, ValueEnum};
+use clap::Args as ClapArgs;
 use cost::frame::{DEFAULT_SCHEMES, GridRequest, json_value, measure_grid, table_text};
 
+use crate::args::{Format, show};
 use crate::error::CliError;
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Output {
-    Table,
-    Json,
-}
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -45,7 +31,7 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     #[arg(long, value_enum, default_value = "table")]
-    format: Output,
+    format: Format,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -59,12 +45,5 @@ pub fn run(args: Args) -> Result<(), CliError> {
         quick: args.quick,
     };
     let rows = measure_grid(&grid.grid()?)?;
-    match args.format {
-        Output::Table => print!("{}", table_text(&rows)),
-        Output::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&json_value(&rows)).map_err(CliError::failed)?
-        ),
-    }
-    Ok(())
+    show(args.format, || json_value(&rows), || table_text(&rows))
 }

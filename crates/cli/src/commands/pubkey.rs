@@ -82,10 +82,6 @@ pub struct DecapsulateArgs {
     pub backend: Option<String>,
 }
 
-fn scheme(args: (&str, &Option<String>), op: AsymOp) -> Result<KeyPairScheme, CliError> {
-    Ok(KeyPairScheme::for_op(args.0, args.1.as_deref(), op)?)
-}
-
 fn public_key(args: &PublicKeyArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
     match (&args.key_file, &args.public_key) {
         (Some(path), _) => Ok(read_public(path)?),
@@ -96,32 +92,25 @@ fn public_key(args: &PublicKeyArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
     }
 }
 
-fn context(text: &Option<String>) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    match text {
-        Some(text) => decode_hex("--context", text),
-        None => Ok(Zeroizing::new(vec![])),
-    }
-}
-
 pub fn sign(args: SignArgs) -> Result<(), CliError> {
-    let s = scheme((&args.algorithm, &args.backend), AsymOp::Sign)?;
+    let s = KeyPairScheme::for_op(&args.algorithm, args.backend.as_deref(), AsymOp::Sign)?;
     let key = read_private(&args.key_file)?;
     let message = read_input(args.input.as_deref())?;
-    let context = context(&args.context)?;
-    let signature = s.scheme.load_private(&key)?;
-    println!(
-        "{}",
-        hex::encode(signature.sign_with_context(&message, &context)?)
-    );
+    let context = decode_hex("--context", args.context.as_deref().unwrap_or(""))?;
+    let signature = s
+        .scheme
+        .load_private(&key)?
+        .sign_with_context(&message, &context)?;
+    println!("{}", hex::encode(signature));
     Ok(())
 }
 
 pub fn verify(args: VerifyArgs) -> Result<(), CliError> {
-    let s = scheme((&args.algorithm, &args.backend), AsymOp::Verify)?;
+    let s = KeyPairScheme::for_op(&args.algorithm, args.backend.as_deref(), AsymOp::Verify)?;
     let key = public_key(&args.key)?;
     let signature = decode_hex("--signature", &args.signature)?;
     let message = read_input(args.input.as_deref())?;
-    let context = context(&args.context)?;
+    let context = decode_hex("--context", args.context.as_deref().unwrap_or(""))?;
     let key = s.scheme.load_public(&key)?;
     key.verify_with_context(&message, &context, &signature)?;
     println!("signature ok");
@@ -130,7 +119,8 @@ pub fn verify(args: VerifyArgs) -> Result<(), CliError> {
 
 /// Prints `ciphertext HEX` and `shared_secret HEX`, one per line.
 pub fn encapsulate(args: EncapsulateArgs) -> Result<(), CliError> {
-    let s = scheme((&args.algorithm, &args.backend), AsymOp::Encapsulate)?;
+    let op = AsymOp::Encapsulate;
+    let s = KeyPairScheme::for_op(&args.algorithm, args.backend.as_deref(), op)?;
     let sent = s
         .scheme
         .load_public(&public_key(&args.key)?)?
@@ -144,7 +134,8 @@ pub fn encapsulate(args: EncapsulateArgs) -> Result<(), CliError> {
 /// Prints the shared secret as hex. A changed ciphertext of the right length
 /// gives another secret (ML-KEM's implicit rejection), not an error.
 pub fn decapsulate(args: DecapsulateArgs) -> Result<(), CliError> {
-    let s = scheme((&args.algorithm, &args.backend), AsymOp::Decapsulate)?;
+    let op = AsymOp::Decapsulate;
+    let s = KeyPairScheme::for_op(&args.algorithm, args.backend.as_deref(), op)?;
     let key = read_private(&args.key_file)?;
     let ciphertext = read_input(args.input.as_deref())?;
     let secret = s.scheme.load_private(&key)?.decapsulate(&ciphertext)?;
