@@ -116,11 +116,6 @@ pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
         .map_err(|e| CliError::usage(format!("--format: {e}, or raw for bytes as they are")))
 }
 
-/// Whether the message as sent is text (and so ends with a newline on a terminal).
-pub fn is_text(container: MessageContainer, encoding: Encoding) -> bool {
-    encoding != Encoding::Raw || container.is_text()
-}
-
 /// Reads all of standard input, refusing more than `max` bytes.
 pub fn read_stdin(max: usize, what: &str) -> Result<Vec<u8>, CliError> {
     let mut buf = Vec::new();
@@ -134,17 +129,6 @@ pub fn read_stdin(max: usize, what: &str) -> Result<Vec<u8>, CliError> {
         )));
     }
     Ok(buf)
-}
-
-/// Removes the one line ending a text message was printed with.
-pub fn strip_line_end(mut bytes: Vec<u8>) -> Vec<u8> {
-    if bytes.last() == Some(&b'\n') {
-        bytes.pop();
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-    }
-    bytes
 }
 
 /// Decodes a hex argument; `what` names it in the error ("--key").
@@ -211,15 +195,13 @@ pub struct MessageArgs {
     /// random:N [default with --scheme: chain:10].
     #[arg(long)]
     pub sample: Option<String>,
-    /// How the reading is serialized: json, json-pretty, yaml, yaml-min, cbor, msgpack
-    /// [default: json].
+    /// Serialization: json, json-pretty, yaml, yaml-min, cbor, msgpack [default: json].
     #[arg(long)]
     pub serialization: Option<String>,
     /// Container of the sealed message: json, binary or cose [default: json].
     #[arg(long)]
     pub container: Option<String>,
-    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url
-    /// [default: raw].
+    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url [default: raw].
     #[arg(long)]
     pub encoding: Option<String>,
     /// Seed of the sample generator (the same seed gives the same reading).

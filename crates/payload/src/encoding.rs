@@ -56,6 +56,34 @@ impl Encoding {
         }
     }
 
+    /// Whether a message printed in this encoding is text, and so ends its
+    /// line on a terminal: any encoding but raw, or a text container
+    /// (`text_container`, json) raw.
+    pub fn is_text(self, text_container: bool) -> bool {
+        self != Encoding::Raw || text_container
+    }
+
+    /// `encode`, a text message ([`Encoding::is_text`]) ending its line.
+    pub fn encode_printed(self, bytes: &[u8], text_container: bool) -> Vec<u8> {
+        let mut out = self.encode(bytes);
+        if self.is_text(text_container) {
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// `decode` of a message as [`Encoding::encode_printed`] printed it: a
+    /// text one without the one line ending (LF or CRLF) it was printed with.
+    pub fn decode_printed(self, mut text: Vec<u8>, text_container: bool) -> Result<Vec<u8>, Error> {
+        if self.is_text(text_container) && text.last() == Some(&b'\n') {
+            text.pop();
+            if text.last() == Some(&b'\r') {
+                text.pop();
+            }
+        }
+        self.decode(&text)
+    }
+
     /// Strict base64 (no white space, no missing or extra padding, no stray
     /// bits); hex in either case, through the one hex decoder.
     pub fn decode(self, text: &[u8]) -> Result<Vec<u8>, Error> {

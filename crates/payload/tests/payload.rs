@@ -184,3 +184,26 @@ proptest! {
         prop_assert_eq!(Format::YamlMin.deserialize(&bytes).unwrap(), node);
     }
 }
+
+/// A message printed for a terminal ends its line when it is text, and is
+/// read back without that one line ending.
+#[test]
+fn printed_messages_round_trip_with_their_line_ending() {
+    let bytes = [0u8, 0xff, b'\n'];
+    let hex = Encoding::Hex.encode_printed(&bytes, false);
+    assert_eq!(hex, b"00ff0a\n");
+    assert_eq!(Encoding::Hex.decode_printed(hex, false).unwrap(), bytes);
+    assert_eq!(
+        Encoding::Hex
+            .decode_printed(b"00ff0a\r\n".to_vec(), false)
+            .unwrap(),
+        bytes
+    );
+    let raw = Encoding::Raw.encode_printed(&bytes, false);
+    assert_eq!(raw, bytes, "raw binary gets no line ending");
+    assert_eq!(Encoding::Raw.decode_printed(raw, false).unwrap(), bytes);
+    let json = Encoding::Raw.encode_printed(b"{}", true);
+    assert_eq!(json, b"{}\n");
+    assert_eq!(Encoding::Raw.decode_printed(json, true).unwrap(), b"{}");
+    assert!(!Encoding::Raw.is_text(false) && Encoding::Base64.is_text(false));
+}

@@ -1,6 +1,5 @@
-//! `ciphermeter open`: the inverse of `seal`. Reads one message on standard
-//! input, checks it, and prints the reading. Any failure prints no plaintext
-//! and exits with status 2.
+//! `ciphermeter open`: the inverse of `seal`; any failure prints no plaintext and
+//! exits with status 2.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +9,7 @@ use payload::Encoding;
 use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
-use crate::args::{container, encoding, is_text, read_stdin, serialization, strip_line_end};
+use crate::args::{container, encoding, read_stdin, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -45,12 +44,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .transpose()?
         .flatten();
     let max = Encoding::Hex.encoded_len(limits::MESSAGE) + 2;
-    let mut input = read_stdin(max, "the message")?;
-    if is_text(container, encoding) {
-        input = strip_line_end(input);
-    }
+    let input = read_stdin(max, "the message")?;
     let message = encoding
-        .decode(&input)
+        .decode_printed(input, container.is_text())
         .map_err(|e| CliError::usage(format!("cannot read the message: {e}")))?;
     let plaintext = match container.sealed() {
         Some(container) => {

@@ -1,6 +1,5 @@
-//! `ciphermeter seal`: serialize a reading, seal it under a key file, frame
-//! it in a container and print it in a transport encoding. Nonces follow the
-//! key file's policy (random by default), so the CLI never reuses one.
+//! `ciphermeter seal`: a reading serialized, sealed under a key file's nonce policy,
+//! framed in a container and printed in a transport encoding.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,7 +10,7 @@ use seal::host::container::MessageContainer;
 use seal::host::oscore;
 use seal::{SealKey, limits, seal_with_backend};
 
-use crate::args::{container, encoding, is_text, read_stdin, serialization};
+use crate::args::{container, encoding, read_stdin, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -120,12 +119,8 @@ fn print_message(
     container: MessageContainer,
     encoding: Encoding,
 ) -> Result<(), CliError> {
-    let mut out = encoding.encode(message);
-    if is_text(container, encoding) {
-        out.push(b'\n');
-    }
-    std::io::stdout().lock().write_all(&out)?;
-    Ok(())
+    let out = encoding.encode_printed(message, container.is_text());
+    Ok(std::io::stdout().lock().write_all(&out)?)
 }
 
 /// The plaintext: a generated sample, or standard input (a JSON reading, re-serialized).
