@@ -1,5 +1,4 @@
-//! `ciphermeter compare RUN_A RUN_B`: per-result ratios B/A; a change needs
-//! apart intervals and a size beyond the noise threshold (`store::compare`).
+//! `ciphermeter compare RUN_A RUN_B`: per-result ratios B/A (`store::compare`);
 //! `--fail-above PCT` makes it a regression gate.
 
 use clap::Args as ClapArgs;

@@ -1,6 +1,5 @@
-//! `ciphermeter energy`: energy per message split into CPU and radio, and battery life
-//! at a reporting interval, for the plaintext and the sealed message (crates/cost's
-//! energy view). A model estimate.
+//! `ciphermeter energy`: energy per message (CPU and radio) and battery life, for the
+//! plaintext and the sealed message: a model estimate (crates/cost `energy_view`).
 
 use std::path::PathBuf;
 
@@ -34,13 +33,11 @@ pub struct Args {
     overhead: Option<String>,
     #[command(flatten)]
     message: MessageArgs,
-    /// Device-level CPU time to seal one message, in microseconds; overrides the
-    /// device's own. With --bytes and without this, 0.
+    /// µs of device CPU to seal one message, instead of the device's own (with --bytes: 0).
     #[arg(long, allow_hyphen_values = true)]
     cpu_us: Option<String>,
-    /// By default the seal's CPU time is the device's own (a stored simulation of
-    /// the same firmware, else the shipped device cost table). `host` measures it on
-    /// this machine instead; a target (atmega1284p, ...) takes its newest stored run.
+    /// The seal's CPU time: `host` measures it here, a target (atmega1284p, ...) takes its
+    /// newest stored run [default: the device's own, stored or from its shipped table].
     #[arg(
         long,
         value_name = "TARGET",
@@ -59,12 +56,10 @@ pub struct Args {
     /// Battery profile for battery life (as `recommend` and `run` assume).
     #[arg(long, default_value = "2xAA")]
     battery: String,
-    /// Messages per session keyed by one EDHOC handshake: adds a row with the
-    /// device's handshake spread over N, and says from what N it stops mattering.
+    /// Messages per EDHOC session: a row with the handshake spread over N, and from what N it stops mattering.
     #[arg(long, value_name = "N")]
     session_messages: Option<u64>,
-    /// Whose code may seal on the device (as `recommend --impl`): the
-    /// fastest whole seal path measured among these is the device's time.
+    /// Whose code may seal on the device (as `recommend --impl`): the fastest measured one counts.
     #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
     implementation: String,
     #[command(flatten)]

@@ -1,6 +1,5 @@
-//! `ciphermeter handshake`: what establishing a session key costs on a link
-//! (crates/handshake, crates/cost `session`): each message's bytes, frames and
-//! time on air, and with `--device` each party's CPU per message and the energy.
+//! `ciphermeter handshake`: what establishing a session key costs on a link, and with
+//! `--device` each party's CPU and the energy (crates/handshake, crates/cost `session`).
 
 use std::path::PathBuf;
 
@@ -28,9 +27,7 @@ pub struct KemArgs {
     /// Link name from the catalogue (`link --list`).
     #[arg(long)]
     link: String,
-    /// Device profile (`energy --list`): the device's encapsulation (and
-    /// signing) and the gateway's decapsulation (and verification),
-    /// simulated, and the device's energy.
+    /// Device profile (`energy --list`): each side's KEM (and ML-DSA) work, simulated, and the energy.
     #[arg(long)]
     device: Option<String>,
     /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.

@@ -1,6 +1,5 @@
-//! `ciphermeter keygen`: a sealing key file (`--scheme S --output FILE`) or an
-//! asymmetric key pair (`ALGORITHM --output FILE`, both hex: docs/keys.md says
-//! what FILE and FILE.pub hold for each algorithm).
+//! `ciphermeter keygen`: a sealing key file (`--scheme S`), OSCORE contexts, EDHOC
+//! credentials, or an asymmetric key pair (`ALGORITHM`; crates/seal `host::key_pair`).
 
 use std::path::PathBuf;
 
@@ -36,9 +35,8 @@ pub struct Args {
         conflicts_with = "peer_output"
     )]
     add_to: Option<PathBuf>,
-    /// Nonces of a sealing key: random (96 bits or more from the OS; shorter ones need
-    /// --allow-insecure) or counter (aead, or etm with a stream cipher such as salsa20;
-    /// kept in FILE.counter and reserved on disk before each use).
+    /// Nonces: random (from the OS; under 96 bits needs --allow-insecure) or counter (aead,
+    /// or etm with a stream cipher; kept in FILE.counter, reserved on disk before each use).
     #[arg(long, default_value = "random", requires = "scheme")]
     nonce: String,
     /// Replace existing files.

@@ -1,7 +1,5 @@
-//! `ciphermeter link`: what one message costs on a link from the catalogue: bytes on
-//! air, frames or packets, time on air, and whether the last packet waits for a timeout.
-//! The message is either a byte count (`--bytes`) or a real reading, serialized and
-//! sealed (`--sample`, `--scheme`), costed beside its plaintext.
+//! `ciphermeter link`: what one message (`--bytes`, or a reading sealed with `--scheme`)
+//! costs on a link from the catalogue (crates/cost `link_view`).
 
 use std::path::PathBuf;
 
@@ -31,8 +29,7 @@ pub struct Args {
     /// List the links in the catalogue and exit.
     #[arg(long)]
     list: bool,
-    /// Directory with extra or replacement data files (links/*.toml …);
-    /// also $CIPHERMETER_DATA_DIR.
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
     #[arg(long)]
     data_dir: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "table")]

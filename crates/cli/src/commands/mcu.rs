@@ -14,10 +14,8 @@ pub struct Args {
     pub target: String,
     /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,
-    /// Whose code: rustcrypto (what the sealing core runs), ciphermeter (ours),
-    /// mbedtls, monocypher (C, compiled for the target), comma separated, or
-    /// all. With no algorithm named, another than rustcrypto measures every
-    /// algorithm it has, beside each other implementation chosen that has it.
+    /// Whose code: rustcrypto, ciphermeter (ours), mbedtls, monocypher (C), comma separated, or
+    /// all; with no algorithm named, every algorithm each has, beside the others that have it.
     #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
     pub implementation: String,
     /// Message sizes in bytes, comma separated.
@@ -30,9 +28,8 @@ pub struct Args {
     /// Do not append the results to the results store.
     #[arg(long)]
     pub no_store: bool,
-    /// Also write the device cost table (data/device-costs/TARGET.json) to FILE.
-    /// With algorithms named and FILE already a table of this target, only
-    /// their entries in it are replaced.
+    /// Also write the device cost table (data/device-costs/TARGET.json) to FILE; with algorithms
+    /// named and FILE a table of this target, only their entries are replaced.
     #[arg(long, value_name = "FILE")]
     pub cost_table: Option<std::path::PathBuf>,
 }

@@ -1,6 +1,5 @@
-//! The public-key operations on key pairs from `ciphermeter keygen ALGORITHM
-//! --output FILE` (read by seal's `host::key_pair`): `sign` and `verify`, and
-//! a KEM's `encapsulate` and `decapsulate`.
+//! `sign`, `verify`, `encapsulate` and `decapsulate` with key pairs from `keygen
+//! ALGORITHM` (crates/seal `host::key_pair`).
 
 use std::path::PathBuf;
 

@@ -1,6 +1,5 @@
-//! `ciphermeter recommend --device D --link L`: ranks the sealing schemes that
-//! meet the constraints by energy per message (crates/cost's ranking), explains
-//! the winner, and checks study 003's AES-256-GCM advice.
+//! `ciphermeter recommend --device D --link L`: the sealing schemes that meet the
+//! constraints ranked by energy per message (crates/cost `ranking`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -47,16 +46,12 @@ pub struct Args {
     /// One message every: 30s, 10m, 1h.
     #[arg(long, default_value = "10m")]
     pub interval: String,
-    /// Messages per session keyed by an EDHOC handshake: the winner keyed so
-    /// (the device's own handshake cycles and airtime spread over N) is ranked
-    /// beside the pre-shared-key schemes, and the report says from what N the
-    /// handshake stops mattering.
+    /// Messages per EDHOC session: the winner keyed so (the handshake spread over N) is
+    /// ranked beside the pre-shared keys, with the N from which the handshake stops mattering.
     #[arg(long, value_name = "N")]
     pub session_messages: Option<u64>,
-    /// Whose code a scheme may run on a simulated device: rustcrypto,
-    /// ciphermeter, mbedtls, monocypher, comma separated, or all. Each
-    /// scheme's row is the fastest of these whose whole seal path was
-    /// measured on the device (`implementation` names it).
+    /// Whose code may seal on the device: rustcrypto, ciphermeter, mbedtls, monocypher, comma
+    /// separated, or all; each row is the fastest measured whole seal path (`implementation`).
     #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
     pub implementation: String,
     /// How many ranked schemes to print.

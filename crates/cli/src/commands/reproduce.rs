@@ -65,9 +65,8 @@ pub struct TinySecurityArgs {
     /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4, riscv32imc.
     #[arg(long)]
     target: Option<String>,
-    /// With --target: judge the findings again with other implementations'
-    /// code wherever they have the whole scheme (mbedtls, monocypher,
-    /// ciphermeter, comma separated, or all), and say which verdicts flip.
+    /// With --target: judge the findings again with other implementations' code (mbedtls,
+    /// monocypher, ciphermeter, comma separated, or all), saying which verdicts flip.
     #[arg(long = "impl", value_name = "IMPL", requires = "target")]
     implementation: Option<String>,
 }

@@ -1,6 +1,5 @@
-//! `ciphermeter run`: the main job (crates/campaign). Parses the plan, runs
-//! it, and prints a short summary; the HTML report is written as it ends.
-//! Ctrl-C stops the current step; everything finished is kept.
+//! `ciphermeter run`: the main job (crates/campaign); Ctrl-C stops the current step,
+//! everything finished is kept.
 
 use std::path::PathBuf;
 
@@ -11,9 +10,8 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// A short campaign: brief sampling, quick reproductions (under 3 minutes).
-    /// Without --quick or --full: the same representative subset with full sampling
-    /// and the full reproductions.
+    /// A short campaign: brief sampling, quick reproductions (under 3 minutes). Without --quick
+    /// or --full: the same subset, fully sampled, and the full reproductions.
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// Every catalogue entry, longer sampling, the device tier and full reproductions.
