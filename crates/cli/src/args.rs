@@ -108,12 +108,7 @@ pub fn encoding(text: &str) -> Result<Encoding, CliError> {
 
 /// `raw` means "the bytes as given"; anything else is a serialization format.
 pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
-    if text == "raw" {
-        return Ok(None);
-    }
-    text.parse()
-        .map(Some)
-        .map_err(|e| CliError::usage(format!("--format: {e}, or raw for bytes as they are")))
+    payload::plaintext::serialization(text).map_err(CliError::Usage)
 }
 
 /// Reads all of standard input, refusing more than `max` bytes.

@@ -5,6 +5,16 @@
 
 use crate::{Format, Sample};
 
+/// `--serialization`: a format, or `raw` (`None`: the bytes as given).
+pub fn serialization(text: &str) -> Result<Option<Format>, String> {
+    if text == "raw" {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|e| format!("--format: {e}, or raw for bytes as they are"))
+}
+
 /// The generated sample `spec` (chain:N, record:KB, random:N) from `seed`,
 /// serialized as `format`; random bytes are bytes already, so no format
 /// applies, and a structured sample must have one.
@@ -56,6 +66,17 @@ pub fn shown(plaintext: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_is_no_serialization() {
+        assert_eq!(serialization("raw").unwrap(), None);
+        assert_eq!(serialization("cbor").unwrap(), Some(Format::Cbor));
+        assert!(
+            serialization("xml")
+                .unwrap_err()
+                .ends_with(", or raw for bytes as they are")
+        );
+    }
 
     #[test]
     fn samples_are_serialized_unless_they_are_bytes() {

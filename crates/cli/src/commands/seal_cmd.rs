@@ -71,11 +71,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map(device_facts::implementation::sealing_backend)
         .transpose()?;
     let Some(container) = container(&args.container)?.sealed() else {
-        if chosen.is_some_and(|b| b != seal::Backend::RustCrypto) {
-            return Err(CliError::usage(
-                "--impl: the oscore container seals with RustCrypto's AES-CCM only",
-            ));
-        }
+        oscore::check_backend(chosen)?;
         return seal_oscore(&args);
     };
     let encoding = encoding(&args.encoding)?;

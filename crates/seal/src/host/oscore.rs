@@ -41,6 +41,17 @@ pub const DEFAULT_URI_PATH: &str = "readings";
 const SECRET_LEN: usize = 16;
 const SALT_LEN: usize = 8;
 
+/// `seal --impl` with the oscore container: only RustCrypto's AES-CCM
+/// protects OSCORE messages.
+pub fn check_backend(chosen: Option<crate::Backend>) -> Result<(), SealError> {
+    match chosen {
+        Some(b) if b != crate::Backend::RustCrypto => Err(SealError::Usage(
+            "--impl: the oscore container seals with RustCrypto's AES-CCM only".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The algorithm an `oscore:ALG` scheme names.
 pub fn parse_scheme(text: &str) -> Result<Alg, SealError> {
     let name = text
@@ -635,5 +646,21 @@ impl WindowFile {
             .write_all(window_record(window).as_bytes())
             .map_err(io)?;
         self.file.sync_all().map_err(io)
+    }
+}
+
+#[cfg(test)]
+mod backend_tests {
+    use crate::Backend;
+
+    #[test]
+    fn only_rustcrypto_protects_oscore() {
+        assert!(super::check_backend(None).is_ok());
+        assert!(super::check_backend(Some(Backend::RustCrypto)).is_ok());
+        let other = Backend::ALL.into_iter().find(|b| *b != Backend::RustCrypto);
+        if let Some(other) = other {
+            let err = super::check_backend(Some(other)).unwrap_err();
+            assert!(err.to_string().starts_with("--impl: the oscore container"));
+        }
     }
 }
