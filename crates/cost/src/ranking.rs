@@ -1102,7 +1102,10 @@ mod tests {
         let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
         assert!(r.ranked.is_empty());
         let err = r.require_ranked().unwrap_err().to_string();
-        assert!(err.starts_with("no scheme meets the constraints (1 excluded)"), "{err}");
+        assert!(
+            err.starts_with("no scheme meets the constraints (1 excluded)"),
+            "{err}"
+        );
         assert_eq!(r.excluded.len(), 1, "{:?}", r.excluded);
         assert_eq!(r.excluded[0].0, "aead:no-such-cipher");
         assert!(
