@@ -39,6 +39,7 @@ pub mod error;
 pub mod feed;
 pub mod framing;
 pub mod gateway;
+pub mod gateway_options;
 pub mod inject;
 pub mod input;
 pub mod limits;

@@ -38,7 +38,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("inputs", &["input"]),
     ("gateway", &["gateway"]),
     ("sender", &["sender", "radio"]),
-    ("send clients", &["coap", "device", "sender_options"]),
+    (
+        "send clients",
+        &["coap", "device", "sender_options", "gateway_options"],
+    ),
 ];
 
 /// Imports pointing up that the crate may keep (none of them in a loop).

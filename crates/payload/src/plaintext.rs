@@ -12,7 +12,7 @@ pub fn serialization(text: &str) -> Result<Option<Format>, String> {
     }
     text.parse()
         .map(Some)
-        .map_err(|e| format!("--format: {e}, or raw for bytes as they are"))
+        .map_err(|e| format!("--serialization: {e}, or raw for bytes as they are"))
 }
 
 /// The generated sample `spec` (chain:N, record:KB, random:N) from `seed`,

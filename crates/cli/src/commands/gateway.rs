@@ -1,10 +1,8 @@
 //! `ciphermeter gateway`: receives sealed readings, verifies them, stores them in SQLite.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args as ClapArgs;
-use seal::host::container::MessageContainer;
 
 use crate::args::stop_flag;
 use crate::error::CliError;
@@ -84,66 +82,34 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let listen: live::Endpoint = args.listen.parse()?;
-    let container = crate::args::container(&args.container);
-    if args.edhoc && !matches!(container, Ok(MessageContainer::Oscore)) {
-        return Err(CliError::usage(
-            "--edhoc keys OSCORE: use --container oscore",
-        ));
-    }
-    let (keyring, framing) = if let Some(container) = container?.sealed() {
-        let framing = args
-            .framing
-            .unwrap_or(live::Framing::for_container(container));
-        live::gateway::check_framing(framing, container)?;
-        let ring = live::Keyring::load(&args.key_files, container)?;
-        (ring, framing)
-    } else {
-        // CoAP datagrams need no framing.
-        let ring = if args.edhoc {
-            live::Keyring::load_edhoc(&args.key_files)
-        } else {
-            live::Keyring::load_oscore(&args.key_files)
-        };
-        (ring?, live::Framing::Len)
-    };
-    let positive = args.stats_interval.is_finite() && args.stats_interval > 0.0;
-    if args.batch == 0 || !positive || args.stats_interval > 86_400.0 {
-        return Err(CliError::usage(
-            "--batch must be positive and --stats-interval more than 0 and at most 86400 seconds",
-        ));
-    }
-    let mut config = live::GatewayConfig::new(listen, framing, args.db);
-    config.batch_max = args.batch;
-    config.batch_wait = Duration::from_millis(args.batch_ms);
-    config.stats_file = args.stats_file;
-    config.stats_interval = Duration::from_secs_f64(args.stats_interval);
-    config.exit_after = args.exit_after;
-    (config.envelope, config.mqtt.share) = (args.envelope, args.share);
-    config.mqtt.client_id = args.client_id;
-    config.amqp = live::amqp::AmqpSubscription {
-        exchange: args.exchange,
-        binding_key: args.binding_key,
-        prefetch: args.prefetch,
-    };
-    config.limits = live::Limits {
-        max_connections: match args.max_connections {
-            Some(n) => n,
-            None => {
-                let (n, clamped) = live::limits::default_max_connections();
-                if let Some(why) = clamped {
-                    eprintln!("gateway: {why}");
-                }
-                n
-            }
+    let options = live::gateway_options::GatewayOptions {
+        listen: args.listen,
+        key_files: args.key_files,
+        container: crate::args::container(&args.container)?,
+        edhoc: args.edhoc,
+        framing: args.framing,
+        db: args.db,
+        stats_file: args.stats_file,
+        stats_interval_s: args.stats_interval,
+        batch: args.batch,
+        batch_ms: args.batch_ms,
+        exit_after: args.exit_after,
+        envelope: args.envelope,
+        amqp: live::amqp::AmqpSubscription {
+            exchange: args.exchange,
+            binding_key: args.binding_key,
+            prefetch: args.prefetch,
         },
-        idle_timeout: Duration::from_secs(args.idle_timeout),
-        frame_timeout: Duration::from_millis(args.frame_timeout),
+        share: args.share,
+        client_id: args.client_id,
+        max_connections: args.max_connections,
+        idle_timeout_s: args.idle_timeout,
+        frame_timeout_ms: args.frame_timeout,
         max_message: args.max_message,
-        max_age: Duration::from_secs(args.max_age),
+        max_age_s: args.max_age,
     };
-    let stop = stop_flag()?;
-    let snap = live::run_gateway(config, keyring, stop)?;
+    let (config, keyring) = options.prepare(&mut |note| eprintln!("gateway: {note}"))?;
+    let snap = live::run_gateway(config, keyring, stop_flag()?)?;
     println!(
         "{}",
         serde_json::to_string(&snap).map_err(CliError::failed)?
