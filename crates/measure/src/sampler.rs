@@ -14,6 +14,11 @@ use crate::timer::{self, CycleCounter, CycleSource};
 /// Warm-up of a process's first measurement.
 const FIRST_WARMUP: Duration = Duration::from_millis(300);
 
+/// Whether this process has had its first, longer warm-up: once per
+/// process, not once per sampler (a study that makes a sampler per
+/// measurement paid 300 ms each time, 33 s of `run --quick`).
+static PROCESS_WARMED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// How long and how often to sample one operation.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -110,10 +115,6 @@ pub struct Sampler {
     counter: CycleCounter,
     min_sample: Duration,
     heap_counted: bool,
-    /// The first measurement of a process warms up longer: in back-to-back
-    /// runs it alone differed by 5-40% until it did (cold caches, page
-    /// faults, the CPU leaving an idle state).
-    first: bool,
 }
 
 impl Sampler {
@@ -133,7 +134,6 @@ impl Sampler {
             counter,
             min_sample,
             heap_counted: alloc::is_installed(),
-            first: true,
         }
     }
 
@@ -218,7 +218,11 @@ impl Sampler {
     /// inflated estimate would make every sample too short.
     fn warm_up(&mut self, op: &mut dyn FnMut()) -> Result<f64, Interrupted> {
         let started = Instant::now();
-        let warmup = if std::mem::take(&mut self.first) {
+        // The first measurement of a process warms up longer: in back-to-back
+        // runs it alone differed by 5-40% until it did (cold caches, page
+        // faults, the CPU leaving an idle state).
+        let first = !PROCESS_WARMED.swap(true, std::sync::atomic::Ordering::Relaxed);
+        let warmup = if first {
             self.config.warmup.max(FIRST_WARMUP)
         } else {
             self.config.warmup
