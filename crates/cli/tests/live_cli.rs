@@ -383,7 +383,7 @@ fn ten_thousand_idle_connections_do_not_keep_a_good_client_out() {
     eprintln!(
         "gateway RSS {rss_before} KiB idle, {rss_held} KiB holding {held} of {FLOOD} connections: {per_conn} bytes each"
     );
-    // The docs' figure (README, docs/live.md, docs/results.md: under 1 KiB; 629-698 B
+    // The docs' figure (docs/live.md, docs/results.md: under 1 KiB; 629-698 B
     // measured): the bound fails if it doubles.
     assert!(
         per_conn < IDLE_CONNECTION_BYTES,
