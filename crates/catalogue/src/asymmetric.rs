@@ -54,15 +54,7 @@ pub(crate) fn invalid(algorithm: &str, what: impl Into<String>) -> Error {
 }
 
 pub(crate) fn unsupported(algorithm: &str, op: AsymOp) -> Error {
-    let operation = match op {
-        AsymOp::Sign => "sign",
-        AsymOp::Verify => "verify",
-        AsymOp::Encrypt => "encrypt",
-        AsymOp::Decrypt => "decrypt",
-        AsymOp::Agree => "agree",
-        AsymOp::Encapsulate => "encapsulate",
-        AsymOp::Decapsulate => "decapsulate",
-    };
+    let operation = op.name();
     Error::Unsupported {
         algorithm: algorithm.to_string(),
         operation: operation.to_string(),

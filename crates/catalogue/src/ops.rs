@@ -137,6 +137,21 @@ pub enum AsymOp {
     Decapsulate,
 }
 
+impl AsymOp {
+    /// The verb, as the commands and the JSON name it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AsymOp::Sign => "sign",
+            AsymOp::Verify => "verify",
+            AsymOp::Encrypt => "encrypt",
+            AsymOp::Decrypt => "decrypt",
+            AsymOp::Agree => "agree",
+            AsymOp::Encapsulate => "encapsulate",
+            AsymOp::Decapsulate => "decapsulate",
+        }
+    }
+}
+
 /// What a KEM's encapsulation gives: the ciphertext to send and the secret both share.
 pub struct Encapsulated {
     pub ciphertext: Vec<u8>,

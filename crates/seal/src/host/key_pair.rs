@@ -37,15 +37,7 @@ impl KeyPairScheme {
         let (entry, backend) = resolve(algorithm, backend)?;
         let scheme = entry.asymmetric(backend)?;
         if !scheme.operations().contains(&op) {
-            let verb = match op {
-                AsymOp::Sign => "sign",
-                AsymOp::Verify => "verify",
-                AsymOp::Encrypt => "encrypt",
-                AsymOp::Decrypt => "decrypt",
-                AsymOp::Agree => "agree",
-                AsymOp::Encapsulate => "encapsulate",
-                AsymOp::Decapsulate => "decapsulate",
-            };
+            let verb = op.name();
             let takes = match op {
                 AsymOp::Sign | AsymOp::Verify => {
                     "signature scheme (ed25519, ecdsa-p256-sha256, rsa-*-pss-sha256, ml-dsa-44, ...)"
