@@ -665,15 +665,7 @@ pub fn profiles_text(p: &energy::Profiles) -> String {
 
 /// ", 256 KiB flash, 32 KiB RAM": the device's own memory, as far as known.
 fn memory(d: &energy::Device) -> String {
-    let kib = |k: u32| {
-        if k >= 1024 * 1024 {
-            format!("{} GiB", k / (1024 * 1024))
-        } else if k >= 1024 {
-            format!("{} MiB", k / 1024)
-        } else {
-            format!("{k} KiB")
-        }
-    };
+    let kib = |k: u32| measure::sizes::format_size(u64::from(k) * 1024);
     let mut o = String::new();
     if let Some(f) = &d.flash_kib {
         o.push_str(&format!(", {} flash", kib(f.value)));
