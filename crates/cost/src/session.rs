@@ -92,7 +92,7 @@ fn beyond_the_board(why: &str, target: device_facts::Target, device: &Device) ->
     let Some(ram) = device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024) else {
         return String::new();
     };
-    if !why.starts_with(&format!("does not fit in {target}'s RAM")) || ram <= board_ram {
+    if !why.starts_with(&target.short_of_ram()) || ram <= board_ram {
         return String::new();
     }
     let board = target.qemu_machine().unwrap_or("simavr");

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::FactsError;
 
+/// How every reason a build does not fit a target starts.
+pub const DOES_NOT_FIT: &str = "does not fit";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Target {
@@ -127,6 +130,24 @@ impl Target {
             Target::CortexM4 => (4096 * 1024, 256 * 1024),
             Target::Riscv32imc => (4096 * 1024, 400 * 1024),
         }
+    }
+
+    /// How a reason that a build does not fit this target's RAM starts:
+    /// "does not fit in cortex-m0plus's RAM (16384 B)". `mcu` writes such
+    /// reasons into the tables; readers that select on them match this.
+    pub fn short_of_ram(self) -> String {
+        format!(
+            "{DOES_NOT_FIT} in {self}'s RAM ({} B)",
+            self.memory_bytes().1
+        )
+    }
+
+    /// The same for flash: "does not fit in atmega1284p's flash (131072 B)".
+    pub fn short_of_flash(self) -> String {
+        format!(
+            "{DOES_NOT_FIT} in {self}'s flash ({} B)",
+            self.memory_bytes().0
+        )
     }
 
     pub fn qemu_machine(self) -> Option<&'static str> {

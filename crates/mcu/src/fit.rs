@@ -5,8 +5,9 @@
 use crate::Target;
 use crate::parse::Run;
 
-/// How every such reason starts, for readers that select on it.
-pub const DOES_NOT_FIT: &str = "does not fit";
+/// How every such reason starts, for readers that select on it
+/// (`Target::short_of_ram` and `short_of_flash` say the memory too).
+pub use device_facts::target::DOES_NOT_FIT;
 
 /// A build the linker refused for want of memory ("region `text' overflowed
 /// by 114694 bytes"), said as the memory it is short of.
@@ -22,14 +23,12 @@ pub fn link_overflow(target: Target, reason: &str) -> Option<String> {
         .next()?
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .find(|w| !w.is_empty())?;
-    let (flash, ram) = target.memory_bytes();
-    let (memory, has) = match region.to_ascii_lowercase().as_str() {
-        "text" | "flash" | "rom" => ("flash", flash),
-        _ => ("RAM", ram),
+    let short = match region.to_ascii_lowercase().as_str() {
+        "text" | "flash" | "rom" => target.short_of_flash(),
+        _ => target.short_of_ram(),
     };
     Some(format!(
-        "{DOES_NOT_FIT} in {target}'s {memory} ({has} B): the linker's region `{region}' \
-         overflowed by {bytes} B"
+        "{short}: the linker's region `{region}' overflowed by {bytes} B"
     ))
 }
 
@@ -49,10 +48,10 @@ pub fn ran_out_of_ram(target: Target, simulator_said: &str, static_ram: u64) -> 
     if !out {
         return None;
     }
-    let (_, ram) = target.memory_bytes();
     Some(format!(
-        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): the stack ran past the end of RAM \
-         beside {static_ram} B of static data (the simulator stopped the run)"
+        "{}: the stack ran past the end of RAM beside {static_ram} B of static data (the \
+         simulator stopped the run)",
+        target.short_of_ram()
     ))
 }
 
@@ -66,11 +65,10 @@ pub fn frame_too_big(target: Target, firmware_said: &str, static_ram: u64) -> Op
         .trim()
         .parse()
         .ok()?;
-    let (_, ram) = target.memory_bytes();
     Some(format!(
-        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): the benchmark's frame for it (keys and \
-         buffers, before any measured operation) reaches {short} B past what is free beside \
-         {static_ram} B of static data"
+        "{}: the benchmark's frame for it (keys and buffers, before any measured operation) \
+         reaches {short} B past what is free beside {static_ram} B of static data",
+        target.short_of_ram()
     ))
 }
 
@@ -79,15 +77,16 @@ pub fn frame_too_big(target: Target, firmware_said: &str, static_ram: u64) -> Op
 /// algorithm needs more RAM than the target has.
 pub fn stack_overflow(target: Target, run: &Run, static_ram: u64) -> Option<String> {
     let op = run.ops.iter().find(|op| op.out_of_stack())?;
-    let (_, ram) = target.memory_bytes();
     let had = match op.room {
         Some(room) => format!("all {room} B of stack it had"),
         None => format!("all the stack it had (its peak reached {} B)", op.stack),
     };
     Some(format!(
-        "{DOES_NOT_FIT} in {target}'s RAM ({ram} B): {} of {} B used {had} \
-         beside {static_ram} B of static data and the benchmark's own frames, and ran into the data",
-        op.operation, op.size
+        "{}: {} of {} B used {had} beside {static_ram} B of static data and the benchmark's \
+         own frames, and ran into the data",
+        target.short_of_ram(),
+        op.operation,
+        op.size
     ))
 }
 
