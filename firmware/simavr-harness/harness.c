@@ -20,7 +20,14 @@
  * the EEPROM from FILE at start (if it exists) and writes it back, whole and
  * atomically (a temporary file renamed), at each command 6.
  *
- * Usage: harness [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf
+ * The constant-time check (crates/mcu `ct`): --trace FILE writes, for every
+ * instruction inside a region, its byte address as a little-endian u32, then,
+ * for a load or store through X, Y or Z (LD, ST, LDD, STD, LPM, ELPM), the
+ * address it reads or writes with bit 31 set (bit 24 set too for program
+ * memory); 0xFFFFFFFF ends each region. LDS/STS (fixed addresses) and the
+ * stack's PUSH/POP are not recorded.
+ *
+ * Usage: harness [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] [--trace FILE] firmware.elf
  * Exit status: the firmware's, 3 on a crash or when max cycles pass, 4 on
  * bad usage.
  */
@@ -52,6 +59,7 @@ static struct {
 	int status;
 	int uart; /* the UART's file descriptor (--uart), else 0 */
 	const char *eeprom;
+	FILE *trace; /* --trace */
 } st;
 
 #define EEPROM_BYTES 4096
@@ -99,6 +107,56 @@ static void on_uart_byte(struct avr_irq_t *irq, uint32_t value, void *param)
 		st.exited = 1, st.status = 3; /* the reader went away */
 }
 
+static void trace_word(uint32_t w)
+{
+	uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+	fwrite(b, 1, 4, st.trace);
+}
+
+/* The data address of a load or store through a pointer register, with
+ * bit 24 set for program memory; -1 for any other instruction. */
+static int32_t pointer_address(avr_t *avr, uint16_t op)
+{
+	const uint8_t *r = avr->data; /* r0..r31 sit at data addresses 0..31 */
+	int32_t x = r[26] | (r[27] << 8), y = r[28] | (r[29] << 8), z = r[30] | (r[31] << 8);
+	if (op == 0x95C8) /* LPM r0, Z */
+		return 0x1000000 | z;
+	if (op == 0x95D8) /* ELPM r0, RAMPZ:Z (RAMPZ, I/O 0x3B, at data 0x5B) */
+		return 0x1000000 | (avr->data[0x5B] << 16) | z;
+	if ((op & 0xD000) == 0x8000) { /* LDD/STD Y+q, Z+q (LD/ST Y, Z when q = 0) */
+		int q = ((op >> 8) & 0x20) | ((op >> 7) & 0x18) | (op & 7);
+		return ((op & 8) ? y : z) + q;
+	}
+	if ((op & 0xFC00) != 0x9000) /* not 1001 00sd dddd xxxx */
+		return -1;
+	int store = op & 0x200;
+	switch (op & 0xF) {
+	case 0x1: return z;     /* Z+ */
+	case 0x2: return z - 1; /* -Z */
+	case 0x4: case 0x5: /* LPM Rd, Z(+) */
+		return store ? -1 : 0x1000000 | z;
+	case 0x6: case 0x7: /* ELPM Rd, Z(+) */
+		return store ? -1 : 0x1000000 | (avr->data[0x5B] << 16) | z;
+	case 0x9: return y;     /* Y+ */
+	case 0xA: return y - 1; /* -Y */
+	case 0xC: case 0xD: return x; /* X, X+ */
+	case 0xE: return x - 1; /* -X */
+	default: return -1; /* LDS/STS, PUSH/POP */
+	}
+}
+
+/* Before an instruction inside a region runs: its address, and the data
+ * address it touches. */
+static void trace_step(avr_t *avr)
+{
+	avr_flashaddr_t pc = avr->pc;
+	uint16_t op = (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));
+	trace_word((uint32_t)pc);
+	int32_t at = pointer_address(avr, op);
+	if (at >= 0)
+		trace_word(0x80000000u | (uint32_t)at);
+}
+
 static uint16_t stack_pointer(avr_t *avr)
 {
 	return (uint16_t)(avr->data[SPL] | (avr->data[SPH] << 8));
@@ -129,6 +187,8 @@ static void on_command(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
 		if (!st.running)
 			fprintf(stderr, "harness: stop without start\n");
 		st.running = 0;
+		if (st.trace)
+			trace_word(0xFFFFFFFFu);
 		/* An uplink's UART owns stdout: its counts go with its log. */
 		fprintf(st.uart ? stderr : stdout, "C %" PRIu64 " %u %u\n", (uint64_t)cycles, stack, room);
 		break;
@@ -173,15 +233,22 @@ int main(int argc, char **argv)
 		}
 		else if (!strcmp(argv[i], "--eeprom") && i + 1 < argc)
 			st.eeprom = argv[++i];
+		else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			st.trace = fopen(argv[++i], "wb");
+			if (!st.trace) {
+				fprintf(stderr, "harness: cannot write %s\n", argv[i]);
+				return 4;
+			}
+		}
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
-			fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf\n", argv[0]);
+			fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] [--trace FILE] firmware.elf\n", argv[0]);
 			return 4;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] firmware.elf\n", argv[0]);
+		fprintf(stderr, "usage: %s [--mcu NAME] [--freq HZ] [--max-cycles N] [--uart] [--eeprom FILE] [--trace FILE] firmware.elf\n", argv[0]);
 		return 4;
 	}
 
@@ -213,6 +280,8 @@ int main(int argc, char **argv)
 
 	int state = cpu_Running;
 	while (!st.exited && state != cpu_Done && state != cpu_Crashed) {
+		if (st.trace && st.running)
+			trace_step(avr);
 		state = avr_run(avr);
 		if (avr->cycle > max_cycles) {
 			fflush(stdout);
@@ -221,6 +290,10 @@ int main(int argc, char **argv)
 		}
 	}
 	fflush(stdout);
+	if (st.trace && fclose(st.trace) != 0) {
+		fprintf(stderr, "harness: cannot finish the trace\n");
+		return 3;
+	}
 	if (!st.exited) {
 		fprintf(stderr, "harness: firmware stopped without exit (state %d, pc 0x%x)\n", state, avr->pc);
 		return 3;

@@ -21,6 +21,8 @@
 pub mod algorithms;
 pub mod bench;
 pub mod clib;
+#[cfg(feature = "ct")]
+pub mod ct;
 pub mod probe;
 #[cfg(all(feature = "uplink", seal_path))]
 pub mod uplink;
@@ -40,7 +42,10 @@ pub const SLACK: usize = 64;
 pub fn run_all<P: Probe>(probe: &mut P, data: &mut [u8], out: &mut [u8]) -> bool {
     let mut b = Bench::new(probe);
     b.calibrate();
+    #[cfg(not(feature = "ct"))]
     algorithms::run(&mut b, data, out);
+    #[cfg(feature = "ct")]
+    ct::run(&mut b, data, out);
     b.finish()
 }
 

@@ -10,7 +10,7 @@ pub const GROUPS: &[(&str, &str)] = &[
     ),
     (
         "Measure and reproduce",
-        "mcu bench frame-bench reproduce runs compare import report",
+        "mcu ct bench frame-bench reproduce runs compare import report",
     ),
     ("Links and handshakes", "airtime handshake"),
     (

@@ -303,3 +303,44 @@ fn study_003_reproduces_on_the_atmega1284p() {
     }
     assert_eq!(findings.len(), 7, "{findings:?}");
 }
+
+/// `ct` as a user runs it: the planted leaks leak (exit 1), each named.
+#[test]
+fn ct_names_each_planted_leak_and_exits_1() {
+    let out = Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "ct",
+            "--target",
+            "cortex-m4",
+            "plants",
+            "--seed",
+            "5eed0123456789ab",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("plants on cortex-m4: leaks"), "{stdout}");
+    assert!(stdout.contains("seed 5eed0123456789ab"), "{stdout}");
+    for planted in ["branch_on_key_bit", "early_exit_compare"] {
+        assert!(stdout.contains(&format!("plants::{planted}")), "{stdout}");
+    }
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1 of 1 builds leak on cortex-m4"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ct_refuses_what_it_cannot_check() {
+    let ct = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("ciphermeter").unwrap();
+        cmd.arg("ct").args(args).assert().code(2)
+    };
+    ct(&["aes-128-ecb"]).stderr(predicate::str::contains("not a sealing scheme"));
+    ct(&["plants", "--seed", "12"]).stderr(predicate::str::contains("16 hex digits"));
+    ct(&["--target", "z80", "plants"]).stderr(predicate::str::contains("unknown target"));
+    ct(&["aead:aes-128-ccm@nobody"]).stderr(predicate::str::contains("nobody"));
+}

@@ -13,7 +13,6 @@ use crate::FactsError;
 
 /// The digest of the firmware in `firmware` (and the crates it builds from).
 pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
-    use sha2::{Digest, Sha256};
     let mut files = Vec::new();
     for rel in [
         "Cargo.toml",
@@ -42,6 +41,15 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
         collect(&firmware.join("../crates/seal").join(rel), &mut files)?;
     }
     files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
+    // The constant-time check's device side (firmware `ct` feature), which no
+    // cost build compiles: its verdicts are revised apart (`ct_revision`).
+    files.retain(|f| !f.starts_with(firmware.join(CT_SOURCES)));
+    digest(firmware, files)
+}
+
+/// The files' paths (from `firmware`) and normalized contents, hashed in order.
+fn digest(firmware: &Path, mut files: Vec<PathBuf>) -> Result<String, FactsError> {
+    use sha2::{Digest, Sha256};
     files.sort();
     let mut hash = Sha256::new();
     for f in &files {
@@ -56,6 +64,17 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
         hash.update([0]);
     }
     Ok(hex(&hash.finalize()[..8]))
+}
+
+/// The firmware sources only the constant-time check builds (`ct`).
+pub const CT_SOURCES: &str = "src/ct";
+
+/// The digest of the constant-time check's own sources, which a verdict
+/// depends on besides the firmware revision.
+pub fn ct_revision(firmware: &Path) -> Result<String, FactsError> {
+    let mut files = Vec::new();
+    collect(&firmware.join(CT_SOURCES), &mut files)?;
+    digest(firmware, files)
 }
 
 /// How a source file writes its comments.

@@ -168,6 +168,25 @@ pub fn uplink(target: Target, scheme: &str) -> Result<PathBuf, String> {
     )
 }
 
+/// The constant-time check's build (crates/mcu `ct`): a scheme's sealing
+/// build with `ct`, which seals on [`crate::ct::RUNS`] secrets instead of
+/// measuring costs, or the planted leaks ([`crate::ct::PLANTS`]).
+pub fn ct(target: Target, id: &str) -> Result<PathBuf, String> {
+    let sizes = [64];
+    let features = if id == crate::ct::PLANTS {
+        "ct-plants".to_string()
+    } else {
+        format!("ct,{}", features(target, id)?)
+    };
+    build(
+        target,
+        id,
+        command_with(target, id, &features, &sizes),
+        &sizes,
+        "ct-",
+    )
+}
+
 fn build(
     target: Target,
     feature: &str,

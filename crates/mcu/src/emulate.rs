@@ -26,14 +26,8 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
     Ok(match target.qemu_machine() {
         None => {
             let harness = harness.ok_or_else(|| McuError::Failed("no simavr harness".into()))?;
-            let mut cmd = Command::new(harness);
-            cmd.args([
-                "--mcu",
-                "atmega1284p",
-                "--freq",
-                &target.clock_hz().to_string(),
-            ])
-            .arg(elf);
+            let mut cmd = harness_command(target, harness);
+            cmd.arg(elf);
             cmd
         }
         Some(machine) => {
@@ -60,8 +54,37 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
     })
 }
 
+/// The simavr harness for `target`, before the ELF argument.
+fn harness_command(target: Target, harness: &Path) -> Command {
+    let mut cmd = Command::new(harness);
+    cmd.args([
+        "--mcu",
+        "atmega1284p",
+        "--freq",
+        &target.clock_hz().to_string(),
+    ]);
+    cmd
+}
+
 pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output, McuError> {
-    run_with(command(target, elf, harness)?, |err| {
+    output_of(command(target, elf, harness)?)
+}
+
+/// The harness run with `--trace FILE` (the constant-time check, crates/mcu
+/// `ct::avr_trace` reads the file).
+pub fn run_avr_trace(
+    target: Target,
+    elf: &Path,
+    harness: &Path,
+    trace: &Path,
+) -> Result<Output, McuError> {
+    let mut cmd = harness_command(target, harness);
+    cmd.arg("--trace").arg(trace).arg(elf);
+    output_of(cmd)
+}
+
+fn output_of(cmd: Command) -> Result<Output, McuError> {
+    run_with(cmd, |err| {
         let mut s = String::new();
         std::io::Read::read_to_string(err, &mut s).map(|_| s)
     })
@@ -86,19 +109,46 @@ pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuErro
             "{target} has no cycle model: run it with emulate::run"
         )));
     }
+    let (out, traced) = traced(target, elf, false)?;
+    Ok((out, traced.map(|(mixes, _)| mixes)))
+}
+
+/// Each region's executed instruction addresses, on any QEMU target (the
+/// constant-time check, crates/mcu `ct`), from the same log.
+pub fn run_paths(target: Target, elf: &Path) -> Result<(Output, Vec<Vec<u32>>), McuError> {
+    if target.qemu_machine().is_none() {
+        return Err(McuError::Failed(format!(
+            "{target} runs in simavr: its harness writes the paths (ct::avr_trace)"
+        )));
+    }
+    let (out, traced) = traced(target, elf, true)?;
+    Ok((
+        out,
+        traced.map(|(_, paths)| paths).map_err(McuError::Failed)?,
+    ))
+}
+
+type Traced = Result<(Vec<cycles::Mix>, Vec<Vec<u32>>), String>;
+
+/// Runs with QEMU's execution log read by a [`cycles::RegionTracer`]
+/// (made on the reading thread: it is not `Send`), with `paths` if asked.
+fn traced(target: Target, elf: &Path, paths: bool) -> Result<(Output, Traced), McuError> {
     let marks = crate::elf::marks(elf)?;
     let mut cmd = command(target, elf, None)?;
     cmd.args(["-d", "in_asm,exec,nochain"]);
-    let (out, mixes) = run_with(cmd, move |err| {
+    let (out, traced) = run_with(cmd, move |err| {
         let mut tracer = cycles::RegionTracer::new(marks);
+        if paths {
+            tracer = tracer.recording_paths();
+        }
         for line in std::io::BufRead::lines(std::io::BufReader::new(err)) {
             tracer.feed(&line?);
         }
         let stderr = tracer.other_lines.join("\n");
-        Ok((tracer.finish(), stderr))
+        Ok((tracer.finish_with_paths(), stderr))
     })?;
-    let (mixes, stderr) = mixes.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
-    Ok((Output { stderr, ..out }, mixes))
+    let (traced, stderr) = traced.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
+    Ok((Output { stderr, ..out }, traced))
 }
 
 /// Runs `cmd` to its end (or the time limit), reading stdout whole and

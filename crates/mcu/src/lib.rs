@@ -19,6 +19,7 @@
 //! cost tables, anchors) are `device_facts`', re-exported here.
 
 pub mod compile;
+pub mod ct;
 pub mod cycles;
 pub mod elf;
 pub mod emulate;

@@ -56,7 +56,7 @@ pub const BENCH_KEY: [u8; 64] = hex!(
 pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     let k16 = &BENCH_KEY[..16];
     let k32 = &BENCH_KEY[..32];
-    let _ = (&k16, &k32, &data, &out);
+    let _ = (&b, &k16, &k32, &data, &out);
     #[cfg(feature = "identity")]
     identity::run(b, data, out, SIZES);
 

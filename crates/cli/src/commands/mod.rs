@@ -5,6 +5,7 @@ pub mod airtime;
 pub mod bench;
 pub mod compare;
 pub mod crypt;
+pub mod ct;
 pub mod device_send;
 pub mod digest;
 pub mod energy;
@@ -66,6 +67,8 @@ pub enum Command {
     Energy(energy::Args),
     /// Measure the algorithms as firmware on a microcontroller (simavr / QEMU).
     Mcu(mcu::Args),
+    /// Whether a build's timing depends on its secrets: many secrets, runs compared in simulation.
+    Ct(ct::Args),
     /// Time algorithms: median, 95% CI, MB/s, cycles/byte, heap, with the machine's details.
     Bench(bench::Args),
     /// Reproduce one of the five studies, our numbers beside the paper's.
@@ -117,6 +120,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Link(args) => link::run(args),
         Command::Energy(args) => energy::run(args),
         Command::Mcu(args) => mcu::run(args),
+        Command::Ct(args) => ct::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Reproduce(study) => reproduce::run(study),
         Command::Run(args) => run::run(args),

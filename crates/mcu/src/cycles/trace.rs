@@ -84,6 +84,9 @@ pub struct RegionTracer {
     region: Option<Mix>,
     regions: Vec<Mix>,
     previous_was_load: bool,
+    /// Per region, the address of every instruction in the order it ran
+    /// (the constant-time check, crates/mcu `ct`); kept only when asked.
+    paths: Option<Vec<Vec<u32>>>,
     /// Non-log lines (QEMU's own errors), kept for error messages.
     pub other_lines: Vec<String>,
     unknown_blocks: usize,
@@ -93,15 +96,16 @@ fn hex(s: &str) -> Option<u64> {
     u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok()
 }
 
-/// `0x00000c2c:  b580       push     {r7, lr}` → the instruction.
+/// `0x00000c2c:  b580       push     {r7, lr}` → the instruction. RISC-V
+/// prints a 32-bit instruction as one word of 8 digits.
 fn parse_insn(line: &str) -> Option<Insn> {
     let (addr, rest) = line.split_once(':')?;
     let addr = hex(addr)? as u32;
     let mut words = rest.split_whitespace().peekable();
     let mut size = 0;
     while let Some(w) = words.peek() {
-        if w.len() == 4 && w.chars().all(|c| c.is_ascii_hexdigit()) {
-            size += 2;
+        if (w.len() == 4 || w.len() == 8) && w.chars().all(|c| c.is_ascii_hexdigit()) {
+            size += w.len() as u32 / 2;
             words.next();
         } else {
             break;
@@ -127,9 +131,16 @@ impl RegionTracer {
             region: None,
             regions: Vec::new(),
             previous_was_load: false,
+            paths: None,
             other_lines: Vec::new(),
             unknown_blocks: 0,
         }
+    }
+
+    /// Also keeps each region's instruction addresses ([`Self::finish_with_paths`]).
+    pub fn recording_paths(mut self) -> Self {
+        self.paths = Some(Vec::new());
+        self
     }
 
     pub fn feed(&mut self, line: &str) {
@@ -226,6 +237,14 @@ impl RegionTracer {
         let Some(mix) = &mut self.region else {
             return;
         };
+        if let Some(paths) = &mut self.paths {
+            if start {
+                paths.push(Vec::new());
+            }
+            if let Some(path) = paths.last_mut() {
+                path.push(insn.addr);
+            }
+        }
         mix.instructions += 1;
         // The start sample's own bytes are left out: its encoding (16 or 32
         // bits) depends on the register the compiler gave it, so it would
@@ -256,7 +275,13 @@ impl RegionTracer {
 
     /// The regions in the order they ran. Fails if the log had executions of
     /// blocks it never showed (the log is then not the whole run).
-    pub fn finish(mut self) -> Result<Vec<Mix>, String> {
+    pub fn finish(self) -> Result<Vec<Mix>, String> {
+        self.finish_with_paths().map(|(mixes, _)| mixes)
+    }
+
+    /// [`Self::finish`], with each region's instruction addresses (empty
+    /// unless [`Self::recording_paths`]).
+    pub fn finish_with_paths(mut self) -> Result<(Vec<Mix>, Vec<Vec<u32>>), String> {
         self.run_current(None);
         if self.unknown_blocks > 0 {
             return Err(format!(
@@ -267,7 +292,7 @@ impl RegionTracer {
         if self.region.is_some() {
             return Err("a measured region never ended in the QEMU log".into());
         }
-        Ok(self.regions)
+        Ok((self.regions, self.paths.unwrap_or_default()))
     }
 }
 
@@ -333,6 +358,26 @@ Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
         assert_eq!(r.count(Class::BranchNotTaken), 1);
         // The start sample's 2 bytes are not counted.
         assert_eq!((r.refills, r.bytes), (2, 2 * 14 - 2));
+    }
+
+    #[test]
+    fn keeps_each_regions_instruction_addresses_when_asked() {
+        let mut t = RegionTracer::new([0x104, 0x110]).recording_paths();
+        for line in LOG.lines() {
+            t.feed(line);
+        }
+        let (_, paths) = t.finish_with_paths().unwrap();
+        let body = [0x108, 0x10a, 0x10c, 0x10e];
+        let want: Vec<u32> = [0x104, 0x106].into_iter().chain(body.repeat(3)).collect();
+        assert_eq!(paths, vec![want]);
+    }
+
+    #[test]
+    fn a_risc_v_word_of_eight_digits_is_four_bytes() {
+        let insn = parse_insn("0x80000000:  00401197          auipc  gp,4198400").unwrap();
+        assert_eq!((insn.addr, insn.size), (0x8000_0000, 4));
+        let short = parse_insn("0x80000004:  4281              mv     t0,zero").unwrap();
+        assert_eq!(short.size, 2);
     }
 
     #[test]

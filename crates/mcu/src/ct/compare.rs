@@ -1,0 +1,247 @@
+//! Compares the runs of one operation: the same instructions, the same count
+//! and the same data addresses in every run, or where they first part.
+
+use serde::Serialize;
+
+use crate::elf::{Function, function_at};
+
+/// What one run of an operation did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// Cycles (AVR) or instructions (QEMU), as the region counted them.
+    pub count: u64,
+    /// Every instruction's address, in order.
+    pub path: Vec<u32>,
+    /// Each load or store through a pointer: (instruction, data address).
+    /// Empty where the simulator does not show them.
+    pub data: Vec<(u32, u32)>,
+}
+
+/// What differed between two runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Difference {
+    /// A branch went another way: the instructions that ran differ.
+    Branch,
+    /// The same instructions took other cycles.
+    Cycles,
+    /// The same instruction read or wrote another address.
+    DataAddress,
+}
+
+impl Difference {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Difference::Branch => "a branch that depends on the secret",
+            Difference::Cycles => "the same instructions in other cycles",
+            Difference::DataAddress => "a data address that depends on the secret",
+        }
+    }
+}
+
+/// Where two runs first part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Place {
+    pub what: Difference,
+    /// The instruction that decided (the branch, or the load or store).
+    pub address: u32,
+    /// The function holding it (the ELF's symbols), if any does.
+    pub function: Option<String>,
+    /// The functions that called it there, innermost first, as far as the
+    /// region's path shows them: where the function is a helper (a division
+    /// routine, `memcmp`), the code that leaks is among them.
+    pub called_from: Vec<String>,
+    /// The two runs that differ (0 is the all-zero secret).
+    pub runs: [usize; 2],
+}
+
+impl Place {
+    /// `branch at 0x1a2 in f (called from g)`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{} at {:#x}", self.what.describe(), self.address);
+        if let Some(f) = &self.function {
+            s.push_str(&format!(" in {f}"));
+        }
+        if !self.called_from.is_empty() {
+            s.push_str(&format!(" (called from {})", self.called_from.join(" ← ")));
+        }
+        s
+    }
+
+    /// Whether `name` is the function or its caller (a test's planted function).
+    pub fn names(&self, name: &str) -> bool {
+        self.function
+            .iter()
+            .chain(&self.called_from)
+            .any(|f| f.ends_with(name))
+    }
+}
+
+/// Each difference found across the runs: control flow first (it decides
+/// everything after it), then counts, then data addresses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Differences {
+    pub path: Option<Place>,
+    pub count: Option<[usize; 2]>,
+    pub data: Option<Place>,
+}
+
+pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
+    let mut found = Differences::default();
+    let Some(first) = runs.first() else {
+        return found;
+    };
+    if let Some((j, other)) = runs.iter().enumerate().find(|(_, r)| r.path != first.path) {
+        let i = first
+            .path
+            .iter()
+            .zip(&other.path)
+            .position(|(a, b)| a != b)
+            .unwrap_or(first.path.len().min(other.path.len()));
+        // The last instruction both ran decided where they went.
+        let decided = i.checked_sub(1).map_or(first.path[0], |k| first.path[k]);
+        found.path = Some(place(
+            Difference::Branch,
+            decided,
+            &first.path[..i],
+            functions,
+            [0, j],
+        ));
+    }
+    if let Some(j) = runs.iter().position(|r| r.count != first.count) {
+        found.count = Some([0, j]);
+    }
+    if let Some((j, other)) = runs.iter().enumerate().find(|(_, r)| r.data != first.data) {
+        let i = first.data.iter().zip(&other.data).position(|(a, b)| a != b);
+        if let Some(&(pc, _)) = i.and_then(|i| first.data.get(i)) {
+            // The path up to that access, to find its caller.
+            let upto = first
+                .path
+                .iter()
+                .position(|&a| a == pc)
+                .map_or(0, |k| k + 1);
+            found.data = Some(place(
+                Difference::DataAddress,
+                pc,
+                &first.path[..upto],
+                functions,
+                [0, j],
+            ));
+        }
+    }
+    found
+}
+
+/// The deepest call chain [`Place::called_from`] follows.
+const CALLERS: usize = 4;
+
+/// Names the function holding `address`, and the chain of functions that
+/// entered it, each found where the path `before` last entered its callee.
+fn place(
+    what: Difference,
+    address: u32,
+    before: &[u32],
+    functions: &[Function],
+    runs: [usize; 2],
+) -> Place {
+    let function = function_at(functions, address);
+    let mut called_from = Vec::new();
+    let (mut callee, mut upto) = (function, before.len());
+    while let Some(f) = callee.filter(|_| called_from.len() < CALLERS) {
+        let Some(entry) = before[..upto].iter().rposition(|&a| a == f.start) else {
+            break;
+        };
+        let Some(caller) = entry
+            .checked_sub(1)
+            .and_then(|k| function_at(functions, before[k]))
+            .filter(|g| g.start != f.start)
+        else {
+            break;
+        };
+        called_from.push(caller.name.clone());
+        (callee, upto) = (Some(caller), entry);
+    }
+    Place {
+        what,
+        address,
+        function: function.map(|f| f.name.clone()),
+        called_from,
+        runs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(count: u64, path: &[u32], data: &[(u32, u32)]) -> Observed {
+        Observed {
+            count,
+            path: path.to_vec(),
+            data: data.to_vec(),
+        }
+    }
+
+    fn functions() -> Vec<Function> {
+        let f = |start, size, name: &str| Function {
+            start,
+            size,
+            name: name.into(),
+        };
+        vec![
+            f(0x100, 0x20, "caller"),
+            f(0x200, 0x20, "__udivmodsi4"),
+            f(0x300, 0x20, "u32_div_rem"),
+        ]
+    }
+
+    #[test]
+    fn identical_runs_differ_nowhere() {
+        let a = run(10, &[0x100, 0x102], &[(0x102, 0x400)]);
+        assert_eq!(
+            compare(&[a.clone(), a], &functions()),
+            Differences::default()
+        );
+    }
+
+    #[test]
+    fn a_branch_is_placed_at_the_last_shared_instruction_with_its_caller() {
+        let a = run(10, &[0x100, 0x102, 0x200, 0x202, 0x204, 0x104], &[]);
+        let b = run(12, &[0x100, 0x102, 0x200, 0x202, 0x206, 0x208, 0x104], &[]);
+        let d = compare(&[a.clone(), a, b], &functions());
+        let p = d.path.unwrap();
+        assert_eq!(
+            (p.what, p.address, p.runs),
+            (Difference::Branch, 0x202, [0, 2])
+        );
+        assert_eq!(p.function.as_deref(), Some("__udivmodsi4"));
+        assert_eq!(p.called_from, ["caller"]);
+        assert!(p.names("caller") && p.names("udivmodsi4") && !p.names("other"));
+        assert_eq!(d.count, Some([0, 2]));
+    }
+
+    #[test]
+    fn the_chain_of_callers_reaches_the_code_that_called_the_helper() {
+        let a = run(10, &[0x100, 0x102, 0x200, 0x202, 0x300, 0x302, 0x304], &[]);
+        let b = run(10, &[0x100, 0x102, 0x200, 0x202, 0x300, 0x302, 0x306], &[]);
+        let p = compare(&[a, b], &functions()).path.unwrap();
+        assert_eq!(p.function.as_deref(), Some("u32_div_rem"));
+        assert_eq!(p.called_from, ["__udivmodsi4", "caller"]);
+        assert!(
+            p.describe()
+                .ends_with("(called from __udivmodsi4 ← caller)")
+        );
+    }
+
+    #[test]
+    fn a_secret_address_on_the_same_path_is_placed_at_its_instruction() {
+        let a = run(10, &[0x100, 0x102, 0x104], &[(0x102, 0x400)]);
+        let b = run(10, &[0x100, 0x102, 0x104], &[(0x102, 0x4a7)]);
+        let d = compare(&[a, b], &functions());
+        assert_eq!((d.path, d.count), (None, None));
+        let p = d.data.unwrap();
+        assert_eq!((p.what, p.address), (Difference::DataAddress, 0x102));
+        assert_eq!(p.function.as_deref(), Some("caller"));
+        assert!(p.called_from.is_empty());
+    }
+}

@@ -1,0 +1,405 @@
+//! The constant-time check (`ciphermeter ct`): one build run on many secrets
+//! in simulation, its runs compared. A simulation is deterministic, so a
+//! difference is a proof, not a statistic.
+//!
+//! - ATmega1284P (simavr): exact cycles, every instruction's address, and
+//!   the data address of every load and store through a pointer
+//!   (the harness's `--trace`). The core has no cache, so a secret address
+//!   is a warning, not a leak.
+//! - Cortex-M and riscv32imc (QEMU): every instruction's address, from the
+//!   execution log. QEMU's log shows no data addresses and no operands, so
+//!   secret-dependent addresses and variable-latency instructions (UDIV on
+//!   M3/M4, UMULL on M3) are not compared yet; the verdict says so.
+//!
+//! The firmware side is `firmware/src/ct`: [`RUNS`] runs of the scheme's key
+//! setup and seal, each on its own key, nonce and plaintext drawn from the
+//! seed written into the ELF, or the planted leaks ([`PLANTS`]).
+
+pub mod avr_trace;
+pub mod compare;
+
+use serde::Serialize;
+
+use crate::implementation::split_build_id;
+use crate::{McuError, Target, compile, elf, emulate, parse};
+use compare::{Difference, Observed, Place};
+
+/// The firmware's runs per operation (firmware/src/ct/mod.rs `RUNS`).
+pub const RUNS: usize = 16;
+
+/// The build of planted leaks and their constant-time twins.
+pub const PLANTS: &str = "plants";
+
+/// The planted leaks (region names) with the function each plants, and the
+/// constant-time twin of each (firmware/src/ct/plants.rs).
+pub const PLANTED: [(&str, &str); 4] = [
+    ("ct-branch-on-key-bit", "ct-select-on-key-bit"),
+    ("ct-table-lookup", "ct-table-scan"),
+    ("ct-early-exit-compare", "ct-constant-time-compare"),
+    ("ct-secret-division", "ct-division-by-multiplication"),
+];
+
+/// The ELF symbol that holds the seed (firmware `CIPHERMETER_CT_SEED`).
+const SEED_SYMBOL: &str = "CIPHERMETER_CT_SEED";
+
+/// One verdict per build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    ConstantTime,
+    Leaks,
+    NotChecked,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::ConstantTime => "constant-time",
+            Verdict::Leaks => "leaks",
+            Verdict::NotChecked => "not checked",
+        }
+    }
+}
+
+/// One operation's runs, judged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Operation {
+    pub name: String,
+    pub verdict: Verdict,
+    /// The fewest and most cycles (AVR) or instructions (QEMU) of a run.
+    pub spread: [u64; 2],
+    /// Each run's, in order (run 0: all-zero secrets, run 1: all-one).
+    pub counts: Vec<u64>,
+    /// The leak, where it is.
+    pub leak: Option<Place>,
+    /// What differs and is no timing leak under the model: on AVR, a branch
+    /// whose two ways take the same cycles, and a secret data address (the
+    /// core has no cache).
+    pub warnings: Vec<Place>,
+}
+
+/// The check of one build on one target.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub target: Target,
+    /// The scheme build (`aead:aes-128-ccm@ciphermeter`) or [`PLANTS`].
+    pub build: String,
+    pub verdict: Verdict,
+    /// What the verdict holds under.
+    pub model: String,
+    /// Why it could not be checked.
+    pub reason: Option<String>,
+    /// The seed the secrets were drawn from (`--seed` reproduces them).
+    pub seed: String,
+    pub runs: usize,
+    pub unit: &'static str,
+    pub operations: Vec<Operation>,
+}
+
+/// What a verdict on `target` holds under.
+pub fn model(target: Target) -> String {
+    if target.is_avr() {
+        return format!(
+            "simavr's exact cycles, instruction addresses and data addresses of {RUNS} runs on \
+             unlike secrets (the ATmega1284P has no cache: a secret data address is a warning)"
+        );
+    }
+    let cache = if target.is_riscv() {
+        "the ESP32-C3's flash cache would make a secret data address a leak; "
+    } else {
+        ""
+    };
+    format!(
+        "QEMU's executed instruction addresses of {RUNS} runs on unlike secrets; {cache}data \
+         addresses and the operands of variable-latency instructions are not compared yet"
+    )
+}
+
+/// Checks a build (a canonical scheme, `@IMPL` for another implementation
+/// than RustCrypto's, or [`PLANTS`]) on `target` with secrets from `seed`.
+/// A build that does not build or run is `not checked`, with the reason.
+pub fn check(target: Target, build: &str, seed: u64) -> Result<Report, McuError> {
+    validate(build)?;
+    crate::toolchain::require(target)?;
+    let mut report = Report {
+        target,
+        build: build.to_string(),
+        verdict: Verdict::NotChecked,
+        model: model(target),
+        reason: None,
+        seed: format!("{seed:016x}"),
+        runs: RUNS,
+        unit: if target.is_avr() {
+            "cycles"
+        } else {
+            "instructions"
+        },
+        operations: Vec::new(),
+    };
+    match observe(target, build, seed) {
+        Ok((ops, functions)) => {
+            report.operations = ops
+                .into_iter()
+                .map(|(name, runs)| judge(target, name, &runs, &functions))
+                .collect();
+            report.verdict = if report
+                .operations
+                .iter()
+                .any(|o| o.verdict == Verdict::Leaks)
+            {
+                Verdict::Leaks
+            } else {
+                Verdict::ConstantTime
+            };
+        }
+        Err(reason) => report.reason = Some(reason),
+    }
+    Ok(report)
+}
+
+/// A scheme the sealing core knows, with a backend that has its primitives,
+/// or the planted leaks; anything else is the user's mistake (exit 2).
+fn validate(build: &str) -> Result<(), McuError> {
+    if build == PLANTS {
+        return Ok(());
+    }
+    let (scheme, _) = split_build_id(build);
+    if seal::Spec::parse(scheme).is_none() {
+        return Err(McuError::Usage(format!(
+            "'{scheme}' is not a sealing scheme: ct checks what a device seals with \
+             (aead:aes-128-ccm, etm:aes-128-cbc+hmac-sha256, ...) or '{PLANTS}'"
+        )));
+    }
+    if let Some((_, imp)) = build.rsplit_once('@') {
+        imp.parse::<crate::Implementation>()
+            .map_err(|e| McuError::Usage(e.to_string()))?;
+    }
+    compile::sealing_backend(build).map_err(McuError::Usage)?;
+    Ok(())
+}
+
+type Ops = Vec<(String, Vec<Observed>)>;
+
+/// Builds, seeds, runs and reads one build: each operation's runs in order.
+fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Vec<elf::Function>), String> {
+    let elf = compile::ct(target, build)?;
+    // Its own file per check: checks run in parallel (tests) share the build.
+    static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let seeded = elf.with_extension(format!("seed-{seed:016x}.{}-{n}.elf", std::process::id()));
+    let result = seed_copy(&elf, &seeded, seed).and_then(|()| run(target, &seeded));
+    let functions = elf::functions(&seeded).map_err(|e| e.to_string());
+    std::fs::remove_file(&seeded).ok();
+    let (run, observed) = result?;
+    if let Some(failed) = run.kats.iter().find(|k| !k.passed) {
+        return Err(format!(
+            "the firmware failed: {}",
+            failed.why.as_deref().unwrap_or("no reason given")
+        ));
+    }
+    let named: Vec<&String> = run
+        .regions
+        .iter()
+        .filter(|r| !r.starts_with("calibrate-"))
+        .collect();
+    let measured: Vec<Observed> = run
+        .regions
+        .iter()
+        .zip(observed)
+        .filter(|(r, _)| !r.starts_with("calibrate-"))
+        .map(|(_, o)| o)
+        .collect();
+    if named.len() != measured.len() || named.len() != run.ops.len() {
+        return Err(format!(
+            "the firmware reported {} regions and the trace has {}",
+            run.ops.len(),
+            measured.len()
+        ));
+    }
+    let mut ops: Ops = Vec::new();
+    for ((name, mut o), op) in named.into_iter().zip(measured).zip(&run.ops) {
+        // AVR: the harness's exact cycles. QEMU: the instructions the log
+        // shows (a timer read under -icount can land a tick either way).
+        o.count = if target.is_avr() {
+            op.raw
+        } else {
+            o.path.len() as u64
+        };
+        match ops.iter_mut().find(|(n, _)| n == name) {
+            Some((_, runs)) => runs.push(o),
+            None => ops.push((name.clone(), vec![o])),
+        }
+    }
+    if let Some((name, runs)) = ops.iter().find(|(_, runs)| runs.len() != RUNS) {
+        return Err(format!("{name} ran {} times, not {RUNS}", runs.len()));
+    }
+    Ok((ops, functions?))
+}
+
+/// A copy of `elf` with the seed written into it.
+fn seed_copy(elf: &std::path::Path, to: &std::path::Path, seed: u64) -> Result<(), String> {
+    let mut bytes =
+        std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
+    let range = elf::symbol_file_range(&bytes, SEED_SYMBOL)
+        .filter(|r| r.len() == 8)
+        .ok_or_else(|| format!("{} has no 8-byte {SEED_SYMBOL}", elf.display()))?;
+    bytes[range].copy_from_slice(&seed.to_le_bytes());
+    std::fs::write(to, bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))
+}
+
+/// Runs the seeded firmware, tracing every region.
+fn run(target: Target, elf: &std::path::Path) -> Result<(parse::Run, Vec<Observed>), String> {
+    let (output, observed) = if target.is_avr() {
+        let harness = compile::harness().map_err(|e| e.to_string())?;
+        let trace = elf.with_extension("trace");
+        let output =
+            emulate::run_avr_trace(target, elf, &harness, &trace).map_err(|e| e.to_string());
+        let bytes = std::fs::read(&trace);
+        std::fs::remove_file(&trace).ok();
+        let output = output?;
+        let bytes = bytes
+            .map_err(|e| format!("the harness wrote no trace: {e}; {}", output.stderr.trim()))?;
+        (output, avr_trace::read(&bytes)?)
+    } else {
+        let (output, paths) = emulate::run_paths(target, elf).map_err(|e| e.to_string())?;
+        let observed = paths
+            .into_iter()
+            .map(|path| Observed {
+                path,
+                ..Observed::default()
+            })
+            .collect();
+        (output, observed)
+    };
+    let run = parse::parse(&output.stdout)
+        .map_err(|e| format!("{e}; simulator said: {}", output.stderr.trim()))?;
+    if !output.exit_ok {
+        return Err(format!(
+            "the firmware did not finish: {}",
+            output.stderr.trim()
+        ));
+    }
+    if observed.len() != run.regions.len() {
+        return Err(format!(
+            "the firmware reported {} regions and the trace has {}",
+            run.regions.len(),
+            observed.len()
+        ));
+    }
+    Ok((run, observed))
+}
+
+/// The verdict on one operation's runs.
+///
+/// AVR: the cycles decide, as simavr counts them exactly; a branch or a data
+/// address that follows the secret without changing them is a warning.
+/// QEMU: the instructions decide; the count is their number.
+fn judge(
+    target: Target,
+    name: String,
+    runs: &[Observed],
+    functions: &[elf::Function],
+) -> Operation {
+    let counts: Vec<u64> = runs.iter().map(|r| r.count).collect();
+    let spread = [
+        counts.iter().copied().min().unwrap_or(0),
+        counts.iter().copied().max().unwrap_or(0),
+    ];
+    let found = compare::compare(runs, functions);
+    let (leak, mut warnings) = match (found.count, found.path) {
+        // Other cycles: the branch that parted the runs is where, if one did.
+        (Some(runs), path) => (
+            Some(path.unwrap_or(Place {
+                what: Difference::Cycles,
+                address: 0,
+                function: None,
+                called_from: Vec::new(),
+                runs,
+            })),
+            Vec::new(),
+        ),
+        (None, Some(path)) if target.is_avr() => (None, vec![path]),
+        (None, path) => (path, Vec::new()),
+    };
+    warnings.extend(found.data);
+    Operation {
+        name,
+        verdict: if leak.is_some() {
+            Verdict::Leaks
+        } else {
+            Verdict::ConstantTime
+        },
+        spread,
+        counts,
+        leak,
+        warnings,
+    }
+}
+
+/// `--seed`: 16 hex digits.
+pub fn parse_seed(hex: &str) -> Result<u64, McuError> {
+    match u64::from_str_radix(hex, 16) {
+        Ok(seed) if hex.len() == 16 => Ok(seed),
+        _ => Err(McuError::Usage(format!(
+            "--seed takes 16 hex digits (a report's seed), not '{hex}'"
+        ))),
+    }
+}
+
+/// A fresh seed from the operating system.
+pub fn random_seed() -> Result<u64, McuError> {
+    let mut bytes = [0u8; 8];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// The report as the table `ct` prints.
+pub fn table(report: &Report) -> String {
+    let mut out = format!(
+        "{} on {}: {}\n  model: {}\n  seed {} ({} runs; --seed {} reproduces them)\n",
+        report.build,
+        report.target,
+        report.verdict.as_str(),
+        report.model,
+        report.seed,
+        report.runs,
+        report.seed
+    );
+    if let Some(why) = &report.reason {
+        out.push_str(&format!("  not checked: {why}\n"));
+    }
+    for op in &report.operations {
+        let spread = if op.spread[0] == op.spread[1] {
+            format!("{} {} every run", op.spread[0], report.unit)
+        } else {
+            format!("{}..{} {}", op.spread[0], op.spread[1], report.unit)
+        };
+        out.push_str(&format!(
+            "  {:<32} {:<14} {spread}\n",
+            op.name,
+            op.verdict.as_str()
+        ));
+        if let Some(leak) = &op.leak {
+            out.push_str(&format!(
+                "      leak: {} (runs {} and {})\n",
+                leak.describe(),
+                leak.runs[0],
+                leak.runs[1]
+            ));
+        }
+        for w in &op.warnings {
+            let balanced = if w.what == Difference::Branch {
+                ", in the same cycles"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "      warning: {}{balanced} (runs {} and {})\n",
+                w.describe(),
+                w.runs[0],
+                w.runs[1]
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,157 @@
+//! The constant-time check catches each planted leak and names its function,
+//! and passes each constant-time twin (firmware/src/ct/plants.rs), on every
+//! target, as far as that target's model sees (crates/mcu `ct::model`). What
+//! a model cannot see yet is asserted as unseen, so the day it sees it this
+//! test says so. Needs the toolchain scripts/setup installs.
+
+use ciphermeter_mcu as mcu;
+use mcu::Target;
+use mcu::ct::compare::Difference;
+use mcu::ct::{self, PLANTED, Report, Verdict};
+
+/// A fixed seed: the same secrets every run of the test.
+const SEED: u64 = 0x5eed_0123_4567_89ab;
+
+/// What the check must find in a planted leak on a target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Expect {
+    /// A leak of this kind, in the planted function.
+    Leak(Difference),
+    /// No leak under the model, and a warning in the planted function
+    /// (a secret data address on a core without a cache).
+    Warning,
+    /// The model cannot see it yet (QEMU's log has no data addresses or
+    /// operands): constant-time as far as it sees.
+    Unseen,
+}
+
+use Difference::{Branch, DataAddress};
+use Expect::{Leak, Unseen, Warning};
+
+fn plants(target: Target) -> Report {
+    if let Err(e) = mcu::toolchain::require(target) {
+        panic!("ct tests need the {target} toolchain (run scripts/setup): {e}");
+    }
+    let report = ct::check(target, ct::PLANTS, SEED).expect("check");
+    assert_eq!(report.reason, None, "{}", ct::table(&report));
+    report
+}
+
+/// `expect` in PLANTED's order: branch, table, compare, division.
+fn holds(target: Target, expect: [Expect; 4]) {
+    let report = plants(target);
+    let text = ct::table(&report);
+    let op = |name: &str| {
+        report
+            .operations
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+    };
+    for ((leak, twin), expect) in PLANTED.into_iter().zip(expect) {
+        // The planted function: the region's name without `ct-`, as Rust spells it.
+        let function = leak.trim_start_matches("ct-").replace('-', "_");
+        let got = op(leak);
+        match expect {
+            Leak(kind) => {
+                assert_eq!(got.verdict, Verdict::Leaks, "{leak} on {target}:\n{text}");
+                let place = got.leak.as_ref().unwrap();
+                assert_eq!(place.what, kind, "{leak} on {target}:\n{text}");
+                assert!(place.names(&function), "{leak} on {target} names {place:?}");
+            }
+            Warning => {
+                assert_eq!(
+                    got.verdict,
+                    Verdict::ConstantTime,
+                    "{leak} on {target}:\n{text}"
+                );
+                let [place] = &got.warnings[..] else {
+                    panic!("one warning for {leak} on {target}:\n{text}");
+                };
+                assert_eq!(place.what, DataAddress);
+                assert!(place.names(&function), "{leak} on {target} names {place:?}");
+            }
+            Unseen => {
+                assert_eq!(
+                    got.verdict,
+                    Verdict::ConstantTime,
+                    "{leak} on {target}:\n{text}"
+                );
+                assert_eq!(got.warnings, []);
+            }
+        }
+        let twin = op(twin);
+        assert_eq!(
+            twin.verdict,
+            Verdict::ConstantTime,
+            "{} on {target}:\n{text}",
+            twin.name
+        );
+        assert_eq!(twin.warnings, [], "{} on {target}:\n{text}", twin.name);
+        assert_eq!(twin.spread[0], twin.spread[1]);
+    }
+    assert_eq!(report.verdict, Verdict::Leaks);
+}
+
+#[test]
+fn avr_sees_branches_cycles_and_data_addresses() {
+    // No cache: a secret table index is a warning. Division is compiler-builtins
+    // shift-and-subtract loop, whose branches follow the dividend.
+    holds(
+        Target::Atmega1284p,
+        [Leak(Branch), Warning, Leak(Branch), Leak(Branch)],
+    );
+}
+
+#[test]
+fn cortex_m0plus_sees_branches_and_its_division_helper() {
+    // No divide instruction: the compiler's helper branches on the operands.
+    holds(
+        Target::CortexM0plus,
+        [Leak(Branch), Unseen, Leak(Branch), Leak(Branch)],
+    );
+}
+
+#[test]
+fn cortex_m3_and_m4_see_branches_but_not_udiv_yet() {
+    // UDIV takes 2-12 cycles by its operands; QEMU's log does not show them.
+    for target in [Target::CortexM3, Target::CortexM4] {
+        holds(target, [Leak(Branch), Unseen, Leak(Branch), Unseen]);
+    }
+}
+
+#[test]
+fn riscv32imc_sees_branches_but_not_divu_or_addresses_yet() {
+    holds(
+        Target::Riscv32imc,
+        [Leak(Branch), Unseen, Leak(Branch), Unseen],
+    );
+}
+
+#[test]
+fn a_report_is_reproduced_by_its_seed() {
+    let a = plants(Target::Atmega1284p);
+    let b = ct::check(Target::Atmega1284p, ct::PLANTS, SEED).unwrap();
+    assert_eq!(a.seed, format!("{SEED:016x}"));
+    assert_eq!(ct::table(&a), ct::table(&b));
+    let other = ct::check(Target::Atmega1284p, ct::PLANTS, SEED ^ 1).unwrap();
+    // The leak's cycles follow the secrets: the same for the extremes (runs
+    // 0 and 1), other for the random runs.
+    let counts = |r: &Report| r.operations[0].counts.clone();
+    assert_eq!(counts(&a)[..2], counts(&other)[..2]);
+    assert_ne!(
+        counts(&a)[2..],
+        counts(&other)[2..],
+        "another seed draws other secrets"
+    );
+}
+
+#[test]
+fn what_is_no_scheme_is_refused() {
+    for bad in ["aes-128-ecb", "aead:aes-128-gcm@nobody", "aead:nonsense"] {
+        let err = ct::check(Target::Atmega1284p, bad, SEED).unwrap_err();
+        assert!(matches!(err, mcu::McuError::Usage(_)), "{bad}: {err}");
+    }
+    assert!(ct::parse_seed("0123").is_err() && ct::parse_seed("zz23456789abcdef").is_err());
+    assert_eq!(ct::parse_seed("00000000000000ff").unwrap(), 255);
+}
