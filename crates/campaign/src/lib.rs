@@ -143,6 +143,7 @@ impl Plan {
             // Safe by default: the reading stays secret (integrity-only is said apart).
             need: Need::Confidentiality,
             allow_legacy: false,
+            allow_leaky: false,
             containers: vec![seal::Container::Json],
             battery: self.battery.clone(),
             interval: self.interval.clone(),

@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 
 use device_facts::Implementation;
+use device_facts::constant_time::Verdict;
 use energy::Device;
 use seal::{Container, Scheme};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::Store;
 use store::conventions::MCU;
@@ -40,6 +42,47 @@ pub enum Origin {
     Table { firmware_revision: String },
 }
 
+/// How a build that leaks is said (an exclusion, a row's mark).
+pub const LEAKS: &str = "its timing leaks the key";
+
+/// A ranked build's constant-time verdict on its device, as a row shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConstantTime {
+    /// constant-time, leaks, or not checked.
+    pub verdict: String,
+    /// Where it leaks: the operation, what, the function.
+    pub leak: Option<String>,
+    /// What differs without costing time under the core's model (a secret
+    /// data address on a core without a cache): their number.
+    pub warning_count: usize,
+    /// Why it was not checked.
+    pub not_checked_because: Option<String>,
+}
+
+/// Each build's verdict on `target`, from the shipped verdicts.
+fn verdicts(target: device_facts::Target) -> Result<BTreeMap<String, ConstantTime>, Error> {
+    let Some(table) = device_facts::constant_time::shipped(target)? else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(table
+        .reports
+        .iter()
+        .map(|r| {
+            let leak = r
+                .operations
+                .iter()
+                .find_map(|o| Some(format!("{}: {}", o.name, o.leak.as_ref()?.describe())));
+            let verdict = ConstantTime {
+                verdict: r.verdict.as_str().to_string(),
+                leak: leak.filter(|_| r.verdict == Verdict::Leaks),
+                warning_count: r.operations.iter().map(|o| o.warnings.len()).sum(),
+                not_checked_because: r.reason.clone(),
+            };
+            (r.build.clone(), verdict)
+        })
+        .collect())
+}
+
 /// Device-level seal counts by reading size, code size and stack per firmware
 /// id for one target, turned into time at the device's own clock.
 pub struct DeviceTimes {
@@ -63,6 +106,11 @@ pub struct DeviceTimes {
     /// scheme is costed with the fastest of them whose whole seal path was
     /// measured here.
     allowed: Vec<Implementation>,
+    /// Each build's constant-time verdict on this target
+    /// (`data/constant-time/`, `ciphermeter ct`). One that leaks is left out
+    /// of every choice, as a legacy scheme is, unless [`DeviceTimes::allow_leaky`].
+    verdicts: BTreeMap<String, ConstantTime>,
+    allow_leaky: bool,
 }
 
 impl DeviceTimes {
@@ -84,7 +132,7 @@ impl DeviceTimes {
             .ok()
             .or_else(|| table.as_ref().map(|t| t.firmware_revision.clone()));
         let stored = Self::stored(store, target, clock_hz, revision.as_deref())?;
-        let shipped = table.map(|t| Self::from_table(&t, clock_hz));
+        let shipped = table.map(|t| Self::from_table(&t, clock_hz)).transpose()?;
         // A stored run of the same firmware measured what it measured (the
         // device tier: study 003's schemes); the table covers the rest.
         Ok(match (stored, shipped) {
@@ -148,6 +196,8 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: false,
             allowed: Implementation::ALL.to_vec(),
+            verdicts: verdicts(target)?,
+            allow_leaky: false,
         };
         for r in &rows {
             if r.metric == store::conventions::FAILURE {
@@ -186,7 +236,10 @@ impl DeviceTimes {
         Ok(Some(times))
     }
 
-    fn from_table(table: &device_facts::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
+    fn from_table(
+        table: &device_facts::cost_table::CostTable,
+        clock_hz: f64,
+    ) -> Result<DeviceTimes, Error> {
         let mut times = DeviceTimes {
             target: table.target,
             origin: Origin::Table {
@@ -199,6 +252,8 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
             allowed: Implementation::ALL.to_vec(),
+            verdicts: verdicts(table.target)?,
+            allow_leaky: false,
         };
         let build = |e: &device_facts::cost_table::Entry| {
             let imp = e
@@ -225,12 +280,50 @@ impl DeviceTimes {
                 times.seal.insert((build(e), e.operation.clone()), points);
             }
         }
-        times
+        Ok(times)
     }
 
     /// Costs each scheme with these implementations only (`--impl`).
     pub fn restrict(&mut self, allowed: &[Implementation]) {
         self.allowed = allowed.to_vec();
+    }
+
+    /// Lets builds that leak be chosen (`--allow-leaky`); each is marked.
+    pub fn allow_leaky(&mut self) {
+        self.allow_leaky = true;
+    }
+
+    /// Where `imp`'s build of `scheme` leaks on this target, if it does.
+    pub fn leak(&self, scheme: &Scheme, imp: Implementation) -> Option<&str> {
+        self.verdicts
+            .get(&imp.build_id(scheme.name()))?
+            .leak
+            .as_deref()
+    }
+
+    /// `imp`'s verdict for `scheme` here: `not checked` when the sweep has none.
+    pub fn constant_time(&self, scheme: &Scheme, imp: Implementation) -> ConstantTime {
+        self.verdicts
+            .get(&imp.build_id(scheme.name()))
+            .cloned()
+            .unwrap_or_else(|| ConstantTime {
+                verdict: Verdict::NotChecked.as_str().to_string(),
+                leak: None,
+                warning_count: 0,
+                not_checked_because: Some(format!(
+                    "no verdict for this build on {} (scripts/ct-sweep)",
+                    self.target
+                )),
+            })
+    }
+
+    /// The implementations a choice may take for `scheme`: the allowed ones,
+    /// less those that leak here unless leaks are allowed.
+    fn candidates<'a>(&'a self, scheme: &'a Scheme) -> impl Iterator<Item = Implementation> + 'a {
+        self.allowed
+            .iter()
+            .copied()
+            .filter(move |&imp| self.allow_leaky || self.leak(scheme, imp).is_none())
     }
 
     /// The implementations a scheme may be costed with.
@@ -275,9 +368,8 @@ impl DeviceTimes {
         container: Container,
         bytes: usize,
     ) -> Vec<(f64, Implementation)> {
-        self.allowed
-            .iter()
-            .filter_map(|&imp| {
+        self.candidates(scheme)
+            .filter_map(|imp| {
                 let points = self.seal_points(scheme, container, imp)?;
                 let count = device_facts::cost_table::interpolate(points, bytes)?;
                 Some((count / self.clock_hz * 1e6, imp))
@@ -324,9 +416,14 @@ impl DeviceTimes {
             .allowed
             .iter()
             .filter_map(|imp| {
-                let why = self.failures.get(&imp.build_id(scheme.name()))?;
+                let leak = self.leak(scheme, *imp).filter(|_| !self.allow_leaky);
+                let why = leak
+                    .map(|at| {
+                        format!("{LEAKS} (ciphermeter ct): {at}; --allow-leaky ranks it, marked")
+                    })
+                    .or_else(|| self.failures.get(&imp.build_id(scheme.name())).cloned())?;
                 Some(match imp {
-                    Implementation::RustCrypto => why.clone(),
+                    Implementation::RustCrypto => why,
                     other => format!("{}: {why}", other.label()),
                 })
             })

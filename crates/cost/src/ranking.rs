@@ -55,6 +55,8 @@ pub struct Request {
     pub min_security: u32,
     pub need: Need,
     pub allow_legacy: bool,
+    /// Rank builds whose timing leaks on the device (`--allow-leaky`), marked.
+    pub allow_leaky: bool,
     /// The containers ranked (each scheme in each): the container is part of
     /// the choice, as its bytes go on air and its code runs on the device.
     pub containers: Vec<Container>,
@@ -141,6 +143,11 @@ pub fn rank_names(
         && !req.implementations.is_empty()
     {
         times.restrict(&req.implementations);
+    }
+    if let Some(times) = device_times.as_mut()
+        && req.allow_leaky
+    {
+        times.allow_leaky();
     }
     // The implementations measured on the device's core, for each scheme's choice.
     let implementations = match crate::device_times::device_target(device)? {
@@ -358,6 +365,13 @@ fn unmeasured(c: &SchemeCost) -> bool {
 fn status_of(c: &SchemeCost) -> (String, Option<String>) {
     if c.status == catalogue::Status::Recommended && refused(c) {
         return ("insecure".into(), Some(c.scheme.insecurity().join("; ")));
+    }
+    // Only with --allow-leaky: the build that would run leaks on this device.
+    if let Some(leak) = c.constant_time.as_ref().and_then(|t| t.leak.as_ref()) {
+        return (
+            "leaky".into(),
+            Some(format!("{}: {leak}", crate::device_times::LEAKS)),
+        );
     }
     (c.status.as_str().to_string(), c.status_reason.clone())
 }
@@ -648,6 +662,7 @@ impl Ranking {
                             })
                             .collect(),
                         implementation_breakdown: c.implementation.clone(),
+                        constant_time: c.constant_time.clone(),
                     }
                 })
                 .collect(),
@@ -801,6 +816,11 @@ pub struct RankedRow {
     /// alone on the device, and its speedup over the others (device rows).
     #[serde(default)]
     pub implementation_breakdown: Option<crate::implementation_choice::ImplementationChoice>,
+    /// Whether `implementation`'s build is constant-time on the device
+    /// (`ciphermeter ct`, data/constant-time/); none for a host time. A build
+    /// that leaks is ranked only with `--allow-leaky`, and marked.
+    #[serde(default)]
+    pub constant_time: Option<crate::device_times::ConstantTime>,
 }
 
 /// One implementation's whole seal path of a ranked row's scheme.
@@ -1084,6 +1104,7 @@ mod tests {
             min_security: 128,
             need: Need::Integrity,
             allow_legacy: false,
+            allow_leaky: false,
             containers: vec![Container::Json],
             battery: "2xAA".into(),
             interval: "10m".into(),
@@ -1134,6 +1155,7 @@ mod tests {
         // with why.
         let req = Request {
             allow_legacy: true,
+            allow_leaky: false,
             ..req
         };
         let names = vec![

@@ -90,6 +90,8 @@ pub struct SchemeCost {
     /// Every allowed implementation's whole seal path on the device (µs),
     /// the chosen one among them; empty for a host time.
     pub seal_paths: Vec<(f64, Implementation)>,
+    /// The chosen build's constant-time verdict on the device; none for a host time.
+    pub constant_time: Option<crate::device_times::ConstantTime>,
     /// The breakdown: the fastest implementation of each primitive measured
     /// alone on the device (`implementation_choice`), set by the ranking for
     /// device-measured rows.
@@ -246,9 +248,11 @@ fn finish(
     // The host seals with RustCrypto's code (`HostSealer::new`).
     let mut implementation = Implementation::RustCrypto;
     let mut seal_paths = Vec::new();
+    let mut constant_time = None;
     let (cpu_us, cpu_source) = match device_us {
         Some((us, imp, d)) => {
             implementation = imp;
+            constant_time = Some(d.constant_time(&sealed.scheme, imp));
             seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
             let mut what = d.describe();
             if let Some(n) = d.below_measured(&sealed.scheme, sealed.container, imp, bytes) {
@@ -295,6 +299,7 @@ fn finish(
         energy_gap,
         session: None,
         seal_implementation: implementation,
+        constant_time,
         seal_paths,
         implementation: None,
     })

@@ -199,6 +199,21 @@ pub fn below_measured(points: &[(usize, u64)], bytes: usize) -> Option<usize> {
 }
 
 impl CostTable {
+    /// Every sealing scheme build the table holds (a seal path row's scheme,
+    /// `@IMPL` for another implementation than RustCrypto's), in table order:
+    /// what `ciphermeter ct` checks and `recommend` ranks on the device.
+    pub fn scheme_builds(&self) -> Result<Vec<String>, FactsError> {
+        let mut builds: Vec<String> = Vec::new();
+        for e in self.entries.iter().filter(|e| e.algorithm.contains(':')) {
+            let imp: crate::Implementation = e.implementation.parse()?;
+            let id = imp.build_id(&e.algorithm);
+            if !builds.contains(&id) {
+                builds.push(id);
+            }
+        }
+        Ok(builds)
+    }
+
     /// Builds the table from one `mcu` run over every algorithm.
     pub fn from_results(
         target: Target,

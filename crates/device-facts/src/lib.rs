@@ -3,7 +3,8 @@
 //! implements each ([`Implementation`]), the measurement row ([`McuResult`]),
 //! the device cost tables shipped in `data/device-costs/` ([`cost_table`])
 //! and the published figures in `data/anchors/` ([`anchors`]); the firmware
-//! revision a table records ([`revision`]).
+//! revision a table records ([`revision`]); the constant-time verdicts in
+//! `data/constant-time/` ([`constant_time`]).
 //!
 //! `mcu` writes these facts (it builds, simulates and parses); cost, report,
 //! studies, live and campaign read them here without linking the runner.
@@ -11,6 +12,7 @@
 
 pub mod algorithms;
 pub mod anchors;
+pub mod constant_time;
 pub mod cost_table;
 pub mod error;
 pub mod implementation;

@@ -37,6 +37,9 @@ pub struct Args {
     /// Also rank legacy and broken algorithms.
     #[arg(long)]
     pub allow_legacy: bool,
+    /// Also rank builds whose timing leaks on the device (`ciphermeter ct`), marked.
+    #[arg(long)]
+    pub allow_leaky: bool,
     /// The container to seal in: json, binary, cose, or all (each scheme in each).
     #[arg(long, default_value = "json")]
     pub container: String,
@@ -74,6 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         min_security: args.min_security,
         need: args.need.parse().map_err(CliError::Usage)?,
         allow_legacy: args.allow_legacy,
+        allow_leaky: args.allow_leaky,
         containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
         battery: args.battery,
         interval: args.interval,

@@ -1,7 +1,7 @@
 //! Compares the runs of one operation: the same instructions, the same count
 //! and the same data addresses in every run, or where they first part.
 
-use serde::Serialize;
+pub use device_facts::constant_time::{Difference, Place};
 
 use crate::elf::{Function, function_at};
 
@@ -15,66 +15,6 @@ pub struct Observed {
     /// Each load or store through a pointer: (instruction, data address).
     /// Empty where the simulator does not show them.
     pub data: Vec<(u32, u32)>,
-}
-
-/// What differed between two runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Difference {
-    /// A branch went another way: the instructions that ran differ.
-    Branch,
-    /// The same instructions took other cycles.
-    Cycles,
-    /// The same instruction read or wrote another address.
-    DataAddress,
-}
-
-impl Difference {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Difference::Branch => "a branch that depends on the secret",
-            Difference::Cycles => "the same instructions in other cycles",
-            Difference::DataAddress => "a data address that depends on the secret",
-        }
-    }
-}
-
-/// Where two runs first part.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Place {
-    pub what: Difference,
-    /// The instruction that decided (the branch, or the load or store).
-    pub address: u32,
-    /// The function holding it (the ELF's symbols), if any does.
-    pub function: Option<String>,
-    /// The functions that called it there, innermost first, as far as the
-    /// region's path shows them: where the function is a helper (a division
-    /// routine, `memcmp`), the code that leaks is among them.
-    pub called_from: Vec<String>,
-    /// The two runs that differ (0 is the all-zero secret).
-    pub runs: [usize; 2],
-}
-
-impl Place {
-    /// `branch at 0x1a2 in f (called from g)`.
-    pub fn describe(&self) -> String {
-        let mut s = format!("{} at {:#x}", self.what.describe(), self.address);
-        if let Some(f) = &self.function {
-            s.push_str(&format!(" in {f}"));
-        }
-        if !self.called_from.is_empty() {
-            s.push_str(&format!(" (called from {})", self.called_from.join(" ← ")));
-        }
-        s
-    }
-
-    /// Whether `name` is the function or its caller (a test's planted function).
-    pub fn names(&self, name: &str) -> bool {
-        self.function
-            .iter()
-            .chain(&self.called_from)
-            .any(|f| f.ends_with(name))
-    }
 }
 
 /// Each difference found across the runs: control flow first (it decides

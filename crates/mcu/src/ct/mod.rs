@@ -18,11 +18,10 @@
 pub mod avr_trace;
 pub mod compare;
 
-use serde::Serialize;
-
 use crate::implementation::split_build_id;
 use crate::{McuError, Target, compile, elf, emulate, parse};
 use compare::{Difference, Observed, Place};
+pub use device_facts::constant_time::{Operation, Report, Verdict};
 
 /// The firmware's runs per operation (firmware/src/ct/mod.rs `RUNS`).
 pub const RUNS: usize = 16;
@@ -41,60 +40,6 @@ pub const PLANTED: [(&str, &str); 4] = [
 
 /// The ELF symbol that holds the seed (firmware `CIPHERMETER_CT_SEED`).
 const SEED_SYMBOL: &str = "CIPHERMETER_CT_SEED";
-
-/// One verdict per build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    ConstantTime,
-    Leaks,
-    NotChecked,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::ConstantTime => "constant-time",
-            Verdict::Leaks => "leaks",
-            Verdict::NotChecked => "not checked",
-        }
-    }
-}
-
-/// One operation's runs, judged.
-#[derive(Debug, Clone, Serialize)]
-pub struct Operation {
-    pub name: String,
-    pub verdict: Verdict,
-    /// The fewest and most cycles (AVR) or instructions (QEMU) of a run.
-    pub spread: [u64; 2],
-    /// Each run's, in order (run 0: all-zero secrets, run 1: all-one).
-    pub counts: Vec<u64>,
-    /// The leak, where it is.
-    pub leak: Option<Place>,
-    /// What differs and is no timing leak under the model: on AVR, a branch
-    /// whose two ways take the same cycles, and a secret data address (the
-    /// core has no cache).
-    pub warnings: Vec<Place>,
-}
-
-/// The check of one build on one target.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub target: Target,
-    /// The scheme build (`aead:aes-128-ccm@ciphermeter`) or [`PLANTS`].
-    pub build: String,
-    pub verdict: Verdict,
-    /// What the verdict holds under.
-    pub model: String,
-    /// Why it could not be checked.
-    pub reason: Option<String>,
-    /// The seed the secrets were drawn from (`--seed` reproduces them).
-    pub seed: String,
-    pub runs: usize,
-    pub unit: &'static str,
-    pub operations: Vec<Operation>,
-}
 
 /// What a verdict on `target` holds under.
 pub fn model(target: Target) -> String {
@@ -133,7 +78,8 @@ pub fn check(target: Target, build: &str, seed: u64) -> Result<Report, McuError>
             "cycles"
         } else {
             "instructions"
-        },
+        }
+        .to_string(),
         operations: Vec::new(),
     };
     match observe(target, build, seed) {
@@ -334,6 +280,37 @@ fn judge(
         leak,
         warnings,
     }
+}
+
+/// Every scheme build the shipped cost table of `target` holds.
+pub fn table_builds(target: Target) -> Result<Vec<String>, McuError> {
+    let table = crate::cost_table::shipped(target)?.ok_or_else(|| {
+        McuError::Failed(format!(
+            "no device cost table for {target} (scripts/device-costs)"
+        ))
+    })?;
+    Ok(table.scheme_builds()?)
+}
+
+/// Writes `reports` as `target`'s verdict table (data/constant-time/TARGET.json).
+pub fn write_table(
+    path: &std::path::Path,
+    target: Target,
+    reports: &[Report],
+) -> Result<(), McuError> {
+    let firmware = crate::firmware_dir();
+    let table = device_facts::constant_time::VerdictTable {
+        target,
+        firmware_revision: crate::cost_table::firmware_revision(&firmware)?,
+        ct_revision: device_facts::revision::ct_revision(&firmware)?,
+        regenerate: format!("scripts/ct-sweep {}", target.name()),
+        reports: reports.to_vec(),
+    };
+    let text = serde_json::to_string_pretty(&table).map_err(|e| McuError::Failed(e.to_string()))?;
+    let temp = path.with_extension("json.tmp");
+    std::fs::write(&temp, text + "\n")
+        .and_then(|()| std::fs::rename(&temp, path))
+        .map_err(|e| McuError::Failed(format!("cannot write {}: {e}", path.display())))
 }
 
 /// `--seed`: 16 hex digits.

@@ -1,0 +1,161 @@
+//! Constant-time verdicts (`ciphermeter ct`, crates/mcu `ct`): what the
+//! check found per build and target, and the verdicts shipped in
+//! `data/constant-time/` (`scripts/ct-sweep`), which `recommend` reads so it
+//! never ranks a build that leaks on the user's device unless asked.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{FactsError, Target};
+
+/// What differed between two runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Difference {
+    /// A branch went another way: the instructions that ran differ.
+    Branch,
+    /// The same instructions took other cycles.
+    Cycles,
+    /// The same instruction read or wrote another address.
+    DataAddress,
+}
+
+impl Difference {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Difference::Branch => "a branch that depends on the secret",
+            Difference::Cycles => "the same instructions in other cycles",
+            Difference::DataAddress => "a data address that depends on the secret",
+        }
+    }
+}
+
+/// Where two runs first part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    pub what: Difference,
+    /// The instruction that decided (the branch, or the load or store).
+    pub address: u32,
+    /// The function holding it (the ELF's symbols), if any does.
+    pub function: Option<String>,
+    /// The functions that called it there, innermost first, as far as the
+    /// region's path shows them: where the function is a helper (a division
+    /// routine, `memcmp`), the code that leaks is among them.
+    pub called_from: Vec<String>,
+    /// The two runs that differ (0 is the all-zero secret).
+    pub runs: [usize; 2],
+}
+
+impl Place {
+    /// `branch at 0x1a2 in f (called from g)`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{} at {:#x}", self.what.describe(), self.address);
+        if let Some(f) = &self.function {
+            s.push_str(&format!(" in {f}"));
+        }
+        if !self.called_from.is_empty() {
+            s.push_str(&format!(" (called from {})", self.called_from.join(" ← ")));
+        }
+        s
+    }
+
+    /// Whether `name` is the function or its caller (a test's planted function).
+    pub fn names(&self, name: &str) -> bool {
+        self.function
+            .iter()
+            .chain(&self.called_from)
+            .any(|f| f.ends_with(name))
+    }
+}
+
+/// One verdict per build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    ConstantTime,
+    Leaks,
+    NotChecked,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::ConstantTime => "constant-time",
+            Verdict::Leaks => "leaks",
+            Verdict::NotChecked => "not checked",
+        }
+    }
+}
+
+/// One operation's runs, judged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Operation {
+    pub name: String,
+    pub verdict: Verdict,
+    /// The fewest and most cycles (AVR) or instructions (QEMU) of a run.
+    pub spread: [u64; 2],
+    /// Each run's, in order (run 0: all-zero secrets, run 1: all-one).
+    pub counts: Vec<u64>,
+    /// The leak, where it is.
+    pub leak: Option<Place>,
+    /// What differs and is no timing leak under the model: on AVR, a branch
+    /// whose two ways take the same cycles, and a secret data address (the
+    /// core has no cache).
+    pub warnings: Vec<Place>,
+}
+
+/// The check of one build on one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub target: Target,
+    /// The scheme build (`aead:aes-128-ccm@ciphermeter`) or [`PLANTS`].
+    pub build: String,
+    pub verdict: Verdict,
+    /// What the verdict holds under.
+    pub model: String,
+    /// Why it could not be checked.
+    pub reason: Option<String>,
+    /// The seed the secrets were drawn from (`--seed` reproduces them).
+    pub seed: String,
+    pub runs: usize,
+    pub unit: String,
+    pub operations: Vec<Operation>,
+}
+
+/// The verdicts of one target, as `scripts/ct-sweep` writes them
+/// (`data/constant-time/TARGET.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictTable {
+    pub target: Target,
+    /// The firmware the verdicts were found on ([`crate::revision::firmware_revision`])
+    /// and the check's own device code ([`crate::revision::ct_revision`]).
+    pub firmware_revision: String,
+    pub ct_revision: String,
+    /// The command that regenerates this table.
+    pub regenerate: String,
+    pub reports: Vec<Report>,
+}
+
+impl VerdictTable {
+    /// The verdict on `build` (`aead:aes-128-ccm@ciphermeter`; RustCrypto's
+    /// without a suffix).
+    pub fn report(&self, build: &str) -> Option<&Report> {
+        self.reports.iter().find(|r| r.build == build)
+    }
+}
+
+/// The verdicts shipped for `target`, if the sweep has run for it.
+pub fn shipped(target: Target) -> Result<Option<VerdictTable>, FactsError> {
+    let text = match target {
+        Target::Atmega1284p => include_str!("../../../data/constant-time/atmega1284p.json"),
+        Target::CortexM0plus => include_str!("../../../data/constant-time/cortex-m0plus.json"),
+        Target::CortexM3 => include_str!("../../../data/constant-time/cortex-m3.json"),
+        Target::CortexM4 => include_str!("../../../data/constant-time/cortex-m4.json"),
+        Target::Riscv32imc => include_str!("../../../data/constant-time/riscv32imc.json"),
+    };
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str(text)
+        .map(Some)
+        .map_err(|e| FactsError::Failed(format!("data/constant-time/{}.json: {e}", target.name())))
+}

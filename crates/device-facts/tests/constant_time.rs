@@ -1,0 +1,45 @@
+//! The shipped constant-time verdicts (data/constant-time/, scripts/ct-sweep)
+//! are of this firmware and this check, cover every scheme build of each
+//! target's cost table, and say what each verdict rests on.
+
+use device_facts::constant_time::{self, Verdict};
+use device_facts::{Target, cost_table, firmware_dir, revision};
+
+#[test]
+fn every_target_has_a_verdict_for_every_scheme_build_of_this_firmware() {
+    let firmware = revision::firmware_revision(&firmware_dir()).unwrap();
+    let check = revision::ct_revision(&firmware_dir()).unwrap();
+    for target in Target::ALL {
+        let table = constant_time::shipped(target).unwrap().unwrap_or_else(|| {
+            panic!("no data/constant-time/{target}.json: run scripts/ct-sweep {target}")
+        });
+        assert_eq!(table.target, target);
+        assert_eq!(
+            (table.firmware_revision.as_str(), table.ct_revision.as_str()),
+            (firmware.as_str(), check.as_str()),
+            "data/constant-time/{target}.json is stale: run scripts/ct-sweep {target}"
+        );
+        let builds = cost_table::shipped(target)
+            .unwrap()
+            .unwrap()
+            .scheme_builds()
+            .unwrap();
+        for build in &builds {
+            assert!(
+                table.report(build).is_some(),
+                "{target}: no verdict for {build}"
+            );
+        }
+        for r in &table.reports {
+            let leaks = r.operations.iter().filter(|o| o.leak.is_some()).count();
+            match r.verdict {
+                Verdict::Leaks => assert!(leaks > 0, "{target} {}: leaks, nowhere", r.build),
+                Verdict::ConstantTime => {
+                    assert_eq!(leaks, 0, "{target} {}", r.build);
+                    assert!(!r.operations.is_empty(), "{target} {}", r.build);
+                }
+                Verdict::NotChecked => assert!(r.reason.is_some(), "{target} {}", r.build),
+            }
+        }
+    }
+}
