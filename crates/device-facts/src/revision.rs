@@ -69,11 +69,13 @@ fn digest(firmware: &Path, mut files: Vec<PathBuf>) -> Result<String, FactsError
 /// The firmware sources only the constant-time check builds (`ct`).
 pub const CT_SOURCES: &str = "src/ct";
 
-/// The digest of the constant-time check's own sources, which a verdict
-/// depends on besides the firmware revision.
+/// The digest of the constant-time check's own device code (its firmware
+/// sources and its QEMU plugin, `ct-trace`), which a verdict depends on
+/// besides the firmware revision.
 pub fn ct_revision(firmware: &Path) -> Result<String, FactsError> {
     let mut files = Vec::new();
     collect(&firmware.join(CT_SOURCES), &mut files)?;
+    collect(&firmware.join("ct-trace"), &mut files)?;
     digest(firmware, files)
 }
 

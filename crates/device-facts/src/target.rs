@@ -80,6 +80,16 @@ impl Target {
         self == Target::Riscv32imc
     }
 
+    /// Whether data reads can take other times by their address: the
+    /// ESP32-C3 reads its flash (constant tables) through a cache (ESP32-C3
+    /// Technical Reference Manual, "Cache"). The AVR has none, and the
+    /// Cortex-M parts these stand for (SAMD21, nRF52840) have no data cache,
+    /// so a secret address on them costs no time (the constant-time check
+    /// then warns).
+    pub fn has_data_cache(self) -> bool {
+        self == Target::Riscv32imc
+    }
+
     /// Whether runs are priced in cycles from the executed instruction mix
     /// (`mcu`'s `cycles`): Cortex-M, whose timings ARM publishes. Not AVR
     /// (its cycles are exact) and not riscv32imc (no published timings for

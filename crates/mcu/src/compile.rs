@@ -290,22 +290,52 @@ pub fn compiler_reason(stderr: &str) -> String {
 
 /// Compiles the simavr harness (C: libsimavr's API) if it is missing or stale.
 pub fn harness() -> Result<PathBuf, McuError> {
+    c_tool(
+        "simavr-harness/harness.c",
+        "cm-simavr",
+        &["-O2", "-Wall"],
+        &["-lsimavr", "-lelf"],
+        "the simavr harness",
+    )
+}
+
+/// Compiles the constant-time check's QEMU plugin (`ct-trace/qemu-plugin.c`)
+/// if it is missing or stale.
+pub fn qemu_plugin() -> Result<PathBuf, McuError> {
+    c_tool(
+        "ct-trace/qemu-plugin.c",
+        "cm-ct-trace.so",
+        &["-shared", "-fPIC", "-O2", "-Wall"],
+        &[],
+        "the constant-time check's QEMU plugin",
+    )
+}
+
+/// Compiles one C source of the firmware directory into the target dir.
+fn c_tool(
+    source: &str,
+    output: &str,
+    flags: &[&str],
+    libraries: &[&str],
+    what: &str,
+) -> Result<PathBuf, McuError> {
     let _lock = build_lock()?;
-    let source = firmware_dir().join("simavr-harness/harness.c");
-    let binary = target_dir().join("cm-simavr");
+    let source = firmware_dir().join(source);
+    let binary = target_dir().join(output);
     if is_fresh(&binary, &source) {
         return Ok(binary);
     }
     let out = Command::new("cc")
-        .args(["-O2", "-Wall", "-o"])
+        .args(flags)
+        .arg("-o")
         .arg(&binary)
         .arg(&source)
-        .args(["-lsimavr", "-lelf"])
+        .args(libraries)
         .output()
-        .map_err(|e| McuError::Failed(format!("cannot run cc for the simavr harness: {e}")))?;
+        .map_err(|e| McuError::Failed(format!("cannot run cc for {what}: {e}")))?;
     if !out.status.success() {
         return Err(McuError::Failed(format!(
-            "the simavr harness does not compile:\n{}",
+            "{what} does not compile:\n{}",
             String::from_utf8_lossy(&out.stderr)
         )));
     }

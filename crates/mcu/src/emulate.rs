@@ -71,7 +71,7 @@ pub fn run(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Output,
 }
 
 /// The harness run with `--trace FILE` (the constant-time check, crates/mcu
-/// `ct::avr_trace` reads the file).
+/// `ct::trace` reads the file).
 pub fn run_avr_trace(
     target: Target,
     elf: &Path,
@@ -109,46 +109,42 @@ pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuErro
             "{target} has no cycle model: run it with emulate::run"
         )));
     }
-    let (out, traced) = traced(target, elf, false)?;
-    Ok((out, traced.map(|(mixes, _)| mixes)))
-}
-
-/// Each region's executed instruction addresses, on any QEMU target (the
-/// constant-time check, crates/mcu `ct`), from the same log.
-pub fn run_paths(target: Target, elf: &Path) -> Result<(Output, Vec<Vec<u32>>), McuError> {
-    if target.qemu_machine().is_none() {
-        return Err(McuError::Failed(format!(
-            "{target} runs in simavr: its harness writes the paths (ct::avr_trace)"
-        )));
-    }
-    let (out, traced) = traced(target, elf, true)?;
-    Ok((
-        out,
-        traced.map(|(_, paths)| paths).map_err(McuError::Failed)?,
-    ))
-}
-
-type Traced = Result<(Vec<cycles::Mix>, Vec<Vec<u32>>), String>;
-
-/// Runs with QEMU's execution log read by a [`cycles::RegionTracer`]
-/// (made on the reading thread: it is not `Send`), with `paths` if asked.
-fn traced(target: Target, elf: &Path, paths: bool) -> Result<(Output, Traced), McuError> {
     let marks = crate::elf::marks(elf)?;
     let mut cmd = command(target, elf, None)?;
     cmd.args(["-d", "in_asm,exec,nochain"]);
-    let (out, traced) = run_with(cmd, move |err| {
+    let (out, mixes) = run_with(cmd, move |err| {
         let mut tracer = cycles::RegionTracer::new(marks);
-        if paths {
-            tracer = tracer.recording_paths();
-        }
         for line in std::io::BufRead::lines(std::io::BufReader::new(err)) {
             tracer.feed(&line?);
         }
         let stderr = tracer.other_lines.join("\n");
-        Ok((tracer.finish_with_paths(), stderr))
+        Ok((tracer.finish(), stderr))
     })?;
-    let (traced, stderr) = traced.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
-    Ok((Output { stderr, ..out }, traced))
+    let (mixes, stderr) = mixes.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
+    Ok((Output { stderr, ..out }, mixes))
+}
+
+/// A QEMU run with the constant-time check's plugin writing `trace`
+/// (crates/mcu `ct::trace` reads it): every instruction and memory access
+/// inside the regions the ELF's marks bound.
+pub fn run_qemu_trace(
+    target: Target,
+    elf: &Path,
+    plugin: &Path,
+    trace: &Path,
+) -> Result<Output, McuError> {
+    let marks: Vec<String> = crate::elf::marks(elf)?
+        .iter()
+        .map(|m| format!("{m:x}"))
+        .collect();
+    let mut cmd = command(target, elf, None)?;
+    cmd.arg("-plugin").arg(format!(
+        "{},trace={},marks={}",
+        plugin.display(),
+        trace.display(),
+        marks.join(":")
+    ));
+    output_of(cmd)
 }
 
 /// Runs `cmd` to its end (or the time limit), reading stdout whole and

@@ -18,7 +18,7 @@ pub struct Observed {
 }
 
 /// Each difference found across the runs: control flow first (it decides
-/// everything after it), then counts, then data addresses.
+/// everything after it), then counts, then data addresses on one path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Differences {
     pub path: Option<Place>,
@@ -50,6 +50,10 @@ pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
     }
     if let Some(j) = runs.iter().position(|r| r.count != first.count) {
         found.count = Some([0, j]);
+    }
+    // Other instructions touch other addresses: only on one path do they say more.
+    if found.path.is_some() {
+        return found;
     }
     if let Some((j, other)) = runs.iter().enumerate().find(|(_, r)| r.data != first.data) {
         let i = first.data.iter().zip(&other.data).position(|(a, b)| a != b);

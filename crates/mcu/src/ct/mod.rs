@@ -6,17 +6,19 @@
 //!   the data address of every load and store through a pointer
 //!   (the harness's `--trace`). The core has no cache, so a secret address
 //!   is a warning, not a leak.
-//! - Cortex-M and riscv32imc (QEMU): every instruction's address, from the
-//!   execution log. QEMU's log shows no data addresses and no operands, so
-//!   secret-dependent addresses and variable-latency instructions (UDIV on
-//!   M3/M4, UMULL on M3) are not compared yet; the verdict says so.
+//! - Cortex-M and riscv32imc (QEMU): every instruction's address and every
+//!   memory access's address (a QEMU plugin, `firmware/ct-trace`). QEMU
+//!   has no cycle model and its plugins see no operands, so variable-latency
+//!   instructions (UDIV on M3/M4, UMULL on M3) are not judged yet; the
+//!   verdict says so. A secret address is a leak where the core reads
+//!   through a cache (the ESP32-C3), else a warning.
 //!
 //! The firmware side is `firmware/src/ct`: [`RUNS`] runs of the scheme's key
 //! setup and seal, each on its own key, nonce and plaintext drawn from the
 //! seed written into the ELF, or the planted leaks ([`PLANTS`]).
 
-pub mod avr_trace;
 pub mod compare;
+pub mod trace;
 
 use crate::implementation::split_build_id;
 use crate::{McuError, Target, compile, elf, emulate, parse};
@@ -49,14 +51,15 @@ pub fn model(target: Target) -> String {
              unlike secrets (the ATmega1284P has no cache: a secret data address is a warning)"
         );
     }
-    let cache = if target.is_riscv() {
-        "the ESP32-C3's flash cache would make a secret data address a leak; "
+    let addresses = if target.has_data_cache() {
+        "a secret data address is a leak, as the core reads flash through a cache"
     } else {
-        ""
+        "no data cache: a secret data address is a warning"
     };
     format!(
-        "QEMU's executed instruction addresses of {RUNS} runs on unlike secrets; {cache}data \
-         addresses and the operands of variable-latency instructions are not compared yet"
+        "QEMU's executed instruction addresses and data addresses of {RUNS} runs on unlike \
+         secrets ({addresses}); the operands of variable-latency instructions (UDIV, UMULL) \
+         are not compared yet"
     )
 }
 
@@ -164,8 +167,8 @@ fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Vec<elf::Func
     }
     let mut ops: Ops = Vec::new();
     for ((name, mut o), op) in named.into_iter().zip(measured).zip(&run.ops) {
-        // AVR: the harness's exact cycles. QEMU: the instructions the log
-        // shows (a timer read under -icount can land a tick either way).
+        // AVR: the harness's exact cycles. QEMU: the instructions traced
+        // (a timer read under -icount can land a tick either way).
         o.count = if target.is_avr() {
             op.raw
         } else {
@@ -193,30 +196,25 @@ fn seed_copy(elf: &std::path::Path, to: &std::path::Path, seed: u64) -> Result<(
     std::fs::write(to, bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))
 }
 
-/// Runs the seeded firmware, tracing every region.
+/// Runs the seeded firmware, tracing every region: the simavr harness's
+/// `--trace` on AVR, the QEMU plugin elsewhere.
 fn run(target: Target, elf: &std::path::Path) -> Result<(parse::Run, Vec<Observed>), String> {
-    let (output, observed) = if target.is_avr() {
+    let trace = elf.with_extension("trace");
+    let (output, encoding) = if target.is_avr() {
         let harness = compile::harness().map_err(|e| e.to_string())?;
-        let trace = elf.with_extension("trace");
-        let output =
-            emulate::run_avr_trace(target, elf, &harness, &trace).map_err(|e| e.to_string());
-        let bytes = std::fs::read(&trace);
-        std::fs::remove_file(&trace).ok();
-        let output = output?;
-        let bytes = bytes
-            .map_err(|e| format!("the harness wrote no trace: {e}; {}", output.stderr.trim()))?;
-        (output, avr_trace::read(&bytes)?)
+        let output = emulate::run_avr_trace(target, elf, &harness, &trace);
+        (output, trace::Encoding::Tagged)
     } else {
-        let (output, paths) = emulate::run_paths(target, elf).map_err(|e| e.to_string())?;
-        let observed = paths
-            .into_iter()
-            .map(|path| Observed {
-                path,
-                ..Observed::default()
-            })
-            .collect();
-        (output, observed)
+        let plugin = compile::qemu_plugin().map_err(|e| e.to_string())?;
+        let output = emulate::run_qemu_trace(target, elf, &plugin, &trace);
+        (output, trace::Encoding::Escaped)
     };
+    let bytes = std::fs::read(&trace);
+    std::fs::remove_file(&trace).ok();
+    let output = output.map_err(|e| e.to_string())?;
+    let bytes =
+        bytes.map_err(|e| format!("no trace was written: {e}; {}", output.stderr.trim()))?;
+    let observed = trace::read(&bytes, encoding)?;
     let run = parse::parse(&output.stdout)
         .map_err(|e| format!("{e}; simulator said: {}", output.stderr.trim()))?;
     if !output.exit_ok {
@@ -267,7 +265,12 @@ fn judge(
         (None, Some(path)) if target.is_avr() => (None, vec![path]),
         (None, path) => (path, Vec::new()),
     };
-    warnings.extend(found.data);
+    // A secret address costs time only through a cache.
+    let (leak, data_warning) = match (leak, found.data) {
+        (None, Some(data)) if target.has_data_cache() => (Some(data), None),
+        (leak, data) => (leak, data),
+    };
+    warnings.extend(data_warning);
     Operation {
         name,
         verdict: if leak.is_some() {

@@ -84,9 +84,6 @@ pub struct RegionTracer {
     region: Option<Mix>,
     regions: Vec<Mix>,
     previous_was_load: bool,
-    /// Per region, the address of every instruction in the order it ran
-    /// (the constant-time check, crates/mcu `ct`); kept only when asked.
-    paths: Option<Vec<Vec<u32>>>,
     /// Non-log lines (QEMU's own errors), kept for error messages.
     pub other_lines: Vec<String>,
     unknown_blocks: usize,
@@ -131,16 +128,9 @@ impl RegionTracer {
             region: None,
             regions: Vec::new(),
             previous_was_load: false,
-            paths: None,
             other_lines: Vec::new(),
             unknown_blocks: 0,
         }
-    }
-
-    /// Also keeps each region's instruction addresses ([`Self::finish_with_paths`]).
-    pub fn recording_paths(mut self) -> Self {
-        self.paths = Some(Vec::new());
-        self
     }
 
     pub fn feed(&mut self, line: &str) {
@@ -237,14 +227,6 @@ impl RegionTracer {
         let Some(mix) = &mut self.region else {
             return;
         };
-        if let Some(paths) = &mut self.paths {
-            if start {
-                paths.push(Vec::new());
-            }
-            if let Some(path) = paths.last_mut() {
-                path.push(insn.addr);
-            }
-        }
         mix.instructions += 1;
         // The start sample's own bytes are left out: its encoding (16 or 32
         // bits) depends on the register the compiler gave it, so it would
@@ -275,13 +257,7 @@ impl RegionTracer {
 
     /// The regions in the order they ran. Fails if the log had executions of
     /// blocks it never showed (the log is then not the whole run).
-    pub fn finish(self) -> Result<Vec<Mix>, String> {
-        self.finish_with_paths().map(|(mixes, _)| mixes)
-    }
-
-    /// [`Self::finish`], with each region's instruction addresses (empty
-    /// unless [`Self::recording_paths`]).
-    pub fn finish_with_paths(mut self) -> Result<(Vec<Mix>, Vec<Vec<u32>>), String> {
+    pub fn finish(mut self) -> Result<Vec<Mix>, String> {
         self.run_current(None);
         if self.unknown_blocks > 0 {
             return Err(format!(
@@ -292,7 +268,7 @@ impl RegionTracer {
         if self.region.is_some() {
             return Err("a measured region never ended in the QEMU log".into());
         }
-        Ok((self.regions, self.paths.unwrap_or_default()))
+        Ok(self.regions)
     }
 }
 
@@ -358,18 +334,6 @@ Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
         assert_eq!(r.count(Class::BranchNotTaken), 1);
         // The start sample's 2 bytes are not counted.
         assert_eq!((r.refills, r.bytes), (2, 2 * 14 - 2));
-    }
-
-    #[test]
-    fn keeps_each_regions_instruction_addresses_when_asked() {
-        let mut t = RegionTracer::new([0x104, 0x110]).recording_paths();
-        for line in LOG.lines() {
-            t.feed(line);
-        }
-        let (_, paths) = t.finish_with_paths().unwrap();
-        let body = [0x108, 0x10a, 0x10c, 0x10e];
-        let want: Vec<u32> = [0x104, 0x106].into_iter().chain(body.repeat(3)).collect();
-        assert_eq!(paths, vec![want]);
     }
 
     #[test]

@@ -1,0 +1,140 @@
+/*
+ * ciphermeter's QEMU plugin for the constant-time check (crates/mcu `ct`).
+ * For every instruction executed inside a measured region it writes the
+ * instruction's address as a little-endian u32, and after it, for each memory
+ * access the instruction makes, the escape word 0xFFFFFFFE and the address.
+ * 0xFFFFFFFF ends a region. A region starts at an instruction whose address
+ * is a mark (the timer sample, which counts) and ends at the next mark (which
+ * does not), as crates/mcu/src/cycles/trace.rs reads QEMU's log.
+ *
+ * Arguments: trace=FILE, marks=HEX[:HEX...].
+ *
+ * QEMU 7.2 ships no plugin header to build against, so the few entry points
+ * used here are declared below as QEMU's plugin API (version 1) defines them.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+typedef uint32_t qemu_plugin_meminfo_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+typedef void (*insn_cb_t)(unsigned int vcpu, void *userdata);
+typedef void (*mem_cb_t)(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata);
+typedef void (*tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*atexit_cb_t)(qemu_plugin_id_t id, void *userdata);
+enum { CB_NO_REGS = 0 };
+enum { MEM_RW = 3 };
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, insn_cb_t cb, int flags, void *userdata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, mem_cb_t cb, int flags, int rw, void *userdata);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, tb_trans_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+#define ESCAPE 0xFFFFFFFEu
+#define END 0xFFFFFFFFu
+#define MAX_MARKS 256
+
+static FILE *trace;
+static uint32_t marks[MAX_MARKS];
+static int n_marks;
+static int in_region;
+/* The last instruction seen: a timer read under -icount can be rewound and
+ * run again (QEMU's I/O recompile), which must not end the region it began. */
+static uint32_t last_pc = END;
+
+static void put(uint32_t w)
+{
+	uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+	fwrite(b, 1, 4, trace);
+}
+
+static int is_mark(uint32_t pc)
+{
+	for (int i = 0; i < n_marks; i++)
+		if (marks[i] == pc)
+			return 1;
+	return 0;
+}
+
+static void on_insn(unsigned int vcpu, void *userdata)
+{
+	(void)vcpu;
+	uint32_t pc = (uint32_t)(uintptr_t)userdata;
+	int again = pc == last_pc;
+	last_pc = pc;
+	if (is_mark(pc) && !again) {
+		if (in_region) {
+			put(END);
+			in_region = 0;
+			return;
+		}
+		in_region = 1;
+	}
+	if (in_region && !again)
+		put(pc);
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
+{
+	(void)vcpu;
+	(void)info;
+	(void)userdata;
+	if (in_region) {
+		put(ESCAPE);
+		put((uint32_t)vaddr);
+	}
+}
+
+static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		void *pc = (void *)(uintptr_t)(qemu_plugin_insn_vaddr(insn) & ~1ull);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, pc);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, CB_NO_REGS, MEM_RW, NULL);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *userdata)
+{
+	(void)id;
+	(void)userdata;
+	if (trace && fclose(trace) != 0)
+		fprintf(stderr, "ct-trace: cannot finish the trace\n");
+	trace = NULL;
+}
+
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc, char **argv)
+{
+	(void)info;
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "trace=", 6)) {
+			trace = fopen(argv[i] + 6, "wb");
+		} else if (!strncmp(argv[i], "marks=", 6)) {
+			for (char *p = argv[i] + 6; *p && n_marks < MAX_MARKS; p++) {
+				marks[n_marks++] = (uint32_t)strtoul(p, &p, 16) & ~1u;
+				if (*p != ':')
+					break;
+			}
+		} else {
+			fprintf(stderr, "ct-trace: unknown argument %s\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!trace || n_marks == 0) {
+		fprintf(stderr, "ct-trace: needs trace=FILE and marks=HEX[:HEX...]\n");
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}
