@@ -159,3 +159,28 @@ pub fn shipped(target: Target) -> Result<Option<VerdictTable>, FactsError> {
         .map(Some)
         .map_err(|e| FactsError::Failed(format!("data/constant-time/{}.json: {e}", target.name())))
 }
+
+/// Refuses to build `build` for `target` when its shipped verdict there is
+/// that it leaks, unless `allow_leaky` (`--allow-leaky`), as a legacy scheme
+/// is refused for sealing: a device should not be handed code that gives its
+/// key away. A build without a verdict is let through.
+pub fn refuse_leaky(target: Target, build: &str, allow_leaky: bool) -> Result<(), FactsError> {
+    let Some(table) = shipped(target)? else {
+        return Ok(());
+    };
+    match table.report(build) {
+        Some(r) if r.verdict == Verdict::Leaks && !allow_leaky => {
+            let at = r
+                .operations
+                .iter()
+                .find_map(|o| Some(format!("{}: {}", o.name, o.leak.as_ref()?.describe())))
+                .unwrap_or_default();
+            Err(FactsError::Usage(format!(
+                "{build}'s timing leaks the key on {target} (ciphermeter ct, seed {}): {at}; \
+                 choose another implementation (recommend names one), or --allow-leaky",
+                r.seed
+            )))
+        }
+        _ => Ok(()),
+    }
+}

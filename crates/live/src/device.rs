@@ -42,6 +42,8 @@ pub struct DeviceSendConfig {
     pub state_dir: PathBuf,
     /// How the forwarded messages go out; `container` is what the device seals in.
     pub send: SendConfig,
+    /// Build it even if its timing leaks on the target (`--allow-leaky`).
+    pub allow_leaky: bool,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -160,6 +162,12 @@ pub fn device_send(
                 })
         )));
     }
+    device_facts::constant_time::refuse_leaky(
+        config.target,
+        &implementation.build_id(&scheme),
+        config.allow_leaky,
+    )
+    .map_err(|e| LiveError::Usage(e.to_string()))?;
     progress(&format!(
         "building the {scheme} device firmware for {} with {}'s code",
         config.target,
@@ -183,6 +191,7 @@ pub fn device_send(
         thermometers,
         state_dir,
         send: mut send_config,
+        allow_leaky: _,
     } = config;
     progress(&format!(
         "booting the {target} device; forwarding to {}",

@@ -32,6 +32,9 @@ pub struct Args {
     /// Where the device keeps its nonce counter between boots [default: KEY_FILE.device].
     #[arg(long)]
     state_dir: Option<PathBuf>,
+    /// Build the firmware even if its timing leaks the key on the target (`ciphermeter ct`).
+    #[arg(long)]
+    allow_leaky: bool,
     #[command(flatten)]
     forward: Forward,
 }
@@ -52,6 +55,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         thermometers: args.thermometers,
         state_dir: args.state_dir.unwrap_or_else(|| state.into()),
         send,
+        allow_leaky: args.allow_leaky,
     };
     let stop = stop_flag()?;
     let report = live::device::device_send(config, &key, &stop, |m| eprintln!("{m}"))?;
