@@ -172,7 +172,9 @@ pub fn uplink(target: Target, scheme: &str) -> Result<PathBuf, String> {
 /// build with `ct`, which seals on [`crate::ct::RUNS`] secrets instead of
 /// measuring costs, or the planted leaks ([`crate::ct::PLANTS`]).
 pub fn ct(target: Target, id: &str) -> Result<PathBuf, String> {
-    let sizes = [64];
+    // Buffers for the 40-byte plaintext sealed whole: an EtM message with a
+    // 64-byte tag and its scratch room.
+    let sizes = [256];
     let features = if id == crate::ct::PLANTS {
         "ct-plants".to_string()
     } else {

@@ -112,11 +112,13 @@ impl<C: BlockCipherEncrypt> CtrWholeBlock<C> {
     fn refill(&mut self) {
         self.keystream = self.counter.clone();
         self.cipher.encrypt_block(&mut self.keystream);
+        // Every byte, carry or not: EAX starts the counter at OMAC_K(nonce),
+        // a secret, whose trailing 0xff bytes an early exit would time.
+        let mut carry = 1u16;
         for byte in self.counter.iter_mut().rev() {
-            *byte = byte.wrapping_add(1);
-            if *byte != 0 {
-                break;
-            }
+            let sum = u16::from(*byte) + carry;
+            *byte = sum as u8;
+            carry = sum >> 8;
         }
         self.pos = 0;
     }
