@@ -419,7 +419,7 @@ impl DeviceTimes {
                 let leak = self.leak(scheme, *imp).filter(|_| !self.allow_leaky);
                 let why = leak
                     .map(|at| {
-                        format!("{LEAKS} (ciphermeter ct): {at}; --allow-leaky ranks it, marked")
+                        format!("{LEAKS} (ciphermeter ct): {at}; recommend --allow-leaky ranks it, marked")
                     })
                     .or_else(|| self.failures.get(&imp.build_id(scheme.name())).cloned())?;
                 Some(match imp {

@@ -17,6 +17,9 @@ pub enum Difference {
     Cycles,
     /// The same instruction read or wrote another address.
     DataAddress,
+    /// An instruction whose time depends on its operands ran, and the check
+    /// cannot see them (UDIV on the M3 and M4): not judged, said.
+    VariableLatency,
 }
 
 impl Difference {
@@ -25,6 +28,9 @@ impl Difference {
             Difference::Branch => "a branch that depends on the secret",
             Difference::Cycles => "the same instructions in other cycles",
             Difference::DataAddress => "a data address that depends on the secret",
+            Difference::VariableLatency => {
+                "an instruction whose time depends on operands this check cannot see"
+            }
         }
     }
 }
@@ -43,12 +49,19 @@ pub struct Place {
     pub called_from: Vec<String>,
     /// The two runs that differ (0 is the all-zero secret).
     pub runs: [usize; 2],
+    /// The variable-latency instruction's mnemonic (UDIV), where that is what was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instruction: Option<String>,
 }
 
 impl Place {
     /// `branch at 0x1a2 in f (called from g)`.
     pub fn describe(&self) -> String {
-        let mut s = format!("{} at {:#x}", self.what.describe(), self.address);
+        let mut s = self.what.describe().to_string();
+        if let Some(insn) = &self.instruction {
+            s.push_str(&format!(" ({insn})"));
+        }
+        s.push_str(&format!(" at {:#x}", self.address));
         if let Some(f) = &self.function {
             s.push_str(&format!(" in {f}"));
         }

@@ -43,3 +43,35 @@ fn every_target_has_a_verdict_for_every_scheme_build_of_this_firmware() {
         }
     }
 }
+
+#[test]
+fn a_build_that_leaks_is_refused_unless_allowed() {
+    let mut leaking = 0;
+    for target in Target::ALL {
+        let Some(table) = constant_time::shipped(target).unwrap() else {
+            continue;
+        };
+        for r in &table.reports {
+            let refused = constant_time::refuse_leaky(target, &r.build, false);
+            assert_eq!(
+                refused.is_err(),
+                r.verdict == Verdict::Leaks,
+                "{target} {}",
+                r.build
+            );
+            if let Err(e) = refused {
+                let text = e.to_string();
+                assert!(
+                    text.contains(&r.build) && text.contains("--allow-leaky"),
+                    "{text}"
+                );
+                leaking += 1;
+            }
+            assert!(constant_time::refuse_leaky(target, &r.build, true).is_ok());
+        }
+    }
+    assert!(
+        leaking > 0,
+        "no shipped build leaks: the refusal went untested"
+    );
+}

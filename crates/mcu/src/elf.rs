@@ -98,6 +98,26 @@ pub fn section_of<'a>(b: &'a [u8], name: &str) -> Option<&'a [u8]> {
 
 const SHT_SYMTAB: u64 = 2;
 
+/// The `len` bytes at `addr` in a section the program loads, as the file
+/// holds them (an instruction's encoding).
+pub fn bytes_at(b: &[u8], addr: u32, len: usize) -> Option<&[u8]> {
+    let shnum = u16_at(b, 0x30)? as usize;
+    (0..shnum).find_map(|i| {
+        let sh = section_header(b, i)?;
+        let (kind, flags) = (u32_at(b, sh + 4)? as u32, u32_at(b, sh + 8)? as u32);
+        let (start, off, size) = (
+            u32_at(b, sh + 12)? as u32,
+            u32_at(b, sh + 16)? as usize,
+            u32_at(b, sh + 20)? as u32,
+        );
+        if kind == SHT_NOBITS || flags & SHF_ALLOC == 0 || !(start..start + size).contains(&addr) {
+            return None;
+        }
+        let at = off + (addr - start) as usize;
+        b.get(at..at + len)
+    })
+}
+
 /// Where the bytes of the symbol `name` lie in the ELF file: its section's
 /// file offset plus its distance from the section's address. `None` when the
 /// symbol is missing or has no bytes in the file (.bss).

@@ -81,7 +81,7 @@ const CALLERS: usize = 4;
 
 /// Names the function holding `address`, and the chain of functions that
 /// entered it, each found where the path `before` last entered its callee.
-fn place(
+pub fn place(
     what: Difference,
     address: u32,
     before: &[u32],
@@ -111,6 +111,7 @@ fn place(
         function: function.map(|f| f.name.clone()),
         called_from,
         runs,
+        instruction: None,
     }
 }
 

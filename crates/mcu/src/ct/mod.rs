@@ -18,6 +18,7 @@
 //! seed written into the ELF, or the planted leaks ([`PLANTS`]).
 
 pub mod compare;
+pub mod latency;
 pub mod trace;
 
 use crate::implementation::split_build_id;
@@ -86,10 +87,10 @@ pub fn check(target: Target, build: &str, seed: u64) -> Result<Report, McuError>
         operations: Vec::new(),
     };
     match observe(target, build, seed) {
-        Ok((ops, functions)) => {
+        Ok((ops, image)) => {
             report.operations = ops
                 .into_iter()
-                .map(|(name, runs)| judge(target, name, &runs, &functions))
+                .map(|(name, runs)| judge(target, name, &runs, &image))
                 .collect();
             report.verdict = if report
                 .operations
@@ -130,14 +131,25 @@ fn validate(build: &str) -> Result<(), McuError> {
 type Ops = Vec<(String, Vec<Observed>)>;
 
 /// Builds, seeds, runs and reads one build: each operation's runs in order.
-fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Vec<elf::Function>), String> {
+/// The firmware that ran: its code, and its functions by address.
+struct Image {
+    bytes: Vec<u8>,
+    functions: Vec<elf::Function>,
+}
+
+fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Image), String> {
     let elf = compile::ct(target, build)?;
     // Its own file per check: checks run in parallel (tests) share the build.
     static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let seeded = elf.with_extension(format!("seed-{seed:016x}.{}-{n}.elf", std::process::id()));
     let result = seed_copy(&elf, &seeded, seed).and_then(|()| run(target, &seeded));
-    let functions = elf::functions(&seeded).map_err(|e| e.to_string());
+    let image = elf::functions(&seeded)
+        .map_err(|e| e.to_string())
+        .and_then(|functions| {
+            let bytes = std::fs::read(&seeded).map_err(|e| e.to_string())?;
+            Ok(Image { bytes, functions })
+        });
     std::fs::remove_file(&seeded).ok();
     let (run, observed) = result?;
     if let Some(failed) = run.kats.iter().find(|k| !k.passed) {
@@ -182,7 +194,7 @@ fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Vec<elf::Func
     if let Some((name, runs)) = ops.iter().find(|(_, runs)| runs.len() != RUNS) {
         return Err(format!("{name} ran {} times, not {RUNS}", runs.len()));
     }
-    Ok((ops, functions?))
+    Ok((ops, image?))
 }
 
 /// A copy of `elf` with the seed written into it.
@@ -238,12 +250,8 @@ fn run(target: Target, elf: &std::path::Path) -> Result<(parse::Run, Vec<Observe
 /// AVR: the cycles decide, as simavr counts them exactly; a branch or a data
 /// address that follows the secret without changing them is a warning.
 /// QEMU: the instructions decide; the count is their number.
-fn judge(
-    target: Target,
-    name: String,
-    runs: &[Observed],
-    functions: &[elf::Function],
-) -> Operation {
+fn judge(target: Target, name: String, runs: &[Observed], image: &Image) -> Operation {
+    let functions = &image.functions;
     let counts: Vec<u64> = runs.iter().map(|r| r.count).collect();
     let spread = [
         counts.iter().copied().min().unwrap_or(0),
@@ -259,6 +267,7 @@ fn judge(
                 function: None,
                 called_from: Vec::new(),
                 runs,
+                instruction: None,
             })),
             Vec::new(),
         ),
@@ -271,6 +280,28 @@ fn judge(
         (leak, data) => (leak, data),
     };
     warnings.extend(data_warning);
+    // On one path, an instruction whose time this check cannot judge is said.
+    if leak.is_none()
+        && let Some(first) = runs.first()
+        && let Some((pc, mnemonic)) = latency::first_variable(target, &first.path, |a, n| {
+            elf::bytes_at(&image.bytes, a, n)
+        })
+    {
+        let upto = first
+            .path
+            .iter()
+            .position(|&a| a == pc)
+            .map_or(0, |k| k + 1);
+        let mut place = compare::place(
+            Difference::VariableLatency,
+            pc,
+            &first.path[..upto],
+            functions,
+            [0, 0],
+        );
+        place.instruction = Some(mnemonic.to_string());
+        warnings.push(place);
+    }
     Operation {
         name,
         verdict: if leak.is_some() {
@@ -368,17 +399,17 @@ pub fn table(report: &Report) -> String {
             ));
         }
         for w in &op.warnings {
-            let balanced = if w.what == Difference::Branch {
-                ", in the same cycles"
-            } else {
-                ""
+            let note = match w.what {
+                Difference::Branch => {
+                    format!(
+                        ", in the same cycles (runs {} and {})",
+                        w.runs[0], w.runs[1]
+                    )
+                }
+                Difference::VariableLatency => ", in every run: not judged".to_string(),
+                _ => format!(" (runs {} and {})", w.runs[0], w.runs[1]),
             };
-            out.push_str(&format!(
-                "      warning: {}{balanced} (runs {} and {})\n",
-                w.describe(),
-                w.runs[0],
-                w.runs[1]
-            ));
+            out.push_str(&format!("      warning: {}{note}\n", w.describe()));
         }
     }
     out
