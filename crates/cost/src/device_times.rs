@@ -68,10 +68,7 @@ fn verdicts(target: device_facts::Target) -> Result<BTreeMap<String, ConstantTim
         .reports
         .iter()
         .map(|r| {
-            let leak = r
-                .operations
-                .iter()
-                .find_map(|o| Some(format!("{}: {}", o.name, o.leak.as_ref()?.describe())));
+            let leak = r.first_leak();
             let verdict = ConstantTime {
                 verdict: r.verdict.as_str().to_string(),
                 leak: leak.filter(|_| r.verdict == Verdict::Leaks),

@@ -134,6 +134,15 @@ pub struct Report {
     pub operations: Vec<Operation>,
 }
 
+impl Report {
+    /// Where the build first leaks: `ct-seal: a branch ... in f (called from g)`.
+    pub fn first_leak(&self) -> Option<String> {
+        self.operations
+            .iter()
+            .find_map(|o| Some(format!("{}: {}", o.name, o.leak.as_ref()?.describe())))
+    }
+}
+
 /// The verdicts of one target, as `scripts/ct-sweep` writes them
 /// (`data/constant-time/TARGET.json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -183,11 +192,7 @@ pub fn refuse_leaky(target: Target, build: &str, allow_leaky: bool) -> Result<()
     };
     match table.report(build) {
         Some(r) if r.verdict == Verdict::Leaks && !allow_leaky => {
-            let at = r
-                .operations
-                .iter()
-                .find_map(|o| Some(format!("{}: {}", o.name, o.leak.as_ref()?.describe())))
-                .unwrap_or_default();
+            let at = r.first_leak().unwrap_or_default();
             Err(FactsError::Usage(format!(
                 "{build}'s timing leaks the key on {target} (ciphermeter ct, seed {}): {at}; \
                  choose another implementation (recommend names one), or --allow-leaky",

@@ -143,6 +143,7 @@ struct Symbol<'a> {
 }
 
 const STT_FUNC: u8 = 2;
+const STT_NOTYPE: u8 = 0;
 
 /// The file offset of section `i`'s header.
 fn section_header(b: &[u8], i: usize) -> Option<usize> {
@@ -195,7 +196,8 @@ pub fn functions(path: &Path) -> Result<Vec<Function>, McuError> {
     let bytes = std::fs::read(path)?;
     let mut all: Vec<Function> = symbols(&bytes)
         .ok_or_else(|| McuError::Failed(format!("{} has no symbol table", path.display())))?
-        .filter(|s| s.kind == STT_FUNC && s.size > 0)
+        // Assembly routines (libgcc's) are often typed NOTYPE, with a size.
+        .filter(|s| (s.kind == STT_FUNC || s.kind == STT_NOTYPE) && s.size > 0)
         .map(|s| Function {
             start: s.value & !1,
             size: s.size,

@@ -138,7 +138,8 @@ struct Image {
 }
 
 fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Image), String> {
-    let elf = compile::ct(target, build)?;
+    let elf = compile::ct(target, build)
+        .map_err(|reason| crate::fit::link_overflow(target, &reason).unwrap_or(reason))?;
     // Its own file per check: checks run in parallel (tests) share the build.
     static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -227,13 +228,17 @@ fn run(target: Target, elf: &std::path::Path) -> Result<(parse::Run, Vec<Observe
     let bytes =
         bytes.map_err(|e| format!("no trace was written: {e}; {}", output.stderr.trim()))?;
     let observed = trace::read(&bytes, encoding)?;
-    let run = parse::parse(&output.stdout)
-        .map_err(|e| format!("{e}; simulator said: {}", output.stderr.trim()))?;
+    // Short of RAM is said as the cost tables say it, with the sizes.
+    let short_of_ram = || {
+        let static_ram = elf::static_ram_bytes(elf).unwrap_or(0);
+        crate::fit::ran_out_of_ram(target, &output.stderr, static_ram)
+    };
+    let run = parse::parse(&output.stdout).map_err(|e| {
+        short_of_ram().unwrap_or_else(|| format!("{e}; simulator said: {}", output.stderr.trim()))
+    })?;
     if !output.exit_ok {
-        return Err(format!(
-            "the firmware did not finish: {}",
-            output.stderr.trim()
-        ));
+        return Err(short_of_ram()
+            .unwrap_or_else(|| format!("the firmware did not finish: {}", output.stderr.trim())));
     }
     if observed.len() != run.regions.len() {
         return Err(format!(
