@@ -157,3 +157,50 @@ fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// On the ESP32-C3 a table lookup through the flash cache leaks the key
+/// (data/constant-time/riscv32imc.json): `recommend` ranks no build that leaks
+/// there, falling back to the scheme's best one that does not; `--allow-leaky`
+/// ranks the faster leaking builds, marked.
+#[test]
+fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
+    let safe = recommend_on("esp32-c3", "ble-1m-251", &[]);
+    let leaky = recommend_on("esp32-c3", "ble-1m-251", &["--allow-leaky"]);
+    let rows = |doc: &serde_json::Value| doc["rows"].as_array().unwrap().clone();
+    for r in rows(&safe) {
+        let ct = &r["constant_time"];
+        assert_ne!(ct["verdict"], "leaks", "ranked though it leaks: {r}");
+        assert_ne!(r["status"], "leaky", "{r}");
+        assert!(
+            ct["verdict"] == "constant-time" || ct["verdict"] == "not checked",
+            "{r}"
+        );
+    }
+    let marked: Vec<_> = rows(&leaky)
+        .into_iter()
+        .filter(|r| r["constant_time"]["verdict"] == "leaks")
+        .collect();
+    assert!(!marked.is_empty(), "--allow-leaky ranked no leaking build");
+    let mut fell_back = 0;
+    for r in &marked {
+        assert_eq!(r["status"], "leaky", "{r}");
+        let leak = r["constant_time"]["leak"].as_str().unwrap();
+        assert!(leak.contains(" in "), "the leak names no function: {leak}");
+        // The same scheme without --allow-leaky: another implementation, slower.
+        let fallback = rows(&safe)
+            .into_iter()
+            .find(|s| s["scheme"] == r["scheme"] && s["container"] == r["container"]);
+        if let Some(s) = fallback {
+            assert_ne!(s["implementation"], r["implementation"], "{s}");
+            assert!(
+                s["cpu_time_us"].as_f64() >= r["cpu_time_us"].as_f64(),
+                "{s}\n{r}"
+            );
+            fell_back += 1;
+        }
+    }
+    assert!(
+        fell_back > 0,
+        "no scheme fell back to a build that does not leak"
+    );
+}

@@ -156,3 +156,18 @@ fn what_is_no_scheme_is_refused() {
     assert!(ct::parse_seed("0123").is_err() && ct::parse_seed("zz23456789abcdef").is_err());
     assert_eq!(ct::parse_seed("00000000000000ff").unwrap(), 255);
 }
+
+#[test]
+fn our_eax_no_longer_branches_on_its_key() {
+    // CMAC's subkey doubling branched on a bit of E_K(0), and the CTR counter,
+    // which EAX starts at the secret OMAC_K(nonce), stopped at its first
+    // carry: ct caught both (on the ESP32-C3's build among others).
+    let r = ct::check(Target::Riscv32imc, "aead:aes-128-eax", SEED).unwrap();
+    let text = ct::table(&r);
+    assert_eq!(r.verdict, Verdict::ConstantTime, "{text}");
+    assert_eq!(r.operations.len(), 2, "{text}");
+    for op in &r.operations {
+        assert!(op.warnings.is_empty(), "{text}");
+        assert_eq!(op.spread[0], op.spread[1], "{text}");
+    }
+}
