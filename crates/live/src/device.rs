@@ -27,6 +27,13 @@ use crate::error::LiveError;
 use crate::framing::{Deframer, Event, Framing, MAX_MESSAGE};
 use crate::sender::{Readings, SendConfig, SendReport, send};
 
+/// Where a device keeps its counter by default: beside its key, `KEY.device`.
+pub fn state_dir_of(key_file: &std::path::Path) -> PathBuf {
+    let mut state = key_file.as_os_str().to_owned();
+    state.push(".device");
+    state.into()
+}
+
 pub struct DeviceSendConfig {
     pub target: Target,
     /// Whose code the firmware seals with (a backend of the sealing core:

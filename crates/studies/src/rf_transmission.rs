@@ -40,6 +40,16 @@ pub struct Options {
     pub data_dir: Option<PathBuf>,
 }
 
+impl Options {
+    pub fn new(quick: bool, link: String, data_dir: Option<PathBuf>) -> Self {
+        Options {
+            quick,
+            link,
+            data_dir,
+        }
+    }
+}
+
 /// The model's serial radio, as the report prints it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Model {

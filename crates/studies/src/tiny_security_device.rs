@@ -142,6 +142,14 @@ impl Report {
             .any(|r| r.error.is_none() && !r.kat_passed)
     }
 
+    /// Fails when a known answer failed on the device without a diagnosis.
+    pub fn require_diagnosed(&self) -> Result<(), &'static str> {
+        match self.undiagnosed_failure() {
+            true => Err("a known-answer check failed on the device; see the kat column"),
+            false => Ok(()),
+        }
+    }
+
     pub fn text(&self) -> String {
         let num = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
         let mut o = String::new();

@@ -44,8 +44,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let key = seal::SealKey::load(&args.key_file).map_err(CliError::usage)?;
     let send = args.forward.options().config()?;
     send.check()?;
-    let mut state = args.key_file.clone().into_os_string();
-    state.push(".device");
     let implementation: device_facts::Implementation = args.implementation.parse()?;
     let config = live::device::DeviceSendConfig {
         target,
@@ -53,7 +51,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         count: args.count,
         restart_after: args.restart_after,
         thermometers: args.thermometers,
-        state_dir: args.state_dir.unwrap_or_else(|| state.into()),
+        state_dir: args
+            .state_dir
+            .unwrap_or_else(|| live::device::state_dir_of(&args.key_file)),
         send,
         allow_leaky: args.allow_leaky,
     };

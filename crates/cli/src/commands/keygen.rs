@@ -140,7 +140,7 @@ fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
     let seed = args
         .seed
         .as_deref()
-        .map(|text| crate::args::decode_hex("--seed", text));
+        .map(|t| crate::args::decode_hex("--seed", t));
     let pair = scheme.generate(seed.transpose()?.as_deref().map(Vec::as_slice))?;
     let public = key_pair::write(&args.output, &pair, args.force)?;
     eprintln!(

@@ -111,12 +111,7 @@ pub fn run(study: Study) -> Result<(), CliError> {
             return show_value(a.format, &live, || live.text());
         }
         Study::RfTransmission(a) => {
-            let (quick, link, data_dir) = (a.quick, a.link, a.data_dir);
-            let options = studies::rf_transmission::Options {
-                quick,
-                link,
-                data_dir,
-            };
+            let options = studies::rf_transmission::Options::new(a.quick, a.link, a.data_dir);
             let r = studies::rf_transmission::run(&options)?;
             (StudyReport::RfTransmission(r), a.format)
         }
@@ -154,12 +149,7 @@ fn tiny_security_device(target: &str, a: &TinySecurityArgs) -> Result<(), CliErr
         }
     })?;
     show_value(a.format, &r, || r.text())?;
-    if r.undiagnosed_failure() {
-        return Err(CliError::failed(
-            "a known-answer check failed on the device; see the kat column",
-        ));
-    }
-    Ok(())
+    r.require_diagnosed().map_err(CliError::failed)
 }
 
 /// Study 002 streams its table row by row: the files take minutes, and an

@@ -352,6 +352,64 @@ pub fn write_table(
         .map_err(|e| McuError::Failed(format!("cannot write {}: {e}", path.display())))
 }
 
+/// What [`check_all`] checked, and whether a stop request cut it short.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    pub reports: Vec<Report>,
+    pub interrupted: bool,
+}
+
+impl Checked {
+    /// "interrupted: 3 of `n` builds checked".
+    pub fn interruption(&self, n: usize) -> String {
+        format!("interrupted: {} of {n} builds checked", self.reports.len())
+    }
+
+    /// "2 of 5 builds leak on T", when any does.
+    pub fn leaks(&self, target: Target) -> Option<String> {
+        let n = self
+            .reports
+            .iter()
+            .filter(|r| r.verdict == Verdict::Leaks)
+            .count();
+        (n > 0).then(|| format!("{n} of {} builds leak on {target}", self.reports.len()))
+    }
+}
+
+/// [`check`] on each build in turn, handing each report to `each` and, with
+/// `table`, rewriting that verdict table after each (an interrupted sweep
+/// keeps what it finished). `stop` is asked after each build: Ctrl-C also
+/// reaches the compiler or simulator, so the build it cut is dropped.
+pub fn check_all(
+    target: Target,
+    builds: &[String],
+    seed: u64,
+    table: Option<&std::path::Path>,
+    mut each: impl FnMut(usize, &str, Option<&Report>),
+    stop: impl Fn() -> bool,
+) -> Result<Checked, McuError> {
+    let mut done = Checked::default();
+    for (i, build) in builds.iter().enumerate() {
+        each(i, build, None);
+        let report = check(target, build, seed)?;
+        if stop() {
+            done.interrupted = true;
+            break;
+        }
+        each(i, build, Some(&report));
+        done.reports.push(report);
+        if let Some(path) = table {
+            write_table(path, target, &done.reports)?;
+        }
+    }
+    Ok(done)
+}
+
+/// `--seed`: 16 hex digits; none draws one.
+pub fn seed(hex: Option<&str>) -> Result<u64, McuError> {
+    hex.map_or_else(random_seed, parse_seed)
+}
+
 /// `--seed`: 16 hex digits.
 pub fn parse_seed(hex: &str) -> Result<u64, McuError> {
     match u64::from_str_radix(hex, 16) {
