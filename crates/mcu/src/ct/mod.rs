@@ -130,13 +130,13 @@ fn validate(build: &str) -> Result<(), McuError> {
 
 type Ops = Vec<(String, Vec<Observed>)>;
 
-/// Builds, seeds, runs and reads one build: each operation's runs in order.
 /// The firmware that ran: its code, and its functions by address.
 struct Image {
     bytes: Vec<u8>,
     functions: Vec<elf::Function>,
 }
 
+/// Builds, seeds, runs and reads one build: each operation's runs in order.
 fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Image), String> {
     let elf = compile::ct(target, build)
         .map_err(|reason| crate::fit::link_overflow(target, &reason).unwrap_or(reason))?;
