@@ -28,7 +28,12 @@ pub fn run<P: Probe>(b: &mut Bench<P>, secrets: &mut Secrets, data: &mut [u8], o
     seal::reading::known_answer::nonce(&spec, nonce);
     let plain = &mut data[..PLAINTEXT];
     if sealer_buffer_short(spec, key_id, plain, out) {
-        b.kat(spec.name, Err(Failure::Step("the ct build's buffer is too small for this scheme")));
+        b.kat(
+            spec.name,
+            Err(Failure::Step(
+                "the ct build's buffer is too small for this scheme",
+            )),
+        );
         return;
     }
     // One warm-up seal, not compared: what a library does once (Mbed TLS's
