@@ -113,7 +113,15 @@ pub struct DeviceTimes {
 impl DeviceTimes {
     /// The newest stored simulation of `target`, at the target's own clock.
     pub fn load(store: &Store, target: device_facts::Target) -> Result<Option<DeviceTimes>, Error> {
-        Self::stored(store, target, target.clock_hz() as f64, None)
+        Self::stored(store, target, target.clock_hz() as f64, None)?
+            .map(Self::with_verdicts)
+            .transpose()
+    }
+
+    /// These times with the target's shipped constant-time verdicts, read once.
+    fn with_verdicts(mut self) -> Result<DeviceTimes, Error> {
+        self.verdicts = verdicts(self.target)?;
+        Ok(self)
     }
 
     /// A device's times: a stored simulation made from the same firmware
@@ -129,13 +137,14 @@ impl DeviceTimes {
             .ok()
             .or_else(|| table.as_ref().map(|t| t.firmware_revision.clone()));
         let stored = Self::stored(store, target, clock_hz, revision.as_deref())?;
-        let shipped = table.map(|t| Self::from_table(&t, clock_hz)).transpose()?;
+        let shipped = table.map(|t| Self::from_table(&t, clock_hz));
         // A stored run of the same firmware measured what it measured (the
         // device tier: study 003's schemes); the table covers the rest.
-        Ok(match (stored, shipped) {
+        let times = match (stored, shipped) {
             (Some(stored), Some(shipped)) => Some(stored.over(shipped)),
             (stored, shipped) => stored.or(shipped),
-        })
+        };
+        times.map(Self::with_verdicts).transpose()
     }
 
     /// These counts, and `base`'s for every build these lack.
@@ -193,7 +202,7 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: false,
             allowed: Implementation::ALL.to_vec(),
-            verdicts: verdicts(target)?,
+            verdicts: BTreeMap::new(),
             allow_leaky: false,
         };
         for r in &rows {
@@ -233,10 +242,7 @@ impl DeviceTimes {
         Ok(Some(times))
     }
 
-    fn from_table(
-        table: &device_facts::cost_table::CostTable,
-        clock_hz: f64,
-    ) -> Result<DeviceTimes, Error> {
+    fn from_table(table: &device_facts::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
         let mut times = DeviceTimes {
             target: table.target,
             origin: Origin::Table {
@@ -249,7 +255,7 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
             allowed: Implementation::ALL.to_vec(),
-            verdicts: verdicts(table.target)?,
+            verdicts: BTreeMap::new(),
             allow_leaky: false,
         };
         let build = |e: &device_facts::cost_table::Entry| {
@@ -277,7 +283,7 @@ impl DeviceTimes {
                 times.seal.insert((build(e), e.operation.clone()), points);
             }
         }
-        Ok(times)
+        times
     }
 
     /// Costs each scheme with these implementations only (`--impl`).
