@@ -9,6 +9,13 @@
  *
  * Arguments: trace=FILE, marks=HEX[:HEX...].
  *
+ * For the operands of variable-latency instructions (UDIV), which plugins
+ * cannot read, the host runs QEMU again with its CPU log filtered to those
+ * instructions and `watch=HEX[:HEX...] index=FILE` here instead of trace=:
+ * the plugin numbers every execution of a watched instruction, in a region or
+ * not, and writes the numbers of those inside each region, END after each,
+ * and at exit ESCAPE and how many ran, so the host can find each in the log.
+ *
  * QEMU 7.2 ships no plugin header to build against, so the few entry points
  * used here are declared below as QEMU's plugin API (version 1) defines them.
  */
@@ -42,25 +49,52 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 #define MAX_MARKS 256
 
 static FILE *trace;
+static FILE *index_file;
 static uint32_t marks[MAX_MARKS];
 static int n_marks;
+static uint32_t watched[MAX_MARKS];
+static int n_watched;
+static uint32_t watched_ran;
 static int in_region;
 /* The last instruction seen: a timer read under -icount can be rewound and
  * run again (QEMU's I/O recompile), which must not end the region it began. */
 static uint32_t last_pc = END;
 
-static void put(uint32_t w)
+static void put_to(FILE *f, uint32_t w)
 {
 	uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
-	fwrite(b, 1, 4, trace);
+	if (f)
+		fwrite(b, 1, 4, f);
+}
+
+static void put(uint32_t w)
+{
+	put_to(trace, w);
+}
+
+static int is_in(const uint32_t *list, int n, uint32_t pc)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == pc)
+			return 1;
+	return 0;
 }
 
 static int is_mark(uint32_t pc)
 {
-	for (int i = 0; i < n_marks; i++)
-		if (marks[i] == pc)
-			return 1;
-	return 0;
+	return is_in(marks, n_marks, pc);
+}
+
+/* Reads HEX[:HEX...] into list; returns how many. */
+static int read_list(char *p, uint32_t *list)
+{
+	int n = 0;
+	for (; *p && n < MAX_MARKS; p++) {
+		list[n++] = (uint32_t)strtoul(p, &p, 16) & ~1u;
+		if (*p != ':')
+			break;
+	}
+	return n;
 }
 
 static void on_insn(unsigned int vcpu, void *userdata)
@@ -72,6 +106,7 @@ static void on_insn(unsigned int vcpu, void *userdata)
 	if (is_mark(pc) && !again) {
 		if (in_region) {
 			put(END);
+			put_to(index_file, END);
 			in_region = 0;
 			return;
 		}
@@ -79,6 +114,11 @@ static void on_insn(unsigned int vcpu, void *userdata)
 	}
 	if (in_region && !again)
 		put(pc);
+	if (n_watched && !again && is_in(watched, n_watched, pc)) {
+		if (in_region)
+			put_to(index_file, watched_ran);
+		watched_ran++;
+	}
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
@@ -100,7 +140,8 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		void *pc = (void *)(uintptr_t)(qemu_plugin_insn_vaddr(insn) & ~1ull);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, pc);
-		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, CB_NO_REGS, MEM_RW, NULL);
+		if (trace)
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, CB_NO_REGS, MEM_RW, NULL);
 	}
 }
 
@@ -111,6 +152,11 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *userdata)
 	if (trace && fclose(trace) != 0)
 		fprintf(stderr, "ct-trace: cannot finish the trace\n");
 	trace = NULL;
+	put_to(index_file, ESCAPE);
+	put_to(index_file, watched_ran);
+	if (index_file && fclose(index_file) != 0)
+		fprintf(stderr, "ct-trace: cannot finish the index\n");
+	index_file = NULL;
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc, char **argv)
@@ -119,19 +165,19 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "trace=", 6)) {
 			trace = fopen(argv[i] + 6, "wb");
+		} else if (!strncmp(argv[i], "index=", 6)) {
+			index_file = fopen(argv[i] + 6, "wb");
 		} else if (!strncmp(argv[i], "marks=", 6)) {
-			for (char *p = argv[i] + 6; *p && n_marks < MAX_MARKS; p++) {
-				marks[n_marks++] = (uint32_t)strtoul(p, &p, 16) & ~1u;
-				if (*p != ':')
-					break;
-			}
+			n_marks = read_list(argv[i] + 6, marks);
+		} else if (!strncmp(argv[i], "watch=", 6)) {
+			n_watched = read_list(argv[i] + 6, watched);
 		} else {
 			fprintf(stderr, "ct-trace: unknown argument %s\n", argv[i]);
 			return -1;
 		}
 	}
-	if (!trace || n_marks == 0) {
-		fprintf(stderr, "ct-trace: needs trace=FILE and marks=HEX[:HEX...]\n");
+	if ((!trace && !index_file) || n_marks == 0 || (index_file && n_watched == 0)) {
+		fprintf(stderr, "ct-trace: needs marks=HEX[:HEX...] and trace=FILE, or index=FILE and watch=HEX[:HEX...]\n");
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);

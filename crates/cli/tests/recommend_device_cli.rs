@@ -203,4 +203,47 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
         fell_back > 0,
         "no scheme fell back to a build that does not leak"
     );
+    // The text table's timing column says the same, row by row.
+    let dir = tempfile::tempdir().unwrap();
+    let text = |extra: &[&str]| {
+        let out = Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .env_remove("CIPHERMETER_DATA_DIR")
+            .args(["recommend", "--device", "esp32-c3", "--link", "ble-1m-251"])
+            .args(["--top", "200", "--db"])
+            .arg(dir.path().join("results.sqlite"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let rows_of = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip_while(|l| !l.trim_start().starts_with("#  scheme"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter(|l| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|r| r.parse::<u32>().is_ok())
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let (safe_text, leaky_text) = (text(&[]), text(&["--allow-leaky"]));
+    assert!(safe_text.contains("battery d  timing"), "{safe_text}");
+    for row in rows_of(&safe_text) {
+        assert!(row.ends_with(" ct") || row.ends_with(" unchecked"), "{row}");
+    }
+    let leaking: Vec<String> = rows_of(&leaky_text)
+        .into_iter()
+        .filter(|r| r.ends_with(" LEAKS"))
+        .collect();
+    assert_eq!(leaking.len(), marked.len(), "{leaky_text}");
+    assert!(leaking.iter().all(|r| r.contains("[LEAKY]")), "{leaking:?}");
 }

@@ -854,6 +854,17 @@ impl RankedRow {
 
     /// "ciphermeter's code: 2.6× less CPU than RustCrypto's here", with what
     /// measured faster alone but has no whole seal path of the scheme.
+    /// The text table's timing column: the constant-time verdict on the
+    /// device (`ct`, `LEAKS`, `unchecked`), `-` for a host time.
+    pub fn timing(&self) -> &'static str {
+        match self.constant_time.as_ref().map(|t| t.verdict.as_str()) {
+            Some("constant-time") => "ct",
+            Some("leaks") => "LEAKS",
+            Some(_) => "unchecked",
+            None => "-",
+        }
+    }
+
     pub fn implementation_sentence(&self) -> String {
         let chosen = self
             .seal_paths
@@ -938,7 +949,7 @@ impl RankingSummary {
         );
         let _ = writeln!(
             o,
-            "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}",
+            "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}  timing",
             "#",
             "scheme",
             "bits",
@@ -979,7 +990,7 @@ impl RankingSummary {
             };
             let _ = writeln!(
                 o,
-                "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}",
+                "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}  {}",
                 row.rank,
                 format!("{shown}{mark}"),
                 row.security_bits,
@@ -994,7 +1005,8 @@ impl RankingSummary {
                 row.battery_days.map_or("-".into(), |d| format!(
                     "{d:.0}{}",
                     if row.battery_note.is_some() { "*" } else { "" }
-                ))
+                )),
+                row.timing()
             );
         }
         if self.rows.len() > top {

@@ -17,9 +17,9 @@ pub enum Difference {
     Cycles,
     /// The same instruction read or wrote another address.
     DataAddress,
-    /// An instruction whose time depends on its operands ran, and the check
-    /// cannot see them (UDIV on the M3 and M4): not judged, said.
-    VariableLatency,
+    /// An instruction whose time depends on its operands (UDIV on the M3
+    /// and M4, UMULL on the M3, DIV on RISC-V) took operands of another size.
+    OperandLatency,
 }
 
 impl Difference {
@@ -28,8 +28,8 @@ impl Difference {
             Difference::Branch => "a branch that depends on the secret",
             Difference::Cycles => "the same instructions in other cycles",
             Difference::DataAddress => "a data address that depends on the secret",
-            Difference::VariableLatency => {
-                "an instruction whose time depends on operands this check cannot see"
+            Difference::OperandLatency => {
+                "an instruction whose time follows the secret through its operands"
             }
         }
     }
@@ -52,14 +52,20 @@ pub struct Place {
     /// The variable-latency instruction's mnemonic (UDIV), where that is what was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instruction: Option<String>,
+    /// Its cycles in the two runs under the core's model, where the core's
+    /// maker publishes one (crates/mcu `ct::latency`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<[u32; 2]>,
 }
 
 impl Place {
     /// `branch at 0x1a2 in f (called from g)`.
     pub fn describe(&self) -> String {
         let mut s = self.what.describe().to_string();
-        if let Some(insn) = &self.instruction {
-            s.push_str(&format!(" ({insn})"));
+        match (&self.instruction, self.latency) {
+            (Some(insn), Some([a, b])) => s.push_str(&format!(" ({insn}: {a} vs {b} cycles)")),
+            (Some(insn), None) => s.push_str(&format!(" ({insn})")),
+            _ => {}
         }
         s.push_str(&format!(" at {:#x}", self.address));
         if let Some(f) = &self.function {
@@ -106,6 +112,10 @@ pub struct Operation {
     pub verdict: Verdict,
     /// The fewest and most cycles (AVR) or instructions (QEMU) of a run.
     pub spread: [u64; 2],
+    /// The fewest and most cycles a run spent in variable-latency
+    /// instructions under the core's model, where any ran and it is published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable_cycles: Option<[u64; 2]>,
     /// Each run's, in order (run 0: all-zero secrets, run 1: all-one).
     pub counts: Vec<u64>,
     /// The leak, where it is.

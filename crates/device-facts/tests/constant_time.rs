@@ -75,3 +75,32 @@ fn a_build_that_leaks_is_refused_unless_allowed() {
         "no shipped build leaks: the refusal went untested"
     );
 }
+
+#[test]
+fn the_c_librarys_leak_list_is_the_tables_leaks() {
+    // data/constant-time/leaks.tsv lets the C library's build refuse a leak
+    // without parsing JSON (crates/seal-ffi/build/leaky.rs); scripts/ct-sweep
+    // writes it from the tables.
+    let tsv = include_str!("../../../data/constant-time/leaks.tsv");
+    let listed: Vec<(String, String)> = tsv
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut c = l.splitn(3, '\t');
+            let (t, b) = (c.next().unwrap_or(""), c.next().unwrap_or(""));
+            (t.to_string(), b.to_string())
+        })
+        .collect();
+    let mut shipped = Vec::new();
+    for target in Target::ALL {
+        for r in &constant_time::shipped(target).unwrap().unwrap().reports {
+            if r.verdict == Verdict::Leaks {
+                shipped.push((target.name().to_string(), r.build.clone()));
+            }
+        }
+    }
+    assert_eq!(
+        listed, shipped,
+        "data/constant-time/leaks.tsv is stale: run scripts/ct-sweep"
+    );
+}

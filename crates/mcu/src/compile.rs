@@ -307,7 +307,7 @@ pub fn qemu_plugin() -> Result<PathBuf, McuError> {
     c_tool(
         "ct-trace/qemu-plugin.c",
         "cm-ct-trace.so",
-        &["-shared", "-fPIC", "-O2", "-Wall"],
+        &["-shared", "-fPIC", "-O2", "-Wall", "-Werror"],
         &[],
         "the constant-time check's QEMU plugin",
     )

@@ -23,6 +23,17 @@ const TIME_LIMIT: Duration = Duration::from_secs(300);
 pub const RISCV_VIRT_RAM: &str = "16M";
 
 pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Command, McuError> {
+    simulator(target, elf, harness, true)
+}
+
+/// [`command`], with QEMU's instruction counting clock or without it (a run
+/// that reads registers, not time, and must not see a block started twice).
+fn simulator(
+    target: Target,
+    elf: &Path,
+    harness: Option<&Path>,
+    icount: bool,
+) -> Result<Command, McuError> {
     Ok(match target.qemu_machine() {
         None => {
             let harness = harness.ok_or_else(|| McuError::Failed("no simavr harness".into()))?;
@@ -45,10 +56,11 @@ pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Com
                 .args([
                     "-semihosting-config",
                     "enable=on,target=native,chardev=semihosting",
-                ])
-                .args(["-icount", &format!("shift={}", target.icount_shift())])
-                .arg("-kernel")
-                .arg(elf);
+                ]);
+            if icount {
+                cmd.args(["-icount", &format!("shift={}", target.icount_shift())]);
+            }
+            cmd.arg("-kernel").arg(elf);
             cmd
         }
     })
@@ -145,6 +157,69 @@ pub fn run_qemu_trace(
         marks.join(":")
     ));
     output_of(cmd)
+}
+
+/// The registers before each execution of the `watched` instructions, from
+/// QEMU's CPU log (one instruction per block, unchained, so each execution
+/// logs once), with the plugin writing `index`: which of those executions
+/// fell in which region (crates/mcu `ct::operands` pairs them). No
+/// instruction counting: a block started again after an icount stop would
+/// log twice.
+pub fn run_qemu_operands(
+    target: Target,
+    elf: &Path,
+    plugin: &Path,
+    index: &Path,
+    watched: &[u32],
+) -> Result<(Output, Vec<crate::ct::operands::Registers>), McuError> {
+    let hex = |list: &[u32]| -> Vec<String> { list.iter().map(|a| format!("{a:x}")).collect() };
+    let marks = crate::elf::marks(elf)?;
+    let mut cmd = simulator(target, elf, None, false)?;
+    let width = if target.is_riscv() { 4 } else { 2 };
+    let ranges: Vec<String> = watched.iter().map(|a| format!("{a:#x}+{width}")).collect();
+    let qemu = target.qemu_binary().unwrap_or("qemu-system-arm");
+    cmd.args(one_instruction_per_block(qemu))
+        .args(["-d", "nochain,cpu", "-dfilter", &ranges.join(",")])
+        .arg("-plugin")
+        .arg(format!(
+            "{},index={},marks={},watch={}",
+            plugin.display(),
+            index.display(),
+            hex(&marks).join(":"),
+            hex(watched).join(":")
+        ));
+    let (out, logged) = run_with(cmd, |err| {
+        let mut reader = crate::ct::operands::LogReader::default();
+        for line in std::io::BufRead::lines(std::io::BufReader::new(err)) {
+            reader.feed(&line?);
+        }
+        Ok(reader.finish())
+    })?;
+    let (registers, stderr) = logged?;
+    Ok((Output { stderr, ..out }, registers))
+}
+
+/// QEMU's switch for one instruction per translation block: `-singlestep`
+/// up to 8.0 (Debian 12 ships 7.2), `-accel tcg,one-insn-per-tb=on` from 8.1,
+/// which later drops the old spelling.
+fn one_instruction_per_block(qemu: &str) -> &'static [&'static str] {
+    let version = Command::new(qemu)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let number = version
+        .split_whitespace()
+        .skip_while(|w| *w != "version")
+        .nth(1)
+        .unwrap_or("0");
+    let mut parts = number.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    if (major, minor) >= (8, 1) {
+        &["-accel", "tcg,one-insn-per-tb=on"]
+    } else {
+        &["-singlestep"]
+    }
 }
 
 /// Runs `cmd` to its end (or the time limit), reading stdout whole and

@@ -188,7 +188,7 @@ pub fn table(rows: &[McuResult]) -> String {
     let dash = || "-".to_string();
     let _ = writeln!(
         o,
-        "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11} {:>8} {:>7} {:>5}",
+        "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11} {:>8} {:>7} {:>5}  timing",
         "algorithm",
         "operation",
         "bytes",
@@ -204,6 +204,18 @@ pub fn table(rows: &[McuResult]) -> String {
         "stack",
         "KAT"
     );
+    // Each scheme build's constant-time verdict on the core (ciphermeter ct).
+    let verdicts = rows.first().and_then(|r| {
+        device_facts::constant_time::shipped(r.target)
+            .ok()
+            .flatten()
+    });
+    let timing = |r: &McuResult| match verdicts.as_ref().and_then(|t| t.report(&r.build_id())) {
+        Some(v) if v.verdict == device_facts::constant_time::Verdict::Leaks => "LEAKS",
+        Some(v) if v.verdict == device_facts::constant_time::Verdict::ConstantTime => "ct",
+        Some(_) => "unchecked",
+        None => "-",
+    };
     for r in rows {
         if let (Some(e), false) = (&r.error, r.is_measurement() && r.kat_passed)
             && r.cycles == 0
@@ -225,7 +237,7 @@ pub fn table(rows: &[McuResult]) -> String {
         let per_byte_of = r.cycles_estimate.unwrap_or(r.cycles);
         let _ = writeln!(
             o,
-            "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11.1} {:>8} {:>7} {:>5}",
+            "{:<32} {:<9} {:>6} {:>12} {:>26} {:>10} {:>11.1} {:>8} {:>7} {:>5}  {}",
             r.build_id(),
             r.operation,
             r.size_bytes,
@@ -242,12 +254,14 @@ pub fn table(rows: &[McuResult]) -> String {
                 .unwrap_or_else(dash),
             r.stack_bytes.map(|s| s.to_string()).unwrap_or_else(dash),
             if r.kat_passed { "pass" } else { "FAIL" },
+            timing(r),
         );
     }
     if let Some(r) = rows.first() {
         let _ = writeln!(
             o,
-            "\n{}: {} at {} MHz; code = flash over the identity firmware; stack = the operation's own peak.",
+            "\n{}: {} at {} MHz; code = flash over the identity firmware; stack = the operation's own peak; \
+             timing = the scheme build's constant-time verdict here (ciphermeter ct, data/constant-time/).",
             r.target,
             r.counter,
             r.clock_hz / 1_000_000
@@ -297,6 +311,38 @@ mod tests {
         assert_eq!(rows[0].time_us, 200.0);
         assert_eq!(rows[0].code_size_bytes, Some(3000));
         assert!(rows[0].kat_passed);
+    }
+
+    #[test]
+    fn the_table_shows_each_scheme_builds_constant_time_verdict() {
+        // Mbed TLS's Poly1305 leaks on the AVR through libgcc's __muldi3;
+        // RustCrypto's ChaCha20-Poly1305 does not (data/constant-time/).
+        let out = "M calibrate-empty 0\nC 2 0\nM calibrate-nop100 0\nC 102 0\nA x\nK x pass\nM seal 16\nC 1602 40\nE\n";
+        let run = parse(out).unwrap();
+        let row = |build: &str| {
+            let mut r = rows(Target::Atmega1284p, build, &run, 1, 1, true).remove(0);
+            let (algorithm, imp) = build.split_once('@').unwrap_or((build, "rustcrypto"));
+            r.algorithm = algorithm.into();
+            r.implementation = imp.into();
+            r
+        };
+        let text = table(&[
+            row("aead:chacha20-poly1305@mbedtls"),
+            row("aead:chacha20-poly1305"),
+            row("speck64-128-ecb"),
+        ]);
+        let line = |id: &str| {
+            text.lines()
+                .find(|l| l.split_whitespace().next() == Some(id))
+                .unwrap_or_else(|| panic!("no {id} in\n{text}"))
+                .to_string()
+        };
+        assert!(
+            line("aead:chacha20-poly1305@mbedtls").ends_with("  LEAKS"),
+            "{text}"
+        );
+        assert!(line("aead:chacha20-poly1305").ends_with("  ct"), "{text}");
+        assert!(line("speck64-128-ecb").ends_with("  -"), "{text}");
     }
 
     #[test]

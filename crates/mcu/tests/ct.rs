@@ -1,8 +1,7 @@
 //! The constant-time check catches each planted leak and names its function,
 //! and passes each constant-time twin (firmware/src/ct/plants.rs), on every
-//! target, as far as that target's model sees (crates/mcu `ct::model`). What
-//! a model cannot see yet is asserted as unseen, so the day it sees it this
-//! test says so. Needs the toolchain scripts/setup installs.
+//! target, as far as that target's model sees (crates/mcu `ct::model`).
+//! Needs the toolchain scripts/setup installs.
 
 use ciphermeter_mcu as mcu;
 use mcu::Target;
@@ -20,14 +19,13 @@ enum Expect {
     /// No leak under the model, and a warning in the planted function
     /// (a secret data address on a core without a cache).
     Warning,
-    /// The model cannot judge it (QEMU's plugins see no operands, so a
-    /// division instruction's time is unknown): constant-time as far as it
-    /// sees, with the instruction said in the planted function.
-    Unjudged,
+    /// Nothing: the plant is constant time on this core (a long multiply
+    /// whose time is fixed everywhere but on the Cortex-M3).
+    Clean,
 }
 
-use Difference::{Branch, DataAddress, VariableLatency};
-use Expect::{Leak, Unjudged, Warning};
+use Difference::{Branch, DataAddress, OperandLatency};
+use Expect::{Clean, Leak, Warning};
 
 fn plants(target: Target) -> Report {
     if let Err(e) = mcu::toolchain::require(target) {
@@ -38,8 +36,8 @@ fn plants(target: Target) -> Report {
     report
 }
 
-/// `expect` in PLANTED's order: branch, table, compare, division.
-fn holds(target: Target, expect: [Expect; 4]) {
+/// `expect` in PLANTED's order: branch, table, compare, division, long multiply.
+fn holds(target: Target, expect: [Expect; 5]) {
     let report = plants(target);
     let text = ct::table(&report);
     let op = |name: &str| {
@@ -60,7 +58,7 @@ fn holds(target: Target, expect: [Expect; 4]) {
                 assert_eq!(place.what, kind, "{leak} on {target}:\n{text}");
                 assert!(place.names(&function), "{leak} on {target} names {place:?}");
             }
-            Warning | Unjudged => {
+            Warning => {
                 assert_eq!(
                     got.verdict,
                     Verdict::ConstantTime,
@@ -69,13 +67,15 @@ fn holds(target: Target, expect: [Expect; 4]) {
                 let [place] = &got.warnings[..] else {
                     panic!("one warning for {leak} on {target}:\n{text}");
                 };
-                let kind = if expect == Warning {
-                    DataAddress
-                } else {
-                    VariableLatency
-                };
-                assert_eq!(place.what, kind, "{leak} on {target}:\n{text}");
+                assert_eq!(place.what, DataAddress, "{leak} on {target}:\n{text}");
                 assert!(place.names(&function), "{leak} on {target} names {place:?}");
+            }
+            Clean => {
+                assert_eq!(
+                    (got.verdict, &got.warnings[..]),
+                    (Verdict::ConstantTime, &[][..]),
+                    "{leak} on {target}:\n{text}"
+                );
             }
         }
         let twin = op(twin);
@@ -94,10 +94,11 @@ fn holds(target: Target, expect: [Expect; 4]) {
 #[test]
 fn avr_sees_branches_cycles_and_data_addresses() {
     // No cache: a secret table index is a warning. Division is compiler-builtins'
-    // shift-and-subtract loop, whose branches follow the dividend.
+    // shift-and-subtract loop, whose branches follow the dividend. MUL takes
+    // two cycles whatever its operands.
     holds(
         Target::Atmega1284p,
-        [Leak(Branch), Warning, Leak(Branch), Leak(Branch)],
+        [Leak(Branch), Warning, Leak(Branch), Leak(Branch), Clean],
     );
 }
 
@@ -107,25 +108,53 @@ fn cortex_m0plus_sees_branches_addresses_and_its_division_helper() {
     // compiler's helper branches on the operands.
     holds(
         Target::CortexM0plus,
-        [Leak(Branch), Warning, Leak(Branch), Leak(Branch)],
+        [Leak(Branch), Warning, Leak(Branch), Leak(Branch), Clean],
     );
 }
 
 #[test]
-fn cortex_m3_and_m4_see_branches_and_addresses_but_not_udiv_yet() {
-    // UDIV takes 2-12 cycles by its operands, which QEMU's plugins do not show:
-    // said, not judged.
-    for target in [Target::CortexM3, Target::CortexM4] {
-        holds(target, [Leak(Branch), Warning, Leak(Branch), Unjudged]);
-    }
+fn cortex_m3_sees_udiv_and_umull_operands() {
+    // UDIV ends early by its operands' leading zeros, and the M3's long
+    // multiplies by their width: both read from the logged registers.
+    holds(
+        Target::CortexM3,
+        [
+            Leak(Branch),
+            Warning,
+            Leak(Branch),
+            Leak(OperandLatency),
+            Leak(OperandLatency),
+        ],
+    );
+}
+
+#[test]
+fn cortex_m4_sees_udiv_operands_and_its_single_cycle_multiply() {
+    holds(
+        Target::CortexM4,
+        [
+            Leak(Branch),
+            Warning,
+            Leak(Branch),
+            Leak(OperandLatency),
+            Clean,
+        ],
+    );
 }
 
 #[test]
 fn riscv32imc_sees_a_secret_address_as_a_leak_through_its_cache() {
-    // The ESP32-C3 reads its flash through a cache; DIVU's time is said, not judged.
+    // The ESP32-C3 reads its flash through a cache; its divider's time is
+    // unpublished, so operands of another size are taken to take another time.
     holds(
         Target::Riscv32imc,
-        [Leak(Branch), Leak(DataAddress), Leak(Branch), Unjudged],
+        [
+            Leak(Branch),
+            Leak(DataAddress),
+            Leak(Branch),
+            Leak(OperandLatency),
+            Clean,
+        ],
     );
 }
 

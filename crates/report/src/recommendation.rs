@@ -59,6 +59,7 @@ fn ranking(r: &RankingSummary) -> String {
             "code B",
             "stack B",
             "battery d",
+            "timing",
             "CPU time from",
         ]);
         for row in r.rows.iter().take(15) {
@@ -85,6 +86,7 @@ fn ranking(r: &RankingSummary) -> String {
                 row.code_size_bytes.map_or("-".into(), |b| b.to_string()),
                 row.stack_bytes.map_or("-".into(), |b| b.to_string()),
                 row.battery_days.map_or("-".into(), num),
+                timing(row),
                 if row.device_measured {
                     esc(&row.cpu_time_source)
                 } else {
@@ -120,4 +122,13 @@ fn ranking(r: &RankingSummary) -> String {
         s.push_str("</ul></details>");
     }
     s
+}
+
+/// The timing column: the build's constant-time verdict on the device, with
+/// where it leaks when it does (ranked only with `--allow-leaky`).
+fn timing(row: &cost::ranking::RankedRow) -> String {
+    match row.constant_time.as_ref().and_then(|t| t.leak.as_deref()) {
+        Some(leak) => format!("<span class=\"warn\" title=\"{}\">leaks</span>", esc(leak)),
+        None => esc(row.timing()),
+    }
 }

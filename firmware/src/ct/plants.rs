@@ -12,7 +12,7 @@ use crate::probe::Probe;
 type Plant = fn(&[u8; 16], &[u8; 16]) -> u32;
 
 /// Region names and functions, run in this order every run.
-const PLANTS: [(&str, Plant); 8] = [
+const PLANTS: [(&str, Plant); 10] = [
     ("ct-branch-on-key-bit", branch_on_key_bit),
     ("ct-select-on-key-bit", select_on_key_bit),
     ("ct-table-lookup", table_lookup),
@@ -21,6 +21,8 @@ const PLANTS: [(&str, Plant); 8] = [
     ("ct-constant-time-compare", constant_time_compare),
     ("ct-secret-division", secret_division),
     ("ct-division-by-multiplication", division_by_multiplication),
+    ("ct-secret-long-multiply", secret_long_multiply),
+    ("ct-long-multiply-by-halves", long_multiply_by_halves),
 ];
 
 pub fn run<P: Probe>(b: &mut Bench<P>, secrets: &mut Secrets) {
@@ -155,6 +157,45 @@ fn division_by_multiplication(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
     acc
 }
 
+/// A full-width constant: the secret's width alone decides a long multiply's time.
+const WIDE: u32 = 0x9e37_79b9;
+
+/// A secret word that is 16 or 32 bits wide by its first bit, cut by a mask
+/// (a variable shift would loop on the AVR, and leak before the multiply).
+fn varying_width(word: &[u8]) -> u32 {
+    let keep_high = 0u32.wrapping_sub(black_box(u32::from(word[0] & 1)));
+    u32::from_le_bytes([word[0], word[1], word[2], word[3]]) & (0xffff | (keep_high & 0xffff_0000))
+}
+
+/// A 32x32->64 multiply of secret words (UMULL on ARMv7-M): the Cortex-M3
+/// ends it early when the secret's upper halfword is zero.
+#[inline(never)]
+fn secret_long_multiply(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
+    let mut acc = 0u64;
+    for word in secret.chunks_exact(4) {
+        let x = varying_width(word);
+        acc = acc.wrapping_add(u64::from(black_box(x)) * u64::from(black_box(WIDE)));
+    }
+    (acc ^ (acc >> 32)) as u32
+}
+
+/// The same product from 16x16->32 multiplies (MUL, one cycle on every
+/// ARMv7-M), so no operand's width can show.
+#[inline(never)]
+fn long_multiply_by_halves(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
+    let mut acc = 0u64;
+    for word in secret.chunks_exact(4) {
+        let x = varying_width(word);
+        let (xl, xh) = (x & 0xffff, x >> 16);
+        let (wl, wh) = (WIDE & 0xffff, WIDE >> 16);
+        let low = u64::from(black_box(xl * wl));
+        let middle = u64::from(black_box(xl * wh)) + u64::from(black_box(xh * wl));
+        let high = u64::from(black_box(xh * wh));
+        acc = acc.wrapping_add(low + (middle << 16) + (high << 32));
+    }
+    (acc ^ (acc >> 32)) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,7 +226,7 @@ mod tests {
     #[test]
     fn the_host_lists_the_same_pairs() {
         // crates/mcu ct::PLANTED names these regions in these pairs.
-        let names: [&str; 8] = PLANTS.map(|(n, _)| n);
+        let names: [&str; 10] = PLANTS.map(|(n, _)| n);
         assert_eq!(
             names,
             [
@@ -197,6 +238,8 @@ mod tests {
                 "ct-constant-time-compare",
                 "ct-secret-division",
                 "ct-division-by-multiplication",
+                "ct-secret-long-multiply",
+                "ct-long-multiply-by-halves",
             ]
         );
     }

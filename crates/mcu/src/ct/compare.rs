@@ -3,6 +3,7 @@
 
 pub use device_facts::constant_time::{Difference, Place};
 
+use super::latency::Latency;
 use crate::elf::{Function, function_at};
 
 /// What one run of an operation did.
@@ -15,6 +16,8 @@ pub struct Observed {
     /// Each load or store through a pointer: (instruction, data address).
     /// Empty where the simulator does not show them.
     pub data: Vec<(u32, u32)>,
+    /// Each variable-latency instruction that ran, priced by its operands.
+    pub latencies: Vec<Latency>,
 }
 
 /// Each difference found across the runs: control flow first (it decides
@@ -24,6 +27,8 @@ pub struct Differences {
     pub path: Option<Place>,
     pub count: Option<[usize; 2]>,
     pub data: Option<Place>,
+    /// A variable-latency instruction whose operands differ in what its time follows.
+    pub latency: Option<Place>,
 }
 
 pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
@@ -73,6 +78,36 @@ pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
             ));
         }
     }
+    let classes = |r: &Observed| r.latencies.iter().map(|l| l.class).collect::<Vec<_>>();
+    let first_classes = classes(first);
+    if let Some((j, other)) = runs
+        .iter()
+        .enumerate()
+        .find(|(_, r)| classes(r) != first_classes)
+    {
+        let i = first
+            .latencies
+            .iter()
+            .zip(&other.latencies)
+            .position(|(a, b)| a.class != b.class);
+        if let Some((a, b)) = i.map(|i| (first.latencies[i], other.latencies[i])) {
+            let upto = first
+                .path
+                .iter()
+                .position(|&x| x == a.pc)
+                .map_or(0, |k| k + 1);
+            let mut p = place(
+                Difference::OperandLatency,
+                a.pc,
+                &first.path[..upto],
+                functions,
+                [0, j],
+            );
+            p.instruction = Some(a.instruction.to_string());
+            p.latency = a.cycles.zip(b.cycles).map(|(x, y)| [x, y]);
+            found.latency = Some(p);
+        }
+    }
     found
 }
 
@@ -112,6 +147,7 @@ pub fn place(
         called_from,
         runs,
         instruction: None,
+        latency: None,
     }
 }
 
@@ -124,6 +160,7 @@ mod tests {
             count,
             path: path.to_vec(),
             data: data.to_vec(),
+            latencies: Vec::new(),
         }
     }
 
@@ -188,5 +225,37 @@ mod tests {
         assert_eq!((p.what, p.address), (Difference::DataAddress, 0x102));
         assert_eq!(p.function.as_deref(), Some("caller"));
         assert!(p.called_from.is_empty());
+    }
+
+    #[test]
+    fn operands_of_another_size_are_placed_at_their_instruction() {
+        let udiv = |class, cycles| Latency {
+            pc: 0x102,
+            instruction: "UDIV",
+            class,
+            cycles: Some(cycles),
+        };
+        let mut a = run(10, &[0x100, 0x102, 0x104], &[]);
+        let mut b = a.clone();
+        a.latencies = vec![udiv([20, 20], 3), udiv([16, 20], 4)];
+        b.latencies = vec![udiv([20, 20], 3), udiv([18, 20], 4)];
+        let d = compare(&[a.clone(), a.clone(), b], &functions());
+        assert_eq!((d.path, d.count, d.data), (None, None, None));
+        let p = d.latency.unwrap();
+        assert_eq!(
+            (p.what, p.address, p.runs),
+            (Difference::OperandLatency, 0x102, [0, 2])
+        );
+        assert_eq!(
+            p.latency,
+            Some([4, 4]),
+            "same cycles under the model, other class"
+        );
+        assert!(
+            p.describe().contains("(UDIV: 4 vs 4 cycles)"),
+            "{}",
+            p.describe()
+        );
+        assert_eq!(compare(&[a.clone(), a], &functions()).latency, None);
     }
 }

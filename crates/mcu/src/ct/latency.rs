@@ -1,27 +1,87 @@
-//! Instructions whose time depends on their operands, which the constant-time
-//! check cannot see (QEMU's plugins read no registers): where one runs in a
-//! region, the verdict says so beside it instead of passing it in silence.
+//! Instructions whose time depends on their operands, and what their time is
+//! under each core's documented model. QEMU's plugins read no registers, so
+//! the operands come from a second, logged run ([`super::operands`]).
 //!
-//! - Cortex-M3 and M4: UDIV and SDIV take 2 to 12 cycles by the operands'
-//!   leading bits (ARM's Technical Reference Manuals, "Instruction timings").
-//! - Cortex-M3: UMULL, SMULL, UMLAL and SMLAL finish early on small operands
-//!   (3 to 5 cycles, and 4 to 7 for the accumulating ones); the M4's take one.
-//! - riscv32imc (ESP32-C3): DIV, DIVU, REM, REMU, whose timing Espressif does
-//!   not publish.
+//! - Cortex-M3 and M4: UDIV and SDIV take 2 to 12 cycles, ending early by the
+//!   operands' leading zeros and ones (ARM's Technical Reference Manuals,
+//!   "Instruction timings"). ARM publishes no formula: the leading-zero counts
+//!   of both operands are the class a run is judged by, and the cycles shown
+//!   spread the quotient's significant bits linearly over 2..12, the shape of
+//!   the formula ARM does publish for the Cortex-R4 (DDI 0363G, C.8).
+//! - Cortex-M3: UMULL and SMULL take 3 to 5 cycles, UMLAL and SMLAL 4 to 7,
+//!   ending early when an operand's upper halfword is not significant; the
+//!   class is which operands are wide. The M4's take one cycle.
+//! - riscv32imc (ESP32-C3): DIV, DIVU, REM and REMU. Espressif publishes no
+//!   timing, so the check assumes a divider that ends early, as the M3's
+//!   does: the class is the operands' leading-zero counts, the cycles unknown.
 
 use crate::Target;
 
-/// The first instruction of `path` that is variable-latency on `target`, with
-/// its mnemonic; `code` reads an instruction's bytes at an address.
-pub fn first_variable<'a>(
-    target: Target,
-    path: &[u32],
-    code: impl Fn(u32, usize) -> Option<&'a [u8]>,
-) -> Option<(u32, &'static str)> {
-    let mut seen = std::collections::HashSet::new();
-    path.iter()
-        .filter(|pc| seen.insert(**pc))
-        .find_map(|&pc| Some((pc, variable(target, code(pc, 4)?)?)))
+/// One execution of a variable-latency instruction, priced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Latency {
+    pub pc: u32,
+    pub instruction: &'static str,
+    /// What the time follows (see the module's models): two runs whose
+    /// classes differ take other times.
+    pub class: [u32; 2],
+    /// The cycles under the model, where the core's maker publishes one.
+    pub cycles: Option<u32>,
+}
+
+/// `insn` at `pc`, run with `registers` (R`n` or x`n`), priced on `target`;
+/// `None` if it is not variable-latency there.
+pub fn price(target: Target, pc: u32, insn: &[u8], registers: &[u32]) -> Option<Latency> {
+    let instruction = variable(target, insn)?;
+    let (rn, rm) = source_registers(target, insn)?;
+    let (a, b) = (*registers.get(rn)?, *registers.get(rm)?);
+    let signed = matches!(instruction, "SDIV" | "SMULL" | "SMLAL" | "DIV" | "REM");
+    let magnitude = |x: u32| if signed { (x as i32).unsigned_abs() } else { x };
+    let (class, cycles) = match instruction {
+        "UMULL" | "SMULL" | "UMLAL" | "SMLAL" => {
+            let wide = |x: u32| {
+                u32::from(if signed {
+                    x as i32 != i32::from(x as i16)
+                } else {
+                    x >> 16 != 0
+                })
+            };
+            let base = if instruction.ends_with("LAL") { 4 } else { 3 };
+            let class = [wide(a), wide(b)];
+            (class, Some(base + class[0] + class[1]))
+        }
+        _ => {
+            let (n, d) = (magnitude(a), magnitude(b));
+            let class = [n.leading_zeros(), d.leading_zeros()];
+            let cycles = (target != Target::Riscv32imc).then(|| {
+                let quotient_bits = (class[1] + 1).saturating_sub(class[0]).min(32);
+                if d == 0 {
+                    2
+                } else {
+                    2 + (quotient_bits * 10).div_ceil(32)
+                }
+            });
+            (class, cycles)
+        }
+    };
+    Some(Latency {
+        pc,
+        instruction,
+        class,
+        cycles,
+    })
+}
+
+/// The two source registers of a variable-latency `insn`: Rn and Rm in
+/// Thumb-2's long multiply and divide, rs1 and rs2 in RV32M.
+fn source_registers(target: Target, insn: &[u8]) -> Option<(usize, usize)> {
+    if target.is_riscv() {
+        let word = u32::from_le_bytes(insn.get(..4)?.try_into().ok()?);
+        return Some((((word >> 15) & 31) as usize, ((word >> 20) & 31) as usize));
+    }
+    let first = u16::from_le_bytes([*insn.first()?, *insn.get(1)?]);
+    let second = u16::from_le_bytes([*insn.get(2)?, *insn.get(3)?]);
+    Some((usize::from(first & 0xf), usize::from(second & 0xf)))
 }
 
 /// The mnemonic of `insn` (its first bytes) when it is variable-latency on `target`.
@@ -91,17 +151,34 @@ mod tests {
     }
 
     #[test]
-    fn names_the_first_in_the_path() {
-        let code = |pc: u32, _| -> Option<&'static [u8]> {
-            match pc {
-                0x10 => Some(&[0xb1, 0xfb, 0xf2, 0xf0]),
-                _ => Some(&[0, 0, 0, 0]),
-            }
-        };
-        assert_eq!(
-            first_variable(Target::CortexM4, &[0x8, 0xc, 0x10, 0x8], code),
-            Some((0x10, "UDIV"))
-        );
-        assert_eq!(first_variable(Target::CortexM4, &[0x8, 0xc], code), None);
+    fn prices_each_instruction_by_its_operands() {
+        // udiv r0, r1, r2: 3329 / 3329 is one quotient bit; 65535 / 3329 five.
+        let udiv = thumb(0xfbb1, 0xf0f2);
+        let regs = |r1: u32, r2: u32| vec![0, r1, r2, 0];
+        let small = price(Target::CortexM3, 0x10, &udiv, &regs(3329, 3329)).unwrap();
+        let large = price(Target::CortexM3, 0x10, &udiv, &regs(65535, 3329)).unwrap();
+        assert_eq!((small.instruction, small.cycles), ("UDIV", Some(3)));
+        assert_eq!(large.cycles, Some(4));
+        assert_ne!(small.class, large.class);
+        let full = price(Target::CortexM4, 0x10, &udiv, &regs(u32::MAX, 1)).unwrap();
+        assert_eq!(full.cycles, Some(12));
+        // umull r0, r1, r2, r3 on the M3: 3 cycles on two short operands, 5 on two wide.
+        let umull = thumb(0xfba2, 0x0103);
+        let short = price(Target::CortexM3, 0, &umull, &[0, 0, 7, 9]).unwrap();
+        let wide = price(Target::CortexM3, 0, &umull, &[0, 0, 1 << 20, 1 << 31]).unwrap();
+        assert_eq!((short.cycles, wide.cycles), (Some(3), Some(5)));
+        // smull: -1 is short (its upper halfword is only sign).
+        let smull = thumb(0xfb82, 0x0103);
+        let minus_one = price(Target::CortexM3, 0, &smull, &[0, 0, u32::MAX, 2]).unwrap();
+        assert_eq!(minus_one.cycles, Some(3));
+        // divu a3, a3, a5 (x13 / x15): classed, not priced.
+        let divu = 0x02f6_d6b3u32.to_le_bytes();
+        let mut x = vec![0u32; 32];
+        x[13] = 0xd01;
+        x[15] = 7;
+        let rv = price(Target::Riscv32imc, 0, &divu, &x).unwrap();
+        assert_eq!(rv.class, [20, 29]);
+        assert_eq!(rv.cycles, None);
+        assert_eq!(price(Target::CortexM4, 0, &umull, &[0, 0, 7, 9]), None);
     }
 }

@@ -7,11 +7,12 @@
 //!   (the harness's `--trace`). The core has no cache, so a secret address
 //!   is a warning, not a leak.
 //! - Cortex-M and riscv32imc (QEMU): every instruction's address and every
-//!   memory access's address (a QEMU plugin, `firmware/ct-trace`). QEMU
-//!   has no cycle model and its plugins see no operands, so variable-latency
-//!   instructions (UDIV on M3/M4, UMULL on M3) are not judged yet; the
-//!   verdict says so. A secret address is a leak where the core reads
-//!   through a cache (the ESP32-C3), else a warning.
+//!   memory access's address (a QEMU plugin, `firmware/ct-trace`). A secret
+//!   address is a leak where the core reads through a cache (the ESP32-C3),
+//!   else a warning. Where a variable-latency instruction runs in a region
+//!   (UDIV on M3/M4, UMULL on M3, DIV on RISC-V), a second run logs its
+//!   operands ([`operands`]) and prices them ([`latency`]): operands of
+//!   another size in another run are a leak.
 //!
 //! The firmware side is `firmware/src/ct`: [`RUNS`] runs of the scheme's key
 //! setup and seal, each on its own key, nonce and plaintext drawn from the
@@ -19,6 +20,7 @@
 
 pub mod compare;
 pub mod latency;
+pub mod operands;
 pub mod trace;
 
 use crate::implementation::split_build_id;
@@ -34,11 +36,12 @@ pub const PLANTS: &str = "plants";
 
 /// The planted leaks (region names) with the function each plants, and the
 /// constant-time twin of each (firmware/src/ct/plants.rs).
-pub const PLANTED: [(&str, &str); 4] = [
+pub const PLANTED: [(&str, &str); 5] = [
     ("ct-branch-on-key-bit", "ct-select-on-key-bit"),
     ("ct-table-lookup", "ct-table-scan"),
     ("ct-early-exit-compare", "ct-constant-time-compare"),
     ("ct-secret-division", "ct-division-by-multiplication"),
+    ("ct-secret-long-multiply", "ct-long-multiply-by-halves"),
 ];
 
 /// The ELF symbol that holds the seed (firmware `CIPHERMETER_CT_SEED`).
@@ -57,10 +60,21 @@ pub fn model(target: Target) -> String {
     } else {
         "no data cache: a secret data address is a warning"
     };
+    let operands = match target {
+        Target::CortexM3 => {
+            "UDIV/SDIV by their operands' leading zeros and UMULL/SMULL/UMLAL/SMLAL by their operands' width, priced with ARM's 2-12 and 3-7 cycles"
+        }
+        Target::CortexM4 => {
+            "UDIV/SDIV by their operands' leading zeros, priced with ARM's 2-12 cycles"
+        }
+        Target::Riscv32imc => {
+            "DIV/DIVU/REM/REMU by their operands' leading zeros, as a divider that ends early (Espressif publishes no timing)"
+        }
+        _ => "the core has no instruction whose time follows its operands",
+    };
     format!(
         "QEMU's executed instruction addresses and data addresses of {RUNS} runs on unlike \
-         secrets ({addresses}); the operands of variable-latency instructions (UDIV, UMULL) \
-         are not compared yet"
+         secrets ({addresses}); variable-latency instructions: {operands}"
     )
 }
 
@@ -151,6 +165,12 @@ fn observe(target: Target, build: &str, seed: u64) -> Result<(Ops, Image), Strin
             let bytes = std::fs::read(&seeded).map_err(|e| e.to_string())?;
             Ok(Image { bytes, functions })
         });
+    let result = match (result, &image) {
+        (Ok((run, mut observed)), Ok(image)) => {
+            price_operands(target, &seeded, &mut observed, image).map(|()| (run, observed))
+        }
+        (result, _) => result,
+    };
     std::fs::remove_file(&seeded).ok();
     let (run, observed) = result?;
     if let Some(failed) = run.kats.iter().find(|k| !k.passed) {
@@ -207,6 +227,84 @@ fn seed_copy(elf: &std::path::Path, to: &std::path::Path, seed: u64) -> Result<(
         .ok_or_else(|| format!("{} has no 8-byte {SEED_SYMBOL}", elf.display()))?;
     bytes[range].copy_from_slice(&seed.to_le_bytes());
     std::fs::write(to, bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))
+}
+
+/// The most instructions the plugin watches (firmware/ct-trace `MAX_MARKS`).
+const MAX_WATCHED: usize = 256;
+
+/// Prices the operands of every variable-latency instruction the regions
+/// ran, from a second run that logs them (QEMU targets only; the AVR's
+/// cycles already include them).
+fn price_operands(
+    target: Target,
+    elf: &std::path::Path,
+    observed: &mut [Observed],
+    image: &Image,
+) -> Result<(), String> {
+    if target.is_avr() {
+        return Ok(());
+    }
+    let code = |a: u32, n: usize| elf::bytes_at(&image.bytes, a, n);
+    let ran: std::collections::BTreeSet<u32> = observed
+        .iter()
+        .flat_map(|o| o.path.iter().copied())
+        .collect();
+    let watched: Vec<u32> = ran
+        .into_iter()
+        .filter(|&pc| code(pc, 4).is_some_and(|i| latency::variable(target, i).is_some()))
+        .collect();
+    if watched.is_empty() {
+        return Ok(());
+    }
+    if watched.len() > MAX_WATCHED {
+        return Err(format!(
+            "{} variable-latency instructions ran, more than the {MAX_WATCHED} the operand \
+             run can watch",
+            watched.len()
+        ));
+    }
+    let plugin = compile::qemu_plugin().map_err(|e| e.to_string())?;
+    // QEMU may log a block it then stops before running; a second run, which
+    // stops elsewhere, settles it, and a second mismatch is the verdict's reason.
+    let priced = read_operands(target, elf, &plugin, &watched, image, observed.len())
+        .or_else(|_| read_operands(target, elf, &plugin, &watched, image, observed.len()))?;
+    for (o, latencies) in observed.iter_mut().zip(priced) {
+        o.latencies = latencies;
+    }
+    Ok(())
+}
+
+/// One logged run: each region's variable-latency executions, priced.
+fn read_operands(
+    target: Target,
+    elf: &std::path::Path,
+    plugin: &std::path::Path,
+    watched: &[u32],
+    image: &Image,
+    regions: usize,
+) -> Result<Vec<Vec<latency::Latency>>, String> {
+    let index = elf.with_extension("operands");
+    let output = emulate::run_qemu_operands(target, elf, plugin, &index, watched);
+    let bytes = std::fs::read(&index);
+    std::fs::remove_file(&index).ok();
+    let (output, log) = output.map_err(|e| e.to_string())?;
+    if !output.exit_ok {
+        return Err(format!(
+            "the run that reads operands did not finish: {}",
+            output.stderr.trim()
+        ));
+    }
+    let bytes = bytes.map_err(|e| format!("the operand run wrote no index: {e}"))?;
+    let (index, total) = operands::read_index(&bytes)?;
+    if index.len() != regions {
+        return Err(format!(
+            "the operand run saw {} regions and the trace {regions}",
+            index.len()
+        ));
+    }
+    operands::price(target, &index, total, &log, |a, n| {
+        elf::bytes_at(&image.bytes, a, n)
+    })
 }
 
 /// Runs the seeded firmware, tracing every region: the simavr harness's
@@ -273,6 +371,7 @@ fn judge(target: Target, name: String, runs: &[Observed], image: &Image) -> Oper
                 called_from: Vec::new(),
                 runs,
                 instruction: None,
+                latency: None,
             })),
             Vec::new(),
         ),
@@ -285,28 +384,22 @@ fn judge(target: Target, name: String, runs: &[Observed], image: &Image) -> Oper
         (leak, data) => (leak, data),
     };
     warnings.extend(data_warning);
-    // On one path, an instruction whose time this check cannot judge is said.
-    if leak.is_none()
-        && let Some(first) = runs.first()
-        && let Some((pc, mnemonic)) = latency::first_variable(target, &first.path, |a, n| {
-            elf::bytes_at(&image.bytes, a, n)
-        })
-    {
-        let upto = first
-            .path
+    // On one path, operands of another size take another time.
+    let leak = leak.or(found.latency);
+    let cycles = |r: &Observed| -> Option<u64> {
+        r.latencies
             .iter()
-            .position(|&a| a == pc)
-            .map_or(0, |k| k + 1);
-        let mut place = compare::place(
-            Difference::VariableLatency,
-            pc,
-            &first.path[..upto],
-            functions,
-            [0, 0],
-        );
-        place.instruction = Some(mnemonic.to_string());
-        warnings.push(place);
-    }
+            .map(|l| l.cycles.map(u64::from))
+            .sum::<Option<u64>>()
+            .filter(|_| !r.latencies.is_empty())
+    };
+    let variable: Option<Vec<u64>> = runs.iter().map(cycles).collect();
+    let variable_cycles = variable.map(|c| {
+        [
+            c.iter().copied().min().unwrap_or(0),
+            c.iter().copied().max().unwrap_or(0),
+        ]
+    });
     Operation {
         name,
         verdict: if leak.is_some() {
@@ -315,6 +408,7 @@ fn judge(target: Target, name: String, runs: &[Observed], image: &Image) -> Oper
             Verdict::ConstantTime
         },
         spread,
+        variable_cycles,
         counts,
         leak,
         warnings,
@@ -448,8 +542,13 @@ pub fn table(report: &Report) -> String {
         } else {
             format!("{}..{} {}", op.spread[0], op.spread[1], report.unit)
         };
+        let variable = match op.variable_cycles {
+            Some([a, b]) if a == b => format!("; UDIV/UMULL-class {a} cycles every run"),
+            Some([a, b]) => format!("; UDIV/UMULL-class {a}..{b} cycles"),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "  {:<32} {:<14} {spread}\n",
+            "  {:<32} {:<14} {spread}{variable}\n",
             op.name,
             op.verdict.as_str()
         ));
@@ -469,7 +568,6 @@ pub fn table(report: &Report) -> String {
                         w.runs[0], w.runs[1]
                     )
                 }
-                Difference::VariableLatency => ", in every run: not judged".to_string(),
                 _ => format!(" (runs {} and {})", w.runs[0], w.runs[1]),
             };
             out.push_str(&format!("      warning: {}{note}\n", w.describe()));

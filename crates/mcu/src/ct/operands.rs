@@ -1,0 +1,237 @@
+//! The operands of variable-latency instructions, which QEMU's plugins
+//! cannot read: a second run logs the CPU's registers before each execution
+//! of those instructions only (`emulate::run_qemu_operands`), and the plugin
+//! numbers the executions inside each region, so each region's executions
+//! are found in the log and priced with the core's latency model
+//! ([`super::latency`]).
+
+use super::latency::{self, Latency};
+use crate::Target;
+
+/// The registers before one instruction ran: `values[n]` is R`n` on a
+/// Cortex-M and x`n` on RISC-V.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Registers {
+    pub pc: u32,
+    pub values: Vec<u32>,
+}
+
+/// Reads QEMU's `-d cpu` log as it streams: ARM's `R00=… R15=…` lines and
+/// RISC-V's ` pc …` and ` x10/a0 …` lines. Anything else is the simulator
+/// speaking, kept for the error message.
+#[derive(Debug, Default)]
+pub struct LogReader {
+    entries: Vec<Registers>,
+    current: Option<Registers>,
+    other: Vec<String>,
+}
+
+impl LogReader {
+    pub fn feed(&mut self, line: &str) {
+        let mut tokens = line.split_whitespace().peekable();
+        let logged =
+            line.starts_with(' ') || arm_register(line).is_some() || line.starts_with("XPSR=");
+        if !logged {
+            self.other.push(line.to_string());
+            return;
+        }
+        while let Some(token) = tokens.next() {
+            if let Some((n, value)) = arm_register(token) {
+                if n == 0 {
+                    self.start();
+                }
+                self.set(n, value);
+                if n == 15 {
+                    self.current.get_or_insert_default().pc = value;
+                }
+            } else if token == "pc" {
+                self.start();
+                let value = tokens.next().and_then(hex);
+                self.current.get_or_insert_default().pc = value.unwrap_or(0);
+            } else if let Some(n) = riscv_register(token)
+                && let Some(value) = tokens.next().and_then(hex)
+            {
+                self.set(n, value);
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        if let Some(done) = self.current.take() {
+            self.entries.push(done);
+        }
+        self.current = Some(Registers::default());
+    }
+
+    fn set(&mut self, n: usize, value: u32) {
+        let entry = self.current.get_or_insert_default();
+        if entry.values.len() <= n {
+            entry.values.resize(n + 1, 0);
+        }
+        entry.values[n] = value;
+    }
+
+    /// Every entry in order, and the lines that were not the log. An entry
+    /// repeated whole may be a loop calling the same code on the same values,
+    /// so none is dropped: a block QEMU logged and then stopped before it ran
+    /// would make the log longer than the plugin's count, which [`price`]
+    /// refuses.
+    pub fn finish(mut self) -> (Vec<Registers>, String) {
+        self.start();
+        (std::mem::take(&mut self.entries), self.other.join("\n"))
+    }
+}
+
+/// `R07=2000fe50` as (7, 0x2000fe50).
+fn arm_register(token: &str) -> Option<(usize, u32)> {
+    let (name, value) = token.split_once('=')?;
+    let n = name.strip_prefix('R')?.parse().ok()?;
+    Some((n, hex(value.split_whitespace().next()?)?))
+}
+
+/// `x10/a0` as 10.
+fn riscv_register(token: &str) -> Option<usize> {
+    token.strip_prefix('x')?.split_once('/')?.0.parse().ok()
+}
+
+fn hex(s: &str) -> Option<u32> {
+    u32::from_str_radix(s.trim_start_matches("0x"), 16).ok()
+}
+
+const END: u32 = 0xFFFF_FFFF;
+const ESCAPE: u32 = 0xFFFF_FFFE;
+
+/// The plugin's index (firmware/ct-trace): per region, the numbers of the
+/// watched executions inside it; then how many ran in all.
+pub fn read_index(bytes: &[u8]) -> Result<(Vec<Vec<u32>>, u32), String> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err("the operand index ends inside a word".into());
+    }
+    let mut words = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let mut regions = Vec::new();
+    let mut region = Vec::new();
+    while let Some(w) = words.next() {
+        match w {
+            END => regions.push(std::mem::take(&mut region)),
+            ESCAPE => {
+                let total = words.next().ok_or("the operand index ends early")?;
+                if !region.is_empty() || words.next().is_some() {
+                    return Err("the operand index goes on after its count".into());
+                }
+                return Ok((regions, total));
+            }
+            k => region.push(k),
+        }
+    }
+    Err("the operand index has no count: QEMU did not finish".into())
+}
+
+/// Each region's variable-latency executions, priced: the index's numbers
+/// looked up in the log, each decoded from the instruction at its address.
+pub fn price<'a>(
+    target: Target,
+    index: &[Vec<u32>],
+    total: u32,
+    log: &[Registers],
+    code: impl Fn(u32, usize) -> Option<&'a [u8]>,
+) -> Result<Vec<Vec<Latency>>, String> {
+    if log.len() != total as usize {
+        return Err(format!(
+            "QEMU's log holds {} executions of the variable-latency instructions and the \
+             plugin counted {total}: the operands cannot be matched to their runs",
+            log.len()
+        ));
+    }
+    index
+        .iter()
+        .map(|region| {
+            region
+                .iter()
+                .map(|&k| {
+                    let regs = &log[k as usize];
+                    let insn = code(regs.pc, 4)
+                        .ok_or_else(|| format!("no code at {:#x} in the ELF", regs.pc))?;
+                    latency::price(target, regs.pc, insn, &regs.values).ok_or_else(|| {
+                        format!(
+                            "the instruction at {:#x} is not one whose operands this check reads",
+                            regs.pc
+                        )
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_arm_entries_and_keeps_what_is_not_the_log() {
+        let mut r = LogReader::default();
+        for line in [
+            "R00=00000000 R01=cccccccd R02=000000f6 R03=00000009",
+            "R04=00000009 R05=2000fdc8 R06=0000138f R07=2000fe50",
+            "R08=00000000 R09=2000fe5c R10=00000000 R11=00000000",
+            "R12=00000000 R13=2000fdc8 R14=00000b05 R15=00000b4a",
+            "XPSR=61000000 -ZC- T priv-thread",
+            "qemu-system-arm: a warning",
+            "R00=00000001 R01=cccccccd R02=000000f6 R03=00000009",
+            "R12=00000000 R13=2000fdc8 R14=00000b05 R15=00000d00",
+        ] {
+            r.feed(line);
+        }
+        let (entries, other) = r.finish();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].pc, 0xb4a);
+        assert_eq!(entries[0].values[1], 0xcccc_cccd);
+        assert_eq!(entries[0].values[6], 0x138f);
+        assert_eq!(entries[1].pc, 0xd00);
+        assert_eq!(entries[1].values[0], 1);
+        assert_eq!(other, "qemu-system-arm: a warning");
+    }
+
+    #[test]
+    fn reads_riscv_entries_and_keeps_a_repeated_one() {
+        let entry = [
+            " V      =   0",
+            " pc       80000bb0",
+            " mstatus  00000000",
+            " x0/zero  00000000 x1/ra    8000084a x2/sp    80463eb0 x3/gp    80400800",
+            " x12/a2   00000010 x13/a3   00000007 x14/a4   00000d01 x15/a5   00000d01",
+        ];
+        let mut r = LogReader::default();
+        for line in entry.iter().chain(&entry) {
+            r.feed(line);
+        }
+        let (entries, _) = r.finish();
+        assert_eq!(
+            entries.len(),
+            2,
+            "a loop may run one division on one value twice"
+        );
+        assert_eq!(entries[0].pc, 0x8000_0bb0);
+        assert_eq!(entries[0].values[13], 7);
+        assert_eq!(entries[0].values[15], 0xd01);
+    }
+
+    fn words(w: &[u32]) -> Vec<u8> {
+        w.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn an_index_gives_each_regions_executions_and_checks_its_count() {
+        let (regions, total) = read_index(&words(&[2, 3, END, END, 7, END, ESCAPE, 9])).unwrap();
+        assert_eq!(regions, [vec![2, 3], vec![], vec![7]]);
+        assert_eq!(total, 9);
+        assert!(read_index(&words(&[2, END])).is_err(), "no count");
+        assert!(read_index(&words(&[END, ESCAPE])).is_err());
+        assert!(read_index(&[1, 2]).is_err());
+        let log = vec![Registers::default(); 3];
+        let err = price(Target::CortexM3, &[vec![0]], 4, &log, |_, _| None).unwrap_err();
+        assert!(err.contains("counted 4"), "{err}");
+    }
+}
