@@ -1,8 +1,11 @@
 /*
  * A sensor's firmware in C calling ciphermeter's sealing library: it seals
- * readings under counter nonces kept in two storage slots, frames each for
- * the serial line and writes it to the UART, where `ciphermeter gateway`
- * (or `ciphermeter open`) reads it. The same C runs on a Cortex-M0+ (QEMU
+ * readings under counter nonces kept in two storage slots, in the binary
+ * container (the smallest of the three, which `recommend` ranks for LoRaWAN),
+ * frames each for the serial line and writes it to the UART, where
+ * `ciphermeter gateway` (or `ciphermeter open`) reads it. Over LoRaWAN the
+ * sealed message alone is the FRMPayload: the radio frame delimits it, so
+ * cm_frame's bytes are for serial lines and TCP only (docs/c-library.md). The same C runs on a Cortex-M0+ (QEMU
  * microbit: nRF51 UART, semihosting exit) and on an ATmega1284P (simavr with
  * ciphermeter's harness: USART0, EEPROM slots).
  *
@@ -176,15 +179,15 @@ int main(void)
 		if (status != CM_OK)
 			board_exit(3);
 		n = reading(plain, 1555666777u + (uint32_t)i, (int16_t)(215 + i));
-		status = cm_seal(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_JSON,
+		status = cm_seal(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_BINARY,
 				 nonce, plain, n, sealed, sizeof sealed, &len);
 		if (status != CM_OK)
 			board_exit(4);
 		/* Self-test: the library opens what it sealed, and refuses it altered. */
-		if (cm_open(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_JSON,
+		if (cm_open(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_BINARY,
 			    sealed, len, opened, sizeof opened, &pt, &pl) != CM_OK || pl != n)
 			board_exit(5);
-		if (cm_frame(CM_CONTAINER_JSON, sealed, len, header, &hl, trailer, &tl) != CM_OK)
+		if (cm_frame(CM_CONTAINER_BINARY, sealed, len, header, &hl, trailer, &tl) != CM_OK)
 			board_exit(6);
 		uart_write(header, hl);
 		uart_write(sealed, len);
