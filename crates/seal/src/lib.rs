@@ -33,6 +33,7 @@ pub mod container;
 pub mod counter;
 mod engine;
 pub mod error;
+pub mod fragment;
 mod keyed;
 #[cfg(feature = "oscore")]
 pub mod oscore;

@@ -14,6 +14,11 @@ pub const MAX_THERMOMETERS: usize = 25;
 /// JSON: the lengths the device tables measure the seal path at.
 pub const CHAINS: [usize; 6] = [1, 3, 5, 10, 15, 25];
 
+/// Readings below the smallest chain's JSON (64 B) that devices measure too,
+/// in bytes already serialized: a LoRaWAN reading is often 2-20 bytes, and a
+/// cost below the smallest measured size would otherwise be a guess.
+pub const SMALL_READINGS: [usize; 7] = [1, 4, 8, 16, 24, 32, 48];
+
 /// One reading: a time, a logger number and (depth in m, temperature in
 /// tenths of a degree) per thermometer.
 pub struct ChainReading {
