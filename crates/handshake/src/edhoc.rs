@@ -250,6 +250,20 @@ pub(crate) fn lakers_err(e: EDHOCError) -> HandshakeError {
     HandshakeError::Protocol(format!("{e:?}"))
 }
 
+/// Runs a lakers step that decrypts and parses a peer's message. Under a
+/// wrong key (a flipped bit in G_Y, a tampered message_3) the plaintext is
+/// random bytes, and lakers-shared 0.8 slices a connection identifier of the
+/// length such bytes claim without checking it (`ConnId::from_decoder`), a
+/// panic: it is the message's refusal here, so a peer cannot stop the gateway.
+fn parsed<T>(
+    what: &str,
+    step: impl FnOnce() -> Result<T, EDHOCError>,
+) -> Result<T, HandshakeError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(step))
+        .map_err(|_| HandshakeError::Protocol(format!("{what} does not parse under this key")))?
+        .map_err(lakers_err)
+}
+
 fn buffer(bytes: &[u8], what: &str) -> Result<EdhocMessageBuffer, HandshakeError> {
     EdhocMessageBuffer::new_from_slice(bytes).map_err(|_| {
         HandshakeError::Protocol(format!("{what} of {} bytes is too long", bytes.len()))
@@ -384,12 +398,10 @@ impl Initiator {
         message_2: &[u8],
         responder: &Credential,
     ) -> Result<(InitiatorWaitM4, Vec<u8>), HandshakeError> {
-        let (processing, c_r, id_cred_r, _ead) = i_parse_message_2(
-            &self.state,
-            &mut self.backend,
-            &buffer(message_2, "message_2")?,
-        )
-        .map_err(lakers_err)?;
+        let message_2 = buffer(message_2, "message_2")?;
+        let (processing, c_r, id_cred_r, _ead) = parsed("message_2", || {
+            i_parse_message_2(&self.state, &mut self.backend, &message_2)
+        })?;
         if c_r == self.c_i {
             return Err(HandshakeError::Protocol(
                 "C_R must differ from C_I (RFC 9528 A.1)".into(),
@@ -546,10 +558,10 @@ impl Responder {
         trusted: &[Credential],
         send_message_4: bool,
     ) -> Result<(Exported, Option<Vec<u8>>), HandshakeError> {
-        let (processing, id_cred_i, _ead) = self
-            .state
-            .parse_message_3(&buffer(message_3, "message_3")?)
-            .map_err(lakers_err)?;
+        let message_3 = buffer(message_3, "message_3")?;
+        let state = self.state;
+        let (processing, id_cred_i, _ead) =
+            parsed("message_3", || state.parse_message_3(&message_3))?;
         let cred_i = trusted
             .iter()
             .find_map(|c| credential_check_or_fetch(Some(*c), id_cred_i).ok())
