@@ -419,12 +419,12 @@ fn recommend_ranks_by_energy_and_keeps_legacy_out_unless_asked() {
         text.lines()
             .filter_map(|l| {
                 let f: Vec<&str> = l.split_whitespace().collect();
-                // # scheme [marks] bits msgB airB frames CPU radio total code stack battery
-                (f.len() >= 12 && f[0].parse::<usize>().is_ok()).then(|| {
+                // # scheme [marks] bits msgB airB frames CPU radio total code stack battery timing
+                (f.len() >= 13 && f[0].parse::<usize>().is_ok()).then(|| {
                     (
                         f[1].to_string(),
-                        f[f.len() - 10].parse().unwrap(),
-                        f[f.len() - 4].parse().unwrap(),
+                        f[f.len() - 11].parse().unwrap(),
+                        f[f.len() - 5].parse().unwrap(),
                         l.contains("[host time]"),
                     )
                 })
