@@ -54,8 +54,9 @@ pub fn f_opts(text: &str) -> Result<Vec<u8>, Error> {
     Ok(b)
 }
 
-/// The real uplinks that carry `data` at `rate`, split as the link model
-/// splits it (`DataRate::message_with_fopts`: `f_opts` in the first frame),
+/// The real uplinks that carry `data` at `rate`, in the sealing core's
+/// fragments when it needs several (`DataRate::message_with_fopts`: `f_opts`
+/// in the first frame),
 /// on FPort 1 with consecutive counters, under fresh random session keys: the
 /// keys change the frames' content, not their length. A frame whose length
 /// differs from the model's is an error, so the model can never drift from
@@ -74,11 +75,13 @@ pub fn message_frames(data: &[u8], rate: &DataRate, f_opts: &[u8]) -> Result<Vec
     getrandom::fill(&mut keys.nwk_s_key)
         .and_then(|()| getrandom::fill(&mut keys.app_s_key))
         .map_err(|e| Error::failed(format!("operating system random generator: {e}")))?;
-    let mut rest = data;
+    let room = (rate.max_payload as usize).saturating_sub(f_opts.len());
     let mut frames = Vec::with_capacity(msg.frame_payloads.len());
-    for (i, (&n, &model)) in msg.frame_payloads.iter().zip(&msg.frame_bytes).enumerate() {
-        let (chunk, after) = rest.split_at(n as usize);
-        rest = after;
+    let mut chunk = vec![0u8; room.max(data.len())];
+    for (i, &model) in msg.frame_bytes.iter().enumerate() {
+        // The message whole, or its i-th fragment as the sealing core cuts it.
+        let n = seal::fragment::write(data, room, 0, i, &mut chunk)
+            .map_err(|e| Error::invalid(e.to_string()))?;
         let up = Uplink {
             confirmed: false,
             dev_addr: 0x2600_0001,
@@ -87,7 +90,7 @@ pub fn message_frames(data: &[u8], rate: &DataRate, f_opts: &[u8]) -> Result<Vec
             f_cnt: i as u32,
             f_opts: if i == 0 { f_opts.to_vec() } else { Vec::new() },
             f_port: Some(1),
-            frm_payload: chunk.to_vec(),
+            frm_payload: chunk[..n].to_vec(),
         };
         let frame = lorawan_frame::encode(&up, &keys).map_err(Error::invalid)?;
         if frame.len() != model as usize {

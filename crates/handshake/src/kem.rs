@@ -11,16 +11,16 @@
 //!
 //! A ciphertext is larger than most low-power frames (768 bytes against 51 at
 //! LoRaWAN EU868 DR0-DR2), so it goes in application fragments, one frame
-//! each, with [`FRAGMENT_HEADER`] bytes of header: LoRaWAN's Fragmented Data
-//! Block Transport (TS004) DataFragment layout, a command byte and a 16-bit
-//! fragment index. The link model costs every fragment as its own frame.
+//! each, with [`FRAGMENT_HEADER`] bytes of header: the sealing core's own
+//! fragments (`seal::fragment`), which devices, the C library and the
+//! gateway cut and reassemble for sealed readings too. The link model costs
+//! every fragment as its own frame.
 
 use crate::cost::{Class, DeviceOp, DeviceOps, HandshakeCost, message_cost, totals};
 use crate::error::HandshakeError;
 
-/// Bytes of header per fragment: TS004's DataFragment command identifier
-/// (1 byte) and FragIndex (2 bytes).
-pub const FRAGMENT_HEADER: u32 = 3;
+/// Bytes of header per fragment (`seal::fragment::HEADER`: a tag and an index).
+pub const FRAGMENT_HEADER: u32 = seal::fragment::HEADER as u32;
 
 /// A KEM's sizes (FIPS 203 Table 3; X-Wing draft-06 §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -366,8 +366,8 @@ impl LinkSpec {
             cost.rx_time = window.times(w.rx_window_symbols.value * u64::from(cost.frames));
             if cost.frames > 1 {
                 warnings.push(format!(
-                    "{sent} B does not fit one frame at {} DR{} (max {} B): {} frames, each with {MAC_OVERHEAD} B of MAC overhead",
-                    w.region, w.dr, rate.max_payload, cost.frames
+                    "{sent} B does not fit one frame at {} DR{} (max {} B): {} fragments, each with {MAC_OVERHEAD} B of MAC overhead and a {}-byte fragment header",
+                    w.region, w.dr, rate.max_payload, cost.frames, seal::fragment::HEADER
                 ));
             }
             if !msg.dwell_ok {

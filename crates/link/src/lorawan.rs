@@ -165,7 +165,9 @@ impl DataRate {
     /// Splits a message into frames, the first carrying `fopts` bytes of MAC
     /// commands in its header (which leaves that much less FRMPayload, RP002
     /// §2: N is the maximum without FOpts), and costs each frame at its real
-    /// PHYPayload length (`lorawan_frame::phy_len`).
+    /// PHYPayload length (`lorawan_frame::phy_len`). A message longer than one
+    /// frame goes in `seal::fragment`'s fragments, each cut to the first
+    /// frame's room and carrying its 2-byte header.
     pub fn message_with_fopts(
         &self,
         app_bytes: u32,
@@ -176,17 +178,18 @@ impl DataRate {
                 "FOpts holds at most {MAX_FOPTS} bytes, not {fopts}"
             )));
         }
-        let mut sizes = Vec::new();
-        let mut left = app_bytes;
-        loop {
-            let room = self.max_payload - if sizes.is_empty() { fopts } else { 0 };
-            let n = left.min(room);
-            sizes.push(n);
-            left -= n;
-            if left == 0 {
-                break;
-            }
-        }
+        // Longer than one frame: the sealing core's fragments, each with its
+        // header, cut to the room the first frame leaves beside FOpts.
+        let room = self.max_payload.saturating_sub(fopts);
+        let sizes: Vec<u32> = seal::fragment::frame_sizes(app_bytes as usize, room as usize)
+            .map_err(|e| {
+                LinkError::invalid(format!(
+                    "{app_bytes} B at {} DR{} (max {} B): {e}",
+                    self.region, self.dr, self.max_payload
+                ))
+            })?
+            .map(|n| n as u32)
+            .collect();
         let frame_bytes: Vec<u32> = sizes
             .iter()
             .enumerate()

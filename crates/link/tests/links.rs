@@ -43,9 +43,15 @@ fn over_the_maximum_is_reported_and_split() {
         err.contains("maximum is 51 B") && err.contains("2 frames"),
         "{err}"
     );
+    // In the sealing core's fragments: 49 B of message and a 2-byte header each.
     let m = dr0.message(103).unwrap();
-    assert_eq!(m.frame_payloads, [51, 51, 1]);
-    assert_eq!(m.on_air_bytes(), 103 + 3 * 13);
+    assert_eq!(m.frame_payloads, [51, 51, 7]);
+    assert_eq!(m.on_air_bytes(), 103 + 3 * 2 + 3 * 13);
+    let sizes: Vec<u32> = seal::fragment::frame_sizes(103, 51)
+        .unwrap()
+        .map(|n| n as u32)
+        .collect();
+    assert_eq!(m.frame_payloads, sizes, "the fragments a device sends");
 }
 
 // The first frame carries the FOpts, which take FRMPayload room (RP002: N is
@@ -54,10 +60,11 @@ fn over_the_maximum_is_reported_and_split() {
 #[test]
 fn fopts_take_room_in_the_first_frame_and_count_as_the_real_frame() {
     let dr0 = Region::Eu868.data_rate(0).unwrap();
+    // 51 B no longer fits beside 3 B of FOpts: two fragments of the first frame's room.
     let m = dr0.message_with_fopts(51, 3).unwrap();
-    assert_eq!(m.frame_payloads, [48, 3]);
-    assert_eq!(m.frame_bytes, [13 + 3 + 48, 13 + 3]);
-    assert_eq!(m.on_air_bytes(), 51 + 3 + 2 * 13);
+    assert_eq!(m.frame_payloads, [48, 7]);
+    assert_eq!(m.frame_bytes, [13 + 3 + 48, 13 + 7]);
+    assert_eq!(m.on_air_bytes(), 51 + 3 + 2 * 2 + 2 * 13);
     assert_eq!(m.mic_bytes(), 8);
     let keys = SessionKeys {
         nwk_s_key: [1; 16],

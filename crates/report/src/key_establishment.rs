@@ -29,7 +29,7 @@ fn comparison(c: &Comparison) -> String {
         "<p>A session key instead of a pre-shared one: each handshake below keys <code>{}</code> messages carrying <code>{}</code>. \
          Classical is EDHOC (method 3, suite 2, P-256); hybrid is X-Wing (X25519 + ML-KEM-768); post-quantum is ML-KEM-512 alone \
          (only the gateway authenticated, implicitly) or signed with ML-DSA-44 (both authenticated, as EDHOC). \
-         KEM ciphertexts go in 3-byte-header fragments (LoRaWAN TS004's DataFragment layout) where one frame is too small. \
+         KEM ciphertexts go in the sealing core's 2-byte-header fragments where one frame is too small. \
          CPU is the device's own, simulated; energy is a model estimate. \
          “Under 1 % from” is the session length from which the handshake adds less than 1 % to each message.</p>",
         esc(&c.scheme),

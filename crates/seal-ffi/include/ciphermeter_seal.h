@@ -186,6 +186,40 @@ int32_t cm_frame(uint8_t container_id,
                  size_t *trailer_len);
 
 /**
+ * How many radio frames of `frame_len` bytes a message of `message_len`
+ * bytes takes (`seal::fragment`): 1 when it fits whole. `CM_ERR_ARGUMENT`
+ * when a frame holds no more than the 2-byte fragment header, or the message
+ * needs more than 128 fragments.
+ *
+ * # Safety
+ * `count` is writable.
+ */
+int32_t cm_fragment_count(size_t message_len, size_t frame_len, size_t *count);
+
+/**
+ * Frame `index` (from 0, below `cm_fragment_count`'s count) of `message`
+ * for a radio whose frames carry `frame_len` bytes: the message whole when
+ * it fits, else a 2-byte header and the next slice, which the gateway puts
+ * back together per device. `tag` numbers the message (the device's message
+ * count; only its low 4 bits travel). Send every index, in any order, each
+ * as its own uplink. `CM_ERR_BUFFER` when `out_cap` is smaller than the
+ * fragment (`frame_len` bytes always do), `CM_ERR_ARGUMENT` for an index
+ * past the last or an impossible cut.
+ *
+ * # Safety
+ * `message` points to `message_len` readable bytes, `out` to `out_cap`
+ * writable bytes, and `out_len` is writable.
+ */
+int32_t cm_fragment(const uint8_t *message,
+                    size_t message_len,
+                    size_t frame_len,
+                    uint8_t tag,
+                    size_t index,
+                    uint8_t *out,
+                    size_t out_cap,
+                    size_t *out_len);
+
+/**
  * The sizes a scheme works with: key, nonce and tag, in bytes (any pointer
  * may be null). `CM_ERR_SCHEME` for an unknown scheme or one that does not
  * seal.

@@ -8,7 +8,9 @@
 //!   of the caller's non-volatile storage, reserved a block at a time, so a
 //!   restart never reuses a nonce (`seal::SlotCounter`).
 //! - `cm_frame` gives the bytes that delimit a message on a serial line, as
-//!   the gateway reads them; `cm_scheme_sizes` a scheme's key, nonce and tag
+//!   the gateway reads them; `cm_fragment_count` and `cm_fragment` cut a
+//!   message longer than a radio frame (LoRaWAN) into the fragments the
+//!   gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
 //!   lengths.
 //!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
@@ -387,6 +389,75 @@ pub unsafe extern "C" fn cm_frame(
         *trailer_len = frame.trailer.len();
     }
     CM_OK
+}
+
+/// How many radio frames of `frame_len` bytes a message of `message_len`
+/// bytes takes (`seal::fragment`): 1 when it fits whole. `CM_ERR_ARGUMENT`
+/// when a frame holds no more than the 2-byte fragment header, or the message
+/// needs more than 128 fragments.
+///
+/// # Safety
+/// `count` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cm_fragment_count(
+    message_len: usize,
+    frame_len: usize,
+    count: *mut usize,
+) -> i32 {
+    if count.is_null() {
+        return CM_ERR_ARGUMENT;
+    }
+    match seal::fragment::count(message_len, frame_len) {
+        Ok(n) => {
+            // SAFETY: writable as promised.
+            unsafe { *count = n };
+            CM_OK
+        }
+        Err(_) => CM_ERR_ARGUMENT,
+    }
+}
+
+/// Frame `index` (from 0, below `cm_fragment_count`'s count) of `message`
+/// for a radio whose frames carry `frame_len` bytes: the message whole when
+/// it fits, else a 2-byte header and the next slice, which the gateway puts
+/// back together per device. `tag` numbers the message (the device's message
+/// count; only its low 4 bits travel). Send every index, in any order, each
+/// as its own uplink. `CM_ERR_BUFFER` when `out_cap` is smaller than the
+/// fragment (`frame_len` bytes always do), `CM_ERR_ARGUMENT` for an index
+/// past the last or an impossible cut.
+///
+/// # Safety
+/// `message` points to `message_len` readable bytes, `out` to `out_cap`
+/// writable bytes, and `out_len` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cm_fragment(
+    message: *const u8,
+    message_len: usize,
+    frame_len: usize,
+    tag: u8,
+    index: usize,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's promise.
+    let Some(message) = (unsafe { bytes(message, message_len) }) else {
+        return CM_ERR_ARGUMENT;
+    };
+    if out.is_null() || out_len.is_null() {
+        return CM_ERR_ARGUMENT;
+    }
+    // SAFETY: `out` has `out_cap` writable bytes.
+    let buffer = unsafe { core::slice::from_raw_parts_mut(out, out_cap) };
+    match seal::fragment::write(message, frame_len, tag, index, buffer) {
+        Ok(n) => {
+            // SAFETY: writable as promised.
+            unsafe { *out_len = n };
+            CM_OK
+        }
+        Err(seal::fragment::FragmentError::Buffer(_)) => CM_ERR_BUFFER,
+        Err(_) => CM_ERR_ARGUMENT,
+    }
 }
 
 /// The sizes a scheme works with: key, nonce and tag, in bytes (any pointer

@@ -247,6 +247,98 @@ fn frames_are_the_gateways() {
 }
 
 #[test]
+fn a_message_longer_than_a_frame_goes_in_fragments_that_come_back_together() {
+    // A 112-byte binary message at LoRaWAN EU868 DR0 (51-byte frames).
+    let message = seal_c(c"aead:aes-128-ccm", CM_CONTAINER_BINARY, 5, &[b'7'; 68]).unwrap();
+    assert_eq!(message.len(), 112);
+    let mut count = 0usize;
+    // SAFETY: `count` is writable.
+    assert_eq!(
+        unsafe { cm_fragment_count(message.len(), 51, &mut count) },
+        CM_OK
+    );
+    assert_eq!(count, 3);
+    let mut back = Vec::new();
+    for index in (0..count).rev() {
+        let (mut out, mut len) = ([0u8; 51], 0usize);
+        // SAFETY: `message` readable, `out` 51 writable bytes.
+        let s = unsafe {
+            cm_fragment(
+                message.as_ptr(),
+                message.len(),
+                51,
+                5,
+                index,
+                out.as_mut_ptr(),
+                51,
+                &mut len,
+            )
+        };
+        assert_eq!(s, CM_OK);
+        let f = seal::fragment::parse(&out[..len]).unwrap().unwrap();
+        assert_eq!(
+            (f.tag, usize::from(f.index), f.last),
+            (5, index, index == 2)
+        );
+        back.splice(0..0, f.body.iter().copied());
+    }
+    assert_eq!(
+        back, message,
+        "the gateway's reassembly reads what the device cut"
+    );
+    let (mut out, mut len) = ([0u8; 51], 0usize);
+    // SAFETY: as above; the errors write nothing.
+    unsafe {
+        assert_eq!(
+            cm_fragment(
+                message.as_ptr(),
+                112,
+                51,
+                5,
+                3,
+                out.as_mut_ptr(),
+                51,
+                &mut len
+            ),
+            CM_ERR_ARGUMENT
+        );
+        assert_eq!(
+            cm_fragment(
+                message.as_ptr(),
+                112,
+                51,
+                5,
+                0,
+                out.as_mut_ptr(),
+                50,
+                &mut len
+            ),
+            CM_ERR_BUFFER
+        );
+        assert_eq!(cm_fragment_count(112, 2, &mut count), CM_ERR_ARGUMENT);
+        assert_eq!(
+            cm_fragment_count(112, 51, std::ptr::null_mut()),
+            CM_ERR_ARGUMENT
+        );
+        // A message that fits one frame is the frame, whole.
+        assert_eq!(
+            cm_fragment(
+                message.as_ptr(),
+                51,
+                51,
+                5,
+                0,
+                out.as_mut_ptr(),
+                51,
+                &mut len
+            ),
+            CM_OK
+        );
+        assert_eq!(&out[..len], &message[..51]);
+    }
+}
+
+#[test]
 fn a_schemes_sizes_are_the_cores() {
     let (mut k, mut n, mut t) = (0usize, 0usize, 0usize);
     // SAFETY: a NUL-terminated name and writable sizes.
