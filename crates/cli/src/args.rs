@@ -236,7 +236,7 @@ pub struct Forward {
     /// Messages per second (default: as fast as possible).
     #[arg(long)]
     pub rate: Option<f64>,
-    /// Mix in bad messages to test a gateway, e.g. tampered=10%,replayed=5%,truncated=5%.
+    /// Mix in bad messages to test a gateway, e.g. tampered=10%,replayed=5%,truncated=5%,lost-fragment=5%.
     #[arg(long, default_value = "")]
     pub inject: String,
     /// Seed for generated readings and for --inject.
@@ -258,6 +258,9 @@ pub struct Forward {
     /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
     #[arg(long, default_value_t = SenderOptions::default().ack_wait)]
     pub ack_wait: f64,
+    /// A LoRaWAN link (lorawan-eu868-dr0): a longer message goes in fragments, one uplink each.
+    #[arg(long)]
+    pub link: Option<String>,
 }
 
 impl Forward {
@@ -274,6 +277,7 @@ impl Forward {
             routing_key: self.routing_key.clone(),
             first_f_cnt: self.first_f_cnt,
             ack_wait: self.ack_wait,
+            link: self.link.clone(),
         }
     }
 }

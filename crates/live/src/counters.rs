@@ -27,10 +27,13 @@ pub enum Reason {
     Stale,
     /// A line or datagram longer than `--max-message`.
     Oversize,
+    /// A message sent in fragments (`seal::fragment`) whose fragments did not
+    /// all arrive: given up, never stored in part (crates/live `reassembly`).
+    Incomplete,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 7] = [
+    pub const ALL: [Reason; 8] = [
         Reason::Tampered,
         Reason::WrongKey,
         Reason::Truncated,
@@ -38,6 +41,7 @@ impl Reason {
         Reason::Replay,
         Reason::Stale,
         Reason::Oversize,
+        Reason::Incomplete,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +53,7 @@ impl Reason {
             Reason::Replay => "replay",
             Reason::Stale => "stale",
             Reason::Oversize => "oversize",
+            Reason::Incomplete => "incomplete",
         }
     }
 
@@ -133,6 +138,7 @@ pub struct Rejected {
     pub replay: u64,
     pub stale: u64,
     pub oversize: u64,
+    pub incomplete: u64,
 }
 
 impl Rejected {
@@ -144,6 +150,7 @@ impl Rejected {
             + self.replay
             + self.stale
             + self.oversize
+            + self.incomplete
     }
 }
 
@@ -233,6 +240,7 @@ impl Counters {
             replay: r(Reason::Replay),
             stale: r(Reason::Stale),
             oversize: r(Reason::Oversize),
+            incomplete: r(Reason::Incomplete),
         };
         let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let connections = Connections {

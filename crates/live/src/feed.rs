@@ -11,6 +11,7 @@ use crate::clock::now_us;
 use crate::counters::Reason;
 use crate::envelope::FrameCounter;
 use crate::framing::Event;
+use crate::reassembly::{Carried, Reassembler, Settled};
 use crate::verify::{SealedRing, Verified};
 
 /// One thing that arrived: a message to open, or bytes already known to be none.
@@ -20,8 +21,9 @@ pub enum Input {
         arrived_us: i64,
         source: Arc<str>,
         ack: Option<Ack>,
-        /// How a network server numbered the uplink, when its envelope says.
-        counter: Option<FrameCounter>,
+        /// How a network server numbered the uplink (each uplink, for a
+        /// message that came in fragments), when its envelope says.
+        counters: Vec<FrameCounter>,
     },
     /// A message the feed opened already (sealed containers: see [`Feed`]).
     Verified {
@@ -29,14 +31,14 @@ pub enum Input {
         arrived_us: i64,
         source: Arc<str>,
         ack: Option<Ack>,
-        counter: Option<FrameCounter>,
+        counters: Vec<FrameCounter>,
     },
     Broken {
         reason: Reason,
         detail: String,
         source: Arc<str>,
         ack: Option<Ack>,
-        counter: Option<FrameCounter>,
+        counters: Vec<FrameCounter>,
     },
 }
 
@@ -47,7 +49,7 @@ impl Input {
             detail: detail.into(),
             source,
             ack: None,
-            counter: None,
+            counters: Vec::new(),
         }
     }
 
@@ -57,7 +59,7 @@ impl Input {
             arrived_us: now_us(),
             source,
             ack: None,
-            counter: None,
+            counters: Vec::new(),
         }
     }
 
@@ -73,9 +75,9 @@ impl Input {
     #[cfg(any(feature = "mqtt", feature = "amqp"))]
     pub(crate) fn with_counter(mut self, with: Option<FrameCounter>) -> Input {
         match &mut self {
-            Input::Message { counter, .. }
-            | Input::Verified { counter, .. }
-            | Input::Broken { counter, .. } => *counter = with,
+            Input::Message { counters, .. }
+            | Input::Verified { counters, .. }
+            | Input::Broken { counters, .. } => *counters = with.into_iter().collect(),
         }
         self
     }
@@ -125,17 +127,122 @@ pub enum Ack {
 /// verifying (a third of the work per message) runs beside the pipeline's commits
 /// instead of before them. OSCORE keeps its keys in the pipeline: its replay window
 /// and answers are decided there, in order.
+///
+/// A fragment (`seal::fragment`) waits here for the rest of its message
+/// ([`Reassembler`]), per device: the envelope's DevEUI and session, else the
+/// source (a UDP peer, an MQTT topic). Only a whole message goes on, with every
+/// fragment's acknowledgement and frame counter; one given up goes on as
+/// `incomplete`. Messages still in fragments when the gateway stops are not
+/// acknowledged, so a broker redelivers them.
 pub struct Feed {
     tx: SyncSender<Input>,
     ring: Option<SealedRing>,
+    fragments: Reassembler,
 }
 
 impl Feed {
     pub fn new(tx: SyncSender<Input>, ring: Option<SealedRing>) -> Feed {
-        Feed { tx, ring }
+        Feed {
+            tx,
+            ring,
+            fragments: Reassembler::default(),
+        }
     }
 
     pub fn send(&mut self, input: Input) -> bool {
+        match input {
+            Input::Message {
+                bytes,
+                arrived_us,
+                source,
+                ack,
+                counters,
+            } if seal::fragment::is_fragment(&bytes) => {
+                self.fragment(&bytes, arrived_us, source, ack, counters)
+            }
+            input => self.open_and_send(input),
+        }
+    }
+
+    fn fragment(
+        &mut self,
+        bytes: &[u8],
+        arrived_us: i64,
+        source: Arc<str>,
+        ack: Option<Ack>,
+        counters: Vec<FrameCounter>,
+    ) -> bool {
+        let broken = |detail: &str, ack, counters| Input::Broken {
+            reason: Reason::Garbage,
+            detail: detail.to_string(),
+            source: source.clone(),
+            ack,
+            counters,
+        };
+        let fragment = match seal::fragment::parse(bytes) {
+            Some(Ok(f)) => f,
+            _ => return self.open_and_send(broken("a fragment without a body", ack, counters)),
+        };
+        let ack = match ack {
+            Some(Ack::After(a)) => Some(a),
+            None => None,
+            // A CoAP request is answered by the pipeline, one request a message.
+            Some(coap @ Ack::Coap(..)) => {
+                return self.open_and_send(broken(
+                    "a fragment in a CoAP request",
+                    Some(coap),
+                    counters,
+                ));
+            }
+        };
+        let device = counters.first().map_or_else(
+            || source.to_string(),
+            |c| format!("{} {}", c.dev_eui, c.session),
+        );
+        let carried = Carried {
+            ack,
+            counter: counters.into_iter().next(),
+        };
+        for settled in self.fragments.push(&device, fragment, carried) {
+            let input = match settled {
+                Settled::Whole {
+                    bytes,
+                    acks,
+                    counters,
+                } => Input::Message {
+                    bytes,
+                    arrived_us,
+                    source: source.clone(),
+                    ack: Some(Ack::After(Box::new(acks))),
+                    counters,
+                },
+                Settled::Incomplete {
+                    detail,
+                    acks,
+                    counters,
+                } => Input::Broken {
+                    reason: Reason::Incomplete,
+                    detail,
+                    source: source.clone(),
+                    ack: Some(Ack::After(Box::new(acks))),
+                    counters,
+                },
+                Settled::Duplicate { acks, counters } => Input::Broken {
+                    reason: Reason::Replay,
+                    detail: "a fragment of a message already settled".into(),
+                    source: source.clone(),
+                    ack: Some(Ack::After(Box::new(acks))),
+                    counters,
+                },
+            };
+            if !self.open_and_send(input) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn open_and_send(&mut self, input: Input) -> bool {
         let input = match (input, &mut self.ring) {
             (
                 Input::Message {
@@ -143,7 +250,7 @@ impl Feed {
                     arrived_us,
                     source,
                     ack,
-                    counter,
+                    counters,
                 },
                 Some(ring),
             ) => match ring.open(&bytes) {
@@ -152,18 +259,31 @@ impl Feed {
                     arrived_us,
                     source,
                     ack,
-                    counter,
+                    counters,
                 },
                 Err((reason, detail)) => Input::Broken {
                     reason,
                     detail,
                     source,
                     ack,
-                    counter,
+                    counters,
                 },
             },
             (input, _) => input,
         };
         self.tx.send(input).is_ok()
+    }
+}
+
+/// The gateway is stopping: messages still in fragments are said, not settled.
+impl Drop for Feed {
+    fn drop(&mut self) {
+        let n = self.fragments.in_progress();
+        if n > 0 {
+            eprintln!(
+                "gateway: {n} message(s) still in fragments at the stop, neither stored nor \
+                 counted; their fragments are not acknowledged, so a broker redelivers them"
+            );
+        }
     }
 }

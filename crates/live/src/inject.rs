@@ -11,12 +11,14 @@ use seal::Container;
 
 use crate::error::LiveError;
 
-/// `tampered=10%,replayed=5%,truncated=5%`: the share of each kind of bad message.
+/// `tampered=10%,replayed=5%,truncated=5%`: the share of each kind of bad message;
+/// `lost-fragment=5%`: the share of fragments (`send --link`) the radio loses.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Mix {
     pub tampered: f64,
     pub replayed: f64,
     pub truncated: f64,
+    pub lost_fragment: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,9 +48,10 @@ impl std::str::FromStr for Mix {
                 "tampered" => &mut mix.tampered,
                 "replayed" => &mut mix.replayed,
                 "truncated" => &mut mix.truncated,
+                "lost-fragment" => &mut mix.lost_fragment,
                 _ => {
                     return Err(format!(
-                        "'{name}': expected tampered, replayed or truncated"
+                        "'{name}': expected tampered, replayed, truncated or lost-fragment"
                     ));
                 }
             };
@@ -88,6 +91,11 @@ impl Injector {
         } else {
             Kind::Good
         }
+    }
+
+    /// Whether the radio loses the next fragment.
+    pub fn loses_fragment(&mut self) -> bool {
+        self.mix.lost_fragment > 0.0 && self.rng.random::<f64>() < self.mix.lost_fragment
     }
 
     pub fn pick(&mut self, below: usize) -> usize {
@@ -139,13 +147,16 @@ mod tests {
 
     #[test]
     fn parses_mixes() {
-        let m: Mix = "tampered=10%,replayed=5%,truncated=5%".parse().unwrap();
+        let m: Mix = "tampered=10%,replayed=5%,truncated=5%,lost-fragment=5%"
+            .parse()
+            .unwrap();
         assert_eq!(
             m,
             Mix {
                 tampered: 0.10,
                 replayed: 0.05,
-                truncated: 0.05
+                truncated: 0.05,
+                lost_fragment: 0.05,
             }
         );
         assert!("tampered=80%,replayed=30%".parse::<Mix>().is_err());

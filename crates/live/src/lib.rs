@@ -46,6 +46,7 @@ pub mod limits;
 pub mod mqtt;
 pub mod pipeline;
 pub mod radio;
+pub mod reassembly;
 pub mod replay;
 pub mod sender;
 pub mod sender_options;

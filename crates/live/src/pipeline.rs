@@ -162,9 +162,9 @@ impl<'a> Worker<'a> {
                 arrived_us,
                 source,
                 ack,
-                counter,
+                counters,
             } => {
-                self.seen.extend(counter);
+                self.seen.extend(counters);
                 if let (Some(Ack::Coap(socket, peer)), Some(Keyring::Oscore(ring))) =
                     (&ack, keyring.as_mut())
                 {
@@ -184,9 +184,9 @@ impl<'a> Worker<'a> {
                 arrived_us,
                 source,
                 ack,
-                counter,
+                counters,
             } => {
-                self.seen.extend(counter);
+                self.seen.extend(counters);
                 self.note_ack(ack);
                 self.admit(Ok(verified), arrived_us, &source);
             }
@@ -195,9 +195,9 @@ impl<'a> Worker<'a> {
                 detail,
                 source,
                 ack,
-                counter,
+                counters,
             } => {
-                self.seen.extend(counter);
+                self.seen.extend(counters);
                 self.note_ack(ack);
                 self.reject(reason, &source, &detail);
             }

@@ -131,6 +131,10 @@ pub struct SendConfig {
     pub routing_key: Option<String>,
     /// The first uplink's frame counter (FCntUp); a later run continues a device's count.
     pub first_f_cnt: u32,
+    /// The largest message one uplink carries (`--link`, a LoRaWAN data rate): a
+    /// longer one goes in the sealing core's fragments, each its own uplink or
+    /// datagram, as a device sends it.
+    pub frame: Option<usize>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -140,6 +144,14 @@ pub struct SendReport {
     pub tampered: u64,
     pub replayed: u64,
     pub truncated: u64,
+    /// With `--link`: uplinks sent as fragments, fragments the radio lost
+    /// (`--inject lost-fragment=P%`), messages that lost some of theirs (the
+    /// gateway counts them `incomplete`), and messages that lost all (which it
+    /// never sees: only its `lost_uplinks` show them).
+    pub fragments: u64,
+    pub fragments_lost: u64,
+    pub incomplete: u64,
+    pub vanished: u64,
     pub bytes: u64,
     /// TCP: messages the gateway acknowledged as committed; MQTT: messages the broker
     /// acknowledged (PUBACK); AMQP: messages the broker confirmed, routed to a queue.
@@ -187,7 +199,22 @@ impl SendConfig {
     }
 }
 
-/// Wraps the `i`-th message as a network server's uplink and publishes it; its size.
+/// A message as the uplinks a device sends on frames of `frame` bytes: whole
+/// when it fits, else the sealing core's fragments, tagged with `tag` (mod 16).
+fn cut(message: &[u8], frame: usize, tag: u64) -> Result<Vec<Vec<u8>>, LiveError> {
+    let refused = |e: seal::fragment::FragmentError| LiveError::Usage(format!("--link: {e}"));
+    let n = seal::fragment::count(message.len(), frame).map_err(refused)?;
+    let mut out = vec![0u8; frame.max(message.len())];
+    (0..n)
+        .map(|index| {
+            let len = seal::fragment::write(message, frame, tag as u8, index, &mut out)
+                .map_err(refused)?;
+            Ok(out[..len].to_vec())
+        })
+        .collect()
+}
+
+/// Wraps the `i`-th uplink as a network server's and publishes it; its size.
 #[cfg(any(feature = "mqtt", feature = "amqp"))]
 fn publish_uplink(
     link: &Link,
@@ -367,6 +394,8 @@ pub fn send(
     let mut report = SendReport::default();
     let start = Instant::now();
     let mut i = 0u64;
+    // Uplinks (or datagrams) sent: a message in fragments takes several.
+    let mut uplink = 0u64;
     while !stop.load(Ordering::Relaxed) {
         let Some(mut reading) = readings.next(i)? else {
             break;
@@ -427,33 +456,61 @@ pub fn send(
             file.write_all(&line)
                 .map_err(|e| LiveError::io("--save", e))?;
         }
-        let bytes = match &mut link {
-            #[cfg(feature = "amqp")]
-            Link::Amqp(_) => publish_uplink(&link, config, &wire, &device, i)?,
-            #[cfg(feature = "mqtt")]
-            Link::Mqtt(_) => publish_uplink(&link, config, &wire, &device, i)?,
-            Link::Udp(s) => {
-                s.send(&wire).map_err(|e| LiveError::io("udp send", e))?;
-                wire.len()
-            }
-            Link::Stream(w) => {
-                let framed = encode(&wire, config.framing, pad_to)
-                    .map_err(|e| LiveError::Usage(e.to_string()))?;
-                if let Err(e) = w.write_all(&framed) {
-                    report.acked = ack_reader.as_ref().map(|_| acked.load(Ordering::Relaxed));
-                    return Err(LiveError::Io(format!(
-                        "connection lost after {} messages ({} acknowledged): {e}",
-                        report.sent,
-                        report.acked.unwrap_or(0)
-                    )));
-                }
-                // Rate-limited senders must not sit on bytes in a buffer.
-                if config.rate.is_some() {
-                    let _ = w.flush();
-                }
-                framed.len()
-            }
+        // The message whole, or its fragments for the link's frames; a
+        // fragment the radio loses still used its uplink's frame counter.
+        let uplinks = match config.frame {
+            // Tagged with its first uplink's number, which a later run continues
+            // (--first-fcnt), so that two messages in flight never share a tag.
+            Some(frame) => cut(&wire, frame, u64::from(config.first_f_cnt) + uplink)?,
+            None => vec![wire],
         };
+        let fragmented = uplinks.len() > 1;
+        let mut bytes = 0;
+        let mut lost = 0;
+        for one in &uplinks {
+            let u = uplink;
+            uplink += 1;
+            if fragmented {
+                if injector.loses_fragment() {
+                    report.fragments_lost += 1;
+                    lost += 1;
+                    continue;
+                }
+                report.fragments += 1;
+            }
+            bytes += match &mut link {
+                #[cfg(feature = "amqp")]
+                Link::Amqp(_) => publish_uplink(&link, config, one, &device, u)?,
+                #[cfg(feature = "mqtt")]
+                Link::Mqtt(_) => publish_uplink(&link, config, one, &device, u)?,
+                Link::Udp(s) => {
+                    s.send(one).map_err(|e| LiveError::io("udp send", e))?;
+                    one.len()
+                }
+                Link::Stream(w) => {
+                    let framed = encode(one, config.framing, pad_to)
+                        .map_err(|e| LiveError::Usage(e.to_string()))?;
+                    if let Err(e) = w.write_all(&framed) {
+                        report.acked = ack_reader.as_ref().map(|_| acked.load(Ordering::Relaxed));
+                        return Err(LiveError::Io(format!(
+                            "connection lost after {} messages ({} acknowledged): {e}",
+                            report.sent,
+                            report.acked.unwrap_or(0)
+                        )));
+                    }
+                    // Rate-limited senders must not sit on bytes in a buffer.
+                    if config.rate.is_some() {
+                        let _ = w.flush();
+                    }
+                    framed.len()
+                }
+            };
+        }
+        match lost {
+            0 => {}
+            n if n == uplinks.len() => report.vanished += 1,
+            _ => report.incomplete += 1,
+        }
         report.sent += 1;
         report.bytes += bytes as u64;
         match kind {

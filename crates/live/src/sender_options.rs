@@ -46,6 +46,9 @@ pub struct SenderOptions {
     pub first_f_cnt: u32,
     /// Seconds to wait at the end for acknowledgements.
     pub ack_wait: f64,
+    /// A LoRaWAN link (`lorawan-eu868-dr0`): messages longer than its frames go
+    /// in the sealing core's fragments, one uplink each, as a device sends them.
+    pub link: Option<String>,
 }
 
 impl Default for SenderOptions {
@@ -62,6 +65,7 @@ impl Default for SenderOptions {
             routing_key: None,
             first_f_cnt: 0,
             ack_wait: 5.0,
+            link: None,
         }
     }
 }
@@ -93,7 +97,24 @@ impl SenderOptions {
             envelope: self.envelope,
             routing_key: self.routing_key.clone(),
             first_f_cnt: self.first_f_cnt,
+            frame: self.frame()?,
         })
+    }
+
+    /// `--link`: the FRMPayload bytes one uplink of that LoRaWAN data rate carries.
+    fn frame(&self) -> Result<Option<usize>, LiveError> {
+        let Some(name) = &self.link else {
+            return Ok(None);
+        };
+        let catalogue = link::catalogue::Catalogue::builtin().map_err(usage)?;
+        let spec = catalogue.get(name).map_err(usage)?;
+        if spec.lorawan.is_none() {
+            return Err(LiveError::Usage(format!(
+                "--link {name} is a {} link: send cuts messages into the uplinks of a LoRaWAN data rate (lorawan-eu868-dr0, ...)",
+                spec.kind()
+            )));
+        }
+        Ok(Some(spec.frame_capacity().map_err(usage)? as usize))
     }
 
     /// `--container oscore`: the CoAP client's settings, a reading serialized

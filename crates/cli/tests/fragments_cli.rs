@@ -1,0 +1,129 @@
+//! A sealed reading longer than a LoRaWAN frame travels in the sealing core's
+//! fragments and is stored once, whole; one that lost a fragment is counted,
+//! never stored in part. `send --link lorawan-eu868-dr0` publishes each
+//! 112-byte binary message as three ChirpStack uplinks on a real Mosquitto,
+//! the radio losing 5 % of the fragments, and the gateway puts them back
+//! together. The broker runs docs/live.md's fleet settings: with Mosquitto's
+//! defaults it drops an uplink now and then at this rate (`lost_uplinks`
+//! counts those; `mqtt_loss_cli` is about them), and this test is about the
+//! radio's losses, which must be the only ones.
+
+use std::time::{Duration, Instant};
+
+mod support;
+use support::live::*;
+
+const READINGS: u64 = 1000;
+
+/// Waits (at most 60 s) until `want` readings are stored; the counters say the rest.
+fn settle(db: &std::path::Path, want: i64) {
+    let end = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < end {
+        if db.exists() && db_count(db, "SELECT COUNT(*) FROM readings") >= want {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_counted_incomplete() {
+    let Some(broker) = testkit::Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen_with(
+        dir.path(),
+        "k.key",
+        &["--scheme", "aead:aes-128-ccm", "--nonce", "counter"],
+    );
+    let db = dir.path().join("g.sqlite");
+    let topic = "application/1b2c/device/+/event/up";
+    let gateway = Proc::start(&[
+        "gateway",
+        "--listen",
+        &broker.url(topic),
+        "--envelope",
+        "chirpstack",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--container",
+        "binary",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    gateway.wait_line("listening on");
+    let to = broker.url("application/1b2c/device/0101010101010101/event/up");
+    let send_run = |count: u64, first_fcnt: u64, inject: &str, seed: &str| {
+        send(&[
+            "--to",
+            &to,
+            "--envelope",
+            "chirpstack",
+            "--key-file",
+            key.to_str().unwrap(),
+            "--container",
+            "binary",
+            "--sample",
+            "chain:1",
+            "--count",
+            &count.to_string(),
+            "--link",
+            "lorawan-eu868-dr0",
+            "--inject",
+            inject,
+            "--seed",
+            seed,
+            "--first-fcnt",
+            &first_fcnt.to_string(),
+            "--rate",
+            "400",
+            "--ack-wait",
+            "30",
+        ])
+    };
+    let sent = send_run(READINGS, 0, "lost-fragment=5%", "11");
+    let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}"));
+    // Every message is three uplinks at DR0 (51 + 51 + 16 B), as `link` costs it.
+    let uplinks = n(&sent, "fragments") + n(&sent, "fragments_lost");
+    assert_eq!(uplinks, 3 * READINGS, "{sent}");
+    let (incomplete, vanished) = (n(&sent, "incomplete"), n(&sent, "vanished"));
+    assert!(
+        incomplete > 50 && incomplete < 300,
+        "5 % of 3,000 fragments lost: {sent}"
+    );
+    // The device's next readings, none lost: the last messages missing a
+    // fragment are given up once newer ones start, as a lost uplink shows
+    // once a later one arrives.
+    let tail = 5;
+    send_run(tail, uplinks, "", "12");
+    // A message that lost every fragment never reaches the gateway at all.
+    let whole = (READINGS - incomplete - vanished + tail) as i64;
+    settle(&db, whole);
+    std::thread::sleep(Duration::from_millis(500));
+    let counters = gateway.stop_gateway();
+    assert_eq!(n(&counters, "stored"), whole as u64, "{counters}");
+    assert_eq!(
+        db_count(&db, "SELECT COUNT(*) FROM readings"),
+        whole,
+        "each whole reading stored once"
+    );
+    let rejected = &counters["rejected"];
+    assert_eq!(n(rejected, "incomplete"), incomplete, "{counters}");
+    assert_eq!(
+        rejected
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(|v| v.as_u64())
+            .sum::<u64>(),
+        incomplete,
+        "nothing else refused: {counters}"
+    );
+    // The lost fragments are gaps in the device's frame counter.
+    assert_eq!(
+        n(&counters, "lost_uplinks"),
+        n(&sent, "fragments_lost"),
+        "{counters}"
+    );
+}
