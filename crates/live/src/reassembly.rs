@@ -259,7 +259,7 @@ mod tests {
             for i in order {
                 settled.extend(push(&mut r, "dev", &parts[i]));
             }
-            assert_eq!(whole(&settled), [m.clone()], "{order:?}");
+            assert_eq!(whole(&settled), std::slice::from_ref(&m), "{order:?}");
         }
         // Two devices' messages with the same tag stay apart.
         let other: Vec<u8> = vec![9; 112];

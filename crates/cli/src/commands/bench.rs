@@ -72,8 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "nothing to measure: no algorithm offers the requested operations and backend",
         ));
     }
-    ctrlc::set_handler(measure::interrupt::request_stop)
-        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    measure::interrupt::stop_on_ctrl_c().map_err(CliError::failed)?;
     let bar = progress_bar(plan.cases.len() as u64);
     let report = measure::bench::run(&plan, &mut |p| match p {
         Progress::Group { first, cases } => bar.set_message(format!(

@@ -36,8 +36,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         true => mcu::ct::table_builds(target)?,
         false => args.builds,
     };
-    ctrlc::set_handler(measure::interrupt::request_stop)
-        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    measure::interrupt::stop_on_ctrl_c().map_err(CliError::failed)?;
     let n = builds.len();
     let checked = mcu::ct::check_all(
         target,

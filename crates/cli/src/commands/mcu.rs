@@ -45,8 +45,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     // Ctrl-C ends the run after the algorithm in progress; what finished is
     // still printed and stored.
-    ctrlc::set_handler(measure::interrupt::request_stop)
-        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    measure::interrupt::stop_on_ctrl_c().map_err(CliError::failed)?;
     let measured = mcu::measure_until(
         &req,
         |alg| eprintln!("building and running {alg} on {target}"),

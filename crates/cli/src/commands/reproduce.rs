@@ -157,8 +157,7 @@ fn tiny_security_device(target: &str, a: &TinySecurityArgs) -> Result<(), CliErr
 fn file_sizes(a: FileSizesArgs) -> Result<(), CliError> {
     use studies::file_sizes as fs;
     let options = fs::Options::from_flags(a.max_size.as_deref(), a.quick, a.backend.as_deref())?;
-    ctrlc::set_handler(measure::interrupt::request_stop)
-        .map_err(|e| CliError::failed(format!("cannot install the Ctrl-C handler: {e}")))?;
+    measure::interrupt::stop_on_ctrl_c().map_err(CliError::failed)?;
     let json = a.format == Format::Json;
     if !json {
         println!("{}", fs::table_header());

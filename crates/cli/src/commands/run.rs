@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         fresh_process: std::env::current_exe().ok(),
     };
     // The first Ctrl-C asks every loop to stop after its current sample.
-    let _ = ctrlc::set_handler(measure::interrupt::request_stop);
+    let _ = measure::interrupt::stop_on_ctrl_c();
     let mut store = args.db.open()?;
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let outcome = campaign::execute(&plan, &mut store, &mut |event| match event {
