@@ -247,3 +247,47 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
     assert_eq!(leaking.len(), marked.len(), "{leaky_text}");
     assert!(leaking.iter().all(|r| r.contains("[LEAKY]")), "{leaking:?}");
 }
+
+/// A sensor's small reading is costed from a measurement on the device: the
+/// tables measure the seal path from 1 byte up, so no ranked row's CPU time
+/// is the smallest measured size's stood in for a smaller one, and AES-256
+/// never ranks on less CPU than AES-128 in the same implementation.
+#[test]
+fn small_readings_are_costed_from_measurements_in_every_container() {
+    for sample in ["random:10", "random:1"] {
+        for container in ["json", "binary", "cose"] {
+            let doc = recommend_on(
+                "nrf52840",
+                "ble-1m-251",
+                &["--sample", sample, "--container", container],
+            );
+            let rows = doc["rows"].as_array().unwrap();
+            assert!(!rows.is_empty(), "{sample} {container}");
+            for r in rows {
+                let source = r["cpu_time_source"].as_str().unwrap_or_default();
+                assert!(
+                    !source.contains("upper bound"),
+                    "{sample} in {container}: {} costed below a measured size: {source}",
+                    r["scheme"]
+                );
+            }
+            let cpu = |scheme: &str| {
+                rows.iter().find(|r| r["scheme"] == scheme).map(|r| {
+                    (
+                        r["implementation"].clone(),
+                        r["cpu_time_us"].as_f64().unwrap(),
+                    )
+                })
+            };
+            if let (Some((i128, t128)), Some((i256, t256))) =
+                (cpu("aead:aes-128-gcm"), cpu("aead:aes-256-gcm"))
+                && i128 == i256
+            {
+                assert!(
+                    t256 >= t128,
+                    "{sample} {container}: AES-256-GCM {t256} < AES-128-GCM {t128}"
+                );
+            }
+        }
+    }
+}

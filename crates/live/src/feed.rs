@@ -132,12 +132,23 @@ pub enum Ack {
 /// ([`Reassembler`]), per device: the envelope's DevEUI and session, else the
 /// source (a UDP peer, an MQTT topic). Only a whole message goes on, with every
 /// fragment's acknowledgement and frame counter; one given up goes on as
-/// `incomplete`. Messages still in fragments when the gateway stops are not
-/// acknowledged, so a broker redelivers them.
+/// `incomplete`, and so does one still in fragments when the inputs stop,
+/// unless a broker would redeliver its fragments (see `Drop`).
 pub struct Feed {
     tx: SyncSender<Input>,
     ring: Option<SealedRing>,
-    fragments: Reassembler,
+    fragments: Reassembler<Box<dyn Acknowledge>>,
+}
+
+/// The acknowledgements of a message's fragments, released together.
+struct AckAll(Vec<Box<dyn Acknowledge>>);
+
+impl Acknowledge for AckAll {
+    fn ack(self: Box<Self>) {
+        for a in self.0 {
+            a.ack();
+        }
+    }
 }
 
 impl Feed {
@@ -213,7 +224,7 @@ impl Feed {
                     bytes,
                     arrived_us,
                     source: source.clone(),
-                    ack: Some(Ack::After(Box::new(acks))),
+                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
                     counters,
                 },
                 Settled::Incomplete {
@@ -224,14 +235,14 @@ impl Feed {
                     reason: Reason::Incomplete,
                     detail,
                     source: source.clone(),
-                    ack: Some(Ack::After(Box::new(acks))),
+                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
                     counters,
                 },
                 Settled::Duplicate { acks, counters } => Input::Broken {
                     reason: Reason::Replay,
                     detail: "a fragment of a message already settled".into(),
                     source: source.clone(),
-                    ack: Some(Ack::After(Box::new(acks))),
+                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
                     counters,
                 },
             };
@@ -275,14 +286,32 @@ impl Feed {
     }
 }
 
-/// The gateway is stopping: messages still in fragments are said, not settled.
+/// The inputs are stopping, before the pipeline: a message still in fragments
+/// that nothing will send again is settled as `incomplete`; one whose
+/// fragments a broker would redeliver is left unacknowledged, and said.
 impl Drop for Feed {
     fn drop(&mut self) {
-        let n = self.fragments.in_progress();
-        if n > 0 {
+        let (given_up, stay) = self.fragments.give_up_unacknowledged();
+        for settled in given_up {
+            if let Settled::Incomplete {
+                detail,
+                acks,
+                counters,
+            } = settled
+            {
+                let _ = self.tx.send(Input::Broken {
+                    reason: Reason::Incomplete,
+                    detail: format!("{detail} before the gateway stopped"),
+                    source: Arc::from("the gateway's stop"),
+                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
+                    counters,
+                });
+            }
+        }
+        if stay > 0 {
             eprintln!(
-                "gateway: {n} message(s) still in fragments at the stop, neither stored nor \
-                 counted; their fragments are not acknowledged, so a broker redelivers them"
+                "gateway: {stay} message(s) still in fragments at the stop, neither stored nor \
+                 counted; their fragments are not acknowledged, so the broker redelivers them"
             );
         }
     }

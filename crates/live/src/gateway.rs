@@ -58,9 +58,24 @@ pub fn run(
     );
 
     let mut worker = Worker::new(&config, &counters);
+    // Asked to stop, the inputs end first, so that what their feed still holds
+    // (fragments nothing will send again) reaches the pipeline, which commits
+    // it and ends once the last input has let go of the queue.
+    let served = Arc::new(AtomicBool::new(false));
+    let watch = {
+        let (stop, inputs_stop, served) = (stop.clone(), inputs_stop.clone(), served.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) && !served.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            inputs_stop.store(true, Ordering::Relaxed);
+        })
+    };
     let result = worker.serve(&rx, &mut keyring, &mut store, &stop);
+    served.store(true, Ordering::Relaxed);
     inputs_stop.store(true, Ordering::Relaxed);
     drop(rx);
+    let _ = watch.join();
     let mut crashed = false;
     for t in started.threads {
         crashed |= t.join().is_err();

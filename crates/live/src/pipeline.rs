@@ -59,7 +59,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Takes inputs until `stop` (or `exit_after`), committing in batches.
+    /// Takes inputs until `exit_after`, or after `stop` until the inputs have
+    /// ended, committing in batches.
     pub(crate) fn serve(
         &mut self,
         rx: &Receiver<Input>,
@@ -87,8 +88,11 @@ impl<'a> Worker<'a> {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    // Inputs stop only after the pipeline: this one ended on its own.
                     self.flush(store, keyring)?;
+                    // Asked to stop, the inputs end first, and then the queue.
+                    if stop.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
                     return Err(LiveError::Io(format!(
                         "the {} input stopped (see the line above); what arrived is committed",
                         self.config.listen
@@ -115,7 +119,9 @@ impl<'a> Worker<'a> {
                 .config
                 .exit_after
                 .is_some_and(|n| snap.received >= n && self.dirty_since.is_none());
-            if finished || stop.load(Ordering::Relaxed) {
+            // A stop waits for the inputs to end and let go of the queue
+            // (Disconnected, above): what they still held reaches the store.
+            if finished {
                 // Take what already arrived, then commit it before leaving.
                 while let Ok(input) = rx.try_recv() {
                     self.take(input, keyring);

@@ -18,7 +18,6 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::envelope::FrameCounter;
-use crate::feed::Acknowledge;
 
 /// How many newer messages a device may start before one still in progress
 /// is given up (the tag, 4 bits, comes round again after 16).
@@ -27,56 +26,47 @@ pub const WINDOW: usize = 4;
 /// late from a new message.
 const SETTLED: usize = 16;
 
-/// The acknowledgements of several fragments, released together.
-pub struct AckAll(pub Vec<Box<dyn Acknowledge>>);
-
-impl Acknowledge for AckAll {
-    fn ack(self: Box<Self>) {
-        for a in self.0 {
-            a.ack();
-        }
-    }
-}
-
-/// What arrived with one fragment besides its bytes.
-pub struct Carried {
-    pub ack: Option<Box<dyn Acknowledge>>,
+/// What arrived with one fragment besides its bytes: how the transport
+/// acknowledges it (`A`, held until its message is settled) and its counter.
+pub struct Carried<A> {
+    pub ack: Option<A>,
     pub counter: Option<FrameCounter>,
 }
 
-/// A message settled by the fragments so far.
-pub enum Settled {
+/// A message settled by the fragments so far, with every fragment's
+/// acknowledgement and counter.
+pub enum Settled<A> {
     /// Every fragment arrived: the message, in order.
     Whole {
         bytes: Vec<u8>,
-        acks: AckAll,
+        acks: Vec<A>,
         counters: Vec<FrameCounter>,
     },
     /// Given up with fragments missing.
     Incomplete {
         detail: String,
-        acks: AckAll,
+        acks: Vec<A>,
         counters: Vec<FrameCounter>,
     },
     /// A fragment of a message already settled: nothing to do but acknowledge it.
     Duplicate {
-        acks: AckAll,
+        acks: Vec<A>,
         counters: Vec<FrameCounter>,
     },
 }
 
-struct Partial {
+struct Partial<A> {
     tag: u8,
     /// The device's message number when this one started (its first fragment).
     started: u64,
     parts: Vec<Option<Vec<u8>>>,
     /// The number of fragments, once the last has arrived.
     count: Option<usize>,
-    acks: Vec<Box<dyn Acknowledge>>,
+    acks: Vec<A>,
     counters: Vec<FrameCounter>,
 }
 
-impl Partial {
+impl<A> Partial<A> {
     fn missing(&self) -> usize {
         match self.count {
             Some(n) => self.parts[..n].iter().filter(|p| p.is_none()).count(),
@@ -84,7 +74,7 @@ impl Partial {
         }
     }
 
-    fn settle_incomplete(self, device: &str) -> Settled {
+    fn settle_incomplete(self, device: &str) -> Settled<A> {
         let of = self
             .count
             .map_or_else(|| "of an unknown number".to_string(), |n| format!("of {n}"));
@@ -94,22 +84,31 @@ impl Partial {
                 self.tag,
                 self.missing()
             ),
-            acks: AckAll(self.acks),
+            acks: self.acks,
             counters: self.counters,
         }
     }
 }
 
-#[derive(Default)]
-struct Device {
+struct Device<A> {
     /// Messages started so far (the tag is this modulo 16).
     started: u64,
-    partial: VecDeque<Partial>,
+    partial: VecDeque<Partial<A>>,
     /// Recently settled messages: (tag, started).
     settled: VecDeque<(u8, u64)>,
 }
 
-impl Device {
+impl<A> Default for Device<A> {
+    fn default() -> Self {
+        Device {
+            started: 0,
+            partial: VecDeque::new(),
+            settled: VecDeque::new(),
+        }
+    }
+}
+
+impl<A> Device<A> {
     fn remember(&mut self, tag: u8, started: u64) {
         self.settled.push_back((tag, started));
         while self.settled.len() > SETTLED {
@@ -126,20 +125,27 @@ impl Device {
 }
 
 /// The messages in progress of every device.
-#[derive(Default)]
-pub struct Reassembler {
-    devices: HashMap<String, Device>,
+pub struct Reassembler<A> {
+    devices: HashMap<String, Device<A>>,
 }
 
-impl Reassembler {
+impl<A> Default for Reassembler<A> {
+    fn default() -> Self {
+        Reassembler {
+            devices: HashMap::new(),
+        }
+    }
+}
+
+impl<A> Reassembler<A> {
     /// Takes one fragment from `device`; returns what it settles (its
     /// message whole, messages given up, or a duplicate).
     pub fn push(
         &mut self,
         device: &str,
         fragment: seal::fragment::Fragment,
-        carried: Carried,
-    ) -> Vec<Settled> {
+        carried: Carried<A>,
+    ) -> Vec<Settled<A>> {
         let d = self.devices.entry(device.to_string()).or_default();
         let mut out = Vec::new();
         let index = usize::from(fragment.index);
@@ -147,7 +153,7 @@ impl Reassembler {
             Some(at) => at,
             None if d.just_settled(fragment.tag) => {
                 out.push(Settled::Duplicate {
-                    acks: AckAll(carried.ack.into_iter().collect()),
+                    acks: carried.ack.into_iter().collect(),
                     counters: carried.counter.into_iter().collect(),
                 });
                 return out;
@@ -192,7 +198,7 @@ impl Reassembler {
             d.remember(p.tag, p.started);
             out.push(Settled::Whole {
                 bytes: p.parts.into_iter().flatten().flatten().collect(),
-                acks: AckAll(p.acks),
+                acks: p.acks,
                 counters: p.counters,
             });
         }
@@ -202,6 +208,24 @@ impl Reassembler {
     /// Messages in progress, over every device.
     pub fn in_progress(&self) -> usize {
         self.devices.values().map(|d| d.partial.len()).sum()
+    }
+
+    /// The gateway is stopping: messages in progress whose fragments nothing
+    /// will send again (no acknowledgement held: UDP, TCP, serial) are given
+    /// up; those a broker would redeliver stay, unacknowledged. Returns the
+    /// given-up ones and how many stay.
+    pub fn give_up_unacknowledged(&mut self) -> (Vec<Settled<A>>, usize) {
+        let (mut out, mut stay) = (Vec::new(), 0);
+        for (device, d) in self.devices.drain() {
+            for p in d.partial {
+                if p.acks.is_empty() {
+                    out.push(p.settle_incomplete(&device));
+                } else {
+                    stay += 1;
+                }
+            }
+        }
+        (out, stay)
     }
 }
 
@@ -220,7 +244,7 @@ mod tests {
             .collect()
     }
 
-    fn push(r: &mut Reassembler, device: &str, bytes: &[u8]) -> Vec<Settled> {
+    fn push(r: &mut Reassembler<()>, device: &str, bytes: &[u8]) -> Vec<Settled<()>> {
         let f = seal::fragment::parse(bytes).unwrap().unwrap();
         r.push(
             device,
@@ -232,7 +256,7 @@ mod tests {
         )
     }
 
-    fn whole(s: &[Settled]) -> Vec<Vec<u8>> {
+    fn whole(s: &[Settled<()>]) -> Vec<Vec<u8>> {
         s.iter()
             .filter_map(|s| match s {
                 Settled::Whole { bytes, .. } => Some(bytes.clone()),
@@ -241,7 +265,7 @@ mod tests {
             .collect()
     }
 
-    fn incomplete(s: &[Settled]) -> usize {
+    fn incomplete(s: &[Settled<()>]) -> usize {
         s.iter()
             .filter(|s| matches!(s, Settled::Incomplete { .. }))
             .count()
@@ -312,7 +336,10 @@ mod tests {
             detail.contains("message 0 from dev: 1 fragment(s) of 3 never arrived"),
             "{detail}"
         );
-        // What is still in progress is neither handed on nor given up.
+        // What is still in progress is neither handed on nor given up, until
+        // the gateway stops: then what nothing will resend is.
         assert_eq!(r.in_progress(), 4);
+        let (given_up, stay) = r.give_up_unacknowledged();
+        assert_eq!((incomplete(&given_up), stay), (4, 0));
     }
 }

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "inject",
             "tty",
             "coap_wire",
+            "reassembly",
         ],
     ),
     ("protocols", &["mqtt", "amqp", "edhoc"]),
