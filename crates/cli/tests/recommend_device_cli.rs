@@ -139,13 +139,14 @@ fn small_readings_cost_the_smallest_measured_seal_never_less() {
     }
 }
 
-fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {
+/// `recommend` on a fresh store, all rows shown: its standard output.
+fn recommend_stdout(device: &str, link: &str, extra: &[&str]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::cargo_bin("ciphermeter")
         .unwrap()
         .env_remove("CIPHERMETER_DATA_DIR")
         .args(["recommend", "--device", device, "--link", link])
-        .args(["--top", "200", "--format", "json", "--db"])
+        .args(["--top", "200", "--db"])
         .arg(dir.path().join("results.sqlite"))
         .args(extra)
         .output()
@@ -155,7 +156,12 @@ fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out.stdout
+}
+
+fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {
+    let out = recommend_stdout(device, link, &[extra, &["--format", "json"]].concat());
+    serde_json::from_slice(&out).unwrap()
 }
 
 /// On the ESP32-C3 a table lookup through the flash cache leaks the key
@@ -204,23 +210,8 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
         "no scheme fell back to a build that does not leak"
     );
     // The text table's timing column says the same, row by row.
-    let dir = tempfile::tempdir().unwrap();
     let text = |extra: &[&str]| {
-        let out = Command::cargo_bin("ciphermeter")
-            .unwrap()
-            .env_remove("CIPHERMETER_DATA_DIR")
-            .args(["recommend", "--device", "esp32-c3", "--link", "ble-1m-251"])
-            .args(["--top", "200", "--db"])
-            .arg(dir.path().join("results.sqlite"))
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        String::from_utf8(recommend_stdout("esp32-c3", "ble-1m-251", extra)).unwrap()
     };
     let rows_of = |t: &str| -> Vec<String> {
         t.lines()

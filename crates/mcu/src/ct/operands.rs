@@ -104,12 +104,7 @@ const ESCAPE: u32 = 0xFFFF_FFFE;
 /// The plugin's index (firmware/ct-trace): per region, the numbers of the
 /// watched executions inside it; then how many ran in all.
 pub fn read_index(bytes: &[u8]) -> Result<(Vec<Vec<u32>>, u32), String> {
-    if !bytes.len().is_multiple_of(4) {
-        return Err("the operand index ends inside a word".into());
-    }
-    let mut words = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let mut words = super::trace::words(bytes, "the operand index")?;
     let mut regions = Vec::new();
     let mut region = Vec::new();
     while let Some(w) = words.next() {

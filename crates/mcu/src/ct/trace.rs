@@ -26,15 +26,7 @@ pub enum Encoding {
 /// The regions in the order they ran: instruction addresses, and each data
 /// access as (the instruction's address, the data address).
 pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Vec<Observed>, String> {
-    if !bytes.len().is_multiple_of(4) {
-        return Err(format!(
-            "the trace ends inside a word ({} bytes)",
-            bytes.len()
-        ));
-    }
-    let mut words = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let mut words = words(bytes, "the trace")?;
     let mut regions = Vec::new();
     let mut region = Observed::default();
     while let Some(w) = words.next() {
@@ -64,6 +56,17 @@ pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Vec<Observed>, String> {
         return Err("the trace's last region never ended".into());
     }
     Ok(regions)
+}
+
+/// A file of little-endian 32-bit words (the plugin's and the harness's), or
+/// why `what` is not one.
+pub fn words<'a>(bytes: &'a [u8], what: &str) -> Result<impl Iterator<Item = u32> + 'a, String> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(format!("{what} ends inside a word ({} bytes)", bytes.len()));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
 }
 
 #[cfg(test)]
