@@ -87,13 +87,15 @@ fn the_container_is_part_of_the_choice() {
     assert!(gcm.iter().all(|r| r["device_measured"] == true));
 }
 
-/// A sensor's reading is often a few bytes, below the smallest reading the
-/// device tables time (64 B of JSON). Such a seal costs what the smallest
-/// measured one did, said so, never a line carried down below it: so 1 B
-/// and 10 B cost the same, and AES-256-GCM is never cheaper than AES-128-GCM
-/// in the same implementation (the line once made it so).
+/// A sensor's reading is often a few bytes. The device tables time the seal
+/// path from a 1-byte reading up, so such a seal is costed from a
+/// measurement, never from the smallest chain's 64 B standing in nor a line
+/// carried below it, and AES-256-GCM is never cheaper than AES-128-GCM in the
+/// same implementation (a line once made it so at 10 B). A longer reading may
+/// cost less: RustCrypto's GCM seals 32 B in fewer instructions than 24 B
+/// on the Cortex-M4, a measured fact the tables keep.
 #[test]
-fn small_readings_cost_the_smallest_measured_seal_never_less() {
+fn small_readings_are_costed_from_measurements_in_every_container() {
     let paths = |payload: &str, container: &str| {
         let doc = recommend_on(
             "nrf52840",
@@ -105,8 +107,8 @@ fn small_readings_cost_the_smallest_measured_seal_never_less() {
             let scheme = r["scheme"].as_str().unwrap().to_string();
             let source = r["cpu_time_source"].as_str().unwrap();
             assert!(
-                source.contains("at the smallest reading measured"),
-                "{scheme}: {source}"
+                !source.contains("smallest reading measured"),
+                "{payload} in {container}: {scheme} costed below a measured size: {source}"
             );
             for p in r["seal_paths"].as_array().unwrap() {
                 let imp = p["implementation"].as_str().unwrap().to_string();
@@ -119,21 +121,22 @@ fn small_readings_cost_the_smallest_measured_seal_never_less() {
         let one = paths("random:1", container);
         let ten = paths("random:10", container);
         assert!(one.len() > 40, "{container}: {}", one.len());
-        assert_eq!(one, ten, "{container}: 1 B and 10 B cost the same");
         let mut compared = 0;
-        for ((scheme, imp), us) in &one {
-            if scheme == "aead:aes-256-gcm"
-                && let Some(aes128) = one.get(&("aead:aes-128-gcm".to_string(), imp.clone()))
-            {
-                assert!(
-                    us >= aes128,
-                    "{container} {imp}: AES-256-GCM {us} µs < AES-128-GCM {aes128} µs"
-                );
-                compared += 1;
+        for costs in [&one, &ten] {
+            for ((scheme, imp), us) in costs {
+                if scheme == "aead:aes-256-gcm"
+                    && let Some(aes128) = costs.get(&("aead:aes-128-gcm".to_string(), imp.clone()))
+                {
+                    assert!(
+                        us >= aes128,
+                        "{container} {imp}: AES-256-GCM {us} µs < AES-128-GCM {aes128} µs"
+                    );
+                    compared += 1;
+                }
             }
         }
         assert!(
-            compared >= 3,
+            compared >= 6,
             "{container}: {compared} implementations compared"
         );
     }
@@ -237,48 +240,4 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
         .collect();
     assert_eq!(leaking.len(), marked.len(), "{leaky_text}");
     assert!(leaking.iter().all(|r| r.contains("[LEAKY]")), "{leaking:?}");
-}
-
-/// A sensor's small reading is costed from a measurement on the device: the
-/// tables measure the seal path from 1 byte up, so no ranked row's CPU time
-/// is the smallest measured size's stood in for a smaller one, and AES-256
-/// never ranks on less CPU than AES-128 in the same implementation.
-#[test]
-fn small_readings_are_costed_from_measurements_in_every_container() {
-    for sample in ["random:10", "random:1"] {
-        for container in ["json", "binary", "cose"] {
-            let doc = recommend_on(
-                "nrf52840",
-                "ble-1m-251",
-                &["--sample", sample, "--container", container],
-            );
-            let rows = doc["rows"].as_array().unwrap();
-            assert!(!rows.is_empty(), "{sample} {container}");
-            for r in rows {
-                let source = r["cpu_time_source"].as_str().unwrap_or_default();
-                assert!(
-                    !source.contains("upper bound"),
-                    "{sample} in {container}: {} costed below a measured size: {source}",
-                    r["scheme"]
-                );
-            }
-            let cpu = |scheme: &str| {
-                rows.iter().find(|r| r["scheme"] == scheme).map(|r| {
-                    (
-                        r["implementation"].clone(),
-                        r["cpu_time_us"].as_f64().unwrap(),
-                    )
-                })
-            };
-            if let (Some((i128, t128)), Some((i256, t256))) =
-                (cpu("aead:aes-128-gcm"), cpu("aead:aes-256-gcm"))
-                && i128 == i256
-            {
-                assert!(
-                    t256 >= t128,
-                    "{sample} {container}: AES-256-GCM {t256} < AES-128-GCM {t128}"
-                );
-            }
-        }
-    }
 }
