@@ -525,8 +525,8 @@ mod tests {
 
     /// A known message on a known link, to the byte and the microjoule: study
     /// 003's chain:10 reading (216 B as JSON) sealed with AES-128-GCM in the
-    /// json container is 415 B; on EU868 DR5 that is two frames and 696.832 ms
-    /// on air. With a device seal time of exactly 800,000 cycles (100 ms at
+    /// json container is 415 B; on EU868 DR5 that is two fragments and
+    /// 701.952 ms on air. With a device seal time of exactly 800,000 cycles (100 ms at
     /// the SODAQ Mbili's 8 MHz), the CPU costs 3.3 V × 3.5 mA × 0.1 s = 1,155 µJ.
     #[test]
     fn a_known_message_on_a_known_link_costs_known_bytes_and_microjoules() {
@@ -546,11 +546,13 @@ mod tests {
         assert_eq!(c.cpu_us, 100_000.0);
         let row = c.energy_row(&setting).unwrap();
         assert_eq!(row.data["frames"], 2);
-        assert_eq!(row.data["airtime_ms"], 696.832);
+        // 415 B in the sealing core's fragments: 220 + 2 and 195 + 2 bytes.
+        assert_eq!(row.data["airtime_ms"], 701.952);
         let cpu_uj = row.data["cpu_uj"].as_f64().unwrap();
         assert!((cpu_uj - 1_155.0).abs() < 1e-9, "{cpu_uj}");
         let radio_uj = row.data["tx_uj"].as_f64().unwrap() + row.data["rx_uj"].as_f64().unwrap();
-        assert!((radio_uj - 120_449.56).abs() < 0.01, "{radio_uj}");
+        // 145.2 mW (3.3 V × 44 mA) on air for 701.952 ms, and the two receive windows.
+        assert!((radio_uj - 121_192.98).abs() < 0.01, "{radio_uj}");
         assert!(
             (row.value - (cpu_uj + radio_uj)).abs() < 1e-6,
             "{}",

@@ -27,10 +27,20 @@ pub use trace::{Mix, RegionTracer};
 /// instruction per cycle, a lower bound).
 pub const ENV_SWITCH: &str = "CIPHERMETER_MCU_CYCLE_MODEL";
 
+static COUNTS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs in this process from now on count instructions without the execution
+/// log: for a check of the tables' counts, which the log does not change
+/// (it costs about 3 s a Cortex-M seal build).
+pub fn counts_only() {
+    COUNTS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Whether runs on Cortex-M log their execution for the cycle estimate
 /// (never on targets without a model: see [`crate::Target::has_cycle_estimate`]).
 pub fn enabled() -> bool {
-    std::env::var(ENV_SWITCH)
-        .map(|v| v != "off")
-        .unwrap_or(true)
+    !COUNTS_ONLY.load(std::sync::atomic::Ordering::Relaxed)
+        && std::env::var(ENV_SWITCH)
+            .map(|v| v != "off")
+            .unwrap_or(true)
 }
