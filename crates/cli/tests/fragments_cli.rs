@@ -87,6 +87,10 @@ fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_co
     // Every message is three uplinks at DR0 (51 + 51 + 16 B), as `link` costs it.
     let uplinks = n(&sent, "fragments") + n(&sent, "fragments_lost");
     assert_eq!(uplinks, 3 * READINGS, "{sent}");
+    // The broker took every uplink sent before `send` left (it waits for each one's
+    // PUBACK, not one per message).
+    assert_eq!(n(&sent, "acked"), n(&sent, "transmitted"), "{sent}");
+    assert_eq!(n(&sent, "transmitted"), n(&sent, "fragments"), "{sent}");
     let (incomplete, vanished) = (n(&sent, "incomplete"), n(&sent, "vanished"));
     assert!(
         incomplete > 50 && incomplete < 300,
@@ -96,7 +100,8 @@ fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_co
     // fragment are given up once newer ones start, as a lost uplink shows
     // once a later one arrives.
     let tail = 5;
-    send_run(tail, uplinks, "", "12");
+    let more = send_run(tail, uplinks, "", "12");
+    assert_eq!(n(&more, "acked"), 3 * tail, "{more}");
     // A message that lost every fragment never reaches the gateway at all.
     let whole = (READINGS - incomplete - vanished + tail) as i64;
     settle(&db, whole);

@@ -152,6 +152,9 @@ pub struct SendReport {
     pub fragments_lost: u64,
     pub incomplete: u64,
     pub vanished: u64,
+    /// What went out: one per whole message, one per fragment not lost. A
+    /// broker or the gateway acknowledges each of these.
+    pub transmitted: u64,
     pub bytes: u64,
     /// TCP: messages the gateway acknowledged as committed; MQTT: messages the broker
     /// acknowledged (PUBACK); AMQP: messages the broker confirmed, routed to a queue.
@@ -478,6 +481,7 @@ pub fn send(
                 }
                 report.fragments += 1;
             }
+            report.transmitted += 1;
             bytes += match &mut link {
                 #[cfg(feature = "amqp")]
                 Link::Amqp(_) => publish_uplink(&link, config, one, &device, u)?,
@@ -524,10 +528,10 @@ pub fn send(
     match link {
         Link::Stream(mut w) => w.flush().map_err(|e| LiveError::io("flush", e))?,
         #[cfg(feature = "mqtt")]
-        Link::Mqtt(p) => report.acked = Some(p.finish(report.sent, config.ack_wait)),
+        Link::Mqtt(p) => report.acked = Some(p.finish(report.transmitted, config.ack_wait)),
         #[cfg(feature = "amqp")]
         Link::Amqp(p) => {
-            let confirms = p.finish_counts(report.sent, config.ack_wait);
+            let confirms = p.finish_counts(report.transmitted, config.ack_wait);
             if confirms.unroutable > 0 {
                 eprintln!(
                     "send: {} messages were taken by no queue: nothing bound to {} matches \
@@ -544,7 +548,7 @@ pub fn send(
     }
     if ack_reader.is_some() {
         let deadline = Instant::now() + config.ack_wait;
-        while acked.load(Ordering::Relaxed) < report.sent && Instant::now() < deadline {
+        while acked.load(Ordering::Relaxed) < report.transmitted && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
         report.acked = Some(acked.load(Ordering::Relaxed));

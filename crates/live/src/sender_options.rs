@@ -227,10 +227,15 @@ impl Sent {
 
 /// A stream's or broker's shortfall: fewer acknowledged than sent.
 pub fn shortfall(report: &SendReport) -> Option<String> {
-    let acked = report.acked.filter(|a| *a < report.sent)?;
+    let acked = report.acked.filter(|a| *a < report.transmitted)?;
+    let what = if report.transmitted == report.sent {
+        "messages"
+    } else {
+        "uplinks (fragments counted one by one)"
+    };
     Some(format!(
-        "the gateway acknowledged {acked} of {} messages",
-        report.sent
+        "the gateway acknowledged {acked} of {} {what}",
+        report.transmitted
     ))
 }
 
@@ -411,10 +416,21 @@ mod tests {
     fn shortfalls_say_how_many_were_acknowledged() {
         let mut r = SendReport {
             sent: 10,
+            transmitted: 10,
             acked: Some(10),
             ..SendReport::default()
         };
         assert_eq!(shortfall(&r), None);
+        // In fragments, each uplink is acknowledged: 10 messages of 3 are 30.
+        let fragmented = SendReport {
+            transmitted: 30,
+            acked: Some(10),
+            ..r.clone()
+        };
+        assert_eq!(
+            shortfall(&fragmented).unwrap(),
+            "the gateway acknowledged 10 of 30 uplinks (fragments counted one by one)"
+        );
         r.acked = Some(7);
         let sent = Sent::Stream(r);
         assert_eq!(sent.sent(), 10);
