@@ -91,6 +91,7 @@ pub struct Counters {
     handshakes_established: AtomicU64,
     handshakes_refused: AtomicU64,
     lost_uplinks: AtomicU64,
+    in_fragments: AtomicU64,
 }
 
 /// A copy of the counters at one moment, as written to the stats file.
@@ -115,6 +116,10 @@ pub struct Snapshot {
     /// Losses after a device's last uplink seen show once a later one arrives.
     #[serde(default)]
     pub lost_uplinks: u64,
+    /// Messages still in fragments in the store (over every worker sharing it),
+    /// waiting for the rest: not yet among `received`.
+    #[serde(default)]
+    pub in_fragments: u64,
 }
 
 /// EDHOC handshakes (`--edhoc`; zero otherwise). Their messages carry no
@@ -221,6 +226,11 @@ impl Counters {
         self.lost_uplinks.store(n, Ordering::Relaxed);
     }
 
+    /// The store's count of messages still in fragments (`ReadingStore::in_fragments`).
+    pub fn set_in_fragments(&self, n: u64) {
+        self.in_fragments.store(n, Ordering::Relaxed);
+    }
+
     pub fn handshake(&self, established: bool) {
         let counter = if established {
             &self.handshakes_established
@@ -267,6 +277,7 @@ impl Counters {
                 refused: n(&self.handshakes_refused),
             },
             lost_uplinks: n(&self.lost_uplinks),
+            in_fragments: n(&self.in_fragments),
         }
     }
 }

@@ -4,14 +4,13 @@
 //! takes; this module imports neither.
 
 use std::net::{SocketAddr, UdpSocket};
-use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, Mutex};
 
 use crate::clock::now_us;
 use crate::counters::Reason;
 use crate::envelope::FrameCounter;
 use crate::framing::Event;
-use crate::reassembly::{Carried, Reassembler, Settled};
 use crate::verify::{SealedRing, Verified};
 
 /// One thing that arrived: a message to open, or bytes already known to be none.
@@ -128,133 +127,21 @@ pub enum Ack {
 /// instead of before them. OSCORE keeps its keys in the pipeline: its replay window
 /// and answers are decided there, in order.
 ///
-/// A fragment (`seal::fragment`) waits here for the rest of its message
-/// ([`Reassembler`]), per device: the envelope's DevEUI and session, else the
-/// source (a UDP peer, an MQTT topic). Only a whole message goes on, with every
-/// fragment's acknowledgement and frame counter; one given up goes on as
-/// `incomplete`, and so does one still in fragments when the inputs stop,
-/// unless a broker would redeliver its fragments (see `Drop`).
+/// A fragment (`seal::fragment`) goes on as it came: the pipeline puts it into its
+/// message in the store ([`crate::reassembly`]), where the workers sharing it meet,
+/// and opens the message it completes with these same keys.
 pub struct Feed {
     tx: SyncSender<Input>,
-    ring: Option<SealedRing>,
-    fragments: Reassembler<Box<dyn Acknowledge>>,
-}
-
-/// The acknowledgements of a message's fragments, released together.
-struct AckAll(Vec<Box<dyn Acknowledge>>);
-
-impl Acknowledge for AckAll {
-    fn ack(self: Box<Self>) {
-        for a in self.0 {
-            a.ack();
-        }
-    }
+    ring: Option<Arc<Mutex<SealedRing>>>,
 }
 
 impl Feed {
-    pub fn new(tx: SyncSender<Input>, ring: Option<SealedRing>) -> Feed {
-        Feed {
-            tx,
-            ring,
-            fragments: Reassembler::default(),
-        }
+    pub fn new(tx: SyncSender<Input>, ring: Option<Arc<Mutex<SealedRing>>>) -> Feed {
+        Feed { tx, ring }
     }
 
     pub fn send(&mut self, input: Input) -> bool {
-        match input {
-            Input::Message {
-                bytes,
-                arrived_us,
-                source,
-                ack,
-                counters,
-            } if seal::fragment::is_fragment(&bytes) => {
-                self.fragment(&bytes, arrived_us, source, ack, counters)
-            }
-            input => self.open_and_send(input),
-        }
-    }
-
-    fn fragment(
-        &mut self,
-        bytes: &[u8],
-        arrived_us: i64,
-        source: Arc<str>,
-        ack: Option<Ack>,
-        counters: Vec<FrameCounter>,
-    ) -> bool {
-        let broken = |detail: &str, ack, counters| Input::Broken {
-            reason: Reason::Garbage,
-            detail: detail.to_string(),
-            source: source.clone(),
-            ack,
-            counters,
-        };
-        let fragment = match seal::fragment::parse(bytes) {
-            Some(Ok(f)) => f,
-            _ => return self.open_and_send(broken("a fragment without a body", ack, counters)),
-        };
-        let ack = match ack {
-            Some(Ack::After(a)) => Some(a),
-            None => None,
-            // A CoAP request is answered by the pipeline, one request a message.
-            Some(coap @ Ack::Coap(..)) => {
-                return self.open_and_send(broken(
-                    "a fragment in a CoAP request",
-                    Some(coap),
-                    counters,
-                ));
-            }
-        };
-        let device = counters.first().map_or_else(
-            || source.to_string(),
-            |c| format!("{} {}", c.dev_eui, c.session),
-        );
-        let carried = Carried {
-            ack,
-            counter: counters.into_iter().next(),
-        };
-        for settled in self.fragments.push(&device, fragment, carried) {
-            let input = match settled {
-                Settled::Whole {
-                    bytes,
-                    acks,
-                    counters,
-                } => Input::Message {
-                    bytes,
-                    arrived_us,
-                    source: source.clone(),
-                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
-                    counters,
-                },
-                Settled::Incomplete {
-                    detail,
-                    acks,
-                    counters,
-                } => Input::Broken {
-                    reason: Reason::Incomplete,
-                    detail,
-                    source: source.clone(),
-                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
-                    counters,
-                },
-                Settled::Duplicate { acks, counters } => Input::Broken {
-                    reason: Reason::Replay,
-                    detail: "a fragment of a message already settled".into(),
-                    source: source.clone(),
-                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
-                    counters,
-                },
-            };
-            if !self.open_and_send(input) {
-                return false;
-            }
-        }
-        true
-    }
-
-    fn open_and_send(&mut self, input: Input) -> bool {
-        let input = match (input, &mut self.ring) {
+        let input = match (input, &self.ring) {
             (
                 Input::Message {
                     bytes,
@@ -264,55 +151,27 @@ impl Feed {
                     counters,
                 },
                 Some(ring),
-            ) => match ring.open(&bytes) {
-                Ok(verified) => Input::Verified {
-                    verified,
-                    arrived_us,
-                    source,
-                    ack,
-                    counters,
-                },
-                Err((reason, detail)) => Input::Broken {
-                    reason,
-                    detail,
-                    source,
-                    ack,
-                    counters,
-                },
-            },
+            ) if !seal::fragment::is_fragment(&bytes) => {
+                let opened = ring.lock().unwrap_or_else(|e| e.into_inner()).open(&bytes);
+                match opened {
+                    Ok(verified) => Input::Verified {
+                        verified,
+                        arrived_us,
+                        source,
+                        ack,
+                        counters,
+                    },
+                    Err((reason, detail)) => Input::Broken {
+                        reason,
+                        detail,
+                        source,
+                        ack,
+                        counters,
+                    },
+                }
+            }
             (input, _) => input,
         };
         self.tx.send(input).is_ok()
-    }
-}
-
-/// The inputs are stopping, before the pipeline: a message still in fragments
-/// that nothing will send again is settled as `incomplete`; one whose
-/// fragments a broker would redeliver is left unacknowledged, and said.
-impl Drop for Feed {
-    fn drop(&mut self) {
-        let (given_up, stay) = self.fragments.give_up_unacknowledged();
-        for settled in given_up {
-            if let Settled::Incomplete {
-                detail,
-                acks,
-                counters,
-            } = settled
-            {
-                let _ = self.tx.send(Input::Broken {
-                    reason: Reason::Incomplete,
-                    detail: format!("{detail} before the gateway stopped"),
-                    source: Arc::from("the gateway's stop"),
-                    ack: Some(Ack::After(Box::new(AckAll(acks)))),
-                    counters,
-                });
-            }
-        }
-        if stay > 0 {
-            eprintln!(
-                "gateway: {stay} message(s) still in fragments at the stop, neither stored nor \
-                 counted; their fragments are not acknowledged, so the broker redelivers them"
-            );
-        }
     }
 }

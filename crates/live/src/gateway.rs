@@ -13,9 +13,8 @@
 //! acknowledgement (`ack N` on TCP, PUBACK on MQTT, a CoAP answer) is released only
 //! after the commit that settled it, so an acknowledged message is never lost.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 
 use crate::counters::{Counters, Snapshot};
 use crate::endpoint::check_pairing;
@@ -50,17 +49,19 @@ pub fn run(
         Some(ring) => format!(", opening with {}", ring.implementations().join(", ")),
         None => String::new(),
     };
-    let feed = Feed::new(tx, ring);
+    // The pipeline opens with them too: the messages fragments complete.
+    let ring = ring.map(|r| Arc::new(Mutex::new(r)));
+    let feed = Feed::new(tx, ring.clone());
     let started = input::start(&config, feed, inputs_stop.clone(), counters.clone())?;
     eprintln!(
         "gateway: listening on {}, storing in {}{opening}",
         started.bound, config.db
     );
 
-    let mut worker = Worker::new(&config, &counters);
-    // Asked to stop, the inputs end first, so that what their feed still holds
-    // (fragments nothing will send again) reaches the pipeline, which commits
-    // it and ends once the last input has let go of the queue.
+    let mut worker = Worker::new(&config, &counters, ring);
+    // Asked to stop, the inputs end first, so that what they had taken in
+    // reaches the pipeline, which commits it and ends once the last input has
+    // let go of the queue.
     let served = Arc::new(AtomicBool::new(false));
     let watch = {
         let (stop, inputs_stop, served) = (stop.clone(), inputs_stop.clone(), served.clone());
@@ -93,6 +94,13 @@ pub fn run(
     let snap = counters.snapshot();
     if let Some(path) = &config.stats_file {
         snap.write_to(path)?;
+    }
+    if snap.in_fragments > 0 {
+        eprintln!(
+            "gateway: {} message(s) still in fragments, kept in {} for the rest of their \
+             fragments (the next run, or another worker, completes them)",
+            snap.in_fragments, config.db
+        );
     }
     Ok(snap)
 }

@@ -7,9 +7,9 @@
 
 use std::io::{BufWriter, Write};
 use std::net::{SocketAddr, UdpSocket};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::clock::now_us;
@@ -19,9 +19,9 @@ use crate::envelope::{Envelope, FrameCounter};
 use crate::error::LiveError;
 use crate::feed::{Ack, Acknowledge, Input};
 use crate::replay::Verdict;
-use crate::store::{Pending, ReadingStore};
+use crate::store::{FragmentIn, Pending, ReadingStore};
 use crate::verify::oscore::{self, OscoreRing};
-use crate::verify::{Keyring, Verified};
+use crate::verify::{Keyring, SealedRing, Verified};
 
 /// A CoAP request in the current batch: its index there and where its answer goes.
 struct CoapAnswer {
@@ -42,11 +42,19 @@ pub(crate) struct Worker<'a> {
     seen: Vec<FrameCounter>,
     /// CoAP requests of the current batch, answered after commit.
     answers: Vec<CoapAnswer>,
+    /// Fragments of the current batch, put into their messages in its commit.
+    fragments: Vec<FragmentIn>,
+    /// The sealing keys the feed opens with, for the messages fragments complete.
+    ring: Option<Arc<Mutex<SealedRing>>>,
     dirty_since: Option<Instant>,
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(config: &'a GatewayConfig, counters: &'a Counters) -> Self {
+    pub(crate) fn new(
+        config: &'a GatewayConfig,
+        counters: &'a Counters,
+        ring: Option<Arc<Mutex<SealedRing>>>,
+    ) -> Self {
         Worker {
             config,
             counters,
@@ -55,6 +63,8 @@ impl<'a> Worker<'a> {
             acks: Vec::new(),
             seen: Vec::new(),
             answers: Vec::new(),
+            fragments: Vec::new(),
+            ring,
             dirty_since: None,
         }
     }
@@ -160,8 +170,56 @@ impl<'a> Worker<'a> {
             }
             return;
         }
-        self.counters.received(now_us());
         self.dirty_since.get_or_insert_with(Instant::now);
+        let input = match input {
+            // Received once its message settles (in the commit), not per fragment.
+            Input::Message {
+                bytes,
+                arrived_us,
+                source,
+                ack: ack @ (Some(Ack::After(_)) | None),
+                counters,
+            } if seal::fragment::is_fragment(&bytes) => {
+                if let Some(Ok(_)) = seal::fragment::parse(&bytes) {
+                    self.fragments.push(FragmentIn {
+                        // One device's fragments: its DevEUI and session, else the source.
+                        device: counters.first().map_or_else(
+                            || source.to_string(),
+                            |c| format!("{} {}", c.dev_eui, c.session),
+                        ),
+                        bytes,
+                        arrived_us,
+                        source: source.to_string(),
+                    });
+                    self.seen.extend(counters);
+                    self.note_ack(ack);
+                    return;
+                }
+                Input::Broken {
+                    reason: Reason::Garbage,
+                    detail: "a fragment without a body".into(),
+                    source,
+                    ack,
+                    counters,
+                }
+            }
+            Input::Message {
+                bytes,
+                source,
+                ack: ack @ Some(Ack::Coap(..)),
+                counters,
+                ..
+            } if seal::fragment::is_fragment(&bytes) => Input::Broken {
+                // A CoAP request is answered per request: never one of several.
+                reason: Reason::Garbage,
+                detail: "a fragment in a CoAP request".into(),
+                source,
+                ack,
+                counters,
+            },
+            input => input,
+        };
+        self.counters.received(now_us());
         match input {
             Input::Message {
                 bytes,
@@ -278,12 +336,28 @@ impl<'a> Worker<'a> {
         keyring: &mut Option<Keyring>,
     ) -> Result<(), LiveError> {
         let mut verdicts = Vec::new();
-        if !self.pending.is_empty() || !self.seen.is_empty() {
-            verdicts = store.commit(&self.pending, &self.seen)?;
+        if !self.pending.is_empty() || !self.seen.is_empty() || !self.fragments.is_empty() {
+            let ring = &self.ring;
+            // A message the fragments completed opens with the keys the feed has.
+            let mut open = |bytes: &[u8]| match (keyring.as_mut(), ring) {
+                (Some(k), _) => k.open(bytes),
+                (None, Some(ring)) => ring.lock().unwrap_or_else(|e| e.into_inner()).open(bytes),
+                (None, None) => Err((Reason::WrongKey, "no key to open it".to_string())),
+            };
+            let committed =
+                store.commit_all(&self.pending, &self.seen, &self.fragments, &mut open)?;
             self.seen.clear();
+            self.fragments.clear();
+            for _ in 0..committed.settled {
+                self.counters.received(now_us());
+            }
+            for (reason, source, detail) in &committed.refused {
+                self.reject(*reason, source, detail);
+            }
+            verdicts = committed.verdicts;
             let batch = std::mem::take(&mut self.pending);
             let mut stored = 0;
-            for (p, verdict) in batch.iter().zip(&verdicts) {
+            for (p, verdict) in batch.iter().chain(&committed.whole).zip(&verdicts) {
                 match verdict {
                     Verdict::Fresh => stored += 1,
                     Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, detail),
@@ -315,7 +389,8 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Refreshes `lost_uplinks` from the store, where the envelope numbers uplinks.
+/// Refreshes the figures only the store knows: `lost_uplinks`, where the
+/// envelope numbers uplinks, and `in_fragments`.
 pub(crate) fn note_losses(
     config: &GatewayConfig,
     counters: &Counters,
@@ -324,5 +399,6 @@ pub(crate) fn note_losses(
     if config.envelope != Envelope::Raw {
         counters.set_lost_uplinks(store.lost_uplinks()?);
     }
+    counters.set_in_fragments(store.in_fragments()?);
     Ok(())
 }

@@ -47,9 +47,12 @@
 //! one row per series, so it reads the series and the spans added since its last call,
 //! not every uplink. Called once per stats interval, it keeps `uplink_spans` that small.
 
+mod fragments;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
+
+pub use fragments::{Committed, FragmentIn, Opener};
 
 use std::collections::{HashMap, HashSet};
 
@@ -122,6 +125,13 @@ trait BatchTx {
     fn spans(&mut self) -> Result<Vec<(i64, Span)>, LiveError>;
     /// Deletes the spans `gone` and inserts `new` in their place.
     fn replace_spans(&mut self, gone: &[i64], new: &[Span]) -> Result<(), LiveError>;
+    /// The stored reassembly state of these devices (sorted, distinct), held
+    /// against other writers until the commit; a device without one has none.
+    fn lock_fragments(&mut self, devices: &[&str]) -> Result<HashMap<String, Vec<u8>>, LiveError>;
+    /// Writes these devices' states (locked by `lock_fragments`).
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError>;
+    /// Every device's state.
+    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError>;
 }
 
 /// Counters of one device session, from `lo` to `hi`: `n` of them were seen (each
@@ -226,11 +236,34 @@ impl ReadingStore {
         batch: &[Pending],
         seen: &[FrameCounter],
     ) -> Result<Vec<Verdict>, LiveError> {
+        // No fragments: no message is completed here, so none is opened.
+        let mut none = |_: &[u8]| Err((crate::counters::Reason::WrongKey, String::new()));
+        Ok(self.commit_all(batch, seen, &[], &mut none)?.verdicts)
+    }
+
+    /// [`ReadingStore::commit`], and `fragments` put into their devices' messages in progress
+    /// ([`crate::reassembly`]) in the same transaction: each message they
+    /// complete is opened with `open` and decided with the batch, so it is
+    /// stored once, whichever worker committed its last fragment.
+    pub fn commit_all(
+        &mut self,
+        batch: &[Pending],
+        seen: &[FrameCounter],
+        fragments: &[FragmentIn],
+        open: Opener,
+    ) -> Result<Committed, LiveError> {
         let max_age_us = self.max_age_us;
         let work = |tx: &mut dyn BatchTx| {
-            let verdicts = decide(tx, batch, max_age_us)?;
+            let (whole, refused, settled) = fragments::reassemble(tx, fragments, open)?;
+            let all: Vec<&Pending> = batch.iter().chain(&whole).collect();
+            let verdicts = decide(tx, &all, max_age_us)?;
             note_seen(tx, seen)?;
-            Ok(verdicts)
+            Ok(Committed {
+                verdicts,
+                whole,
+                refused,
+                settled,
+            })
         };
         match &mut self.db {
             Backend::Sqlite(db) => db.in_transaction(work),
@@ -275,6 +308,16 @@ impl ReadingStore {
         }
     }
 
+    /// Messages still in fragments, over every device sharing the store.
+    pub fn in_fragments(&mut self) -> Result<u64, LiveError> {
+        let work = |tx: &mut dyn BatchTx| fragments::in_progress(tx);
+        match &mut self.db {
+            Backend::Sqlite(db) => db.in_transaction(work),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(db) => db.in_transaction(work),
+        }
+    }
+
     /// Rows in `uplinks_seen`: distinct uplinks that arrived with a frame counter.
     pub fn uplinks_seen(&mut self) -> Result<u64, LiveError> {
         self.count_rows("uplinks_seen")
@@ -310,7 +353,7 @@ impl ReadingStore {
 /// The replay rule over one batch, inside its transaction.
 fn decide(
     tx: &mut dyn BatchTx,
-    batch: &[Pending],
+    batch: &[&Pending],
     max_age_us: i64,
 ) -> Result<Vec<Verdict>, LiveError> {
     let mut key_ids: Vec<&str> = batch

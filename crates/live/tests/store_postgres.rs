@@ -3,13 +3,14 @@
 //! and counters. Each message is stored exactly once; the other worker gets the replay
 //! verdict. The state survives reopening, and counter marks are never stale per process.
 //! Lost uplinks are counted from what both saw, while both commit and fold at once.
+//! Fragments that two workers each got some of make their message once.
 
 use std::sync::{Arc, Barrier};
 
 use ciphermeter_live::LiveError;
 use ciphermeter_live::envelope::FrameCounter;
 use ciphermeter_live::replay::Verdict;
-use ciphermeter_live::store::{Pending, ReadingStore};
+use ciphermeter_live::store::{FragmentIn, Pending, ReadingStore};
 use ciphermeter_live::verify::Verified;
 use store::Location;
 use testkit::Postgres;
@@ -220,4 +221,104 @@ fn lost_uplinks_are_counted_from_what_every_worker_saw() {
         .unwrap()
         .get(0);
     assert_eq!(spans, 3);
+}
+
+/// Fragments of message `m` of `device` (112 bytes: three at 51 bytes), as
+/// the sealing core cuts them, tagged with the message's number.
+fn fragments_of(device: u64, m: u64) -> Vec<Vec<u8>> {
+    let mut message = vec![0xA5; 112];
+    message[..16].copy_from_slice(&[device.to_be_bytes(), m.to_be_bytes()].concat());
+    (0..3)
+        .map(|i| {
+            let mut out = [0u8; 51];
+            let n = seal::fragment::write(&message, 51, (m % 16) as u8, i, &mut out).unwrap();
+            out[..n].to_vec()
+        })
+        .collect()
+}
+
+/// What the gateway's keys would make of a message put back together: here,
+/// the message itself as the reading, its first 16 bytes as the nonce.
+fn opened(bytes: &[u8]) -> Result<Verified, (ciphermeter_live::counters::Reason, String)> {
+    Ok(Verified {
+        device: format!("dev{}", bytes[7]),
+        key_id: "k".into(),
+        replay_id: bytes[..16].to_vec(),
+        counter: None,
+        reading: bytes.to_vec(),
+        sent_us: Some(NOW - S),
+    })
+}
+
+/// Two workers sharing a subscription each get some of every message's
+/// fragments (one the first and last, the other the middle one), and commit
+/// them at once: every message is put together in the store and stored once,
+/// by whichever worker committed its last fragment; a fragment redelivered
+/// after is a replay, and nothing is left in progress.
+#[test]
+fn two_workers_put_each_message_together_from_their_fragments_once() {
+    let Some(pg) = Postgres::start() else { return };
+    let url = pg.create_database("fragments");
+    const DEVICES: u64 = 4;
+    const MESSAGES: u64 = 30;
+    let rounds = Arc::new(Barrier::new(2));
+    let workers: Vec<_> = [vec![0, 2], vec![1]]
+        .into_iter()
+        .map(|indexes| {
+            let (url, rounds) = (url.clone(), rounds.clone());
+            std::thread::spawn(move || {
+                let mut store = open(&url);
+                let (mut stored, mut refused) = (0, Vec::new());
+                // A round per message: a worker never runs more than one
+                // message ahead of the other (WINDOW allows four).
+                for m in 0..MESSAGES {
+                    rounds.wait();
+                    let batch: Vec<FragmentIn> = (0..DEVICES)
+                        .flat_map(|d| {
+                            let parts = fragments_of(d, m);
+                            indexes.iter().map(move |&i| FragmentIn {
+                                device: format!("dev{d}"),
+                                bytes: parts[i].clone(),
+                                arrived_us: NOW,
+                                source: "test".into(),
+                            })
+                        })
+                        .collect();
+                    let c = store.commit_all(&[], &[], &batch, &mut opened).unwrap();
+                    assert_eq!(c.verdicts.len(), c.whole.len());
+                    stored += c.verdicts.iter().filter(|v| **v == Verdict::Fresh).count();
+                    refused.extend(c.refused.into_iter().map(|r| r.2));
+                }
+                (stored, refused)
+            })
+        })
+        .collect();
+    let results: Vec<(usize, Vec<String>)> =
+        workers.into_iter().map(|w| w.join().unwrap()).collect();
+    let stored: usize = results.iter().map(|r| r.0).sum();
+    assert_eq!(stored as u64, DEVICES * MESSAGES, "{results:?}");
+    assert!(results.iter().all(|r| r.1.is_empty()), "{results:?}");
+    let mut store = open(&url);
+    assert_eq!(store.count().unwrap(), DEVICES * MESSAGES);
+    assert_eq!(store.in_fragments().unwrap(), 0);
+    // The broker redelivers the last message's middle fragment: a replay.
+    let again = FragmentIn {
+        device: "dev0".into(),
+        bytes: fragments_of(0, MESSAGES - 1)[1].clone(),
+        arrived_us: NOW,
+        source: "test".into(),
+    };
+    let c = store.commit_all(&[], &[], &[again], &mut opened).unwrap();
+    assert!(c.whole.is_empty());
+    assert_eq!(
+        c.refused
+            .iter()
+            .map(|r| (r.0, r.2.as_str()))
+            .collect::<Vec<_>>(),
+        [(
+            ciphermeter_live::counters::Reason::Replay,
+            "a fragment of a message already settled"
+        )]
+    );
+    assert_eq!(store.count().unwrap(), DEVICES * MESSAGES);
 }

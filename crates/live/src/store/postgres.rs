@@ -59,6 +59,10 @@ CREATE TABLE IF NOT EXISTS uplink_spans (
     hi      BIGINT NOT NULL,
     n       BIGINT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS fragments_in_progress (
+    device TEXT  PRIMARY KEY,
+    state  BYTEA NOT NULL
+);
 ";
 
 /// Serialises the schema creation of workers that start together.
@@ -84,6 +88,11 @@ struct Statements {
     add_spans: Statement,
     spans: Statement,
     drop_spans: Statement,
+    /// A row for each device new to reassembly, so that each can be locked.
+    add_fragments: Statement,
+    lock_fragments: Statement,
+    save_fragments: Statement,
+    fragment_states: Statement,
 }
 
 impl Readings {
@@ -138,6 +147,22 @@ impl Readings {
             )?,
             spans: client.prepare("SELECT id, dev_eui, session, lo, hi, n FROM uplink_spans")?,
             drop_spans: client.prepare("DELETE FROM uplink_spans WHERE id = ANY($1::int8[])")?,
+            add_fragments: client.prepare(
+                "INSERT INTO fragments_in_progress (device, state)
+                 SELECT d, ''::bytea FROM unnest($1::text[]) AS d ORDER BY d
+                 ON CONFLICT DO NOTHING",
+            )?,
+            // In key order, as every worker takes them: no two wait on each other.
+            lock_fragments: client.prepare(
+                "SELECT device, state FROM fragments_in_progress WHERE device = ANY($1::text[])
+                 ORDER BY device FOR UPDATE",
+            )?,
+            save_fragments: client.prepare(
+                "UPDATE fragments_in_progress f SET state = u.state
+                 FROM unnest($1::text[], $2::bytea[]) AS u(device, state)
+                 WHERE f.device = u.device",
+            )?,
+            fragment_states: client.prepare("SELECT device, state FROM fragments_in_progress")?,
         };
         Ok(Readings { client, statements })
     }
@@ -317,5 +342,27 @@ impl BatchTx for Tx<'_> {
     fn replace_spans(&mut self, gone: &[i64], new: &[Span]) -> Result<(), LiveError> {
         self.tx.execute(&self.statements.drop_spans, &[&gone])?;
         self.add_spans(new)
+    }
+
+    fn lock_fragments(&mut self, devices: &[&str]) -> Result<HashMap<String, Vec<u8>>, LiveError> {
+        self.tx
+            .execute(&self.statements.add_fragments, &[&devices])?;
+        let rows = self
+            .tx
+            .query(&self.statements.lock_fragments, &[&devices])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError> {
+        let devices: Vec<&str> = states.iter().map(|s| s.0).collect();
+        let bytes: Vec<&[u8]> = states.iter().map(|s| s.1.as_slice()).collect();
+        self.tx
+            .execute(&self.statements.save_fragments, &[&devices, &bytes])?;
+        Ok(())
+    }
+
+    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
+        let rows = self.tx.query(&self.statements.fragment_states, &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 }

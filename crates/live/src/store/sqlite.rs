@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS uplink_spans (
     hi      INTEGER NOT NULL,
     n       INTEGER NOT NULL       -- counters seen in it (each in one span only)
 );
+CREATE TABLE IF NOT EXISTS fragments_in_progress (
+    device TEXT PRIMARY KEY,       -- DevEUI and session, else the source
+    state  BLOB NOT NULL           -- crate::reassembly::InProgress (JSON)
+) WITHOUT ROWID;
 ";
 
 pub(super) struct Readings {
@@ -234,6 +238,39 @@ impl BatchTx for Tx<'_> {
             delete.execute([id])?;
         }
         self.add_spans(new)
+    }
+
+    fn lock_fragments(&mut self, devices: &[&str]) -> Result<HashMap<String, Vec<u8>>, LiveError> {
+        // BEGIN IMMEDIATE holds the write lock already.
+        let mut select = self
+            .0
+            .prepare_cached("SELECT state FROM fragments_in_progress WHERE device = ?1")?;
+        let mut states = HashMap::new();
+        for device in devices {
+            if let Some(state) = select.query_row([device], |r| r.get(0)).optional()? {
+                states.insert(device.to_string(), state);
+            }
+        }
+        Ok(states)
+    }
+
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError> {
+        let mut upsert = self.0.prepare_cached(
+            "INSERT INTO fragments_in_progress (device, state) VALUES (?1, ?2)
+             ON CONFLICT (device) DO UPDATE SET state = excluded.state",
+        )?;
+        for (device, state) in states {
+            upsert.execute(params![device, state])?;
+        }
+        Ok(())
+    }
+
+    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
+        let mut select = self
+            .0
+            .prepare_cached("SELECT device, state FROM fragments_in_progress")?;
+        let rows = select.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
