@@ -9,9 +9,10 @@
 //! Output is line oriented so the host runner can parse it:
 //! `A <algorithm>` starts an algorithm, `K <algorithm> pass|FAIL <why>` is the
 //! known-answer result, `M <operation> <bytes>` names the next measured region
-//! and the probe answers with `C <count> <stack bytes> [<room>]` (room, from the
-//! AVR harness: the free stack the region had, so a peak that reaches it did
-//! not fit); `O` after it says the region's stack ran into the static data
+//! and the probe answers with `C <count> <stack bytes> [<room>]` (room: the
+//! free stack the region had, so a peak that reaches it did not fit, and the
+//! board's RAM less room plus peak is the build's whole need; none in a
+//! constant-time build); `O` after it says the region's stack ran into the static data
 //! (Cortex-M); `N <bytes>` that an algorithm's bench frame reached that far
 //! past the free RAM before it began (Cortex-M; the run ends there); `E`
 //! ends the run.

@@ -33,6 +33,24 @@ pub fn device_target(device: &Device) -> Result<Option<device_facts::Target>, Er
         .transpose()
 }
 
+/// The device's own RAM, from its profile.
+pub fn device_ram(device: &Device) -> Option<u64> {
+    device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024)
+}
+
+/// `target`'s shipped table as it holds for `device`: a build that needed
+/// more RAM on the simulated board than the device has does not fit it.
+pub fn shipped_for(
+    device: &Device,
+    target: device_facts::Target,
+) -> Result<Option<device_facts::cost_table::CostTable>, Error> {
+    let table = device_facts::cost_table::shipped(target)?;
+    Ok(match device_ram(device) {
+        Some(ram) => table.map(|t| t.for_device(&device.name, ram)),
+        None => table,
+    })
+}
+
 /// Where a device's counts came from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Origin {
@@ -95,6 +113,8 @@ pub struct DeviceTimes {
     seal: BTreeMap<(String, String), Vec<(usize, u64)>>,
     code: BTreeMap<String, i64>,
     stack: BTreeMap<String, u32>,
+    /// Each build's whole RAM need on the simulated board.
+    ram: BTreeMap<String, u32>,
     /// Why a build has no counts: it does not fit (with sizes), or failed.
     failures: BTreeMap<String, String>,
     /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
@@ -144,7 +164,24 @@ impl DeviceTimes {
             (Some(stored), Some(shipped)) => Some(stored.over(shipped)),
             (stored, shipped) => stored.or(shipped),
         };
+        let times = match device_ram(device) {
+            Some(ram) => times.map(|t| t.within_ram(&device.name, ram)),
+            None => times,
+        };
         times.map(Self::with_verdicts).transpose()
+    }
+
+    /// These times for a device with `ram` bytes: a build that needed more
+    /// on the simulated board does not fit it, and is a failure that says so
+    /// ([`device_facts::cost_table::CostTable::for_device`]'s rule).
+    fn within_ram(mut self, device: &str, ram: u64) -> DeviceTimes {
+        for (build, &need) in &self.ram {
+            if let Some(why) = self.target.beyond_device_ram(device, ram, need.into()) {
+                self.seal.retain(|(b, _), _| b != build);
+                self.failures.insert(build.clone(), why);
+            }
+        }
+        self
     }
 
     /// These counts, and `base`'s for every build these lack.
@@ -170,6 +207,9 @@ impl DeviceTimes {
         }
         for (alg, stack) in base.stack {
             self.stack.entry(alg).or_insert(stack);
+        }
+        for (alg, need) in base.ram {
+            self.ram.entry(alg).or_insert(need);
         }
         self.estimated |= base.estimated;
         self
@@ -199,6 +239,7 @@ impl DeviceTimes {
             seal: BTreeMap::new(),
             code: BTreeMap::new(),
             stack: BTreeMap::new(),
+            ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: false,
             allowed: Implementation::ALL.to_vec(),
@@ -220,6 +261,10 @@ impl DeviceTimes {
             if let Some(st) = r.data.get("stack_bytes").and_then(Value::as_u64) {
                 let peak = times.stack.entry(r.subject.clone()).or_default();
                 *peak = (*peak).max(st as u32);
+            }
+            if let Some(need) = r.data.get("ram_bytes").and_then(Value::as_u64) {
+                let peak = times.ram.entry(r.subject.clone()).or_default();
+                *peak = (*peak).max(need as u32);
             }
             if is_seal(&r.operation)
                 && r.metric != store::conventions::FAILURE
@@ -252,6 +297,7 @@ impl DeviceTimes {
             seal: BTreeMap::new(),
             code: BTreeMap::new(),
             stack: BTreeMap::new(),
+            ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
             allowed: Implementation::ALL.to_vec(),
@@ -276,6 +322,10 @@ impl DeviceTimes {
             if let Some(st) = e.stack_bytes {
                 let peak = times.stack.entry(build(e)).or_default();
                 *peak = (*peak).max(st);
+            }
+            if let Some(need) = e.ram_bytes {
+                let peak = times.ram.entry(build(e)).or_default();
+                *peak = (*peak).max(need);
             }
             if is_seal(&e.operation) {
                 let mut points = e.cycle_points();

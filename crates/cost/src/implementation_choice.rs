@@ -163,6 +163,7 @@ mod tests {
             estimate_fit: None,
             code_size_bytes: Some(1000),
             stack_bytes: Some(100),
+            ram_bytes: None,
             known_answers: 1,
             error: None,
         }

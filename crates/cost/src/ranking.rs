@@ -151,7 +151,7 @@ pub fn rank_names(
     }
     // The implementations measured on the device's core, for each scheme's choice.
     let implementations = match crate::device_times::device_target(device)? {
-        Some(target) => device_facts::cost_table::shipped(target)?,
+        Some(target) => crate::device_times::shipped_for(device, target)?,
         None => None,
     };
     let setting = Setting {

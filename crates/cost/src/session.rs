@@ -39,6 +39,9 @@ pub struct DeviceHandshake {
     pub clock_mhz: f64,
     /// Where the cycles come from (simulated, the table and its firmware).
     pub cycles_source: String,
+    /// Where the builds ran and whether they fit the device: the simulated
+    /// board's RAM, the most any build needed, and the device's.
+    pub memory: String,
     pub messages: Vec<MessageCpu>,
     pub initiator_cpu_ms: f64,
     pub responder_cpu_ms: f64,
@@ -85,21 +88,55 @@ impl OnDevice {
     }
 }
 
-/// Where a build ran out of the simulated board's RAM but the device has more,
-/// the verdict is the board's, not the device's: say so, with both sizes.
+/// Where a build ran out of the simulated board's RAM, what that says of the
+/// device's: the same RAM, or more than the board had (then not measured).
 fn beyond_the_board(why: &str, target: device_facts::Target, device: &Device) -> String {
     let board_ram = target.memory_bytes().1;
-    let Some(ram) = device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024) else {
+    let Some(ram) = crate::device_times::device_ram(device) else {
         return String::new();
     };
-    if !why.starts_with(&target.short_of_ram()) || ram <= board_ram {
+    if !why.starts_with(&target.short_of_ram()) {
         return String::new();
     }
-    let board = target.qemu_machine().unwrap_or("simavr");
-    format!(
-        " — that is the simulated board's RAM ({board}, where it ran); {} has {ram} B, so whether it fits there is not measured",
-        device.name
-    )
+    let board = target.board();
+    match ram.cmp(&board_ram) {
+        std::cmp::Ordering::Greater => format!(
+            " — that is the simulated board's RAM ({board}, where it ran); {} has {ram} B, so \
+             whether it fits there is not measured",
+            device.name
+        ),
+        std::cmp::Ordering::Equal => format!(
+            " — it ran on {board} with {board_ram} B of RAM, as much as {} has: it does not fit \
+             the device",
+            device.name
+        ),
+        std::cmp::Ordering::Less => format!(
+            " — it ran on {board} with {board_ram} B of RAM; {} has {ram} B: it does not fit \
+             the device",
+            device.name
+        ),
+    }
+}
+
+/// Where a handshake's builds ran, and what they need of the device's RAM.
+fn memory_line(target: device_facts::Target, device: &Device, need: Option<u32>) -> String {
+    let board = format!(
+        "ran on {} with {} B of RAM",
+        target.board(),
+        target.memory_bytes().1
+    );
+    match (need, crate::device_times::device_ram(device)) {
+        (Some(need), Some(ram)) => format!(
+            "{board}; its builds need at most {need} B (static data and the deepest stack), \
+             within {}'s {ram} B",
+            device.name
+        ),
+        (Some(need), None) => format!(
+            "{board}; its builds need at most {need} B; {} has no RAM size in its profile",
+            device.name
+        ),
+        (None, _) => format!("{board}; the table has no RAM need for its builds"),
+    }
 }
 
 /// `handshake`'s messages on `device` and `link`, from the device's shipped table.
@@ -125,7 +162,7 @@ pub fn on_device(
             ),
         ));
     };
-    let Some(table) = device_facts::cost_table::shipped(target)? else {
+    let Some(table) = crate::device_times::shipped_for(device, target)? else {
         return Ok(unavailable(
             Some(target.name().into()),
             format!("no device cost table for {target}: run scripts/device-costs"),
@@ -140,7 +177,7 @@ pub fn on_device(
         .collect();
     builds.sort_unstable();
     builds.dedup();
-    for build in builds {
+    for &build in &builds {
         if let Some(why) = table.failure(build) {
             return Ok(unavailable(
                 Some(target.name().into()),
@@ -208,6 +245,11 @@ pub fn on_device(
     let active_s = load.cpu_time_s + airtime.as_secs() + rx_time.as_secs();
     let e = estimate(device, radio, None, &load, active_s + 1.0).map_err(Error::invalid)?;
     let estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
+    let need = builds
+        .iter()
+        .filter_map(|b| table.ram_need(b, device_facts::Implementation::RustCrypto.name()))
+        .max();
+    let memory = memory_line(target, device, need);
     Ok(OnDevice::Measured(DeviceHandshake {
         protocol: handshake.protocol.clone(),
         class: handshake.class,
@@ -224,6 +266,7 @@ pub fn on_device(
                 ""
             }
         ),
+        memory,
         messages,
         initiator_cpu_ms: initiator_ms,
         responder_cpu_ms: responder_ms,
@@ -246,11 +289,12 @@ impl DeviceHandshake {
     /// The lines `handshake edhoc --device` adds under the link's table.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "on {} ({} at {} MHz; {}):\n{:<20} {:<9} {:>14} {:>10} {:>14} {:>10}\n",
+            "on {} ({} at {} MHz; {}):\n{}\n{:<20} {:<9} {:>14} {:>10} {:>14} {:>10}\n",
             self.device,
             self.target,
             self.clock_mhz,
             self.cycles_source,
+            self.memory,
             "message",
             "writer",
             "write cycles",

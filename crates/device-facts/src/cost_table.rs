@@ -54,6 +54,10 @@ pub struct Entry {
     pub estimate_fit: Option<Fit>,
     pub code_size_bytes: Option<i64>,
     pub stack_bytes: Option<u32>,
+    /// RAM the build used at its deepest point (static data and the whole
+    /// stack), on the simulated board: what a device's own RAM is judged by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ram_bytes: Option<u32>,
     /// The known answers the build passed on the device before these counts
     /// (at least one for every measured entry: `tests/table_revisions.rs`).
     #[serde(default)]
@@ -69,6 +73,24 @@ fn is_rustcrypto(name: &String) -> bool {
 }
 
 impl Entry {
+    /// The one entry of a build the target cannot run, with why.
+    pub fn failure(algorithm: String, implementation: String, why: String) -> Entry {
+        Entry {
+            algorithm,
+            implementation,
+            operation: "failure".into(),
+            points: Vec::new(),
+            fit: None,
+            cycle_estimates: Vec::new(),
+            estimate_fit: None,
+            code_size_bytes: None,
+            stack_bytes: None,
+            ram_bytes: None,
+            known_answers: 0,
+            error: Some(why),
+        }
+    }
+
     /// Table order: by algorithm, RustCrypto's first, then by operation.
     fn order(&self) -> (&str, bool, &str, &str) {
         (
@@ -272,6 +294,7 @@ impl CostTable {
                     cycle_estimates,
                     code_size_bytes: rows.iter().find_map(|r| r.code_size_bytes),
                     stack_bytes: rows.iter().filter_map(|r| r.stack_bytes).max(),
+                    ram_bytes: rows.iter().filter_map(|r| r.ram_bytes).max(),
                     known_answers: rows.iter().map(|r| r.known_answers).min().unwrap_or(0),
                     algorithm,
                     implementation,
@@ -284,18 +307,8 @@ impl CostTable {
         entries.extend(
             failures
                 .into_iter()
-                .map(|((algorithm, implementation), error)| Entry {
-                    algorithm,
-                    implementation,
-                    operation: "failure".into(),
-                    points: Vec::new(),
-                    fit: None,
-                    cycle_estimates: Vec::new(),
-                    estimate_fit: None,
-                    code_size_bytes: None,
-                    stack_bytes: None,
-                    known_answers: 0,
-                    error: Some(error),
+                .map(|((algorithm, implementation), error)| {
+                    Entry::failure(algorithm, implementation, error)
                 }),
         );
         entries.sort_by(|a, b| a.order().cmp(&b.order()));
@@ -366,6 +379,41 @@ impl CostTable {
             })
             .and_then(|e| e.error.as_deref())
     }
+
+    /// The most RAM any operation of `implementation`'s `algorithm` needed.
+    pub fn ram_need(&self, algorithm: &str, implementation: &str) -> Option<u32> {
+        self.entries
+            .iter()
+            .filter(|e| e.algorithm == algorithm && e.implementation == implementation)
+            .filter_map(|e| e.ram_bytes)
+            .max()
+    }
+
+    /// This table as it holds for one device with `ram` bytes of RAM: each
+    /// build whose measured need is more than the device has becomes a
+    /// failure that says so, with where it ran. The simulated board is only
+    /// where the code ran, never the verdict.
+    pub fn for_device(mut self, device: &str, ram: u64) -> CostTable {
+        let target = self.target;
+        let mut beyond: BTreeMap<(String, String), String> = BTreeMap::new();
+        for e in self.entries.iter().filter(|e| e.error.is_none()) {
+            let need = self.ram_need(&e.algorithm, &e.implementation).unwrap_or(0);
+            if let Some(why) = target.beyond_device_ram(device, ram, need.into()) {
+                beyond.insert((e.algorithm.clone(), e.implementation.clone()), why);
+            }
+        }
+        self.entries
+            .retain(|e| !beyond.contains_key(&(e.algorithm.clone(), e.implementation.clone())));
+        self.entries.extend(
+            beyond
+                .into_iter()
+                .map(|((algorithm, implementation), why)| {
+                    Entry::failure(algorithm, implementation, why)
+                }),
+        );
+        self.entries.sort_by(|a, b| a.order().cmp(&b.order()));
+        self
+    }
 }
 
 /// The table in `path` with `newer`'s algorithms replaced ([`CostTable::update`]).
@@ -435,6 +483,7 @@ mod tests {
             estimate_fit: None,
             code_size_bytes: None,
             stack_bytes: None,
+            ram_bytes: None,
             known_answers: 1,
             error: None,
         };
@@ -453,6 +502,44 @@ mod tests {
             Some(1_000.0 + 800.0 / 192.0 * 256.0)
         );
         assert_eq!(interpolate(&[(0, 500)], 64), Some(500.0));
+    }
+
+    /// A build measured on the 32 KiB board that needed 24,000 B does not fit
+    /// a 20 KiB device and says where it ran; one needing 3,000 B still does,
+    /// and on a device with the board's RAM both fit.
+    #[test]
+    fn a_device_with_less_ram_than_the_board_is_judged_by_the_measured_need() {
+        let row = |alg: &str, op: &str, ram: u32| {
+            let mut r = McuResult::failure(Target::CortexM0plus, alg, op, "");
+            (r.error, r.kat_passed, r.size_bytes, r.cycles) = (None, true, 16, 900);
+            (r.known_answers, r.ram_bytes) = (1, Some(ram));
+            r
+        };
+        let rows = [
+            row("ml-kem-512", "encapsulate", 24_000),
+            row("ml-kem-512", "decapsulate", 18_000),
+            row("aes-128-gcm", "encrypt", 3_000),
+        ];
+        let t = CostTable::from_results(
+            Target::CortexM0plus,
+            &rows,
+            serde_json::json!({}),
+            "rev".into(),
+            "scripts/device-costs cortex-m0plus".into(),
+        );
+        assert_eq!(t.ram_need("ml-kem-512", "rustcrypto"), Some(24_000));
+        let small = t.clone().for_device("stm32l072", 20 * 1024);
+        assert_eq!(
+            small.failure("ml-kem-512"),
+            Some(
+                "does not fit in stm32l072's RAM (20480 B): it needs 24000 B (static data and its \
+                 deepest stack, measured on microbit's 32768 B)"
+            )
+        );
+        assert!(small.entry("ml-kem-512", "decapsulate").is_none());
+        assert!(small.entry("aes-128-gcm", "encrypt").is_some());
+        let same = t.clone().for_device("mkr-wan-1300", 32 * 1024);
+        assert_eq!(same, t);
     }
 
     #[test]

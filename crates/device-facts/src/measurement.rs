@@ -55,6 +55,11 @@ pub struct McuResult {
     pub flash_bytes: Option<u64>,
     /// Peak stack of the operation itself, bytes.
     pub stack_bytes: Option<u32>,
+    /// RAM the build had used at the operation's deepest point: static data
+    /// and the whole stack (the board's RAM less what was never touched).
+    /// A device with less RAM than the board is judged by it.
+    #[serde(default)]
+    pub ram_bytes: Option<u32>,
     pub kat_passed: bool,
     /// The known answers this build passed on the device (its `K … pass`
     /// lines; a sealing build's includes the host's bytes in every
@@ -90,6 +95,7 @@ impl McuResult {
             code_size_bytes: None,
             flash_bytes: None,
             stack_bytes: None,
+            ram_bytes: None,
             kat_passed: false,
             known_answers: 0,
             error: Some(why.into()),

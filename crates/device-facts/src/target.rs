@@ -127,15 +127,17 @@ impl Target {
 
     /// Flash and RAM of the memory map the firmware is linked for and runs
     /// in (firmware/memory/*.x; avr-gcc's ATmega1284P map): (flash, RAM).
-    /// The Cortex-M0+ runs on QEMU's nRF51 with 16 KiB of RAM, half the
-    /// SAMD21's 32 KiB, so what fits there fits the MKR WAN 1300.
+    /// The Cortex-M0+ runs on QEMU's nRF51 with its SRAM set to the SAMD21's
+    /// 32 KiB ([`Target::qemu_board_options`]); a device with less (the
+    /// STM32L072's 20 KiB) is judged by each build's measured need
+    /// ([`Target::beyond_device_ram`]).
     /// The Cortex-M4 has the nRF52840's 256 KiB (its device profile's part).
     /// riscv32imc has the ESP32-C3's 4 MiB of flash and 400 KiB of SRAM
     /// (16 KiB of which the real part can give its cache).
     pub fn memory_bytes(self) -> (u64, u64) {
         match self {
             Target::Atmega1284p => (128 * 1024, 16 * 1024),
-            Target::CortexM0plus => (256 * 1024, 16 * 1024),
+            Target::CortexM0plus => (256 * 1024, 32 * 1024),
             Target::CortexM3 => (4096 * 1024, 64 * 1024),
             Target::CortexM4 => (4096 * 1024, 256 * 1024),
             Target::Riscv32imc => (4096 * 1024, 400 * 1024),
@@ -150,6 +152,25 @@ impl Target {
             "{DOES_NOT_FIT} in {self}'s RAM ({} B)",
             self.memory_bytes().1
         )
+    }
+
+    /// Why a build that needed `need` bytes of RAM on this target's board
+    /// does not fit a device with `ram`, if it does not: "does not fit in
+    /// stm32l072's RAM (20480 B): it needs 23100 B …, measured on …".
+    pub fn beyond_device_ram(self, device: &str, ram: u64, need: u64) -> Option<String> {
+        (need > ram).then(|| {
+            format!(
+                "{DOES_NOT_FIT} in {device}'s RAM ({ram} B): it needs {need} B (static data and its \
+                 deepest stack, measured on {}'s {} B)",
+                self.board(),
+                self.memory_bytes().1
+            )
+        })
+    }
+
+    /// The simulated board the code runs on: QEMU's machine, or simavr.
+    pub fn board(self) -> &'static str {
+        self.qemu_machine().unwrap_or("simavr")
     }
 
     /// The same for flash: "does not fit in atmega1284p's flash (131072 B)".
@@ -167,6 +188,15 @@ impl Target {
             Target::CortexM3 => Some("mps2-an385"),
             Target::CortexM4 => Some("mps2-an386"),
             Target::Riscv32imc => Some("virt"),
+        }
+    }
+
+    /// QEMU options that size the board as [`Target::memory_bytes`] says:
+    /// the nRF51's SRAM is a property of the SoC (16 KiB by default).
+    pub fn qemu_board_options(self) -> &'static [&'static str] {
+        match self {
+            Target::CortexM0plus => &["-global", "nrf51-soc.sram-size=32768"],
+            _ => &[],
         }
     }
 

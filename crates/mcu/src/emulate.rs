@@ -44,7 +44,7 @@ fn simulator(
         Some(machine) => {
             let qemu = target.qemu_binary().unwrap_or("qemu-system-arm");
             let mut cmd = Command::new(qemu);
-            cmd.args(["-M", machine]);
+            cmd.args(["-M", machine]).args(target.qemu_board_options());
             if target.is_riscv() {
                 // No OpenSBI: QEMU's reset vector jumps straight to the
                 // firmware's `_start` at 0x8000_0000, in machine mode. The

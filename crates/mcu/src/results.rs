@@ -164,6 +164,10 @@ pub fn rows(
                 code_size_bytes: Some(flash as i64 - baseline_flash as i64),
                 flash_bytes: Some(flash),
                 stack_bytes: Some(op.stack),
+                ram_bytes: op.room.map(|room| {
+                    let never_touched = room.saturating_sub(op.stack);
+                    (target.memory_bytes().1 as u32).saturating_sub(never_touched)
+                }),
                 kat_passed,
                 known_answers: if error.is_none() {
                     run.kats.len() as u32

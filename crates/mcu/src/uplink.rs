@@ -154,7 +154,9 @@ pub fn boot(target: Target, elf: &Path, state: &Path) -> Result<Child, McuError>
         }
         Some(machine) => {
             let mut cmd = Command::new(target.qemu_binary().unwrap_or("qemu-system-arm"));
-            cmd.args(["-M", machine, "-display", "none", "-monitor", "none"])
+            cmd.args(["-M", machine])
+                .args(target.qemu_board_options())
+                .args(["-display", "none", "-monitor", "none"])
                 // As the tables' runs: the timer counts instructions exactly.
                 .args(["-icount", &format!("shift={}", target.icount_shift())])
                 .args(["-serial", "stdio"])

@@ -34,25 +34,14 @@ fn entry(alg: &str, op: &str, fixed: u64, per_byte: u64, stack: u32) -> Entry {
         estimate_fit: None,
         code_size_bytes: Some(4000),
         stack_bytes: Some(stack),
+        ram_bytes: None,
         known_answers: 1,
         error: None,
     }
 }
 
 fn failure(alg: &str, why: &str) -> Entry {
-    Entry {
-        algorithm: alg.into(),
-        implementation: "rustcrypto".into(),
-        operation: "failure".into(),
-        points: Vec::new(),
-        fit: None,
-        cycle_estimates: Vec::new(),
-        estimate_fit: None,
-        code_size_bytes: None,
-        stack_bytes: None,
-        known_answers: 0,
-        error: Some(why.into()),
-    }
+    Entry::failure(alg.into(), "rustcrypto".into(), why.into())
 }
 
 /// RSA: one exponentiation per 256-byte block.
