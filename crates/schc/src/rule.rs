@@ -214,11 +214,11 @@ fn check(e: &Entry) -> Result<(), &'static str> {
             return Err("match-mapping needs a list of target values");
         }
         Matching::Msb(x) => {
-            if e.target_value().len() < x {
-                return Err("the target value is shorter than its MSB");
-            }
             if fixed.is_some_and(|n| x > n) {
                 return Err("MSB longer than the field");
+            }
+            if e.target_value().len() < x {
+                return Err("the target value is shorter than its MSB");
             }
             if e.length == Length::Var && x % 8 != 0 {
                 return Err("MSB of a field sized in bytes must be whole bytes");

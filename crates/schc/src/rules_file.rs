@@ -326,3 +326,13 @@ fn values(o: &Map<String, Value>, key: &str) -> Result<Vec<Vec<u8>>, SchcError> 
     }
     Ok(out.into_iter().map(|(_, v)| v).collect())
 }
+
+/// The rules ciphermeter's OSCORE readings and their 2.04 answers take by
+/// default (`data/schc/default-rules.json`, docs/schc.md): rule 100 + n for
+/// a partial IV and token of n = 1 to 3 bytes (sequence numbers below 2^24),
+/// rule 22 (RFC 9011's choice) for anything else, sent whole.
+pub fn default_rules() -> Result<RuleSet, SchcError> {
+    parse(DEFAULT_RULES).map_err(|e| prefix(e, "data/schc/default-rules.json"))
+}
+
+const DEFAULT_RULES: &str = include_str!("../../../data/schc/default-rules.json");
