@@ -17,6 +17,7 @@ pub mod coap;
 mod compress;
 mod decompress;
 pub mod error;
+pub mod fragment;
 pub mod rule;
 #[cfg(feature = "std")]
 pub mod rules_file;

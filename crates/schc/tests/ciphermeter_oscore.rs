@@ -53,7 +53,10 @@ fn readings_and_answers_compress_by_their_partial_iv_and_come_back_whole() {
     // rule 101 leaves 60 bits of header (message id's low byte, token, partial
     // IV, the kid's size and 4 bytes) before its 31-byte ciphertext: 39 bytes.
     let first = seal_request(&device, 0, reading, "readings", 50).unwrap();
-    assert_eq!((first.bytes.len(), round_trip(&first.bytes, Direction::Up)), (44, (101, 39)));
+    assert_eq!(
+        (first.bytes.len(), round_trip(&first.bytes, Direction::Up)),
+        (44, (101, 39))
+    );
     // Sequence numbers of 4 bytes and an unprotected error answer have no
     // rule of their own: rule 22 sends them whole.
     let request = seal_request(&device, 1 << 24, reading, "readings", 50).unwrap();
