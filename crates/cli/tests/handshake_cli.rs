@@ -418,6 +418,81 @@ fn ml_kem_512_fragments_its_ciphertext_on_dr0_as_link_costs_each_frame() {
     assert!(text.contains(&sentence), "{text}");
 }
 
+/// `--fragmentation schc`: the ciphertext in RFC 9011's fragments instead.
+/// 768 bytes and the no-compression rule id are 77 tiles of 10 bytes, 5 a
+/// 51-byte frame and none across a window's end: window 0's 63 tiles in 12
+/// full fragments and one of 3 tiles, window 1's 13 regular tiles in 5, 5
+/// and 3, then the All-1 with the RCS and the 9-byte last tile. Each
+/// frame is costed as `link` costs its bytes, and the device receives one
+/// 1-byte ACK. What cannot be cut so exits 2 with the reason.
+#[test]
+fn ml_kem_512_in_rfc_9011_fragments_costs_each_frame_and_the_ack() {
+    let h = json(&[
+        "handshake",
+        "kem",
+        "--link",
+        "lorawan-eu868-dr0",
+        "--fragmentation",
+        "schc",
+    ]);
+    let m = &h["messages"][0];
+    assert_eq!(
+        (m["frames"].as_u64(), m["schc"]["tiles"].as_u64()),
+        (Some(17), Some(77)),
+        "{h}"
+    );
+    assert!(m["fragment_header_bytes"].is_null(), "{h}");
+    let airtime = |bytes: &str| {
+        json(&["link", "--link", "lorawan-eu868-dr0", "--bytes", bytes])["airtime_ms"]
+            .as_f64()
+            .unwrap()
+    };
+    let expected = 14.0 * airtime("51") + 2.0 * airtime("31") + airtime(&(1 + 4 + 9).to_string());
+    assert!(
+        (m["airtime_ms"].as_f64().unwrap() - expected).abs() < 1e-6,
+        "{h}"
+    );
+    assert_eq!(m["schc"]["acks"], 1);
+    assert!((m["schc"]["ack_airtime_ms"].as_f64().unwrap() - airtime("1")).abs() < 1e-6);
+    for (args, why) in [
+        (
+            &["kem", "--link", "ble-1m-251", "--fragmentation", "schc"][..],
+            "for LoRaWAN links",
+        ),
+        (
+            &[
+                "kem",
+                "--link",
+                "lorawan-eu868-dr0",
+                "--fragmentation",
+                "tiles",
+            ][..],
+            "unknown fragmentation 'tiles'",
+        ),
+        // US915 DR0's 11 bytes: message_1 is cut, message_2 would go downlink.
+        (
+            &[
+                "edhoc",
+                "--link",
+                "lorawan-us915-dr0",
+                "--fragmentation",
+                "schc",
+            ][..],
+            "message_2 (45 B) needs fragments downlink",
+        ),
+    ] {
+        let out = Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .arg("handshake")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+}
+
 /// On BLE the CPU matters: its share of the device's energy is reported, and
 /// it is the CPU's part of the total; where ML-KEM does not fit, the reason.
 #[test]

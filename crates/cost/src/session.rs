@@ -333,23 +333,33 @@ pub struct HandshakeView {
     pub device: Option<OnDevice>,
 }
 
-/// Runs EDHOC (method, suite, with or without message_4) and costs it on
-/// `link_name`, and on `device` when one is named.
+/// Where a handshake is costed: the link, the device if one is named, how a
+/// message longer than a frame is cut (`ciphermeter` or `schc`), and the data.
+pub struct OnLink<'a> {
+    pub link: &'a str,
+    pub device: Option<&'a str>,
+    pub fragmentation: &'a str,
+    pub data_dir: Option<&'a std::path::Path>,
+}
+
+/// Runs EDHOC (method, suite, with or without message_4) and costs it as `on` says.
 pub fn edhoc_view(
     method: u8,
     suite: u8,
     message_4: bool,
-    link_name: &str,
-    device: Option<&str>,
-    data_dir: Option<&std::path::Path>,
+    on: &OnLink,
 ) -> Result<HandshakeView, Error> {
-    let cat = crate::data::links(data_dir)?;
-    let spec = cat.get(link_name).map_err(Error::invalid)?;
-    let link = handshake::edhoc_on_link(method, suite, message_4, spec).map_err(|e| match e {
-        handshake::HandshakeError::Protocol(_) => Error::failed(e),
-        _ => Error::invalid(e),
-    })?;
-    view_on(link, spec, device, data_dir)
+    let fragmentation =
+        handshake::Fragmentation::parse(on.fragmentation).map_err(Error::invalid)?;
+    let cat = crate::data::links(on.data_dir)?;
+    let spec = cat.get(on.link).map_err(Error::invalid)?;
+    let link = handshake::edhoc_on_link(method, suite, message_4, spec, fragmentation).map_err(
+        |e| match e {
+            handshake::HandshakeError::Protocol(_) => Error::failed(e),
+            _ => Error::invalid(e),
+        },
+    )?;
+    view_on(link, spec, on.device, on.data_dir)
 }
 
 /// An unknown device named like a simulated target: say which device
@@ -377,17 +387,14 @@ fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -
 /// What `handshake kem` prints: the device's ciphertext (and signature) on
 /// the link and, with a device, its CPU there (encapsulation and signing; the
 /// gateway's decapsulation and verification at the same clock) and energy.
-pub fn kem_view(
-    kem: &str,
-    link_name: &str,
-    device: Option<&str>,
-    data_dir: Option<&std::path::Path>,
-) -> Result<HandshakeView, Error> {
+pub fn kem_view(kem: &str, on: &OnLink) -> Result<HandshakeView, Error> {
     let kem = handshake::KemSetup::parse(kem).map_err(Error::invalid)?;
-    let cat = crate::data::links(data_dir)?;
-    let spec = cat.get(link_name).map_err(Error::invalid)?;
-    let link = handshake::kem_on_link(kem, spec).map_err(Error::invalid)?;
-    view_on(link, spec, device, data_dir)
+    let fragmentation =
+        handshake::Fragmentation::parse(on.fragmentation).map_err(Error::invalid)?;
+    let cat = crate::data::links(on.data_dir)?;
+    let spec = cat.get(on.link).map_err(Error::invalid)?;
+    let link = handshake::kem_on_link(kem, spec, fragmentation).map_err(Error::invalid)?;
+    view_on(link, spec, on.device, on.data_dir)
 }
 
 /// `link` with, when a device is named, its part on that device.

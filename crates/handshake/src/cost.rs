@@ -26,6 +26,9 @@ pub struct MessageCost {
     /// (a message larger than one frame the protocol does not fragment itself).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fragment_header_bytes: Option<u32>,
+    /// Sent in RFC 9011's SCHC fragments instead (`--fragmentation schc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schc: Option<SchcFragments>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// The device firmware's operations that write and read this message.
@@ -121,6 +124,46 @@ pub struct HandshakeCost {
     pub oscore_recipient_id: Option<String>,
 }
 
+/// How a message longer than one frame is cut.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fragmentation {
+    /// The sealing core's fragments (`seal::fragment`): a 2-byte header each.
+    #[default]
+    Ciphermeter,
+    /// RFC 9011's SCHC ACK-on-Error uplink fragments (FPort 20, 10-byte
+    /// tiles, the last in the All-1 with its 4-byte RCS), and the ACK the
+    /// device receives after them.
+    Schc,
+}
+
+impl Fragmentation {
+    pub fn parse(name: &str) -> Result<Fragmentation, HandshakeError> {
+        match name {
+            "ciphermeter" => Ok(Fragmentation::Ciphermeter),
+            "schc" => Ok(Fragmentation::Schc),
+            other => Err(HandshakeError::Usage(format!(
+                "unknown fragmentation '{other}': ciphermeter (the sealing core's 2-byte \
+                 fragment header) or schc (RFC 9011)"
+            ))),
+        }
+    }
+}
+
+/// A message in RFC 9011's fragments: how many, and the ACK after them.
+#[derive(Clone, Debug, Serialize)]
+pub struct SchcFragments {
+    /// Fragment frames, the All-1 included.
+    pub fragments: u32,
+    /// 10-byte tiles (the last one shorter).
+    pub tiles: u32,
+    /// ACKs the device receives (one, after the All-1: RFC 9011 §5.6.2 lets
+    /// the receiver answer once at the end).
+    pub acks: u32,
+    /// The ACKs' time on air, which the device spends receiving.
+    pub ack_airtime_ms: f64,
+}
+
 /// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
 fn edhoc_ops(message: &str) -> DeviceOps {
     let (write, read) = match message {
@@ -136,6 +179,7 @@ fn edhoc_ops(message: &str) -> DeviceOps {
 pub fn cost(
     transcript: &Transcript,
     link: &link::LinkSpec,
+    fragmentation: Fragmentation,
 ) -> Result<HandshakeCost, HandshakeError> {
     let mut messages = Vec::new();
     for (name, role, bytes) in transcript.messages() {
@@ -147,7 +191,7 @@ pub fn cost(
             name,
             sender,
             bytes.len() as u32,
-            None,
+            (None, fragmentation),
             edhoc_ops(name),
             link,
         )?);
@@ -169,17 +213,25 @@ pub(crate) fn message_cost(
     name: &'static str,
     sender: &'static str,
     bytes: u32,
-    fragment_header: Option<u32>,
+    (fragment_header, fragmentation): (Option<u32>, Fragmentation),
     device_ops: DeviceOps,
     link: &link::LinkSpec,
 ) -> Result<MessageCost, HandshakeError> {
     let whole = link.cost(bytes, false)?;
     let capacity = whole.frame_capacity;
-    let fragment_header = fragment_header.filter(|_| bytes > capacity);
+    let schc = (fragmentation == Fragmentation::Schc && bytes > capacity)
+        .then(|| schc_parts(name, sender, bytes, capacity, link))
+        .transpose()?;
+    let fragment_header = fragment_header.filter(|_| bytes > capacity && schc.is_none());
     let mut parts = Vec::new();
-    match fragment_header {
-        None => parts.push(whole),
-        Some(header) => {
+    let mut acks = None;
+    match (fragment_header, schc) {
+        (_, Some((frames, ack, summary))) => {
+            parts = frames;
+            acks = Some((ack, summary));
+        }
+        (None, None) => parts.push(whole),
+        (Some(header), None) => {
             let room = capacity.checked_sub(header).filter(|r| *r > 0).ok_or_else(|| {
                 HandshakeError::Usage(format!(
                     "{} carries {capacity} bytes a frame: no room beside a {header}-byte fragment header",
@@ -224,8 +276,60 @@ pub(crate) fn message_cost(
         device_ops,
         within_wait_s,
         airtime: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.airtime),
-        rx_time: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.rx_time),
+        // The ACK fills the receive window after the All-1.
+        rx_time: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.rx_time)
+            + acks.as_ref().map_or(link::Micros::ZERO, |(ack, _)| *ack),
+        schc: acks.map(|(_, summary)| summary),
     })
+}
+
+/// `bytes` in RFC 9011's uplink fragments for frames of `capacity` bytes:
+/// each fragment's cost, the ACK's time on air, and the summary. The SCHC
+/// packet is the message under the no-compression rule (22), whose id
+/// travels inside it (RFC 9011 A.2). A responder's message would need the
+/// downlink profile (ACK-Always), which is not costed here.
+fn schc_parts(
+    name: &str,
+    sender: &str,
+    bytes: u32,
+    capacity: u32,
+    link: &link::LinkSpec,
+) -> Result<(Vec<link::LinkCost>, link::Micros, SchcFragments), HandshakeError> {
+    if link.lorawan.is_none() {
+        return Err(HandshakeError::Usage(format!(
+            "--fragmentation schc is RFC 9011's, for LoRaWAN links; {} is not one",
+            link.name
+        )));
+    }
+    if sender != "initiator" {
+        return Err(HandshakeError::Usage(format!(
+            "{name} ({bytes} B) needs fragments downlink on {}: RFC 9011's downlink \
+             fragmentation (ACK-Always) is not costed here; use --fragmentation ciphermeter",
+            link.name
+        )));
+    }
+    let mut packet = schc::Bits::from_uint(22, 8);
+    packet.push(&schc::Bits::from_bytes(&vec![0; bytes as usize]));
+    let profile = schc::fragment::Profile::RFC9011_UPLINK;
+    let fragments = schc::fragment::Sender::new(profile, &packet, capacity as usize)
+        .map_err(|e| HandshakeError::Usage(format!("{name} on {}: {e}", link.name)))?
+        .fragments();
+    let parts = fragments
+        .iter()
+        .map(|f| link.cost(f.payload.len() as u32, false))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ack_bytes = schc::fragment::Ack::Complete { window: 0 }
+        .frame(&profile)
+        .payload
+        .len();
+    let ack = link.cost(ack_bytes as u32, false)?.airtime;
+    let summary = SchcFragments {
+        fragments: fragments.len() as u32,
+        tiles: (packet.len().div_ceil(profile.tile_bits)) as u32,
+        acks: 1,
+        ack_airtime_ms: ack.as_ms(),
+    };
+    Ok((parts, ack, summary))
 }
 
 /// The handshake's totals over its messages.
@@ -293,6 +397,13 @@ impl HandshakeCost {
                 out.push_str(&format!(
                     "           in {} fragments, each in its own frame with a {h}-byte fragment header\n",
                     m.frames
+                ));
+            }
+            if let Some(s) = &m.schc {
+                out.push_str(&format!(
+                    "           in {} RFC 9011 SCHC fragments ({} tiles, the last in the All-1 with its \
+                     4-byte RCS), then {} ACK the device receives ({:.1} ms on air)\n",
+                    s.fragments, s.tiles, s.acks, s.ack_airtime_ms
                 ));
             }
         }

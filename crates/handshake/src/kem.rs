@@ -170,6 +170,7 @@ impl KemSetup {
 pub fn kem_on_link(
     setup: KemSetup,
     link: &link::LinkSpec,
+    fragmentation: crate::cost::Fragmentation,
 ) -> Result<HandshakeCost, HandshakeError> {
     let name = match setup.signer {
         Some(_) => "ciphertext+signature",
@@ -179,7 +180,7 @@ pub fn kem_on_link(
         name,
         "initiator",
         setup.message_bytes(),
-        Some(FRAGMENT_HEADER),
+        (Some(FRAGMENT_HEADER), fragmentation),
         setup.device_ops(),
         link,
     )?;

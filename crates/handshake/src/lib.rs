@@ -15,7 +15,7 @@ pub mod edhoc;
 pub mod error;
 pub mod kem;
 
-pub use cost::{Class, DeviceOp, DeviceOps, HandshakeCost, MessageCost, cost};
+pub use cost::{Class, DeviceOp, DeviceOps, Fragmentation, HandshakeCost, MessageCost, cost};
 pub use error::HandshakeError;
 pub use kem::{Kem, KemSetup, kem_on_link};
 
@@ -32,8 +32,8 @@ pub fn establishment_on_link(
     link: &link::LinkSpec,
 ) -> Result<HandshakeCost, HandshakeError> {
     match name {
-        "edhoc" => edhoc_on_link(3, 2, true, link),
-        other => kem_on_link(KemSetup::parse(other)?, link),
+        "edhoc" => edhoc_on_link(3, 2, true, link, Fragmentation::Ciphermeter),
+        other => kem_on_link(KemSetup::parse(other)?, link, Fragmentation::Ciphermeter),
     }
 }
 
@@ -44,9 +44,10 @@ pub fn edhoc_on_link(
     suite: u8,
     message_4: bool,
     link: &link::LinkSpec,
+    fragmentation: Fragmentation,
 ) -> Result<HandshakeCost, HandshakeError> {
     let method = edhoc::Method::parse(method)?;
     let suite = edhoc::Suite::parse(suite)?;
     let transcript = edhoc::run(method, suite, message_4)?;
-    cost(&transcript, link)
+    cost(&transcript, link, fragmentation)
 }

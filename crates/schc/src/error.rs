@@ -17,6 +17,8 @@ pub enum SchcError {
     Truncated(&'static str),
     /// Decompressed fields that make no CoAP message, with why.
     Inconsistent(&'static str),
+    /// A packet fragmentation cannot carry in these frames, with why.
+    Unfit(String),
 }
 
 impl fmt::Display for SchcError {
@@ -32,6 +34,7 @@ impl fmt::Display for SchcError {
             SchcError::Inconsistent(why) => {
                 write!(f, "the decompressed fields make no CoAP message: {why}")
             }
+            SchcError::Unfit(why) => write!(f, "SCHC fragmentation: {why}"),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! then a window number W (2 bits) and a fragment number FCN (6 bits); tiles
 //! of 10 bytes, 63 to a window, numbered 62 down to 0; the last tile travels
 //! in the All-1 fragment (FCN 63) after the 32-bit RCS, a CRC32 of the whole
-//! SCHC packet and its padding. The receiver answers a window with an ACK:
+//! SCHC packet and its padding, or, where that would not fit the frame
+//! (US915 DR0's 11 bytes), at the end of a regular fragment before an All-1
+//! of header and RCS alone (RFC 9011 §5.6.2 allows either). The receiver answers a window with an ACK:
 //! W, C = 1 when the packet is whole and its RCS holds, else C = 0 and a
 //! bitmap of the window's tiles (1 = received), its trailing 1s dropped
 //! (§8.3.2.1). The sender sends again the tiles an ACK says are missing.
@@ -72,7 +74,7 @@ struct Tiles {
 impl Tiles {
     fn cut(profile: &Profile, packet: &Bits) -> Result<Tiles, SchcError> {
         if packet.is_empty() || packet.len() > profile.max_packet_bits() {
-            return Err(SchcError::Malformed(alloc::format!(
+            return Err(SchcError::Unfit(alloc::format!(
                 "a SCHC packet of {} bits: fragmentation carries 1 to {}",
                 packet.len(),
                 profile.max_packet_bits()
@@ -116,6 +118,8 @@ pub struct Sender {
     rcs: u32,
     /// Tiles per regular fragment.
     per_fragment: usize,
+    /// The last tile rides in the All-1 (else in a regular fragment).
+    last_in_all_one: bool,
 }
 
 impl Sender {
@@ -124,10 +128,10 @@ impl Sender {
         let tiles = Tiles::cut(&profile, packet)?;
         let per_fragment = (mtu * 8).saturating_sub(profile.header_bits()) / profile.tile_bits;
         let last = tiles.tiles.last().map_or(0, Bits::len);
-        let all_one = (profile.header_bits() + 32 + last).div_ceil(8);
-        if per_fragment == 0 || all_one > mtu {
-            return Err(SchcError::Malformed(alloc::format!(
-                "frames of {mtu} bytes cannot carry a tile and its header"
+        let last_in_all_one = (profile.header_bits() + 32 + last).div_ceil(8) <= mtu;
+        if per_fragment == 0 || (profile.header_bits() + 32).div_ceil(8) > mtu {
+            return Err(SchcError::Unfit(alloc::format!(
+                "frames of {mtu} bytes cannot carry a tile or an RCS beside their header"
             )));
         }
         Ok(Sender {
@@ -135,13 +139,14 @@ impl Sender {
             rcs: crc32(packet.as_padded_bytes()),
             tiles,
             per_fragment,
+            last_in_all_one,
         })
     }
 
     /// Every fragment of a first pass: regular ones in order (none across a
     /// window's end), then the All-1 with the RCS and the last tile.
     pub fn fragments(&self) -> Vec<Frame> {
-        let regular: Vec<usize> = (0..self.tiles.tiles.len() - 1).collect();
+        let regular: Vec<usize> = (0..self.regular_tiles()).collect();
         let mut out = self.regular(&regular);
         out.push(self.all_one());
         out
@@ -157,7 +162,7 @@ impl Sender {
             return Ok(Vec::new());
         };
         let last = self.tiles.tiles.len() - 1;
-        let missing: Vec<usize> = (0..last)
+        let missing: Vec<usize> = (0..self.regular_tiles())
             .filter(|&i| {
                 let (w, n) = Tiles::place(&self.profile, i);
                 w == *window
@@ -178,6 +183,11 @@ impl Sender {
             out.push(self.all_one());
         }
         Ok(out)
+    }
+
+    /// Tiles that travel in regular fragments: all but the last, or all.
+    fn regular_tiles(&self) -> usize {
+        self.tiles.tiles.len() - usize::from(self.last_in_all_one)
     }
 
     /// Regular fragments for `tiles` (ascending indexes): runs of consecutive
@@ -215,7 +225,9 @@ impl Sender {
         let (w, _) = Tiles::place(&self.profile, last);
         let mut bits = self.header(w, self.profile.all_ones());
         bits.push_uint(self.rcs.into(), 32);
-        bits.push(&self.tiles.tiles[last]);
+        if self.last_in_all_one {
+            bits.push(&self.tiles.tiles[last]);
+        }
         self.frame(&bits)
     }
 
@@ -337,19 +349,20 @@ impl Receiver {
             .ok_or(SchcError::Truncated("a fragment header"))?;
         if fcn == p.all_ones() {
             let rcs = r.read_uint(32).ok_or(SchcError::Truncated("an RCS"))? as u32;
-            // The last tile and its padding: the RCS covers both.
+            // The last tile and its padding (the RCS covers both), unless a
+            // regular fragment carried it.
             let last = r.read(r.remaining()).unwrap_or_default();
-            if last.is_empty() {
-                return Err(SchcError::Truncated(
-                    "an All-1 fragment without its last tile",
-                ));
-            }
             self.last = Some((window, rcs, last));
         } else {
             let mut n = fcn as usize;
-            while r.remaining() >= p.tile_bits {
+            loop {
+                // A full tile, or what is left: the last tile and its padding.
+                let take = r.remaining().min(p.tile_bits);
+                if take < 8 {
+                    break;
+                }
                 self.tiles
-                    .insert((window, n), r.read(p.tile_bits).unwrap_or_default());
+                    .insert((window, n), r.read(take).unwrap_or_default());
                 if n == 0 {
                     break;
                 }

@@ -174,3 +174,23 @@ fn impossible_sizes_are_refused() {
             .is_err()
     );
 }
+
+/// US915 DR0 carries 11 bytes: a header and one tile, but no All-1 with an
+/// 8-byte last tile beside its RCS. The last tile then ends a regular
+/// fragment and the All-1 is header and RCS alone (RFC 9011 §5.6.2).
+#[test]
+fn where_the_all_1_has_no_room_the_last_tile_ends_a_regular_fragment() {
+    let p = Bits::from_bytes(&[9u8; 38]);
+    let (sent, acks) = deliver(&p, 11, |_| false);
+    let sizes: Vec<usize> = sent.iter().map(|f| f.payload.len()).collect();
+    assert_eq!(sizes, [11, 11, 11, 9, 5]);
+    assert_eq!(acks.len(), 1);
+    // And when that short regular fragment is lost, it is asked for again:
+    // the packet is whole as it arrives (the All-1 already came).
+    let (sent, acks) = deliver(&p, 11, |i| i == 3);
+    assert_eq!(sent.len(), 5 + 1);
+    assert!(
+        matches!(acks[..], [Ack::Missing { .. }, Ack::Complete { .. }]),
+        "{acks:?}"
+    );
+}

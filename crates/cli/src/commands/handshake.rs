@@ -18,23 +18,34 @@ pub enum Protocol {
     Kem(KemArgs),
 }
 
+/// Where either handshake is costed.
+#[derive(ClapArgs)]
+pub struct OnLink {
+    /// Link name from the catalogue (`link --list`).
+    #[arg(long)]
+    link: String,
+    /// Device profile (`energy --list`): each party's work on it, simulated, and the device's energy.
+    #[arg(long)]
+    device: Option<String>,
+    /// How a message longer than one frame is cut: ciphermeter (a 2-byte fragment header)
+    /// or schc (RFC 9011's ACK-on-Error fragments and the ACK the device receives).
+    #[arg(long, default_value = "ciphermeter")]
+    fragmentation: String,
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
 #[derive(ClapArgs)]
 pub struct KemArgs {
     /// The KEM: ml-kem-512, ml-kem-768, ml-kem-1024 or x-wing (hybrid); with
     /// `+ml-dsa-44` or `+ml-dsa-65` the device also signs the ciphertext.
     #[arg(long, default_value = "ml-kem-512")]
     kem: String,
-    /// Link name from the catalogue (`link --list`).
-    #[arg(long)]
-    link: String,
-    /// Device profile (`energy --list`): each side's KEM (and ML-DSA) work, simulated, and the energy.
-    #[arg(long)]
-    device: Option<String>,
-    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
-    #[arg(long)]
-    data_dir: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
+    #[command(flatten)]
+    on: OnLink,
 }
 
 #[derive(ClapArgs)]
@@ -45,45 +56,31 @@ pub struct EdhocArgs {
     /// Cipher suite: 2 (AES-CCM-16-64-128, SHA-256, P-256).
     #[arg(long, default_value_t = 2)]
     suite: u8,
-    /// Link name from the catalogue (`link --list`).
-    #[arg(long)]
-    link: String,
-    /// Device profile (`energy --list`): each party's CPU per message on it,
-    /// simulated, and the device's energy for the handshake.
-    #[arg(long)]
-    device: Option<String>,
     /// Leave out the optional message_4 (the responder's key confirmation).
     #[arg(long)]
     no_message_4: bool,
-    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
-    #[arg(long)]
-    data_dir: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
+    #[command(flatten)]
+    on: OnLink,
+}
+
+impl OnLink {
+    fn view(&self) -> cost::session::OnLink<'_> {
+        cost::session::OnLink {
+            link: &self.link,
+            device: self.device.as_deref(),
+            fragmentation: &self.fragmentation,
+            data_dir: self.data_dir.as_deref(),
+        }
+    }
 }
 
 pub fn run(protocol: Protocol) -> Result<(), CliError> {
     let (view, format) = match protocol {
-        Protocol::Edhoc(args) => (
-            cost::session::edhoc_view(
-                args.method,
-                args.suite,
-                !args.no_message_4,
-                &args.link,
-                args.device.as_deref(),
-                args.data_dir.as_deref(),
-            )?,
-            args.format,
+        Protocol::Edhoc(a) => (
+            cost::session::edhoc_view(a.method, a.suite, !a.no_message_4, &a.on.view())?,
+            a.on.format,
         ),
-        Protocol::Kem(args) => (
-            cost::session::kem_view(
-                &args.kem,
-                &args.link,
-                args.device.as_deref(),
-                args.data_dir.as_deref(),
-            )?,
-            args.format,
-        ),
+        Protocol::Kem(a) => (cost::session::kem_view(&a.kem, &a.on.view())?, a.on.format),
     };
     show_value(format, &view, || view.text())
 }
