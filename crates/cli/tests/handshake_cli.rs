@@ -459,6 +459,11 @@ fn ml_kem_512_in_rfc_9011_fragments_costs_each_frame_and_the_ack() {
             &["kem", "--link", "ble-1m-251", "--fragmentation", "schc"][..],
             "for LoRaWAN links",
         ),
+        // Refused even where nothing would be cut.
+        (
+            &["edhoc", "--link", "ble-1m-251", "--fragmentation", "schc"][..],
+            "for LoRaWAN links",
+        ),
         (
             &[
                 "kem",
@@ -515,6 +520,32 @@ fn ml_kem_512_on_ble_gives_the_cpu_share_and_the_avr_says_it_does_not_fit() {
     assert_eq!(
         d["messages"][0]["write_cycles"],
         table_cycles("cortex-m4", "ml-kem-512", "encapsulate")
+    );
+    // Where it ran, and what it needs of the device's RAM: the most any of
+    // the build's rows needed (static data and the deepest stack).
+    let table: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/device-costs/cortex-m4.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let need = table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["algorithm"] == "ml-kem-512" && e["implementation"].is_null())
+        .filter_map(|e| e["ram_bytes"].as_u64())
+        .max()
+        .unwrap();
+    assert_eq!(
+        d["memory"],
+        format!(
+            "ran on mps2-an386 with 262144 B of RAM; its builds need at most {need} B (static \
+             data and the deepest stack), within nrf52840's 262144 B"
+        ),
+        "{d}"
     );
     let h = json(&[
         "handshake",

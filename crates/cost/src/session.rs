@@ -343,23 +343,32 @@ pub struct OnLink<'a> {
 }
 
 /// Runs EDHOC (method, suite, with or without message_4) and costs it as `on` says.
+impl OnLink<'_> {
+    /// The fragmentation and the link's spec, or why they are refused.
+    fn resolve(&self) -> Result<(handshake::Fragmentation, link::LinkSpec), Error> {
+        let fragmentation =
+            handshake::Fragmentation::parse(self.fragmentation).map_err(Error::invalid)?;
+        let cat = crate::data::links(self.data_dir)?;
+        let spec = cat.get(self.link).map_err(Error::invalid)?.clone();
+        Ok((fragmentation, spec))
+    }
+}
+
 pub fn edhoc_view(
     method: u8,
     suite: u8,
     message_4: bool,
     on: &OnLink,
 ) -> Result<HandshakeView, Error> {
-    let fragmentation =
-        handshake::Fragmentation::parse(on.fragmentation).map_err(Error::invalid)?;
-    let cat = crate::data::links(on.data_dir)?;
-    let spec = cat.get(on.link).map_err(Error::invalid)?;
-    let link = handshake::edhoc_on_link(method, suite, message_4, spec, fragmentation).map_err(
-        |e| match e {
-            handshake::HandshakeError::Protocol(_) => Error::failed(e),
-            _ => Error::invalid(e),
-        },
-    )?;
-    view_on(link, spec, on.device, on.data_dir)
+    let (fragmentation, spec) = on.resolve()?;
+    let link =
+        handshake::edhoc_on_link(method, suite, message_4, &spec, fragmentation).map_err(|e| {
+            match e {
+                handshake::HandshakeError::Protocol(_) => Error::failed(e),
+                _ => Error::invalid(e),
+            }
+        })?;
+    view_on(link, &spec, on.device, on.data_dir)
 }
 
 /// An unknown device named like a simulated target: say which device
@@ -389,12 +398,9 @@ fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -
 /// gateway's decapsulation and verification at the same clock) and energy.
 pub fn kem_view(kem: &str, on: &OnLink) -> Result<HandshakeView, Error> {
     let kem = handshake::KemSetup::parse(kem).map_err(Error::invalid)?;
-    let fragmentation =
-        handshake::Fragmentation::parse(on.fragmentation).map_err(Error::invalid)?;
-    let cat = crate::data::links(on.data_dir)?;
-    let spec = cat.get(on.link).map_err(Error::invalid)?;
-    let link = handshake::kem_on_link(kem, spec, fragmentation).map_err(Error::invalid)?;
-    view_on(link, spec, on.device, on.data_dir)
+    let (fragmentation, spec) = on.resolve()?;
+    let link = handshake::kem_on_link(kem, &spec, fragmentation).map_err(Error::invalid)?;
+    view_on(link, &spec, on.device, on.data_dir)
 }
 
 /// `link` with, when a device is named, its part on that device.

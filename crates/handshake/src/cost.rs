@@ -138,6 +138,17 @@ pub enum Fragmentation {
 }
 
 impl Fragmentation {
+    /// Refuses SCHC's fragmentation on a link that is not LoRaWAN: RFC 9011 is its profile.
+    pub fn check(self, link: &link::LinkSpec) -> Result<(), HandshakeError> {
+        if self == Fragmentation::Schc && link.lorawan.is_none() {
+            return Err(HandshakeError::Usage(format!(
+                "--fragmentation schc is RFC 9011's, for LoRaWAN links; {} is not one",
+                link.name
+            )));
+        }
+        Ok(())
+    }
+
     pub fn parse(name: &str) -> Result<Fragmentation, HandshakeError> {
         match name {
             "ciphermeter" => Ok(Fragmentation::Ciphermeter),
@@ -181,6 +192,7 @@ pub fn cost(
     link: &link::LinkSpec,
     fragmentation: Fragmentation,
 ) -> Result<HandshakeCost, HandshakeError> {
+    fragmentation.check(link)?;
     let mut messages = Vec::new();
     for (name, role, bytes) in transcript.messages() {
         let sender = match role {
@@ -295,12 +307,6 @@ fn schc_parts(
     capacity: u32,
     link: &link::LinkSpec,
 ) -> Result<(Vec<link::LinkCost>, link::Micros, SchcFragments), HandshakeError> {
-    if link.lorawan.is_none() {
-        return Err(HandshakeError::Usage(format!(
-            "--fragmentation schc is RFC 9011's, for LoRaWAN links; {} is not one",
-            link.name
-        )));
-    }
     if sender != "initiator" {
         return Err(HandshakeError::Usage(format!(
             "{name} ({bytes} B) needs fragments downlink on {}: RFC 9011's downlink \
@@ -311,9 +317,9 @@ fn schc_parts(
     let mut packet = schc::Bits::from_uint(22, 8);
     packet.push(&schc::Bits::from_bytes(&vec![0; bytes as usize]));
     let profile = schc::fragment::Profile::RFC9011_UPLINK;
-    let fragments = schc::fragment::Sender::new(profile, &packet, capacity as usize)
-        .map_err(|e| HandshakeError::Usage(format!("{name} on {}: {e}", link.name)))?
-        .fragments();
+    let cut = schc::fragment::Sender::new(profile, &packet, capacity as usize)
+        .map_err(|e| HandshakeError::Usage(format!("{name} on {}: {e}", link.name)))?;
+    let fragments = cut.fragments();
     let parts = fragments
         .iter()
         .map(|f| link.cost(f.payload.len() as u32, false))
@@ -325,7 +331,7 @@ fn schc_parts(
     let ack = link.cost(ack_bytes as u32, false)?.airtime;
     let summary = SchcFragments {
         fragments: fragments.len() as u32,
-        tiles: (packet.len().div_ceil(profile.tile_bits)) as u32,
+        tiles: cut.tiles() as u32,
         acks: 1,
         ack_airtime_ms: ack.as_ms(),
     };

@@ -172,6 +172,7 @@ pub fn kem_on_link(
     link: &link::LinkSpec,
     fragmentation: crate::cost::Fragmentation,
 ) -> Result<HandshakeCost, HandshakeError> {
+    fragmentation.check(link)?;
     let name = match setup.signer {
         Some(_) => "ciphertext+signature",
         None => "ciphertext",

@@ -20,8 +20,7 @@ pub enum Input {
         arrived_us: i64,
         source: Arc<str>,
         ack: Option<Ack>,
-        /// How a network server numbered the uplink (each uplink, for a
-        /// message that came in fragments), when its envelope says.
+        /// How a network server numbered the uplink, when its envelope says.
         counters: Vec<FrameCounter>,
     },
     /// A message the feed opened already (sealed containers: see [`Feed`]).
@@ -129,7 +128,8 @@ pub enum Ack {
 ///
 /// A fragment (`seal::fragment`) goes on as it came: the pipeline puts it into its
 /// message in the store ([`crate::reassembly`]), where the workers sharing it meet,
-/// and opens the message it completes with these same keys.
+/// and opens the message it completes with these same keys, inside the commit
+/// (so those few are verified in the pipeline, not beside it).
 pub struct Feed {
     tx: SyncSender<Input>,
     ring: Option<Arc<Mutex<SealedRing>>>,

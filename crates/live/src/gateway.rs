@@ -11,7 +11,8 @@
 //! writes the store, so a slow disk never stalls reads. What the network may take is
 //! bounded by [`crate::limits::Limits`], and each refusal is counted. Each message's
 //! acknowledgement (`ack N` on TCP, PUBACK on MQTT, a CoAP answer) is released only
-//! after the commit that settled it, so an acknowledged message is never lost.
+//! after the commit that settled it, so an acknowledged message is never lost; a
+//! fragment's, after the commit that put it in the store with its message in progress.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};

@@ -3,7 +3,8 @@
 //! nor the gateway that starts it), opens each message with the key files, stores
 //! verified readings in batches, counts (and logs, one line each) everything it
 //! refuses, and releases each message's acknowledgement only after the commit that
-//! settled it. Nothing it refuses is stored.
+//! settled it (a fragment's, after the commit that stored it with its message in
+//! progress). Nothing it refuses is stored.
 
 use std::io::{BufWriter, Write};
 use std::net::{SocketAddr, UdpSocket};
@@ -182,11 +183,7 @@ impl<'a> Worker<'a> {
             } if seal::fragment::is_fragment(&bytes) => {
                 if let Some(Ok(_)) = seal::fragment::parse(&bytes) {
                     self.fragments.push(FragmentIn {
-                        // One device's fragments: its DevEUI and session, else the source.
-                        device: counters.first().map_or_else(
-                            || source.to_string(),
-                            |c| format!("{} {}", c.dev_eui, c.session),
-                        ),
+                        device: device_of(counters.first(), &source),
                         bytes,
                         arrived_us,
                         source: source.to_string(),
@@ -389,6 +386,21 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Whose fragments these are: the envelope's DevEUI and session, else where
+/// they came from (a UDP peer, a serial port, a topic or routing key), less
+/// what names one uplink (`uplink ID`, a broker's `dup` or `redelivered`):
+/// a redelivered fragment must meet its siblings.
+fn device_of(counter: Option<&FrameCounter>, source: &str) -> String {
+    match counter {
+        Some(c) => format!("{} {}", c.dev_eui, c.session),
+        None => source
+            .split(" uplink ")
+            .next()
+            .unwrap_or(source)
+            .to_string(),
+    }
+}
+
 /// Refreshes the figures only the store knows: `lost_uplinks`, where the
 /// envelope numbers uplinks, and `in_fragments`.
 pub(crate) fn note_losses(
@@ -401,4 +413,30 @@ pub(crate) fn note_losses(
     }
     counters.set_in_fragments(store.in_fragments()?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redelivered_fragment_belongs_to_the_same_device() {
+        let first = device_of(None, "mqtt sensors/up uplink -");
+        assert_eq!(first, "mqtt sensors/up");
+        assert_eq!(device_of(None, "mqtt sensors/up uplink - dup"), first);
+        assert_eq!(
+            device_of(None, "amqp up.1 uplink 7f3a redelivered"),
+            "amqp up.1"
+        );
+        assert_eq!(device_of(None, "udp 127.0.0.1:5000"), "udp 127.0.0.1:5000");
+        let c = FrameCounter {
+            dev_eui: "0101010101010101".into(),
+            session: "00189440".into(),
+            f_cnt: 3,
+        };
+        assert_eq!(
+            device_of(Some(&c), "mqtt t uplink 9"),
+            "0101010101010101 00189440"
+        );
+    }
 }

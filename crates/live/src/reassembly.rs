@@ -96,7 +96,18 @@ impl InProgress {
         if bytes.is_empty() {
             return Ok(InProgress::default());
         }
-        serde_json::from_slice(bytes).map_err(|e| format!("a stored reassembly state: {e}"))
+        let state: InProgress =
+            serde_json::from_slice(bytes).map_err(|e| format!("a stored reassembly state: {e}"))?;
+        // What `push` relies on: no message past 128 fragments, and a count
+        // never beyond the fragments' places.
+        let sound = state
+            .partial
+            .iter()
+            .all(|p| p.parts.len() <= 128 && p.count.is_none_or(|c| c >= 1 && c <= p.parts.len()));
+        if !sound {
+            return Err("a stored reassembly state that breaks its own rules".into());
+        }
+        Ok(state)
     }
 
     /// Messages in progress.
@@ -284,5 +295,8 @@ mod tests {
         assert_eq!(InProgress::decode(b""), Ok(InProgress::default()));
         let err = InProgress::decode(b"{\"started\":").unwrap_err();
         assert!(err.starts_with("a stored reassembly state: "), "{err}");
+        let counted_past_its_parts = br#"{"started":1,"settled":[],
+            "partial":[{"tag":0,"started":0,"parts":[[1]],"count":3}]}"#;
+        assert!(InProgress::decode(counted_past_its_parts).is_err());
     }
 }

@@ -128,10 +128,11 @@ trait BatchTx {
     /// The stored reassembly state of these devices (sorted, distinct), held
     /// against other writers until the commit; a device without one has none.
     fn lock_fragments(&mut self, devices: &[&str]) -> Result<HashMap<String, Vec<u8>>, LiveError>;
-    /// Writes these devices' states (locked by `lock_fragments`).
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError>;
-    /// Every device's state.
-    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError>;
+    /// Writes these devices' states (locked by `lock_fragments`), each with
+    /// its number of messages in progress.
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError>;
+    /// Messages in progress over every device (the sum of the saved numbers).
+    fn messages_in_fragments(&mut self) -> Result<u64, LiveError>;
 }
 
 /// Counters of one device session, from `lo` to `hi`: `n` of them were seen (each
@@ -310,7 +311,7 @@ impl ReadingStore {
 
     /// Messages still in fragments, over every device sharing the store.
     pub fn in_fragments(&mut self) -> Result<u64, LiveError> {
-        let work = |tx: &mut dyn BatchTx| fragments::in_progress(tx);
+        let work = |tx: &mut dyn BatchTx| tx.messages_in_fragments();
         match &mut self.db {
             Backend::Sqlite(db) => db.in_transaction(work),
             #[cfg(feature = "postgres")]

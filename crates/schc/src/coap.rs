@@ -161,6 +161,9 @@ pub fn message(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
         _ => MessageType::Reset,
     };
     let tkl = uint(FieldId::CoapTkl, "no token length")? as usize;
+    if tkl > 8 {
+        return Err(inconsistent("a token over 8 bytes"));
+    }
     let token = match one(FieldId::CoapToken) {
         Some(t) => t
             .whole_bytes()
@@ -197,8 +200,10 @@ pub fn message(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
     let mut out = vec![0u8; room];
     let message = Message {
         mtype,
-        code: uint(FieldId::CoapCode, "no CoAP code")? as u8,
-        message_id: uint(FieldId::CoapMid, "no message id")? as u16,
+        code: u8::try_from(uint(FieldId::CoapCode, "no CoAP code")?)
+            .map_err(|_| inconsistent("a code over 8 bits"))?,
+        message_id: u16::try_from(uint(FieldId::CoapMid, "no message id")?)
+            .map_err(|_| inconsistent("a message id over 16 bits"))?,
         token,
         options: &options,
         payload,

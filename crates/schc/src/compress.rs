@@ -26,7 +26,7 @@ impl Compressed {
     }
 
     /// The packet after its rule id, zero-padded: a LoRaWAN FRMPayload, the
-    /// rule id going in FPort (RFC 9011 §5.2).
+    /// rule id going in FPort (RFC 9011 §5.2; its rule ids are 8 bits).
     pub fn after_rule_id(&self) -> Vec<u8> {
         self.bits
             .slice(self.rule_id.len(), self.bits.len())
@@ -45,8 +45,9 @@ pub fn compress(rules: &RuleSet, packet: &[u8], way: Direction) -> Result<Compre
                     .iter()
                     .filter(|e| e.direction.applies_to(way))
                     .collect();
-                if let Some(bits) = residue(rule, &entries, &parsed.fields) {
-                    let mut bits = bits?;
+                // A match whose residue cannot be written (a value too long
+                // to size) leaves the packet to the next rule, or whole.
+                if let Some(Ok(mut bits)) = residue(rule, &entries, &parsed.fields) {
                     bits.push(&Bits::from_bytes(&parsed.payload));
                     return Ok(Compressed {
                         rule_id: rule.id.clone(),
@@ -123,11 +124,7 @@ fn push_residue(bits: &mut Bits, e: &Entry, value: &Bits) -> Result<(), SchcErro
         }
         Action::Lsb => {
             // RuleSet::new pairs LSB with MSB.
-            let x = match e.matching {
-                Matching::Msb(x) => x,
-                _ => 0,
-            };
-            push_sized(bits, e.length, &value.slice(x, value.len()))?;
+            push_sized(bits, e.length, &value.slice(e.msb(), value.len()))?;
         }
     }
     Ok(())

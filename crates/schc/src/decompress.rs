@@ -9,7 +9,7 @@ use crate::bits::{Bits, Reader};
 use crate::coap::{self, Field};
 use crate::compress::read_size;
 use crate::error::SchcError;
-use crate::rule::{Action, Direction, Entry, FieldId, Length, Matching, Nature, RuleSet};
+use crate::rule::{Action, Direction, Entry, FieldId, Length, Nature, RuleSet};
 
 /// The CoAP message `packet` (rule id first, zero-padded) was compressed from,
 /// going `way`.
@@ -61,10 +61,7 @@ fn field_value(e: &Entry, r: &mut Reader<'_>, so_far: &[Field]) -> Result<Bits, 
                 .ok_or(SchcError::Inconsistent("a mapping index past its list"))?
         }
         Action::Lsb => {
-            let x = match e.matching {
-                Matching::Msb(x) => x,
-                _ => 0,
-            };
+            let x = e.msb();
             let n = residue_bits(e.length, x, r, so_far)?;
             let mut value = e.target_value().slice(0, x);
             value.push(&r.read(n).ok_or(truncated)?);
@@ -94,7 +91,11 @@ fn residue_bits(
             let size = read_size(r).ok_or(SchcError::Truncated("a field's size"))?;
             Ok(size * unit)
         }
-        Length::Tkl => known(earlier(so_far, FieldId::CoapTkl).map(|t| t * 8)),
+        Length::Tkl => {
+            let tkl = earlier(so_far, FieldId::CoapTkl)
+                .ok_or(SchcError::Inconsistent("a token before its length (TKL)"))?;
+            known(tkl.checked_mul(8))
+        }
         Length::OscorePiv => {
             let flags = so_far
                 .iter()

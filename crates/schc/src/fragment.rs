@@ -143,6 +143,11 @@ impl Sender {
         })
     }
 
+    /// Tiles the packet was cut into.
+    pub fn tiles(&self) -> usize {
+        self.tiles.tiles.len()
+    }
+
     /// Every fragment of a first pass: regular ones in order (none across a
     /// window's end), then the All-1 with the RCS and the last tile.
     pub fn fragments(&self) -> Vec<Frame> {
@@ -153,8 +158,8 @@ impl Sender {
     }
 
     /// The fragments that send again the tiles `ack` says its window lacks,
-    /// and the All-1 again when that window is the last (it asks for the
-    /// next ACK); none for an ACK that says the packet is whole. An ACK that
+    /// then the All-1 again when that window is the last, else an ACK REQ:
+    /// either asks for the next ACK. None for an ACK that says the packet is whole. An ACK that
     /// names no tile of ours missing, from a receiver whose RCS failed, means
     /// a tile was altered on the way: an error (the sender aborts).
     pub fn resend(&self, ack: &Ack) -> Result<Vec<Frame>, SchcError> {
@@ -178,10 +183,14 @@ impl Sender {
                 "the receiver has every tile and its RCS fails: a tile was altered",
             ));
         }
+        // Then what asks for the next ACK: the All-1 again in the last
+        // window, an ACK REQ (a header alone) before it.
         let mut out = self.regular(&missing);
-        if *window == last_window {
-            out.push(self.all_one());
-        }
+        out.push(if *window == last_window {
+            self.all_one()
+        } else {
+            self.frame(&self.header(*window, 0))
+        });
         Ok(out)
     }
 
@@ -305,8 +314,9 @@ impl Ack {
     }
 }
 
-/// The receiver's side: tiles as they come, in any order, until the All-1;
-/// then an ACK per window that lacks tiles, or the packet.
+/// The receiver's side: tiles as they come, in any order. The All-1 and an
+/// ACK REQ are answered: an ACK for the first window that lacks tiles, or
+/// the packet whole; a regular fragment only when it completes the packet.
 pub struct Receiver {
     profile: Profile,
     tiles: BTreeMap<Place, Bits>,
@@ -353,7 +363,13 @@ impl Receiver {
             // regular fragment carried it.
             let last = r.read(r.remaining()).unwrap_or_default();
             self.last = Some((window, rcs, last));
-        } else {
+            return self.settle();
+        }
+        if r.remaining() < 8 {
+            // An ACK REQ (a header alone): the sender asks where it stands.
+            return self.settle();
+        }
+        {
             let mut n = fcn as usize;
             loop {
                 // A full tile, or what is left: the last tile and its padding.
@@ -369,7 +385,12 @@ impl Receiver {
                 n -= 1;
             }
         }
-        self.settle()
+        // A regular fragment is answered only when it completes the packet:
+        // the All-1 and an ACK REQ are what ask for an ACK (RFC 8724 §8.4.3).
+        match self.settle()? {
+            whole @ Received::Whole { .. } => Ok(whole),
+            _ => Ok(Received::Waiting),
+        }
     }
 
     fn settle(&self) -> Result<Received, SchcError> {

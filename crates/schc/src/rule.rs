@@ -111,6 +111,14 @@ impl Entry {
         &self.target[0]
     }
 
+    /// The bits MSB holds (0 for another operator).
+    pub fn msb(&self) -> usize {
+        match self.matching {
+            Matching::Msb(x) => x,
+            _ => 0,
+        }
+    }
+
     /// Bits a mapping index takes: the fewest that count every value.
     pub fn index_bits(&self) -> usize {
         let n = self.target.len();
@@ -198,11 +206,37 @@ pub fn describe(id: &Bits) -> String {
     }
 }
 
+/// A field's length where RFC 7252 fixes it: the CoAP header's fields.
+pub fn natural_length(field: FieldId) -> Option<usize> {
+    match field {
+        FieldId::CoapVersion | FieldId::CoapType => Some(2),
+        FieldId::CoapTkl => Some(4),
+        FieldId::CoapCode => Some(8),
+        FieldId::CoapMid => Some(16),
+        _ => None,
+    }
+}
+
 fn check(e: &Entry) -> Result<(), &'static str> {
     let fixed = match e.length {
         Length::Fixed(n) => Some(n),
         _ => None,
     };
+    if let Some(n) = natural_length(e.field)
+        && fixed != Some(n)
+    {
+        return Err(
+            "a CoAP header field takes its own length (version 2, type 2, TKL 4, code 8, message id 16 bits)",
+        );
+    }
+    let length_fits = match e.length {
+        Length::Tkl => e.field == FieldId::CoapToken,
+        Length::OscorePiv => e.field == FieldId::OscorePiv,
+        _ => true,
+    };
+    if !length_fits {
+        return Err("fl-token-length is the token's, fl-oscore-piv the partial IV's");
+    }
     if e.position == 0 {
         return Err("position 0: fields are counted from 1");
     }

@@ -24,7 +24,9 @@ use serde_json::{Map, Value};
 
 use crate::bits::Bits;
 use crate::error::SchcError;
-use crate::rule::{Action, Direction, Entry, FieldId, Length, Matching, Nature, Rule, RuleSet};
+use crate::rule::{
+    Action, Direction, Entry, FieldId, Length, Matching, Nature, Rule, RuleSet, natural_length,
+};
 
 /// Option names RFC 9363 gives a field id, by number (RFC 7252 §12.2 and later).
 const OPTIONS: &[(&str, u16)] = &[
@@ -187,17 +189,6 @@ fn field_id(name: &str) -> Result<FieldId, SchcError> {
             }
         }
     })
-}
-
-/// A field's usual length, where RFC 8824 fixes it.
-fn natural_length(field: FieldId) -> Option<usize> {
-    match field {
-        FieldId::CoapVersion | FieldId::CoapType => Some(2),
-        FieldId::CoapTkl => Some(4),
-        FieldId::CoapCode => Some(8),
-        FieldId::CoapMid => Some(16),
-        _ => None,
-    }
 }
 
 fn entry(v: &Value) -> Result<Entry, SchcError> {

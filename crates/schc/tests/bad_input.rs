@@ -51,6 +51,14 @@ fn bad_rule_files_say_what_is_wrong_and_where() {
         r#"{"field-id": "fid-coap-type", "colour": 1, "matching-operator": "mo-ignore", "comp-decomp-action": "cda-value-sent"}"#,
     ));
     assert!(why.contains("unknown key \"colour\""), "{why}");
+    let why = refused(&rule(
+        r#"{"field-id": "fid-coap-tkl", "field-length": 64, "matching-operator": "mo-ignore", "comp-decomp-action": "cda-value-sent"}"#,
+    ));
+    assert!(why.contains("takes its own length"), "a 64-bit TKL: {why}");
+    let why = refused(&rule(
+        r#"{"field-id": "fid-coap-option-uri-path", "field-length": "fl-token-length", "matching-operator": "mo-ignore", "comp-decomp-action": "cda-value-sent"}"#,
+    ));
+    assert!(why.contains("fl-token-length is the token's"), "{why}");
     let two = r#"{"ietf-schc:schc": {"rule": [
         {"rule-id-value": 0, "rule-id-length": 4, "rule-nature": "nature-no-compression"},
         {"rule-id-value": 2, "rule-id-length": 8, "rule-nature": "nature-no-compression"}]}}"#;

@@ -32,7 +32,8 @@ pub struct Committed {
     pub whole: Vec<Pending>,
     /// Messages the fragments settled that are no reading: (reason, source, detail).
     pub refused: Vec<(Reason, String, String)>,
-    /// Messages the fragments settled, whole or not (each one received).
+    /// What the fragments settled: messages whole or given up, and fragments
+    /// of settled messages (each counts as received, as any input does).
     pub settled: u64,
 }
 
@@ -56,7 +57,18 @@ pub(super) fn reassemble(
     let mut states = BTreeMap::new();
     for device in devices {
         let bytes = stored.get(device).map_or(&[][..], Vec::as_slice);
-        states.insert(device, InProgress::decode(bytes).map_err(LiveError::Io)?);
+        // A state no longer readable (another version's) must not hold the
+        // device's fragments back for ever: it starts again, and says so.
+        let state = InProgress::decode(bytes).unwrap_or_else(|why| {
+            settled += 1;
+            refused.push((
+                Reason::Incomplete,
+                device.to_string(),
+                format!("{device}'s messages in fragments ({why}) were started again"),
+            ));
+            InProgress::default()
+        });
+        states.insert(device, state);
     }
     for f in fragments {
         // The pipeline hands on only fragments that parse.
@@ -87,18 +99,10 @@ pub(super) fn reassemble(
             }
         }
     }
-    let rows: Vec<(&str, Vec<u8>)> = states.iter().map(|(d, s)| (*d, s.encode())).collect();
+    let rows: Vec<(&str, Vec<u8>, i64)> = states
+        .iter()
+        .map(|(d, s)| (*d, s.encode(), s.messages() as i64))
+        .collect();
     tx.save_fragments(&rows)?;
     Ok((whole, refused, settled))
-}
-
-/// Messages in progress over every device.
-pub(super) fn in_progress(tx: &mut dyn BatchTx) -> Result<u64, LiveError> {
-    let mut n = 0;
-    for (_, bytes) in tx.fragment_states()? {
-        n += InProgress::decode(&bytes)
-            .map_err(LiveError::Io)?
-            .messages() as u64;
-    }
-    Ok(n)
 }

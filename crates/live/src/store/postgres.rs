@@ -60,8 +60,9 @@ CREATE TABLE IF NOT EXISTS uplink_spans (
     n       BIGINT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS fragments_in_progress (
-    device TEXT  PRIMARY KEY,
-    state  BYTEA NOT NULL
+    device   TEXT   PRIMARY KEY,
+    state    BYTEA  NOT NULL,
+    messages BIGINT NOT NULL
 );
 ";
 
@@ -92,7 +93,7 @@ struct Statements {
     add_fragments: Statement,
     lock_fragments: Statement,
     save_fragments: Statement,
-    fragment_states: Statement,
+    messages_in_fragments: Statement,
 }
 
 impl Readings {
@@ -148,8 +149,8 @@ impl Readings {
             spans: client.prepare("SELECT id, dev_eui, session, lo, hi, n FROM uplink_spans")?,
             drop_spans: client.prepare("DELETE FROM uplink_spans WHERE id = ANY($1::int8[])")?,
             add_fragments: client.prepare(
-                "INSERT INTO fragments_in_progress (device, state)
-                 SELECT d, ''::bytea FROM unnest($1::text[]) AS d ORDER BY d
+                "INSERT INTO fragments_in_progress (device, state, messages)
+                 SELECT d, ''::bytea, 0 FROM unnest($1::text[]) AS d ORDER BY d
                  ON CONFLICT DO NOTHING",
             )?,
             // In key order, as every worker takes them: no two wait on each other.
@@ -158,11 +159,12 @@ impl Readings {
                  ORDER BY device FOR UPDATE",
             )?,
             save_fragments: client.prepare(
-                "UPDATE fragments_in_progress f SET state = u.state
-                 FROM unnest($1::text[], $2::bytea[]) AS u(device, state)
+                "UPDATE fragments_in_progress f SET state = u.state, messages = u.messages
+                 FROM unnest($1::text[], $2::bytea[], $3::int8[]) AS u(device, state, messages)
                  WHERE f.device = u.device",
             )?,
-            fragment_states: client.prepare("SELECT device, state FROM fragments_in_progress")?,
+            messages_in_fragments: client
+                .prepare("SELECT COALESCE(SUM(messages), 0)::int8 FROM fragments_in_progress")?,
         };
         Ok(Readings { client, statements })
     }
@@ -353,16 +355,22 @@ impl BatchTx for Tx<'_> {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError> {
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError> {
         let devices: Vec<&str> = states.iter().map(|s| s.0).collect();
         let bytes: Vec<&[u8]> = states.iter().map(|s| s.1.as_slice()).collect();
-        self.tx
-            .execute(&self.statements.save_fragments, &[&devices, &bytes])?;
+        let messages: Vec<i64> = states.iter().map(|s| s.2).collect();
+        self.tx.execute(
+            &self.statements.save_fragments,
+            &[&devices, &bytes, &messages],
+        )?;
         Ok(())
     }
 
-    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
-        let rows = self.tx.query(&self.statements.fragment_states, &[])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    fn messages_in_fragments(&mut self) -> Result<u64, LiveError> {
+        let n: i64 = self
+            .tx
+            .query_one(&self.statements.messages_in_fragments, &[])?
+            .get(0);
+        Ok(n as u64)
     }
 }

@@ -51,8 +51,9 @@ CREATE TABLE IF NOT EXISTS uplink_spans (
     n       INTEGER NOT NULL       -- counters seen in it (each in one span only)
 );
 CREATE TABLE IF NOT EXISTS fragments_in_progress (
-    device TEXT PRIMARY KEY,       -- DevEUI and session, else the source
-    state  BLOB NOT NULL           -- crate::reassembly::InProgress (JSON)
+    device   TEXT PRIMARY KEY,     -- DevEUI and session, else where they came from
+    state    BLOB NOT NULL,        -- crate::reassembly::InProgress (JSON)
+    messages INTEGER NOT NULL      -- messages in progress in it
 ) WITHOUT ROWID;
 ";
 
@@ -254,23 +255,24 @@ impl BatchTx for Tx<'_> {
         Ok(states)
     }
 
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>)]) -> Result<(), LiveError> {
+    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError> {
         let mut upsert = self.0.prepare_cached(
-            "INSERT INTO fragments_in_progress (device, state) VALUES (?1, ?2)
-             ON CONFLICT (device) DO UPDATE SET state = excluded.state",
+            "INSERT INTO fragments_in_progress (device, state, messages) VALUES (?1, ?2, ?3)
+             ON CONFLICT (device) DO UPDATE SET state = excluded.state, messages = excluded.messages",
         )?;
-        for (device, state) in states {
-            upsert.execute(params![device, state])?;
+        for (device, state, messages) in states {
+            upsert.execute(params![device, state, messages])?;
         }
         Ok(())
     }
 
-    fn fragment_states(&mut self) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
-        let mut select = self
-            .0
-            .prepare_cached("SELECT device, state FROM fragments_in_progress")?;
-        let rows = select.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+    fn messages_in_fragments(&mut self) -> Result<u64, LiveError> {
+        let n: i64 = self.0.query_row(
+            "SELECT COALESCE(SUM(messages), 0) FROM fragments_in_progress",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 }
 
