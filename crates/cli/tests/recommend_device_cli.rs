@@ -241,3 +241,36 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
     assert_eq!(leaking.len(), marked.len(), "{leaky_text}");
     assert!(leaking.iter().all(|r| r.contains("[LEAKY]")), "{leaking:?}");
 }
+
+/// The MKR WAN 1300 (SAMD21, 32 KB) and the STM32L0 (STM32L072, 20 KB) share
+/// the Cortex-M0+ table, measured on a micro:bit given 32 KB: Twofish's
+/// build, which needs about 30 KB, is ranked on the first and, on the
+/// second, listed apart as not fitting its RAM, with both sizes and where it
+/// ran. The board is where the code ran, never the verdict.
+#[test]
+fn a_device_with_less_ram_than_the_board_is_judged_by_the_build_s_need() {
+    let twofish = "etm:twofish-128-ctr+hmac-sha256";
+    let on = |device| recommend(device, &["--allow-leaky"]);
+    let mkr = on("mkr-wan-1300");
+    assert!(
+        mkr["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["scheme"] == twofish),
+        "ranked on the 32 KB SAMD21: {}",
+        mkr["excluded"]
+    );
+    let stm = on("stm32l0");
+    let excluded = stm["excluded"].as_array().unwrap();
+    let why = excluded
+        .iter()
+        .find(|e| e["scheme"] == twofish)
+        .and_then(|e| e["why"].as_str())
+        .unwrap_or_else(|| panic!("{twofish} is not listed apart on the STM32L072: {excluded:?}"));
+    assert!(
+        why.contains("does not fit in stm32l0's RAM (20480 B): it needs ")
+            && why.contains("measured on microbit's 32768 B"),
+        "{why}"
+    );
+}
