@@ -4,11 +4,16 @@
 //! - [`model`]: CPU energy = V × I_active × t_cpu; radio energy = V × I_tx × time on air
 //!   plus receive windows; sleep until the next message; battery life at an interval.
 //!
-//! Nothing here is a measurement: every output is labelled a model estimate.
+//! - [`trace`]: a power profiler's trace read into each marked operation's
+//!   measured charge and energy (`energy import`).
+//!
+//! The model is no measurement: its every output is labelled a model estimate;
+//! what a trace gives is labelled measured.
 
 pub mod error;
 pub mod model;
 pub mod profiles;
+pub mod trace;
 
 pub use error::EnergyError;
 pub use model::{EnergyEstimate, MessageLoad, estimate};
