@@ -145,7 +145,7 @@ impl Target {
     }
 
     /// How a reason that a build does not fit this target's RAM starts:
-    /// "does not fit in cortex-m0plus's RAM (16384 B)". `mcu` writes such
+    /// "does not fit in cortex-m0plus's RAM (32768 B)". `mcu` writes such
     /// reasons into the tables; readers that select on them match this.
     pub fn short_of_ram(self) -> String {
         format!(

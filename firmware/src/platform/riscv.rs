@@ -164,6 +164,27 @@ fn deepest(sp: usize) -> usize {
     if p + 8 >= sp { 0 } else { sp - p }
 }
 
+impl Platform {
+    /// What the host reads of a region: `C <count> <stack> <room>`, the room
+    /// being the stack that was free below the region's frame (as the AVR
+    /// harness reports it; the host turns it into the build's whole RAM
+    /// need). Out of line, so that nothing it computes is kept live across
+    /// the measured region.
+    #[inline(never)]
+    fn report(&mut self, count: u32, sp: usize) {
+        let stack = deepest(sp);
+        self.text("C ");
+        self.number(count);
+        self.text(" ");
+        self.number(stack as u32);
+        if !cfg!(feature = "ct") {
+            self.text(" ");
+            self.number(sp.saturating_sub((&raw const _ebss) as usize) as u32);
+        }
+        self.text("\n");
+    }
+}
+
 impl Probe for Platform {
     fn write(&mut self, bytes: &[u8]) {
         let mut line = [0u8; 97];
@@ -185,19 +206,7 @@ impl Probe for Platform {
         compiler_fence(Ordering::SeqCst);
         let t1 = now();
         compiler_fence(Ordering::SeqCst);
-        let stack = deepest(sp);
-        self.text("C ");
-        self.number(t1.wrapping_sub(t0));
-        self.text(" ");
-        self.number(stack as u32);
-        // The stack that was free below the region's frame, as the AVR
-        // harness reports it: the host turns it into the build's whole RAM
-        // need, judged against a device with less RAM than the board.
-        if !cfg!(feature = "ct") {
-            self.text(" ");
-            self.number(sp.saturating_sub((&raw const _ebss) as usize) as u32);
-        }
-        self.text("\n");
+        self.report(t1.wrapping_sub(t0), sp);
         r
     }
 
