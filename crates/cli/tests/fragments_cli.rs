@@ -48,6 +48,42 @@ fn gateway(
     (gateway, key, db)
 }
 
+/// `send` of `count` chain:1 readings in the binary container to `to`, cut
+/// into EU868 DR0's fragments, `inject` losing some (seeded), with `extra` flags.
+fn send_fragments(
+    to: &str,
+    key: &std::path::Path,
+    count: &str,
+    inject: &str,
+    seed: &str,
+    extra: &[&str],
+) -> serde_json::Value {
+    let mut args = vec!["--to", to, "--key-file", key.to_str().unwrap()];
+    args.extend([
+        "--container",
+        "binary",
+        "--sample",
+        "chain:1",
+        "--count",
+        count,
+    ]);
+    args.extend([
+        "--link",
+        "lorawan-eu868-dr0",
+        "--inject",
+        inject,
+        "--seed",
+        seed,
+    ]);
+    args.extend_from_slice(extra);
+    send(&args)
+}
+
+/// A count the report or the counters must have.
+fn count_of(v: &serde_json::Value, k: &str) -> u64 {
+    v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}"))
+}
+
 /// Nothing but `incomplete` was refused.
 fn only_incomplete_refused(counters: &serde_json::Value) -> u64 {
     let rejected = counters["rejected"].as_object().unwrap();
@@ -71,43 +107,36 @@ fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_co
     );
     let to = broker.url("application/1b2c/device/0101010101010101/event/up");
     let send_run = |count: u64, first_fcnt: u64, inject: &str, seed: &str| {
-        send(&[
-            "--to",
-            &to,
+        let (count, first_fcnt) = (count.to_string(), first_fcnt.to_string());
+        let chirpstack = [
             "--envelope",
             "chirpstack",
-            "--key-file",
-            key.to_str().unwrap(),
-            "--container",
-            "binary",
-            "--sample",
-            "chain:1",
-            "--count",
-            &count.to_string(),
-            "--link",
-            "lorawan-eu868-dr0",
-            "--inject",
-            inject,
-            "--seed",
-            seed,
             "--first-fcnt",
-            &first_fcnt.to_string(),
+            &first_fcnt,
             "--rate",
             "400",
             "--ack-wait",
             "30",
-        ])
+        ];
+        send_fragments(&to, &key, &count, inject, seed, &chirpstack)
     };
     let sent = send_run(READINGS, 0, "lost-fragment=5%", "11");
-    let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}"));
     // Every message is three uplinks at DR0 (51 + 51 + 16 B), as `link` costs it.
-    let uplinks = n(&sent, "fragments") + n(&sent, "fragments_lost");
+    let uplinks = count_of(&sent, "fragments") + count_of(&sent, "fragments_lost");
     assert_eq!(uplinks, 3 * READINGS, "{sent}");
     // The broker took every uplink sent before `send` left (it waits for each one's
     // PUBACK, not one per message).
-    assert_eq!(n(&sent, "acked"), n(&sent, "transmitted"), "{sent}");
-    assert_eq!(n(&sent, "transmitted"), n(&sent, "fragments"), "{sent}");
-    let (incomplete, vanished) = (n(&sent, "incomplete"), n(&sent, "vanished"));
+    assert_eq!(
+        count_of(&sent, "acked"),
+        count_of(&sent, "transmitted"),
+        "{sent}"
+    );
+    assert_eq!(
+        count_of(&sent, "transmitted"),
+        count_of(&sent, "fragments"),
+        "{sent}"
+    );
+    let (incomplete, vanished) = (count_of(&sent, "incomplete"), count_of(&sent, "vanished"));
     assert!(
         incomplete > 50 && incomplete < 300,
         "5 % of 3,000 fragments lost: {sent}"
@@ -117,24 +146,24 @@ fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_co
     // once a later one arrives.
     let tail = 5;
     let more = send_run(tail, uplinks, "", "12");
-    assert_eq!(n(&more, "acked"), 3 * tail, "{more}");
+    assert_eq!(count_of(&more, "acked"), 3 * tail, "{more}");
     // A message that lost every fragment never reaches the gateway at all.
     let whole = (READINGS - incomplete - vanished + tail) as i64;
     settle(&db, whole);
     std::thread::sleep(Duration::from_millis(500));
     let counters = gateway.stop_gateway();
-    assert_eq!(n(&counters, "stored"), whole as u64, "{counters}");
+    assert_eq!(count_of(&counters, "stored"), whole as u64, "{counters}");
     assert_eq!(
         db_count(&db, "SELECT COUNT(*) FROM readings"),
         whole,
         "each whole reading stored once"
     );
     assert_eq!(only_incomplete_refused(&counters), incomplete, "{counters}");
-    assert_eq!(n(&counters, "in_fragments"), 0, "{counters}");
+    assert_eq!(count_of(&counters, "in_fragments"), 0, "{counters}");
     // The lost fragments are gaps in the device's frame counter.
     assert_eq!(
-        n(&counters, "lost_uplinks"),
-        n(&sent, "fragments_lost"),
+        count_of(&counters, "lost_uplinks"),
+        count_of(&sent, "fragments_lost"),
         "{counters}"
     );
 }
@@ -151,32 +180,15 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
     let dir = tempfile::tempdir().unwrap();
     let (_emu, a, b) = emulator(&[]);
     let (gateway, key, db) = gateway(dir.path(), &format!("pty:{b}"), &[]);
-    let sent = send(&[
-        "--to",
-        &format!("pty:{a}"),
-        "--key-file",
-        key.to_str().unwrap(),
-        "--container",
-        "binary",
-        "--sample",
-        "chain:1",
-        "--count",
-        &SENT.to_string(),
-        "--link",
-        "lorawan-eu868-dr0",
-        "--inject",
-        "lost-fragment=5%",
-        "--seed",
-        "7",
-    ]);
-    let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}"));
+    let to = format!("pty:{a}");
+    let sent = send_fragments(&to, &key, &SENT.to_string(), "lost-fragment=5%", "7", &[]);
     // Three fragments a message at DR0, as `link` costs it.
     assert_eq!(
-        n(&sent, "fragments") + n(&sent, "fragments_lost"),
+        count_of(&sent, "fragments") + count_of(&sent, "fragments_lost"),
         3 * SENT,
         "{sent}"
     );
-    let (incomplete, vanished) = (n(&sent, "incomplete"), n(&sent, "vanished"));
+    let (incomplete, vanished) = (count_of(&sent, "incomplete"), count_of(&sent, "vanished"));
     assert!(
         incomplete > 5 && incomplete < 60,
         "5 % of 600 fragments lost: {sent}"
@@ -185,9 +197,9 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
     settle(&db, whole);
     std::thread::sleep(Duration::from_millis(300));
     let counters = gateway.stop_gateway();
-    assert_eq!(n(&counters, "stored"), whole as u64, "{counters}");
+    assert_eq!(count_of(&counters, "stored"), whole as u64, "{counters}");
     assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), whole);
-    let kept = n(&counters, "in_fragments");
+    let kept = count_of(&counters, "in_fragments");
     assert!(kept <= 4, "at most WINDOW messages wait: {counters}");
     assert_eq!(
         only_incomplete_refused(&counters) + kept,
