@@ -568,3 +568,91 @@ fn lorawan_encode_and_decode_as_a_user_runs_them() {
     .code(2)
     .stderr(predicate::str::contains("16 bytes"));
 }
+
+/// A power profiler's export of a known profile (`scripts/make-trace`: 10
+/// operations of 2 ms at 4 mA, 8 µC and 26.4 µJ each at 3.3 V).
+fn trace(dir: &std::path::Path, meter: &str) -> std::path::PathBuf {
+    let path = dir.join(format!("{meter}.csv"));
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/make-trace");
+    let made = std::process::Command::new(script)
+        .args([meter, path.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    path
+}
+
+#[test]
+fn energy_import_gives_each_meter_s_operations_and_a_profile_energy_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    for meter in ["ppk2", "joulescope", "otii"] {
+        let path = trace(dir.path(), meter);
+        let p = path.to_str().unwrap();
+        let marker = if meter == "ppk2" { "D0" } else { "above:1mA" };
+        let mut args = vec!["energy", "import", p, "--meter", meter, "--marker", marker];
+        if meter != "joulescope" {
+            args.extend(["--voltage", "3.3"]);
+        }
+        let v = json(&[args.as_slice(), &["--format", "json"]].concat());
+        assert_eq!(v["operations"], 10, "{meter}: {v}");
+        let near = |got: &Value, want: f64| (got.as_f64().unwrap() / want - 1.0).abs() < 0.01;
+        assert!(near(&v["charge_uc"]["mean"], 8.0), "{meter}: {v}");
+        assert!(near(&v["energy_uj"]["mean"], 26.4), "{meter}: {v}");
+    }
+    // The measured profile, written into a data directory, is what energy costs with.
+    let data = dir.path().join("data");
+    let p = dir.path().join("ppk2.csv");
+    let args = [
+        "--meter",
+        "ppk2",
+        "--voltage",
+        "3.3",
+        "--device",
+        "nrf52840",
+    ];
+    cm().args(["energy", "import", p.to_str().unwrap()])
+        .args(args)
+        .args(["--profile", data.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nrf52840-measured"));
+    let v = json(&[
+        "energy",
+        "--device",
+        "nrf52840-measured",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--link",
+        "ble-1m-251",
+        "--bytes",
+        "40",
+        "--format",
+        "json",
+    ]);
+    // 10 minutes asleep at the measured 5 µA and 3.3 V: 9,900 µJ.
+    let sleep = v["messages"][0]["sleep_uj"].as_f64().unwrap();
+    assert!((sleep / 9900.0 - 1.0).abs() < 0.01, "{v}");
+}
+
+#[test]
+fn energy_import_refuses_bad_traces_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace(dir.path(), "ppk2");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cut = dir.path().join("cut.csv");
+    // A file cut in the middle of a row.
+    std::fs::write(&cut, &text[..text.len() / 2 - 3]).unwrap();
+    let refused = |file: &std::path::Path, extra: &[&str], why: &str| {
+        cm().args(["energy", "import", file.to_str().unwrap()])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    };
+    let ppk2 = ["--meter", "ppk2", "--voltage", "3.3"];
+    refused(&cut, &ppk2, "line");
+    refused(&path, &["--meter", "otii", "--voltage", "3.3"], "header");
+    refused(&path, &[&ppk2[..], &["--marker", "D5"]].concat(), "D5");
+    refused(&path, &["--meter", "ppk2"], "--voltage");
+    refused(&dir.path().join("none.csv"), &ppk2, "none.csv");
+}

@@ -14,6 +14,7 @@ pub mod credentials;
 pub mod edhoc;
 pub mod error;
 pub mod kem;
+pub mod keygen;
 
 pub use cost::{Class, DeviceOp, DeviceOps, Fragmentation, HandshakeCost, MessageCost, cost};
 pub use error::HandshakeError;

@@ -3,14 +3,19 @@
 
 use std::path::PathBuf;
 
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, Subcommand};
 use cost::energy_view::{self, CpuSource, Messages, Request};
 
-use crate::args::{DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, usage};
+use crate::args::{
+    DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, show_value, usage,
+};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    import: Option<Import>,
     /// Device profile (see --list).
     #[arg(long, required_unless_present = "list")]
     device: Option<String>,
@@ -74,7 +79,58 @@ pub struct Args {
     format: Format,
 }
 
+#[derive(Subcommand)]
+enum Import {
+    /// A power profiler's trace (PPK2, Joulescope, Otii CSV): each marked operation's
+    /// measured charge and energy, and a measured device profile (docs/power-meters.md).
+    Import(Box<ImportArgs>),
+}
+
+#[derive(ClapArgs)]
+struct ImportArgs {
+    /// The meter's CSV export.
+    trace: PathBuf,
+    /// ppk2, joulescope or otii.
+    #[arg(long)]
+    meter: String,
+    /// What marks an operation: a logic line (D0-D7) or a current threshold (above:1mA).
+    #[arg(long, default_value = "D0")]
+    marker: String,
+    /// The supply in volts, where the export has none (PPK2, Otii).
+    #[arg(long)]
+    voltage: Option<f64>,
+    /// Write DIR/devices/DEVICE-measured.toml: --device's profile as measured (for --data-dir DIR).
+    #[arg(long, value_name = "DIR", requires = "device")]
+    profile: Option<PathBuf>,
+    /// The catalogued device the trace was taken on.
+    #[arg(long)]
+    device: Option<String>,
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
+fn import(args: ImportArgs) -> Result<(), CliError> {
+    let prof = profiles(&args.data_dir)?;
+    let device = args.device.as_deref().map(|d| prof.device(d)).transpose();
+    let device = device.map_err(usage)?;
+    let imported = energy::trace::Request {
+        meter: &args.meter,
+        trace: &args.trace,
+        marker: &args.marker,
+        voltage_v: args.voltage,
+        profile: device.zip(args.profile.as_deref()),
+    }
+    .run()
+    .map_err(usage)?;
+    show_value(args.format, &imported, || imported.text())
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(Import::Import(import_args)) = args.import {
+        return import(*import_args);
+    }
     let prof = profiles(&args.data_dir)?;
     if args.list {
         return show(

@@ -1,13 +1,11 @@
 //! `ciphermeter keygen`: a sealing key file (`--scheme S`), OSCORE contexts, EDHOC
-//! credentials, or an asymmetric key pair (`ALGORITHM`; crates/seal `host::key_pair`).
+//! credentials, or an asymmetric key pair (`ALGORITHM`): crates/handshake `keygen`.
 
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use seal::host::key_pair::{self, KeyPairScheme};
-use seal::host::oscore;
-use seal::{NoncePolicy, SealKey, counter_path};
 
+use crate::args::decode_hex;
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -55,99 +53,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    match (&args.scheme, &args.algorithm) {
-        (Some(scheme), _) => sealing_key(&args, scheme),
-        (None, Some(algorithm)) => key_pair(&args, algorithm),
-        (None, None) => Err(CliError::usage(
-            "give --scheme S for a sealing key or an ALGORITHM for a key pair",
-        )),
-    }
-}
-
-fn sealing_key(args: &Args, scheme: &str) -> Result<(), CliError> {
-    if args.add_to.is_some() && scheme != handshake::credentials::SCHEME {
-        return Err(CliError::usage(
-            "--add-to is for EDHOC credentials (--scheme edhoc)",
-        ));
-    }
-    if scheme.starts_with(oscore::PREFIX) {
-        let (output, peer) = (&args.output, args.peer_output.as_deref());
-        let (mine, theirs) =
-            oscore::OscoreKey::write_pair(scheme, &args.nonce, output, peer, args.force)?;
-        eprintln!(
-            "wrote {} (sender id {}) and {} (sender id {}), {}",
-            output.display(),
-            hex::encode(&mine.sender_id),
-            peer.unwrap_or(output).display(),
-            hex::encode(&theirs.sender_id),
-            mine.scheme()
-        );
-        return Ok(());
-    }
-    if scheme == handshake::credentials::SCHEME {
-        return edhoc_pair(args);
-    }
-    if args.peer_output.is_some() {
-        return Err(CliError::usage(
-            "--peer-output is for OSCORE contexts (--scheme oscore:ALG) and EDHOC credentials (--scheme edhoc)",
-        ));
-    }
-    let mut key = SealKey::create(scheme, &args.nonce, args.allow_insecure)?;
-    key.save(&args.output, args.force)?;
-    let counter = match key.nonce {
-        NoncePolicy::Counter => format!(", counter in {}", counter_path(&args.output).display()),
-        NoncePolicy::Random => String::new(),
-    };
-    eprintln!(
-        "wrote {} (scheme {}, key id {}, {} nonces{counter})",
-        args.output.display(),
-        key.scheme,
-        key.key_id_hex(),
-        key.nonce.as_str(),
-    );
-    Ok(())
-}
-
-/// EDHOC credentials (method 3, suite 2): the device's (--output) and the
-/// gateway's, or a further device for an existing gateway (--add-to).
-fn edhoc_pair(args: &Args) -> Result<(), CliError> {
-    use handshake::credentials::{add_device_to, write_pair};
-    if let Some(gateway) = &args.add_to {
-        let trusted = add_device_to(gateway, &args.output, args.force)?;
-        eprintln!(
-            "wrote {} (an initiator's); {} now trusts {trusted} devices",
-            args.output.display(),
-            gateway.display()
-        );
-        return Ok(());
-    }
-    let peer = args.peer_output.as_ref().ok_or_else(|| {
-        CliError::usage(
-            "--scheme edhoc writes two credential files: give --peer-output FILE too (or --add-to GATEWAY for a further device)",
-        )
+    let seed = args.seed.as_deref().map(|t| decode_hex("--seed", t));
+    let seed = seed.transpose()?;
+    let written = handshake::keygen::write(&handshake::keygen::Request {
+        scheme: args.scheme.as_deref(),
+        algorithm: args.algorithm.as_deref(),
+        output: &args.output,
+        peer_output: args.peer_output.as_deref(),
+        add_to: args.add_to.as_deref(),
+        nonce: &args.nonce,
+        force: args.force,
+        allow_insecure: args.allow_insecure,
+        backend: args.backend.as_deref(),
+        seed: seed.as_deref().map(Vec::as_slice),
     })?;
-    write_pair(&args.output, peer, args.force)?;
-    eprintln!(
-        "wrote {} (the initiator's) and {} (the responder's): EDHOC method 3, suite 2",
-        args.output.display(),
-        peer.display()
-    );
-    Ok(())
-}
-
-fn key_pair(args: &Args, algorithm: &str) -> Result<(), CliError> {
-    let scheme = KeyPairScheme::for_keygen(algorithm, args.backend.as_deref())?;
-    let seed = args
-        .seed
-        .as_deref()
-        .map(|t| crate::args::decode_hex("--seed", t));
-    let pair = scheme.generate(seed.transpose()?.as_deref().map(Vec::as_slice))?;
-    let public = key_pair::write(&args.output, &pair, args.force)?;
-    eprintln!(
-        "wrote {} (private) and {} (public), {}",
-        args.output.display(),
-        public.display(),
-        scheme.entry.id
-    );
+    eprintln!("{written}");
     Ok(())
 }

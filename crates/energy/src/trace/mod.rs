@@ -92,8 +92,9 @@ impl Measured {
         )
     }
 
-    /// `base` with its active and sleep currents as this trace measured
-    /// them, named `name`: a profile `energy` and `recommend` take from a
+    /// `base` with its supply, active and sleep currents as this trace
+    /// measured them (the energy model multiplies the currents by that
+    /// supply), named `name`: a profile `energy` and `recommend` take from a
     /// data directory (`--data-dir`), labelled measured.
     pub fn profile(&self, base: &Device, name: &str, trace: &Path) -> Device {
         let source = |what: &str| {
@@ -109,17 +110,86 @@ impl Measured {
         Device {
             name: name.to_string(),
             title: format!("{} (measured)", base.title),
+            voltage_v: Figure::sourced(
+                round(self.voltage_v, 1e3),
+                &source(match self.voltage_measured {
+                    true => "the supply, as the meter measured it",
+                    false => "the supply given with the trace",
+                }),
+            ),
             active_ma: Figure::sourced(
-                self.active_ma,
+                round(self.active_ma, 1e4),
                 &source("mean current during the operations"),
             ),
             sleep_ua: Figure::sourced(
-                self.sleep_ua,
+                round(self.sleep_ua, 1e4),
                 &source("mean current between the operations"),
             ),
             ..base.clone()
         }
     }
+}
+
+/// `energy import` as a user gives it: the trace, its meter and marker, the
+/// supply where the export has none, and, to write a measured profile, the
+/// catalogued device it is measured from and the data directory it goes to
+/// (`DIR/devices/DEVICE-measured.toml`, which `--data-dir DIR` serves).
+pub struct Request<'a> {
+    pub meter: &'a str,
+    pub trace: &'a Path,
+    pub marker: &'a str,
+    pub voltage_v: Option<f64>,
+    pub profile: Option<(&'a Device, &'a Path)>,
+}
+
+/// What `energy import` found, and the profile it wrote (named
+/// `DEVICE-measured`, so it sits beside the datasheet's).
+#[derive(serde::Serialize)]
+pub struct Imported {
+    #[serde(flatten)]
+    pub measured: Measured,
+    pub profile: Option<String>,
+    pub profile_file: Option<String>,
+}
+
+impl Request<'_> {
+    pub fn run(&self) -> Result<Imported, EnergyError> {
+        let measured = import(self.meter, self.trace, self.marker, self.voltage_v)?;
+        let (mut profile, mut profile_file) = (None, None);
+        if let Some((base, dir)) = self.profile {
+            let name = format!("{}-measured", base.name);
+            let devices = dir.join("devices");
+            std::fs::create_dir_all(&devices)
+                .map_err(|e| EnergyError::Invalid(format!("{}: {e}", devices.display())))?;
+            let path = devices.join(format!("{name}.toml"));
+            write_profile(&measured.profile(base, &name, self.trace), &path)?;
+            profile = Some(name);
+            profile_file = Some(path.display().to_string());
+        }
+        Ok(Imported {
+            measured,
+            profile,
+            profile_file,
+        })
+    }
+}
+
+impl Imported {
+    pub fn text(&self) -> String {
+        let mut out = self.measured.text();
+        if let (Some(name), Some(file)) = (&self.profile, &self.profile_file) {
+            out += &format!(
+                "wrote {file}: device '{name}', its supply and currents measured (--data-dir with --device {name})\n"
+            );
+        }
+        out
+    }
+}
+
+/// `x` to 1/`per` of its unit: a profile holds what the meter resolves,
+/// not float noise.
+fn round(x: f64, per: f64) -> f64 {
+    (x * per).round() / per
 }
 
 /// Writes `device` as a devices file of a data directory.
