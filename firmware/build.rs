@@ -187,7 +187,7 @@ fn seal_scheme() {
         Some(m) => format!("Some(MacAlg::{m:?})"),
     };
     fs::write(
-        out,
+        &out,
         format!(
             "/// The scheme this build seals with.\npub const SPEC: Spec<'static> = Spec {{ pattern: Pattern::{:?}, cipher: {cipher}, mac: {mac}, name: {name:?} }};\n",
             spec.pattern
@@ -195,4 +195,21 @@ fn seal_scheme() {
     )
     .unwrap();
     println!("cargo:rustc-cfg=seal_path");
+    oscore_alg(&out);
+}
+
+/// An OSCORE build's algorithm, from CIPHERMETER_OSCORE (crates/seal
+/// `oscore_build`): the constant `OSCORE_ALG` beside `SPEC`.
+fn oscore_alg(out: &std::path::Path) {
+    println!("cargo:rerun-if-env-changed=CIPHERMETER_OSCORE");
+    let Ok(name) = env::var("CIPHERMETER_OSCORE") else {
+        return;
+    };
+    let alg = seal::oscore::Alg::from_name(&name)
+        .unwrap_or_else(|| panic!("CIPHERMETER_OSCORE: '{name}' is no OSCORE algorithm"));
+    let mut text = fs::read_to_string(out).unwrap();
+    text += &format!(
+        "/// The OSCORE algorithm this build protects readings with.\npub const OSCORE_ALG: seal::oscore::Alg = seal::oscore::Alg::{alg:?};\n/// The build's name.\npub const OSCORE_NAME: &str = \"oscore:{name}\";\n"
+    );
+    fs::write(out, text).unwrap();
 }

@@ -21,6 +21,12 @@ fn main() {
         return;
     };
     println!("cargo:rustc-cfg=only_scheme");
+    // An OSCORE build (crates/mcu, `seal::oscore_build`): its algorithm's
+    // variant of the OSCORE context, on this core scheme's code.
+    println!("cargo:rerun-if-env-changed=CIPHERMETER_OSCORE");
+    if let Ok(alg) = std::env::var("CIPHERMETER_OSCORE") {
+        println!("cargo:rustc-cfg=only=\"oscore-{alg}\"");
+    }
     // Whose code the one scheme runs (crates/seal `backend`): RustCrypto's
     // unless the firmware build names another.
     let backend = std::env::var("CIPHERMETER_BACKEND").unwrap_or_else(|_| "rustcrypto".into());

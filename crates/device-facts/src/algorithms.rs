@@ -151,10 +151,11 @@ pub fn find(id: &str) -> Option<&'static Algorithm> {
     ALL.iter().find(|a| a.id == id)
 }
 
-/// A sealing scheme as a firmware build: any canonical name the core parses.
-/// The id is leaked once per scheme a process measures (a bounded set).
+/// A sealing scheme as a firmware build: any canonical name the core parses,
+/// or an OSCORE build (`seal::oscore_build`). The id is leaked once per
+/// scheme a process measures (a bounded set).
 pub fn scheme(id: &str) -> Option<&'static Algorithm> {
-    seal::Spec::parse(id)?;
+    seal::oscore_build::spec(id)?;
     Some(Box::leak(Box::new(Algorithm {
         id: Box::leak(id.to_string().into_boxed_str()),
         family: Family::Seal,
@@ -167,7 +168,8 @@ pub fn scheme(id: &str) -> Option<&'static Algorithm> {
 pub fn resolve(ids: &[String]) -> Result<Vec<&'static Algorithm>, FactsError> {
     if ids.is_empty() {
         // Every firmware algorithm, then every scheme a device may seal with.
-        let schemes = seal::safe_candidates();
+        let mut schemes = seal::safe_candidates();
+        schemes.extend(seal::oscore_build::names().map(String::from));
         return Ok(ALL
             .iter()
             .filter(|a| a.family != Baseline && Implementation::RustCrypto.offers(a.id))
@@ -259,7 +261,11 @@ mod tests {
 /// EtM builds use AES in ECB mode, as the study did), the others are entries.
 pub fn catalogue_ids(id: &str) -> Vec<String> {
     // A sealing scheme names its catalogue entries itself.
-    if let Some(spec) = id.contains(':').then(|| seal::Spec::parse(id)).flatten() {
+    if let Some(spec) = id
+        .contains(':')
+        .then(|| seal::oscore_build::spec(id))
+        .flatten()
+    {
         let cipher = spec.cipher.map(|c| {
             let mut buf = [0u8; 64];
             let mut w = seal::container::write::Writer::new(&mut buf);

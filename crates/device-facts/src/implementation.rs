@@ -163,10 +163,8 @@ impl Implementation {
     /// Whether it has every keyed primitive of the sealing scheme `name`
     /// as a backend of the sealing core ([`seal::Backend::covers`]).
     pub fn seals(self, name: &str) -> bool {
-        match (self.sealing_backend(), seal::Spec::parse(name)) {
-            (Some(backend), Some(spec)) => backend.covers(&spec),
-            _ => false,
-        }
+        self.sealing_backend()
+            .is_some_and(|backend| seal::oscore_build::covers(backend, name))
     }
 
     /// Whether this implementation has the firmware algorithm `id` (a

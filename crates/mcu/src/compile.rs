@@ -44,9 +44,13 @@ pub fn features(target: Target, id: &str) -> Result<String, String> {
             None => alg.to_string(),
         });
     }
-    let spec =
-        seal::Spec::parse(alg).ok_or_else(|| format!("'{alg}' is not a canonical scheme name"))?;
-    let mut features = vec!["seal".to_string()];
+    let spec = seal::oscore_build::spec(alg)
+        .ok_or_else(|| format!("'{alg}' is not a canonical scheme name"))?;
+    // An OSCORE build (`oscore:aes-128-gcm`): its core scheme's code, and OSCORE.
+    let mut features = match seal::oscore_build::core_scheme(alg) {
+        Some(_) => vec!["seal-oscore".to_string()],
+        None => vec!["seal".to_string()],
+    };
     for f in spec.features().into_iter().filter(|f| !f.is_empty()) {
         features.push(format!("seal/{f}"));
     }
@@ -69,7 +73,7 @@ pub fn features(target: Target, id: &str) -> Result<String, String> {
 /// core, or one without every primitive of the scheme, is refused.
 pub fn sealing_backend(id: &str) -> Result<Option<seal::Backend>, String> {
     let (alg, imp) = crate::implementation::split_build_id(id);
-    if !alg.contains(':') || seal::Spec::parse(alg).is_none() {
+    if !alg.contains(':') || seal::oscore_build::spec(alg).is_none() {
         return Ok(None);
     }
     // The registry's mapping and coverage (device-facts `Implementation`).
@@ -114,7 +118,17 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
     ]);
     let (scheme, _) = crate::implementation::split_build_id(feature);
     if scheme.contains(':') {
-        cmd.env("CIPHERMETER_SCHEME", scheme);
+        // An OSCORE build names its core scheme and its algorithm apart.
+        match seal::oscore_build::core_scheme(scheme) {
+            Some(core) => {
+                cmd.env("CIPHERMETER_SCHEME", core);
+                let alg = seal::oscore_build::alg_name(scheme).unwrap_or_default();
+                cmd.env("CIPHERMETER_OSCORE", alg)
+            }
+            None => cmd
+                .env("CIPHERMETER_SCHEME", scheme)
+                .env_remove("CIPHERMETER_OSCORE"),
+        };
         let backend = sealing_backend(feature).ok().flatten();
         cmd.env(
             "CIPHERMETER_BACKEND",
@@ -123,6 +137,7 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
     } else {
         cmd.env_remove("CIPHERMETER_SCHEME");
         cmd.env_remove("CIPHERMETER_BACKEND");
+        cmd.env_remove("CIPHERMETER_OSCORE");
     }
     cmd.current_dir(firmware_dir())
         .env("CARGO_TARGET_DIR", target_dir())

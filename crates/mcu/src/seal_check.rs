@@ -8,8 +8,12 @@
 use seal::reading::known_answer;
 use seal::{ChainReading, Container, HostSealer, Scheme, SealKey};
 
-/// What the host seals for `scheme`: (container, message) in `Container::ALL` order.
+/// What the host seals for `scheme`: (container, message) in `Container::ALL`
+/// order; for an OSCORE build, its one protected request.
 pub fn host_messages(scheme: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    if let Some(alg) = seal::oscore_build::alg_name(scheme) {
+        return oscore_message(alg).map(|m| vec![("oscore".to_string(), m)]);
+    }
     let scheme = Scheme::parse(scheme).map_err(|e| e.to_string())?;
     let spec = scheme.spec();
     let mut nonce = vec![0u8; spec.nonce_len()];
@@ -34,6 +38,23 @@ pub fn host_messages(scheme: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
             Ok((c.as_str().to_string(), m))
         })
         .collect()
+}
+
+/// The fixed reading protected under the OSCORE known-answer context.
+fn oscore_message(alg: &str) -> Result<Vec<u8>, String> {
+    use seal::oscore::reading::{self, known_answer as oscore_answer};
+    let alg = seal::oscore::Alg::from_name(alg).ok_or("no such OSCORE algorithm")?;
+    let ctx = oscore_answer::context(alg).map_err(|e| e.to_string())?;
+    let reading = ChainReading::sample(known_answer::THERMOMETERS, known_answer::SEED);
+    let mut json = [0u8; 512];
+    let len = reading.to_json(&mut json).map_err(|e| format!("{e:?}"))?;
+    let path = reading::DEFAULT_URI_PATH;
+    let mut out = vec![0u8; reading::max_len(&ctx, len, path)];
+    let seq = oscore_answer::SEQUENCE;
+    let (n, _) = reading::seal_reading(&ctx, seq, &json[..len], path, reading::JSON, &mut out)
+        .map_err(|e| e.to_string())?;
+    out.truncate(n);
+    Ok(out)
 }
 
 /// Ok when the device sealed exactly what the host seals, in every container.
@@ -84,5 +105,10 @@ mod tests {
             assert!(check(scheme, &short).is_err());
         }
         assert!(host_messages("aead:rot13").is_err());
+        let oscore = host_messages("oscore:aes-ccm-16-64-128").unwrap();
+        assert_eq!(check("oscore:aes-ccm-16-64-128", &oscore), Ok(()));
+        let mut flipped = oscore.clone();
+        flipped[0].1[9] ^= 1;
+        assert!(check("oscore:aes-ccm-16-64-128", &flipped).is_err());
     }
 }

@@ -37,6 +37,7 @@ pub mod fragment;
 mod keyed;
 #[cfg(feature = "oscore")]
 pub mod oscore;
+pub mod oscore_build;
 pub mod reading;
 pub mod spec;
 pub mod stream;

@@ -29,14 +29,13 @@ use super::error::SealError;
 use super::keyfile::{beside, fill_random, read_private, write_json_private, write_private};
 use super::nonce::{self, CounterNonces};
 use crate::counter::CounterStore;
-use crate::oscore::coap::{CoapOption, Message, MessageType, code, option};
+use crate::oscore::coap::{Message, MessageType, code, option};
 use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow, RequestId};
 
 pub const FORMAT: &str = "ciphermeter-oscore-context/1";
 /// The scheme prefix of an OSCORE context: `oscore:ALG`.
 pub const PREFIX: &str = "oscore:";
-/// Where a reading is POSTed unless the caller says otherwise.
-pub const DEFAULT_URI_PATH: &str = "readings";
+pub use crate::oscore::reading::DEFAULT_URI_PATH;
 /// Bytes of a generated master secret and salt (RFC 8613 §3.1 suggests 16 and 8).
 const SECRET_LEN: usize = 16;
 const SALT_LEN: usize = 8;
@@ -359,32 +358,16 @@ pub fn seal_request(
     content_format: u16,
 ) -> Result<SealedRequest, SealError> {
     let ctx = key.context();
-    let piv = crate::oscore::context::partial_iv(sequence).map_err(oscore_err)?;
-    let format_bytes = content_format.to_be_bytes();
-    let format = &format_bytes[content_format.leading_zeros() as usize / 8..];
-    let mut options: Vec<CoapOption<'_>> = uri_path
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|segment| CoapOption {
-            number: option::URI_PATH,
-            value: segment.as_bytes(),
-        })
-        .collect();
-    options.push(CoapOption {
-        number: option::CONTENT_FORMAT,
-        value: format,
-    });
-    let msg = Message {
-        mtype: MessageType::NonConfirmable,
-        code: code::POST,
-        message_id: sequence as u16,
-        token: piv.as_slice(),
-        options: &options,
-        payload: reading,
-    };
-    let mut out = vec![0u8; reading.len() + uri_path.len() + 128];
-    let (n, id) =
-        crate::oscore::protect_request(ctx, sequence, &msg, &mut out).map_err(oscore_err)?;
+    let mut out = vec![0u8; crate::oscore::reading::max_len(ctx, reading.len(), uri_path)];
+    let (n, id) = crate::oscore::reading::seal_reading(
+        ctx,
+        sequence,
+        reading,
+        uri_path,
+        content_format,
+        &mut out,
+    )
+    .map_err(oscore_err)?;
     out.truncate(n);
     Ok(SealedRequest {
         bytes: out,

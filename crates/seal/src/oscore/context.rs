@@ -117,14 +117,29 @@ impl Alg {
 /// One direction's keyed AEAD. No allocator to box with: the variants keep
 /// their own size, as the core's `AeadKey` does.
 #[allow(clippy::large_enum_variant)]
+///
+/// A device build (`cfg(only_scheme)`, firmware `seal-oscore`) carries only
+/// its own algorithm's variant: the `ccm` crate's only for AES-CCM-16-64-128.
 enum Keyed {
+    #[cfg(any(not(only_scheme), only = "oscore-aes-ccm-16-64-128"))]
     Ccm16_64_128(Ccm<Aes128, U8, U13>),
+    #[cfg(not(only_scheme))]
     Ccm16_64_256(Ccm<Aes256, U8, U13>),
+    #[cfg(not(only_scheme))]
     Ccm64_64_128(Ccm<Aes128, U8, U7>),
+    #[cfg(not(only_scheme))]
     Ccm64_64_256(Ccm<Aes256, U8, U7>),
+    #[cfg(not(only_scheme))]
     Ccm64_128_128(Ccm<Aes128, U16, U7>),
+    #[cfg(not(only_scheme))]
     Ccm64_128_256(Ccm<Aes256, U16, U7>),
     /// The sealing core's own AEADs (AES-CCM-16-128-*, GCM, ChaCha20-Poly1305).
+    #[cfg(any(
+        not(only_scheme),
+        only = "oscore-aes-128-gcm",
+        only = "oscore-aes-256-gcm",
+        only = "oscore-chacha20-poly1305"
+    ))]
     Core(AeadKey),
 }
 
@@ -136,44 +151,82 @@ impl Keyed {
     fn new(alg: Alg, key: &[u8]) -> Result<Keyed, Error> {
         use Alg::*;
         Ok(match alg {
+            #[cfg(any(not(only_scheme), only = "oscore-aes-ccm-16-64-128"))]
             AesCcm16_64_128 => Keyed::Ccm16_64_128(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm16_64_256 => Keyed::Ccm16_64_256(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm64_64_128 => Keyed::Ccm64_64_128(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm64_64_256 => Keyed::Ccm64_64_256(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm64_128_128 => Keyed::Ccm64_128_128(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm64_128_256 => Keyed::Ccm64_128_256(ccm(key)?),
+            #[cfg(not(only_scheme))]
             AesCcm16_128_128 => Keyed::Core(AeadKey::new(AeadAlg::Aes128Ccm, key, Backend::BUILT)?),
+            #[cfg(not(only_scheme))]
             AesCcm16_128_256 => Keyed::Core(AeadKey::new(AeadAlg::Aes256Ccm, key, Backend::BUILT)?),
+            #[cfg(any(not(only_scheme), only = "oscore-aes-128-gcm"))]
             A128Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes128Gcm, key, Backend::BUILT)?),
+            #[cfg(any(not(only_scheme), only = "oscore-aes-256-gcm"))]
             A256Gcm => Keyed::Core(AeadKey::new(AeadAlg::Aes256Gcm, key, Backend::BUILT)?),
+            #[cfg(any(not(only_scheme), only = "oscore-chacha20-poly1305"))]
             ChaCha20Poly1305 => Keyed::Core(AeadKey::new(
                 AeadAlg::ChaCha20Poly1305,
                 key,
                 Backend::BUILT,
             )?),
+            #[allow(unreachable_patterns)]
+            #[cfg(only_scheme)]
+            _ => return Err(Error::NotBuilt),
         })
     }
 
     fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &mut [u8]) -> Result<(), Error> {
         match self {
+            #[cfg(any(not(only_scheme), only = "oscore-aes-ccm-16-64-128"))]
             Keyed::Ccm16_64_128(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm16_64_256(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_64_128(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_64_256(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_128(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_256(a) => aead_seal(a, nonce, ad, buf, tag),
+            #[cfg(any(
+                not(only_scheme),
+                only = "oscore-aes-128-gcm",
+                only = "oscore-aes-256-gcm",
+                only = "oscore-chacha20-poly1305"
+            ))]
             Keyed::Core(a) => a.seal(nonce, ad, buf, tag),
         }
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         match self {
+            #[cfg(any(not(only_scheme), only = "oscore-aes-ccm-16-64-128"))]
             Keyed::Ccm16_64_128(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm16_64_256(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_64_128(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_64_256(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_128(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_256(a) => aead_open(a, nonce, ad, buf, tag),
+            #[cfg(any(
+                not(only_scheme),
+                only = "oscore-aes-128-gcm",
+                only = "oscore-aes-256-gcm",
+                only = "oscore-chacha20-poly1305"
+            ))]
             Keyed::Core(a) => a.open(nonce, ad, buf, tag),
         }
     }

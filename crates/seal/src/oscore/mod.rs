@@ -15,6 +15,7 @@
 pub mod coap;
 pub mod context;
 pub mod protect;
+pub mod reading;
 pub mod replay;
 
 pub use context::{Alg, Context, Inputs};
