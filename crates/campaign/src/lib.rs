@@ -144,7 +144,8 @@ impl Plan {
             need: Need::Confidentiality,
             allow_legacy: false,
             allow_leaky: false,
-            containers: vec![seal::Container::Json],
+            containers: vec![seal::Container::Json.into()],
+            compression: None,
             battery: self.battery.clone(),
             interval: self.interval.clone(),
             data_dir: self.data_dir.clone(),
@@ -325,9 +326,9 @@ fn steps_of(
             SCHEMES.len()
         )));
         // The run seals in the json container, study 003's envelope shape.
-        let jobs: Vec<(&str, seal::Container)> = SCHEMES
+        let jobs: Vec<(&str, cost::message::Wrap)> = SCHEMES
             .iter()
-            .map(|s| (*s, seal::Container::Json))
+            .map(|s| (*s, seal::Container::Json.into()))
             .collect();
         let costs = match cost_schemes(
             &jobs,

@@ -193,9 +193,12 @@ pub struct MessageArgs {
     /// Serialization: json, json-pretty, yaml, yaml-min, cbor, msgpack [default: json].
     #[arg(long)]
     pub serialization: Option<String>,
-    /// Container of the sealed message: json, binary or cose [default: json].
+    /// Container of the sealed message: json, binary, cose, or oscore (--scheme oscore:ALG) [default: json].
     #[arg(long)]
     pub container: Option<String>,
+    /// The oscore container's message compressed: schc (default rules) or schc:RULES (a rule file).
+    #[arg(long, value_name = "SCHC")]
+    pub compression: Option<String>,
     /// Transport encoding of a binary or cose message: raw, hex, base64, base64url [default: raw].
     #[arg(long)]
     pub encoding: Option<String>,
@@ -217,6 +220,7 @@ impl MessageArgs {
             encoding: self.encoding.clone(),
             seed: self.seed,
             allow_insecure: self.allow_insecure,
+            compression: self.compression.clone(),
         }
     }
 }

@@ -274,3 +274,80 @@ fn a_device_with_less_ram_than_the_board_is_judged_by_the_build_s_need() {
         "{why}"
     );
 }
+
+/// The oscore container competes beside json, binary and cose: each OSCORE
+/// build (`oscore:ALG`) is ranked with its own seal path measured on the
+/// device, and its message is the one `link` costs, byte for byte and frame
+/// for frame. A core scheme in the oscore container, or an OSCORE scheme in
+/// another, is refused.
+#[test]
+fn oscore_rows_rank_beside_the_others_with_the_bytes_and_frames_link_gives() {
+    let dr0 = "lorawan-eu868-dr0";
+    let doc = recommend_on("mkr-wan-1300", dr0, &["--container", "all"]);
+    let rows = doc["rows"].as_array().unwrap();
+    let oscore: Vec<_> = rows.iter().filter(|r| r["container"] == "oscore").collect();
+    assert_eq!(oscore.len(), 4, "{oscore:?}");
+    for c in ["json", "binary", "cose"] {
+        assert!(rows.iter().any(|r| r["container"] == c), "no {c} row");
+    }
+    for r in &oscore {
+        let scheme = r["scheme"].as_str().unwrap();
+        assert!(scheme.starts_with("oscore:"), "{r}");
+        assert_eq!(r["device_measured"], true, "{r}");
+        let out = Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .args([
+                "link",
+                "--link",
+                dr0,
+                "--scheme",
+                scheme,
+                "--container",
+                "oscore",
+            ])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let link: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            link["sealed"]["message_bytes"], r["sealed_bytes"],
+            "{scheme}"
+        );
+        assert_eq!(link["sealed"]["frames"], r["frames"], "{scheme}");
+        assert_eq!(
+            link["sealed"]["on_air_bytes"], r["on_air_bytes"],
+            "{scheme}"
+        );
+    }
+    // OSCORE's 8-byte tag: its mandatory algorithm sends 8 bytes fewer than GCM.
+    let bytes =
+        |s: &str| oscore.iter().find(|r| r["scheme"] == s).unwrap()["sealed_bytes"].as_u64();
+    assert_eq!(
+        bytes("oscore:aes-ccm-16-64-128").unwrap() + 8,
+        bytes("oscore:aes-128-gcm").unwrap()
+    );
+    for (scheme, container) in [
+        ("aead:aes-128-ccm", "oscore"),
+        ("oscore:aes-128-gcm", "json"),
+        ("oscore:aes-ccm-16-128-128", "oscore"),
+    ] {
+        Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .args([
+                "link",
+                "--link",
+                dr0,
+                "--scheme",
+                scheme,
+                "--container",
+                container,
+            ])
+            .assert()
+            .code(2);
+    }
+}

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use device_facts::Implementation;
 use device_facts::constant_time::Verdict;
 use energy::Device;
-use seal::{Container, Scheme};
+use seal::Scheme;
+use seal::host::container::MessageContainer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::Store;
@@ -396,7 +397,12 @@ impl DeviceTimes {
     /// a measured length, else interpolated between the nearest measured
     /// ones (`device_facts::cost_table::interpolate`); below the smallest
     /// measured reading, that reading's time ([`DeviceTimes::below_measured`]).
-    pub fn seal_us(&self, scheme: &Scheme, container: Container, bytes: usize) -> Option<f64> {
+    pub fn seal_us(
+        &self,
+        scheme: &Scheme,
+        container: MessageContainer,
+        bytes: usize,
+    ) -> Option<f64> {
         self.seal_choice(scheme, container, bytes).map(|(us, _)| us)
     }
 
@@ -405,7 +411,7 @@ impl DeviceTimes {
     pub fn seal_choice(
         &self,
         scheme: &Scheme,
-        container: Container,
+        container: MessageContainer,
         bytes: usize,
     ) -> Option<(f64, Implementation)> {
         self.seal_by(scheme, container, bytes)
@@ -418,7 +424,7 @@ impl DeviceTimes {
     pub fn seal_by(
         &self,
         scheme: &Scheme,
-        container: Container,
+        container: MessageContainer,
         bytes: usize,
     ) -> Vec<(f64, Implementation)> {
         self.candidates(scheme)
@@ -434,7 +440,7 @@ impl DeviceTimes {
     fn seal_points(
         &self,
         scheme: &Scheme,
-        container: Container,
+        container: MessageContainer,
         imp: Implementation,
     ) -> Option<&[(usize, u64)]> {
         let key = (imp.build_id(scheme.name()), seal_operation(container));
@@ -446,7 +452,7 @@ impl DeviceTimes {
     pub fn below_measured(
         &self,
         scheme: &Scheme,
-        container: Container,
+        container: MessageContainer,
         imp: Implementation,
         bytes: usize,
     ) -> Option<usize> {
@@ -508,7 +514,7 @@ impl DeviceTimes {
 }
 
 /// The firmware operation that times the core's path in `container`.
-pub fn seal_operation(container: Container) -> String {
+pub fn seal_operation(container: MessageContainer) -> String {
     format!("seal-{container}")
 }
 

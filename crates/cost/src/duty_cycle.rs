@@ -5,7 +5,7 @@
 //! a choice that breaks it is never a silent winner.
 
 use link::{LinkCost, LinkSpec};
-use seal::Container;
+use seal::host::container::MessageContainer;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -77,7 +77,7 @@ pub struct DutyCycleAnswer {
 /// A ranked choice, as the answer needs it.
 pub struct Choice<'a> {
     pub scheme: &'a str,
-    pub container: Container,
+    pub container: MessageContainer,
     pub cost: &'a LinkCost,
 }
 
@@ -173,7 +173,12 @@ fn smaller_containers(
     interval_s: f64,
 ) -> Result<Vec<Remedy>, Error> {
     let mut out = Vec::new();
-    for container in Container::ALL.into_iter().filter(|c| *c != best.container) {
+    // An OSCORE build seals in the oscore container only: the core's
+    // containers are the other schemes' remedies.
+    let others = MessageContainer::ALL
+        .into_iter()
+        .filter(|c| *c != best.container && c.is_oscore() == best.container.is_oscore());
+    for container in others {
         let message = Message::build(&MessageSpec {
             scheme: Some(best.scheme.to_string()),
             sample: Some(payload.to_string()),

@@ -9,6 +9,7 @@
 use energy::model::parse_interval;
 use energy::{Battery, Device, EnergyEstimate, MODEL_LABEL, MessageLoad, Radio};
 use link::{LinkCost, LinkSpec, SendOptions};
+use seal::host::container::MessageContainer;
 use serde_json::{Value, json};
 use store::Store;
 
@@ -163,6 +164,8 @@ pub struct Sizes {
     sample_description: Option<String>,
     scheme: Option<String>,
     container: Option<String>,
+    /// The sealed message compressed with SCHC, as the radio carries it.
+    schc: Option<crate::message::SchcPacket>,
 }
 
 pub struct CpuTime {
@@ -198,7 +201,10 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     let mut rows = Vec::new();
     let mut loads = Vec::new();
     for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
-        let cost = spec.cost_with(bytes, &req.send).map_err(Error::invalid)?;
+        let cost = match (&sizes.schc, label) {
+            (Some(p), "sealed") => crate::on_air::packet_cost(spec, p, &req.send)?,
+            _ => spec.cost_with(bytes, &req.send).map_err(Error::invalid)?,
+        };
         let load = MessageLoad {
             cpu_time_s: cpu_s,
             airtime: cost.airtime,
@@ -289,6 +295,7 @@ impl EnergyView<'_> {
             "sample_description": sizes.sample_description,
             "scheme": sizes.scheme,
             "container": sizes.container,
+            "compression": sizes.schc.as_ref().map(crate::message::SchcPacket::json),
             "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
             "sealing_adds": delta_json(&rows[0].2, &rows[1].2),
             "sessions": self.sessions,
@@ -415,7 +422,7 @@ fn device_cpu(
     store: &Store,
     target: device_facts::Target,
     scheme: &seal::Scheme,
-    container: seal::Container,
+    container: MessageContainer,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let firmware = DeviceTimes::firmware_id(scheme);
@@ -447,7 +454,7 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
     }
     let msg = Message::build(spec)?;
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
-    let cpu = match cpu {
+    let mut cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
         CpuChoice::Device {
             store,
@@ -486,6 +493,9 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
         ),
         format!("sealed:    {}, {} B", sealed.describe(), sealed.bytes.len()),
     ];
+    if sealed.schc.is_some() {
+        cpu.source.push_str(crate::message::SCHC_CPU_NOTE);
+    }
     for why in &sealed.insecurity {
         lines.push(format!(
             "INSECURE:  {why} (sealed only because of --allow-insecure)"
@@ -500,6 +510,7 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
         sample_description: Some(msg.describe_plaintext()),
         scheme: Some(sealed.scheme.name().to_string()),
         container: Some(sealed.container.as_str().to_string()),
+        schc: sealed.schc.clone(),
     })
 }
 
@@ -548,7 +559,7 @@ fn own_device_cpu(
     device: &Device,
     implementations: &[device_facts::Implementation],
     scheme: &seal::Scheme,
-    container: seal::Container,
+    container: MessageContainer,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let mut times = DeviceTimes::for_device(store, device)?;
@@ -631,6 +642,7 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
         sample_description: None,
         scheme: None,
         container: None,
+        schc: None,
     })
 }
 

@@ -20,6 +20,7 @@ pub mod key_establishment;
 pub mod link_view;
 pub mod lorawan_view;
 pub mod message;
+pub mod on_air;
 pub mod ranking;
 pub mod record;
 pub mod scheme_cost;

@@ -56,9 +56,12 @@ pub fn cost_message(
     let sealed = msg
         .sealed
         .as_ref()
-        .map(|s| cost(s.bytes.len()))
+        .map(|s| crate::on_air::sealed_cost(spec, s, options))
         .transpose()?;
+    let compressed = msg.sealed.as_ref().is_some_and(|s| s.schc.is_some());
     let frames = match &spec.lorawan {
+        // A SCHC packet's frames are RFC 9011's, not built here.
+        Some(_) if compressed => Vec::new(),
         Some(w) => {
             let (bytes, c) = match (&msg.sealed, &sealed) {
                 (Some(s), Some(c)) => (&s.bytes, c),
@@ -111,6 +114,9 @@ impl MessageCosts {
             sealed_json["container"] = json!(s.container.as_str());
             sealed_json["encoding"] = json!(s.encoding.as_str());
             sealed_json["insecure"] = json!(s.insecurity);
+            if let Some(p) = &s.schc {
+                sealed_json["compression"] = p.json();
+            }
             out["sealed"] = sealed_json;
             out["added_bytes"] = json!(c.message_bytes as i64 - plain.message_bytes as i64);
             out["added_airtime_ms"] = json!(ms(c.airtime) - ms(plain.airtime));

@@ -4,7 +4,8 @@
 
 use measure::Measurement;
 use payload::{Encoding, Format, Sample};
-use seal::{Container, HostSealer, NoncePolicy, Scheme, SealError, SealKey};
+use seal::host::container::MessageContainer;
+use seal::{HostSealer, NoncePolicy, Scheme, SealError, SealKey};
 
 use crate::Error;
 
@@ -23,7 +24,8 @@ pub struct MessageSpec {
     /// How the reading is serialized: json, json-pretty, yaml, yaml-min, cbor, msgpack
     /// [default: json].
     pub serialization: Option<String>,
-    /// Container of the sealed message: json, binary or cose [default: json].
+    /// Container of the sealed message: json, binary, cose or oscore (with an
+    /// `oscore:ALG` scheme) [default: json].
     pub container: Option<String>,
     /// Transport encoding of a binary or cose message: raw, hex, base64, base64url
     /// [default: raw].
@@ -32,12 +34,57 @@ pub struct MessageSpec {
     pub seed: u64,
     /// Seal even with a legacy, broken or unauthenticated scheme (to cost study 004's DES…).
     pub allow_insecure: bool,
+    /// `schc` or `schc:RULES`: the oscore container's message compressed
+    /// with SCHC (RFC 8724/8824), the default rules or a rule file's.
+    pub compression: Option<String>,
 }
 
 impl MessageSpec {
     /// Whether the user asked for a real message rather than a byte count.
     pub fn given(&self) -> bool {
         self.scheme.is_some() || self.sample.is_some()
+    }
+}
+
+/// How a sealed reading travels: its container and, for the oscore
+/// container, SCHC compression (`--compression`). What `recommend` ranks a
+/// scheme in, one row each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrap {
+    pub container: MessageContainer,
+    pub compression: Option<String>,
+}
+
+impl From<MessageContainer> for Wrap {
+    fn from(container: MessageContainer) -> Wrap {
+        Wrap {
+            container,
+            compression: None,
+        }
+    }
+}
+
+impl From<seal::Container> for Wrap {
+    fn from(container: seal::Container) -> Wrap {
+        MessageContainer::from(container).into()
+    }
+}
+
+impl Wrap {
+    /// The wraps `--container` and `--compression` ask to rank: each
+    /// container, and the oscore container compressed too.
+    pub fn all(containers: &[MessageContainer], compression: Option<&str>) -> Vec<Wrap> {
+        let mut out = Vec::new();
+        for &container in containers {
+            out.push(container.into());
+            if let Some(c) = compression.filter(|_| container.is_oscore()) {
+                out.push(Wrap {
+                    container,
+                    compression: Some(c.to_string()),
+                });
+            }
+        }
+        out
     }
 }
 
@@ -53,14 +100,105 @@ pub struct Message {
 
 pub struct Sealed {
     pub scheme: Scheme,
-    pub container: Container,
+    pub container: MessageContainer,
     pub encoding: Encoding,
     /// The message as it leaves the device: container bytes, transport-encoded.
     pub bytes: Vec<u8>,
     /// Why the scheme is unsafe, when --allow-insecure let it through.
     pub insecurity: Vec<String>,
-    key: SealKey,
+    /// The message compressed with SCHC (`--compression schc`): what the
+    /// radio carries instead of `bytes` (`crate::on_air`).
+    pub schc: Option<SchcPacket>,
+    /// None for the oscore container, which no `HostSealer` seals.
+    key: Option<SealKey>,
     allow_insecure: bool,
+}
+
+/// Said wherever a compressed message's CPU time is: the device tables time
+/// the seal path, not SCHC's compression after it.
+pub const SCHC_CPU_NOTE: &str =
+    "; SCHC compression's own CPU is not in it (the device does not measure it yet)";
+
+/// What a compressed message's rows say of its compression.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Compression {
+    pub scheme: String,
+    pub rules: String,
+    pub rule_id: u64,
+    pub uncompressed_bytes: usize,
+    pub compressed_bytes: usize,
+}
+
+/// A message compressed with SCHC: the whole packet, rule id first.
+#[derive(Clone, Debug)]
+pub struct SchcPacket {
+    pub packet: schc::Bits,
+    pub rule_id: u64,
+    pub rule_id_bits: usize,
+    /// The rules: `default` (data/schc/default-rules.json) or the file given.
+    pub rules: String,
+    /// The message's bytes before compression.
+    pub uncompressed_bytes: usize,
+}
+
+impl SchcPacket {
+    /// The packet's bytes, zero-padded (RFC 8724 §9), rule id included.
+    pub fn bytes(&self) -> usize {
+        self.packet.as_padded_bytes().len()
+    }
+
+    /// The `compression` object of `link`, `energy` and `recommend`'s JSON.
+    pub fn summary(&self) -> Compression {
+        Compression {
+            scheme: "schc".into(),
+            rules: self.rules.clone(),
+            rule_id: self.rule_id,
+            uncompressed_bytes: self.uncompressed_bytes,
+            compressed_bytes: self.bytes(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::to_value(self.summary()).unwrap_or_default()
+    }
+
+    /// "rule 101 of the default rules: 247 → 232 B".
+    pub fn describe(&self) -> String {
+        format!(
+            "SCHC rule {} of the {} rules: {} → {} B, the rule id in FPort when one frame carries it",
+            self.rule_id,
+            self.rules,
+            self.uncompressed_bytes,
+            self.bytes()
+        )
+    }
+}
+
+/// `--compression`: `schc` (the default rules) or `schc:RULES` (a rule file,
+/// RFC 9363's JSON); the message `bytes` compressed uplink.
+fn compress(text: &str, bytes: &[u8]) -> Result<SchcPacket, Error> {
+    let (rules, label) = match text.strip_prefix("schc") {
+        Some("") => (schc::rules_file::default_rules(), "default".to_string()),
+        Some(rest) if rest.starts_with(':') && rest.len() > 1 => {
+            let path = std::path::Path::new(&rest[1..]);
+            (schc::rules_file::load(path), path.display().to_string())
+        }
+        _ => {
+            return Err(Error::invalid(format!(
+                "--compression: unknown '{text}'; expected schc or schc:RULES (a rule file)"
+            )));
+        }
+    };
+    let rules = rules.map_err(|e| Error::invalid(format!("--compression {text}: {e}")))?;
+    let packet = schc::compress(&rules, bytes, schc::Direction::Up)
+        .map_err(|e| Error::invalid(format!("--compression {text}: {e}")))?;
+    Ok(SchcPacket {
+        rule_id: packet.rule_id.to_uint().unwrap_or(0),
+        rule_id_bits: packet.rule_id.len(),
+        packet: packet.bits,
+        rules: label,
+        uncompressed_bytes: bytes.len(),
+    })
 }
 
 /// A CPU time for one seal, measured on this machine.
@@ -104,6 +242,7 @@ impl Message {
             None => {
                 for (flag, given) in [
                     ("--container", args.container.is_some()),
+                    ("--compression", args.compression.is_some()),
                     ("--encoding", args.encoding.is_some()),
                     ("--allow-insecure", args.allow_insecure),
                 ] {
@@ -135,13 +274,31 @@ impl Message {
 }
 
 fn seal_message(args: &MessageSpec, scheme: &str, plaintext: &[u8]) -> Result<Sealed, Error> {
-    let scheme = Scheme::parse(scheme).map_err(|e| Error::invalid(format!("--scheme: {e}")))?;
-    let container: Container = args
+    let container: MessageContainer = args
         .container
         .as_deref()
         .unwrap_or("json")
         .parse()
-        .map_err(|e: SealError| Error::invalid(format!("--container: {e}")))?;
+        .map_err(|e: SealError| Error::invalid(e.to_string()))?;
+    let oscore_scheme = scheme.trim().to_ascii_lowercase().starts_with("oscore:");
+    let scheme = match (container.is_oscore(), oscore_scheme) {
+        (true, true) => Scheme::oscore(scheme),
+        (false, false) => Scheme::parse(scheme),
+        (true, false) => {
+            return Err(Error::invalid(format!(
+                "--container oscore takes an OSCORE scheme: --scheme {}",
+                seal::oscore_build::names()
+                    .collect::<Vec<_>>()
+                    .join(", --scheme ")
+            )));
+        }
+        (false, true) => {
+            return Err(Error::invalid(format!(
+                "--scheme {scheme} protects CoAP requests: use it with --container oscore"
+            )));
+        }
+    }
+    .map_err(|e| Error::invalid(format!("--scheme: {e}")))?;
     let encoding: Encoding = match &args.encoding {
         Some(e) => e
             .parse()
@@ -155,32 +312,62 @@ fn seal_message(args: &MessageSpec, scheme: &str, plaintext: &[u8]) -> Result<Se
         )));
     }
     let insecurity = scheme.insecurity();
-    let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
-    let raw = seal::seal_with_key(&key, args.allow_insecure, container, plaintext, b"")?;
+    let (key, raw) = match container.sealed() {
+        Some(core) => {
+            let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
+            let raw = seal::seal_with_key(&key, args.allow_insecure, core, plaintext, b"")?;
+            (Some(key), raw)
+        }
+        None => (None, oscore_request(&scheme, plaintext)?),
+    };
+    let schc = match (&args.compression, container.is_oscore()) {
+        (Some(_), true) if encoding != Encoding::Raw => {
+            return Err(Error::invalid(format!(
+                "--encoding {encoding} does not apply to a SCHC packet, which is bits on the radio"
+            )));
+        }
+        (Some(c), true) => Some(compress(c, &raw)?),
+        (Some(_), false) => {
+            return Err(Error::invalid(format!(
+                "--compression schc compresses CoAP headers: use it with --container oscore, not {container}"
+            )));
+        }
+        (None, _) => None,
+    };
     Ok(Sealed {
         scheme,
         container,
         encoding,
         bytes: encoding.encode(&raw),
         insecurity,
+        schc,
         key,
         allow_insecure: args.allow_insecure,
     })
 }
 
 impl Sealed {
-    /// "aead:aes-128-gcm in a json container" (+ ", hex-encoded").
+    /// "aead:aes-128-gcm in the json container" (+ ", hex-encoded").
     pub fn describe(&self) -> String {
-        let mut s = format!("{} in a {} container", self.scheme, self.container);
+        let mut s = format!("{} in the {} container", self.scheme, self.container);
         if self.encoding != Encoding::Raw {
             s.push_str(&format!(", {}-encoded", self.encoding));
+        }
+        if let Some(p) = &self.schc {
+            s.push_str(&format!(", compressed: {}", p.describe()));
         }
         s
     }
 
-    /// A sealer under this message's key, its key schedule done.
+    /// A sealer under this message's key, its key schedule done; none for
+    /// the oscore container, which this host does not time yet.
     pub fn sealer(&self) -> Result<HostSealer, Error> {
-        Ok(HostSealer::new(&self.key, self.allow_insecure)?)
+        let key = self.key.as_ref().ok_or_else(|| {
+            Error::invalid(
+                "the oscore container is costed with a device's own times: this host does not time OSCORE yet (give --device's target, or --cpu-us)",
+            )
+        })?;
+        Ok(HostSealer::new(key, self.allow_insecure)?)
     }
 
     /// Measures one seal of `plaintext` on this machine: a fresh random nonce, the
@@ -188,16 +375,49 @@ impl Sealed {
     /// beforehand, as a device keeps its key schedule between messages.
     pub fn measure_seal(&self, plaintext: &[u8], quick: bool) -> Result<HostTime, Error> {
         let mut sealer = self.sealer()?;
+        let container = self.container.require_sealed()?;
         let measurement = crate::frame::time_sealing(
             &mut sealer,
             &self.scheme,
-            self.container,
+            container,
             self.encoding,
             crate::frame::config(quick),
             || plaintext.to_vec(),
         )?;
         Ok(HostTime { measurement })
     }
+}
+
+/// The reading as the device's OSCORE build protects it (`oscore::reading`):
+/// a CoAP POST under a throw-away context, at the device's known-answer
+/// sequence number (a one-byte Partial IV; a device past 255 messages
+/// sends one more byte, past 65,535 two).
+fn oscore_request(scheme: &Scheme, plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    use seal::oscore::reading;
+    let alg = seal::oscore_build::alg_name(scheme.name()).and_then(seal::oscore::Alg::from_name);
+    let alg = alg.ok_or_else(|| Error::invalid(format!("{} is no OSCORE build", scheme.name())))?;
+    let mut secret = [0u8; 16];
+    seal::host::keyfile::fill_random(&mut secret)?;
+    let ctx = seal::oscore::Context::derive(&seal::oscore::Inputs {
+        alg,
+        master_secret: &secret,
+        master_salt: &[],
+        sender_id: &reading::known_answer::SENDER_ID,
+        recipient_id: &reading::known_answer::RECIPIENT_ID,
+        id_context: None,
+    })
+    .map_err(|e| Error::failed(e.to_string()))?;
+    let path = reading::DEFAULT_URI_PATH;
+    let format = match std::str::from_utf8(plaintext).map(|t| t.starts_with('{')) {
+        Ok(true) => reading::JSON,
+        _ => reading::OCTETS,
+    };
+    let mut out = vec![0u8; reading::max_len(&ctx, plaintext.len(), path)];
+    let seq = reading::known_answer::SEQUENCE;
+    let (n, _) = reading::seal_reading(&ctx, seq, plaintext, path, format, &mut out)
+        .map_err(|e| Error::invalid(format!("--container oscore: {e}")))?;
+    out.truncate(n);
+    Ok(out)
 }
 
 /// A message length as the link models take it; longer than they can carry is

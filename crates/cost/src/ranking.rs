@@ -10,7 +10,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use energy::model::parse_interval;
-use seal::{Container, Pattern, Scheme};
+use seal::host::container::MessageContainer;
+
+use crate::message::Wrap;
+use seal::{Pattern, Scheme};
 use serde::{Deserialize, Serialize};
 use store::Store;
 
@@ -59,7 +62,10 @@ pub struct Request {
     pub allow_leaky: bool,
     /// The containers ranked (each scheme in each): the container is part of
     /// the choice, as its bytes go on air and its code runs on the device.
-    pub containers: Vec<Container>,
+    pub containers: Vec<MessageContainer>,
+    /// `--compression schc[:RULES]`: the oscore container's rows compressed
+    /// too, each beside its uncompressed row.
+    pub compression: Option<String>,
     pub battery: String,
     pub interval: String,
     pub data_dir: Option<PathBuf>,
@@ -91,22 +97,41 @@ pub struct Ranking {
 }
 
 /// `--container`: one container, or `all` of them.
-pub fn containers(text: &str) -> Result<Vec<Container>, String> {
+pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
     if text == "all" {
-        return Ok(Container::ALL.to_vec());
+        return Ok(MessageContainer::ALL.to_vec());
     }
-    Container::from_name(text).map(|c| vec![c]).ok_or_else(|| {
-        let known = Container::ALL.iter().map(|c| c.as_str()).chain(["all"]);
-        format!(
-            "unknown container '{text}'{}; expected json, binary, cose or all",
-            names::did_you_mean(text, known)
-        )
-    })
+    text.parse::<MessageContainer>()
+        .map(|c| vec![c])
+        .map_err(|_| {
+            let known = MessageContainer::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .chain(["all"]);
+            format!(
+                "unknown container '{text}'{}; expected json, binary, cose, oscore or all",
+                names::did_you_mean(text, known)
+            )
+        })
 }
 
-/// Every scheme the catalogue can build for this need (`seal::sealing_candidates`).
+/// Every scheme the catalogue can build for this need (`seal::sealing_candidates`),
+/// then, where confidentiality is asked for, the OSCORE builds (the oscore
+/// container's schemes: `seal::oscore_build`).
 pub fn candidates(need: Need) -> Vec<String> {
-    seal::sealing_candidates(need == Need::Integrity)
+    let mut names = seal::sealing_candidates(need == Need::Integrity);
+    if need != Need::Integrity {
+        names.extend(seal::oscore_build::names().map(String::from));
+    }
+    names
+}
+
+/// A candidate's scheme: an OSCORE build's (`oscore:ALG`) or the core's.
+fn parse_scheme(name: &str) -> Result<Scheme, seal::SealError> {
+    match seal::oscore_build::core_scheme(name) {
+        Some(_) => Scheme::oscore(name),
+        None => Scheme::parse(name),
+    }
 }
 
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.
@@ -164,7 +189,7 @@ pub fn rank_names(
     let mut ranked = Vec::new();
     let mut excluded = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let scheme = match Scheme::parse(name) {
+        let scheme = match parse_scheme(name) {
             Ok(s) => s,
             Err(e) => {
                 excluded.push((name.clone(), format!("cannot be built: {e}")));
@@ -193,10 +218,15 @@ pub fn rank_names(
             continue;
         }
         progress(i + 1, names.len(), scheme.name());
-        for &container in &req.containers {
+        // An OSCORE build seals in the oscore container only, and it only them.
+        let wraps = Wrap::all(&req.containers, req.compression.as_deref());
+        let wraps = wraps
+            .into_iter()
+            .filter(|w| w.container.is_oscore() == scheme.is_oscore());
+        for wrap in wraps {
             let cost = cost_scheme(
                 name,
-                container,
+                wrap,
                 &req.payload,
                 req.serialization.as_deref(),
                 quick,
@@ -625,6 +655,7 @@ impl Ranking {
                         rank,
                         scheme: c.name().to_string(),
                         container: c.container.as_str().to_string(),
+                        compression: c.schc.as_ref().map(|p| p.summary()),
                         status: status_of(c).0,
                         status_reason: status_of(c).1,
                         security_bits: c.scheme.security_bits(),
@@ -749,8 +780,11 @@ pub struct RankingSummary {
 pub struct RankedRow {
     pub rank: usize,
     pub scheme: String,
-    /// The container the message is sealed in (json, binary, cose).
+    /// The container the message is sealed in (json, binary, cose, oscore).
     pub container: String,
+    /// The oscore container's message compressed with SCHC (`--compression`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<crate::message::Compression>,
     pub status: String,
     pub status_reason: Option<String>,
     pub security_bits: u32,
@@ -896,18 +930,20 @@ impl RankedRow {
                         .iter()
                         .any(|p| p.implementation == part.implementation);
                 if faster && let Some(x) = part.speedup_over_rustcrypto {
-                    let backend = part
-                        .implementation
-                        .parse::<device_facts::Implementation>()
-                        .is_ok_and(|i| i.sealing_backend().is_some());
+                    let imp = part.implementation.parse::<device_facts::Implementation>();
+                    let backend = imp.as_ref().is_ok_and(|i| i.sealing_backend().is_some());
+                    // An OSCORE build whose AEAD the backend has, in another form.
+                    let core = seal::oscore_build::core_scheme(&self.scheme);
+                    let other_form = core.is_some_and(|c| imp.is_ok_and(|i| i.seals(c)));
                     out.push_str(&format!(
                         "; {}'s {} alone measures {x:.1}× RustCrypto's speed, but {}",
                         label(&part.implementation),
                         part.algorithm,
-                        if backend {
-                            "it lacks another primitive of this scheme"
-                        } else {
-                            "it is no backend of the sealing core yet"
+                        match (backend, other_form) {
+                            (_, true) =>
+                                "only RustCrypto's code seals OSCORE's form of it (its tag)",
+                            (true, false) => "it lacks another primitive of this scheme",
+                            (false, false) => "it is no backend of the sealing core yet",
                         }
                     ));
                 }
@@ -970,9 +1006,13 @@ impl RankingSummary {
                 ("recommended", _) => String::new(),
                 (status, _) => format!(" [{}]", status.to_uppercase()),
             };
-            // The container is named when several are ranked.
-            let shown = if self.rows.iter().any(|r| r.container != row.container) {
-                format!("{} ({})", row.scheme, row.container)
+            // The container is named when several are ranked, or compressed.
+            let wrap = |r: &RankedRow| match &r.compression {
+                Some(c) => format!("{}+{}", r.container, c.scheme),
+                None => r.container.clone(),
+            };
+            let shown = if self.rows.iter().any(|r| wrap(r) != wrap(row)) {
+                format!("{} ({})", row.scheme, wrap(row))
             } else {
                 row.scheme.clone()
             };
@@ -1117,7 +1157,8 @@ mod tests {
             need: Need::Integrity,
             allow_legacy: false,
             allow_leaky: false,
-            containers: vec![Container::Json],
+            containers: vec![seal::Container::Json.into()],
+            compression: None,
             battery: "2xAA".into(),
             interval: "10m".into(),
             data_dir: None,

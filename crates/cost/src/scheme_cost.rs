@@ -7,7 +7,8 @@ use catalogue::{Entry, Status};
 use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
 use link::{LinkCost, LinkSpec};
 use measure::Measurement;
-use seal::{Container, HostSealer, Scheme};
+use seal::host::container::MessageContainer;
+use seal::{HostSealer, Scheme};
 use serde_json::{Value, json};
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
@@ -15,7 +16,7 @@ use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_conte
 use crate::Error;
 use crate::device_times::{CpuSource, DeviceTimes};
 use crate::frame::{self, SealJob, time_sealings};
-use crate::message::{Message, MessageSpec};
+use crate::message::{Message, MessageSpec, SchcPacket, Wrap};
 use device_facts::Implementation;
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
@@ -58,7 +59,9 @@ pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
 pub struct SchemeCost {
     pub scheme: Scheme,
     /// The container the reading was sealed in.
-    pub container: Container,
+    pub container: MessageContainer,
+    /// The message compressed with SCHC (the oscore container's), as sent.
+    pub schc: Option<SchcPacket>,
     pub status: Status,
     pub status_reason: Option<String>,
     /// The sample as given (`chain:10`), and in words.
@@ -121,7 +124,7 @@ pub enum HostTiming {
 #[allow(clippy::too_many_arguments)]
 pub fn cost_scheme(
     scheme_text: &str,
-    container: Container,
+    wrap: impl Into<Wrap>,
     sample: &str,
     serialization: Option<&str>,
     quick: bool,
@@ -130,7 +133,7 @@ pub fn cost_scheme(
     timing: HostTiming,
 ) -> Result<SchemeCost, Error> {
     cost_schemes(
-        &[(scheme_text, container)],
+        &[(scheme_text, wrap.into())],
         sample,
         serialization,
         quick,
@@ -145,7 +148,7 @@ pub fn cost_scheme(
 /// together with the samples interleaved (`frame::time_sealings`). Each
 /// scheme's cost, or why it has none; an interruption is the outer error.
 pub fn cost_schemes(
-    schemes: &[(&str, Container)],
+    schemes: &[(&str, Wrap)],
     sample: &str,
     serialization: Option<&str>,
     quick: bool,
@@ -153,52 +156,58 @@ pub fn cost_schemes(
     device: Option<&DeviceTimes>,
     timing: HostTiming,
 ) -> Result<Vec<Result<SchemeCost, Error>>, Error> {
-    let mut built: Vec<Result<(Message, HostSealer), Error>> = schemes
+    let built: Vec<Result<Message, Error>> = schemes
         .iter()
-        .map(|(scheme, container)| {
+        .map(|(scheme, wrap)| {
             let message = Message::build(&MessageSpec {
                 scheme: Some(scheme.to_string()),
                 sample: Some(sample.to_string()),
                 serialization: serialization.map(str::to_string),
-                container: Some(container.as_str().to_string()),
+                container: Some(wrap.container.as_str().to_string()),
+                compression: wrap.compression.clone(),
                 seed: 1,
                 // Measuring legacy schemes is allowed; they are marked, never recommended by default.
                 allow_insecure: true,
                 ..MessageSpec::default()
             })?;
-            let sealed = message
+            message
                 .sealed
                 .as_ref()
                 .ok_or_else(|| Error::failed("no sealed message"))?;
-            let sealer = sealed.sealer()?;
-            Ok((message, sealer))
+            Ok(message)
         })
         .collect();
-    // Whether each built message is timed here.
+    // Whether each built message is timed here, and its sealer if so.
+    let mut built: Vec<Result<(Message, Option<HostSealer>), Error>> = built
+        .into_iter()
+        .map(|b| {
+            let m = b?;
+            let s = m.sealed.as_ref().expect("built with a seal");
+            let timed = match (timing, device) {
+                (HostTiming::WhereDeviceHasNone, Some(d)) => d
+                    .seal_us(&s.scheme, s.container, m.plaintext.len())
+                    .is_none(),
+                _ => true,
+            };
+            let sealer = timed.then(|| s.sealer()).transpose()?;
+            Ok((m, sealer))
+        })
+        .collect();
     let timed: Vec<bool> = built
         .iter()
-        .map(|b| match (b, timing, device) {
-            (Ok((m, _)), HostTiming::WhereDeviceHasNone, Some(d)) => {
-                let s = m.sealed.as_ref().expect("built with a seal");
-                d.seal_us(&s.scheme, s.container, m.plaintext.len())
-                    .is_none()
-            }
-            _ => true,
-        })
+        .map(|b| matches!(b, Ok((_, Some(_)))))
         .collect();
     let mut jobs = Vec::new();
-    for ((message, sealer), _) in built
-        .iter_mut()
-        .zip(&timed)
-        .filter(|(_, t)| **t)
-        .filter_map(|(b, t)| b.as_mut().ok().map(|b| (b, t)))
-    {
+    for (message, sealer) in built.iter_mut().filter_map(|b| b.as_mut().ok()) {
+        let Some(sealer) = sealer else {
+            continue;
+        };
         let sealed = message.sealed.as_ref().expect("built with a seal");
         let plaintext = message.plaintext.clone();
         jobs.push(SealJob {
             sealer,
             scheme: &sealed.scheme,
-            container: sealed.container,
+            container: sealed.container.require_sealed()?,
             encoding: sealed.encoding,
             next: Box::new(move || plaintext.clone()),
         });
@@ -275,14 +284,27 @@ fn finish(
     };
     let code_size = device.and_then(|d| d.code_size(&sealed.scheme, implementation));
     let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme, implementation));
-    let sealed_bytes = sealed.bytes.len();
-    let (link_cost, energy, energy_gap) = match energy_of(setting, sealed_bytes, cpu_us) {
-        Ok((c, e)) => (Some(c), Some(e), None),
-        Err(why) => (None, None, Some(why)),
+    let (link_cost, energy, energy_gap) =
+        match energy_of(setting, sealed.bytes.len(), sealed.schc.as_ref(), cpu_us) {
+            Ok((c, e)) => (Some(c), Some(e), None),
+            Err(why) => (None, None, Some(why)),
+        };
+    // A compressed message's bytes are what the radio carries (its frames'
+    // payloads, the rule id in FPort when one frame holds it), as `link` says.
+    let sealed_bytes = match (&sealed.schc, &link_cost) {
+        (Some(_), Some(c)) => c.message_bytes as usize,
+        _ => sealed.bytes.len(),
+    };
+    let cpu_source = match (&sealed.schc, cpu_source) {
+        (Some(_), CpuSource::Device(what)) => {
+            CpuSource::Device(what + crate::message::SCHC_CPU_NOTE)
+        }
+        (_, source) => source,
     };
     Ok(SchemeCost {
         scheme: sealed.scheme.clone(),
         container: sealed.container,
+        schc: sealed.schc.clone(),
         status,
         status_reason,
         sample: sample.to_string(),
@@ -305,9 +327,15 @@ fn finish(
     })
 }
 
-fn energy_of(s: &Setting, bytes: usize, cpu_us: f64) -> Result<(LinkCost, EnergyEstimate), String> {
-    let bytes = u32::try_from(bytes).map_err(|_| "message too large".to_string())?;
-    let cost = s.link.cost(bytes, false).map_err(|e| e.to_string())?;
+fn energy_of(
+    s: &Setting,
+    bytes: usize,
+    schc: Option<&SchcPacket>,
+    cpu_us: f64,
+) -> Result<(LinkCost, EnergyEstimate), String> {
+    let options = link::SendOptions::default();
+    let cost =
+        crate::on_air::message_cost(s.link, bytes, schc, &options).map_err(|e| e.to_string())?;
     let load = MessageLoad {
         cpu_time_s: cpu_us * 1e-6,
         airtime: cost.airtime,
@@ -362,7 +390,11 @@ impl SchemeCost {
     /// The energy estimate, as a stored row (none when the link cannot carry it).
     /// Recomputed for `s`, so one host measurement serves several links.
     pub fn energy_row(&self, s: &Setting) -> Option<ResultRow> {
-        let (cost, e) = energy_of(s, self.sealed_bytes, self.cpu_us).ok()?;
+        let bytes = match &self.schc {
+            Some(p) => p.uncompressed_bytes,
+            None => self.sealed_bytes,
+        };
+        let (cost, e) = energy_of(s, bytes, self.schc.as_ref(), self.cpu_us).ok()?;
         let (cost, e) = (&cost, &e);
         let interval_s = s.interval_s;
         let mut data = self.common();
@@ -427,7 +459,7 @@ mod tests {
     ) -> Result<SchemeCost, Error> {
         cost_scheme(
             scheme,
-            Container::Json,
+            seal::Container::Json,
             "chain:10",
             None,
             true,

@@ -161,19 +161,7 @@ impl Fragmentation {
     }
 }
 
-/// A message in RFC 9011's fragments: how many, and the ACK after them.
-#[derive(Clone, Debug, Serialize)]
-pub struct SchcFragments {
-    /// Fragment frames, the All-1 included.
-    pub fragments: u32,
-    /// 10-byte tiles (the last one shorter).
-    pub tiles: u32,
-    /// ACKs the device receives (one, after the All-1: RFC 9011 §5.6.2 lets
-    /// the receiver answer once at the end).
-    pub acks: u32,
-    /// The ACKs' time on air, which the device spends receiving.
-    pub ack_airtime_ms: f64,
-}
+pub use link::schc_uplink::SchcFragments;
 
 /// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
 fn edhoc_ops(message: &str) -> DeviceOps {
@@ -232,7 +220,7 @@ pub(crate) fn message_cost(
     let whole = link.cost(bytes, false)?;
     let capacity = whole.frame_capacity;
     let schc = (fragmentation == Fragmentation::Schc && bytes > capacity)
-        .then(|| schc_parts(name, sender, bytes, capacity, link))
+        .then(|| schc_parts(name, sender, bytes, link))
         .transpose()?;
     let fragment_header = fragment_header.filter(|_| bytes > capacity && schc.is_none());
     let mut parts = Vec::new();
@@ -295,8 +283,8 @@ pub(crate) fn message_cost(
     })
 }
 
-/// `bytes` in RFC 9011's uplink fragments for frames of `capacity` bytes:
-/// each fragment's cost, the ACK's time on air, and the summary. The SCHC
+/// `bytes` in RFC 9011's uplink fragments (`link::schc_uplink`): each
+/// fragment's cost, the ACK's time on air, and the summary. The SCHC
 /// packet is the message under the no-compression rule (22), whose id
 /// travels inside it (RFC 9011 A.2). A responder's message would need the
 /// downlink profile (ACK-Always), which is not costed here.
@@ -304,7 +292,6 @@ fn schc_parts(
     name: &str,
     sender: &str,
     bytes: u32,
-    capacity: u32,
     link: &link::LinkSpec,
 ) -> Result<(Vec<link::LinkCost>, link::Micros, SchcFragments), HandshakeError> {
     if sender != "initiator" {
@@ -316,26 +303,12 @@ fn schc_parts(
     }
     let mut packet = schc::Bits::from_uint(22, 8);
     packet.push(&schc::Bits::from_bytes(&vec![0; bytes as usize]));
-    let profile = schc::fragment::Profile::RFC9011_UPLINK;
-    let cut = schc::fragment::Sender::new(profile, &packet, capacity as usize)
+    let uplink = link::schc_uplink::uplink(link, &packet, 8)
         .map_err(|e| HandshakeError::Usage(format!("{name} on {}: {e}", link.name)))?;
-    let fragments = cut.fragments();
-    let parts = fragments
-        .iter()
-        .map(|f| link.cost(f.payload.len() as u32, false))
-        .collect::<Result<Vec<_>, _>>()?;
-    let ack_bytes = schc::fragment::Ack::Complete { window: 0 }
-        .frame(&profile)
-        .payload
-        .len();
-    let ack = link.cost(ack_bytes as u32, false)?.airtime;
-    let summary = SchcFragments {
-        fragments: fragments.len() as u32,
-        tiles: cut.tiles() as u32,
-        acks: 1,
-        ack_airtime_ms: ack.as_ms(),
-    };
-    Ok((parts, ack, summary))
+    let summary = uplink.fragments.ok_or_else(|| {
+        HandshakeError::Protocol(format!("{name} ({bytes} B) fits one frame: no fragments"))
+    })?;
+    Ok((uplink.frames, uplink.ack, summary))
 }
 
 /// The handshake's totals over its messages.

@@ -14,6 +14,7 @@ pub mod framed;
 pub mod lora;
 pub mod lorawan;
 pub mod lorawan_frame;
+pub mod schc_uplink;
 pub mod serial;
 pub mod time;
 

@@ -88,6 +88,13 @@ const SEAL_PATHS: &[(Target, &str, &str)] = &[
         "seal-cose",
     ),
     (Target::CortexM0plus, "hmac:hmac-sha256", "seal-binary"),
+    // An OSCORE build: the reading as a protected CoAP POST (OSCORE's
+    // 8-byte-tag CCM, the `ccm` crate's), its bytes the host's.
+    (
+        Target::CortexM0plus,
+        "oscore:aes-ccm-16-64-128",
+        "seal-oscore",
+    ),
     // Our GCM (its own GHASH) through the sealing core.
     (
         Target::CortexM0plus,

@@ -10,10 +10,16 @@
 //! A scheme build seals; a `ct-plants` build runs planted leaks and their
 //! constant-time twins instead, to show the host catches each.
 
+#[cfg(all(feature = "seal-oscore", not(feature = "ct-plants")))]
+mod oscore_path;
 #[cfg(feature = "ct-plants")]
 pub mod plants;
-#[cfg(all(seal_path, not(feature = "ct-plants")))]
+#[cfg(all(seal_path, not(feature = "ct-plants"), not(feature = "seal-oscore")))]
 mod seal_path;
+
+/// One sensor record's worth of plaintext (study 003's smallest reading is 40 B).
+#[cfg(all(seal_path, not(feature = "ct-plants")))]
+pub const PLAINTEXT: usize = 40;
 
 use crate::bench::Bench;
 use crate::probe::Probe;
@@ -78,8 +84,10 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     let _ = (&mut secrets, &data, &out);
     #[cfg(feature = "ct-plants")]
     plants::run(b, &mut secrets);
-    #[cfg(all(seal_path, not(feature = "ct-plants")))]
+    #[cfg(all(seal_path, not(feature = "ct-plants"), not(feature = "seal-oscore")))]
     seal_path::run(b, &mut secrets, data, out);
+    #[cfg(all(feature = "seal-oscore", not(feature = "ct-plants")))]
+    oscore_path::run(b, &mut secrets, data, out);
     #[cfg(not(any(seal_path, feature = "ct-plants")))]
     b.kat(
         "ct",

@@ -9,13 +9,10 @@ use core::hint::black_box;
 
 use seal::{Container, Sealer};
 
-use super::{RUNS, Secrets};
+use super::{PLAINTEXT, RUNS, Secrets};
 use crate::algorithms::sealing::SPEC;
 use crate::bench::{Bench, Failure};
 use crate::probe::Probe;
-
-/// One sensor record's worth of plaintext (study 003's smallest reading is 40 B).
-pub const PLAINTEXT: usize = 40;
 
 pub fn run<P: Probe>(b: &mut Bench<P>, secrets: &mut Secrets, data: &mut [u8], out: &mut [u8]) {
     let spec = SPEC;

@@ -40,9 +40,12 @@ pub struct Args {
     /// Also rank builds whose timing leaks on the device (`ciphermeter ct`), marked.
     #[arg(long)]
     pub allow_leaky: bool,
-    /// The container to seal in: json, binary, cose, or all (each scheme in each).
+    /// The container to seal in: json, binary, cose, oscore, or all (each scheme in each).
     #[arg(long, default_value = "json")]
     pub container: String,
+    /// Also rank the oscore container's messages compressed: schc or schc:RULES.
+    #[arg(long, value_name = "SCHC")]
+    pub compression: Option<String>,
     /// Battery profile for battery life.
     #[arg(long, default_value = "2xAA")]
     pub battery: String,
@@ -79,6 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         allow_legacy: args.allow_legacy,
         allow_leaky: args.allow_leaky,
         containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
+        compression: args.compression.clone(),
         battery: args.battery,
         interval: args.interval,
         data_dir: args.data_dir,

@@ -128,17 +128,10 @@ fn validate(build: &str) -> Result<(), McuError> {
         return Ok(());
     }
     let (scheme, _) = split_build_id(build);
-    if seal::oscore_build::core_scheme(scheme).is_some() {
-        return Err(McuError::Usage(format!(
-            "'{scheme}': ct does not check OSCORE builds yet; check its AEAD's sealing build \
-             ({}), whose key setup and seal it runs on",
-            seal::oscore_build::core_scheme(scheme).unwrap_or_default()
-        )));
-    }
-    if seal::Spec::parse(scheme).is_none() {
+    if seal::oscore_build::spec(scheme).is_none() {
         return Err(McuError::Usage(format!(
             "'{scheme}' is not a sealing scheme: ct checks what a device seals with \
-             (aead:aes-128-ccm, etm:aes-128-cbc+hmac-sha256, ...) or '{PLANTS}'"
+             (aead:aes-128-ccm, etm:aes-128-cbc+hmac-sha256, oscore:aes-ccm-16-64-128, ...) or '{PLANTS}'"
         )));
     }
     if let Some((_, imp)) = build.rsplit_once('@') {

@@ -207,7 +207,7 @@ fn check_material(scheme: &Scheme, material: &[u8], path: &str) -> Result<(), Se
     Ok(())
 }
 
-pub(crate) fn fill_random(buf: &mut [u8]) -> Result<(), SealError> {
+pub fn fill_random(buf: &mut [u8]) -> Result<(), SealError> {
     getrandom::fill(buf)
         .map_err(|e| SealError::Io(format!("operating system random generator: {e}")))
 }

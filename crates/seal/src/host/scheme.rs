@@ -25,7 +25,7 @@ pub struct Scheme {
 impl Scheme {
     /// What the sealing core seals with: the parts of the canonical name.
     pub fn spec(&self) -> Spec<'_> {
-        Spec::parse(&self.name).expect("a built scheme has a core spec")
+        crate::oscore_build::spec(&self.name).expect("a built scheme has a core spec")
     }
 }
 
@@ -80,6 +80,33 @@ impl Scheme {
             }
             _ => Err(unknown()),
         }
+    }
+
+    /// An OSCORE build's scheme (`oscore:ALG`, [`crate::oscore_build`]): what
+    /// the oscore container protects a reading with, costed beside the
+    /// core's schemes. No key file has it (`keygen --scheme oscore:ALG`
+    /// writes a security context) and no `HostSealer` seals with it.
+    pub fn oscore(text: &str) -> Result<Scheme, SealError> {
+        let lower = text.trim().to_ascii_lowercase();
+        let alg =
+            crate::oscore_build::alg_name(&lower).ok_or_else(|| SealError::InvalidScheme {
+                scheme: text.to_string(),
+                why: format!(
+                    "the oscore container is costed with {}",
+                    crate::oscore_build::names().collect::<Vec<_>>().join(", ")
+                ),
+            })?;
+        Ok(Scheme {
+            pattern: Pattern::Aead,
+            cipher: Some(lookup(alg)?),
+            mac: None,
+            name: lower,
+        })
+    }
+
+    /// Whether this is an OSCORE build's scheme ([`Scheme::oscore`]).
+    pub fn is_oscore(&self) -> bool {
+        self.name.starts_with(crate::oscore_build::PREFIX)
     }
 
     /// Parses a scheme name read from a message: only the canonical spelling
@@ -179,7 +206,10 @@ impl Scheme {
 
     /// Tag bytes per message.
     pub fn tag_len(&self) -> usize {
-        self.spec().tag_len()
+        match crate::oscore_build::alg_name(&self.name).and_then(crate::oscore::Alg::from_name) {
+            Some(alg) => alg.tag_len(),
+            None => self.spec().tag_len(),
+        }
     }
 
     /// Ciphertext (or, for `hmac`, body) bytes for a plaintext of `len` bytes.

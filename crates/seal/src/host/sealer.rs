@@ -47,6 +47,13 @@ impl HostSealer {
         backend: Backend,
     ) -> Result<HostSealer, SealError> {
         let scheme = key.scheme.clone();
+        if scheme.is_oscore() {
+            return Err(SealError::Usage(format!(
+                "{} protects CoAP requests in the oscore container, under a security context (keygen --scheme {})",
+                scheme.name(),
+                scheme.name()
+            )));
+        }
         scheme.check_allowed_for(key.nonce, allow_insecure)?;
         if !backend.covers(&scheme.spec()) {
             return Err(SealError::InvalidScheme {

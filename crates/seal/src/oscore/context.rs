@@ -2,6 +2,10 @@
 //! and the common IV, derived with HKDF-SHA-256 from the master secret and
 //! salt (§3.2.1), and the nonce of each message (§5.2).
 
+// A device build keeps one algorithm's variant (the build script's copy none): the
+// others' imports and helpers go unused there.
+#![cfg_attr(only_scheme, allow(unused_imports, dead_code))]
+
 use aes::{Aes128, Aes256};
 use ccm::Ccm;
 use ccm::consts::{U7, U8, U13, U16};
@@ -119,7 +123,9 @@ impl Alg {
 #[allow(clippy::large_enum_variant)]
 ///
 /// A device build (`cfg(only_scheme)`, firmware `seal-oscore`) carries only
-/// its own algorithm's variant: the `ccm` crate's only for AES-CCM-16-64-128.
+/// its own algorithm's variant: the `ccm` crate's only for AES-CCM-16-64-128,
+/// the core's for the others (and for a build of no OSCORE algorithm, such
+/// as the firmware build script's own copy of this crate).
 enum Keyed {
     #[cfg(any(not(only_scheme), only = "oscore-aes-ccm-16-64-128"))]
     Ccm16_64_128(Ccm<Aes128, U8, U13>),
@@ -134,12 +140,7 @@ enum Keyed {
     #[cfg(not(only_scheme))]
     Ccm64_128_256(Ccm<Aes256, U16, U7>),
     /// The sealing core's own AEADs (AES-CCM-16-128-*, GCM, ChaCha20-Poly1305).
-    #[cfg(any(
-        not(only_scheme),
-        only = "oscore-aes-128-gcm",
-        only = "oscore-aes-256-gcm",
-        only = "oscore-chacha20-poly1305"
-    ))]
+    #[cfg(not(only = "oscore-aes-ccm-16-64-128"))]
     Core(AeadKey),
 }
 
@@ -148,6 +149,8 @@ fn ccm<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
 }
 
 impl Keyed {
+    // A build of no OSCORE algorithm (the firmware build script's copy) keeps no arm.
+    #[cfg_attr(only_scheme, allow(unreachable_code, unused_variables))]
     fn new(alg: Alg, key: &[u8]) -> Result<Keyed, Error> {
         use Alg::*;
         Ok(match alg {
@@ -197,12 +200,7 @@ impl Keyed {
             Keyed::Ccm64_128_128(a) => aead_seal(a, nonce, ad, buf, tag),
             #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_256(a) => aead_seal(a, nonce, ad, buf, tag),
-            #[cfg(any(
-                not(only_scheme),
-                only = "oscore-aes-128-gcm",
-                only = "oscore-aes-256-gcm",
-                only = "oscore-chacha20-poly1305"
-            ))]
+            #[cfg(not(only = "oscore-aes-ccm-16-64-128"))]
             Keyed::Core(a) => a.seal(nonce, ad, buf, tag),
         }
     }
@@ -221,12 +219,7 @@ impl Keyed {
             Keyed::Ccm64_128_128(a) => aead_open(a, nonce, ad, buf, tag),
             #[cfg(not(only_scheme))]
             Keyed::Ccm64_128_256(a) => aead_open(a, nonce, ad, buf, tag),
-            #[cfg(any(
-                not(only_scheme),
-                only = "oscore-aes-128-gcm",
-                only = "oscore-aes-256-gcm",
-                only = "oscore-chacha20-poly1305"
-            ))]
+            #[cfg(not(only = "oscore-aes-ccm-16-64-128"))]
             Keyed::Core(a) => a.open(nonce, ad, buf, tag),
         }
     }

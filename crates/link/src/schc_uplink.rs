@@ -1,0 +1,124 @@
+//! A SCHC packet on a LoRaWAN link, as RFC 9011's profile sends it uplink:
+//! in one frame when it fits, its rule id in FPort (so not in the
+//! FRMPayload); otherwise in ACK-on-Error fragments (FPort 20, 10-byte
+//! tiles, the All-1 with its 4-byte RCS) of the whole packet, rule id
+//! included, and the ACK the device receives after them. What `handshake
+//! --fragmentation schc` and `--compression schc` cost.
+
+use serde::Serialize;
+
+use crate::{LinkCost, LinkError, LinkSpec, Micros};
+
+/// A message in RFC 9011's fragments: how many, and the ACK after them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SchcFragments {
+    /// Fragment frames, the All-1 included.
+    pub fragments: u32,
+    /// 10-byte tiles (the last one shorter).
+    pub tiles: u32,
+    /// ACKs the device receives (one, after the All-1: RFC 9011 §5.6.2 lets
+    /// the receiver answer once at the end).
+    pub acks: u32,
+    /// The ACKs' time on air, which the device spends receiving.
+    pub ack_airtime_ms: f64,
+}
+
+/// What a SCHC packet costs uplink: each frame's cost, the ACK's time on
+/// air (the device's receiver is on for it), and, when fragmented, the summary.
+pub struct Uplink {
+    pub frames: Vec<LinkCost>,
+    pub ack: Micros,
+    pub fragments: Option<SchcFragments>,
+}
+
+impl Uplink {
+    /// The frames as one cost: bytes, frames, time on air and duty cycle
+    /// summed (each frame pays its own), the ACK's time on the receiver.
+    pub fn total(&self) -> LinkCost {
+        let mut total = self.frames[0].clone();
+        for f in &self.frames[1..] {
+            total.message_bytes += f.message_bytes;
+            total.on_air_bytes += f.on_air_bytes;
+            total.frames += f.frames;
+            total.airtime = total.airtime + f.airtime;
+            total.rx_time = total.rx_time + f.rx_time;
+            total.delivery = total.delivery + f.delivery;
+            total.min_interval = match (total.min_interval, f.min_interval) {
+                (Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+            total.network_mic_bytes = match (total.network_mic_bytes, f.network_mic_bytes) {
+                (Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+            for w in &f.warnings {
+                if !total.warnings.contains(w) {
+                    total.warnings.push(w.clone());
+                }
+            }
+        }
+        total.rx_time = total.rx_time + self.ack;
+        total.max_per_hour = total
+            .min_interval
+            .filter(|i| i.as_secs() > 0.0)
+            .map(|i| (3600.0 / i.as_secs()).floor() as u64);
+        if let Some(f) = &self.fragments {
+            // The link's own fragment warning does not apply: these are SCHC's.
+            total.warnings.retain(|w| !w.contains("fragment header"));
+            total.warnings.push(format!(
+                "{} B in {} RFC 9011 fragments ({} tiles, ACK-on-Error) and an ACK of {:.3} ms",
+                total.message_bytes, f.fragments, f.tiles, f.ack_airtime_ms
+            ));
+        }
+        total
+    }
+}
+
+/// `packet` (the whole SCHC packet, its `rule_id_bits`-bit rule id first)
+/// uplink on `link`, which must be LoRaWAN.
+pub fn uplink(
+    link: &LinkSpec,
+    packet: &schc::Bits,
+    rule_id_bits: usize,
+) -> Result<Uplink, LinkError> {
+    if link.lorawan.is_none() {
+        return Err(LinkError::invalid(format!(
+            "SCHC's LoRaWAN profile (RFC 9011) needs a LoRaWAN link; {} is a {} link",
+            link.name,
+            link.kind()
+        )));
+    }
+    let capacity = link.frame_capacity()?;
+    let after_rule_id = packet.slice(rule_id_bits.min(packet.len()), packet.len());
+    let whole = after_rule_id.as_padded_bytes().len() as u32;
+    if whole <= capacity {
+        return Ok(Uplink {
+            frames: vec![link.cost(whole, false)?],
+            ack: Micros::ZERO,
+            fragments: None,
+        });
+    }
+    let profile = schc::fragment::Profile::RFC9011_UPLINK;
+    let cut = schc::fragment::Sender::new(profile, packet, capacity as usize)
+        .map_err(|e| LinkError::invalid(format!("SCHC fragments on {}: {e}", link.name)))?;
+    let fragments = cut.fragments();
+    let frames = fragments
+        .iter()
+        .map(|f| link.cost(f.payload.len() as u32, false))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ack_bytes = schc::fragment::Ack::Complete { window: 0 }
+        .frame(&profile)
+        .payload
+        .len();
+    let ack = link.cost(ack_bytes as u32, false)?.airtime;
+    Ok(Uplink {
+        fragments: Some(SchcFragments {
+            fragments: frames.len() as u32,
+            tiles: cut.tiles() as u32,
+            acks: 1,
+            ack_airtime_ms: ack.as_ms(),
+        }),
+        frames,
+        ack,
+    })
+}
