@@ -656,3 +656,64 @@ fn energy_import_refuses_bad_traces_with_the_reason() {
     refused(&path, &["--meter", "ppk2"], "--voltage");
     refused(&dir.path().join("none.csv"), &ppk2, "none.csv");
 }
+
+/// `--compression schc`: the oscore container's message compressed with the
+/// default rules and sent as RFC 9011 says (the rule id in FPort when one
+/// frame carries it), in `link` and `energy` alike; what it cannot apply to
+/// exits 2.
+#[test]
+fn schc_compression_costs_the_compressed_oscore_message() {
+    let base = [
+        "--link",
+        "lorawan-eu868-dr0",
+        "--scheme",
+        "oscore:aes-ccm-16-64-128",
+        "--container",
+        "oscore",
+        "--sample",
+        "random:10",
+        "--format",
+        "json",
+    ];
+    let plain = json(&[&["link"][..], &base].concat());
+    let packed = json(&[&["link"][..], &base, &["--compression", "schc"]].concat());
+    let (p, c) = (&plain["sealed"], &packed["sealed"]);
+    assert!(p["compression"].is_null(), "{p}");
+    let comp = &c["compression"];
+    assert_eq!(comp["uncompressed_bytes"], p["message_bytes"], "{c}");
+    assert_eq!(comp["rules"], "default");
+    // Sequence 20's one-byte Partial IV: rule 101 (docs/schc.md).
+    assert_eq!(comp["rule_id"], 101);
+    let compressed = comp["compressed_bytes"].as_u64().unwrap();
+    assert!(compressed < p["message_bytes"].as_u64().unwrap(), "{c}");
+    // One frame: the 8-bit rule id rides in FPort, not in the payload.
+    assert_eq!(c["frames"], 1);
+    assert_eq!(c["message_bytes"].as_u64().unwrap(), compressed - 1);
+    assert!(c["on_air_bytes"].as_u64() < p["on_air_bytes"].as_u64());
+    // energy costs the same frame, and says the compression's CPU is not in its figure.
+    let e = json(
+        &[
+            &["energy", "--device", "mkr-wan-1300"][..],
+            &base,
+            &["--compression", "schc"],
+        ]
+        .concat(),
+    );
+    assert_eq!(e["compression"], *comp, "{e}");
+    assert_eq!(e["messages"][1]["on_air_bytes"], c["on_air_bytes"], "{e}");
+    let source = e["cpu_time_source"].as_str().unwrap();
+    assert!(source.contains("SCHC compression's own CPU is not in it"), "{source}");
+    // What it cannot apply to.
+    let refused = |link: &str, scheme: &str, container: &str, compression: &str, why: &str| {
+        cm().args(["link", "--link", link, "--scheme", scheme, "--container", container])
+            .args(["--sample", "random:10", "--compression", compression])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    };
+    let (dr0, ccm8) = ("lorawan-eu868-dr0", "oscore:aes-ccm-16-64-128");
+    refused(dr0, ccm8, "oscore", "zip", "expected schc or schc:RULES");
+    refused(dr0, ccm8, "oscore", "schc:/nonexistent/rules.json", "rules.json");
+    refused(dr0, "aead:aes-128-ccm", "json", "schc", "--container oscore");
+    refused("ble-1m-251", ccm8, "oscore", "schc", "LoRaWAN");
+}

@@ -507,6 +507,23 @@ fn the_cost_commands_spell_every_json_field_one_way_as_documented() {
             ]),
         ),
         (
+            // The oscore container compressed: `compression` and its fields.
+            "link",
+            json(&[
+                "link",
+                "--link",
+                "lorawan-eu868-dr0",
+                "--scheme",
+                "oscore:aes-ccm-16-64-128",
+                "--container",
+                "oscore",
+                "--compression",
+                "schc",
+                "--format",
+                "json",
+            ]),
+        ),
+        (
             "link",
             json(&[
                 "link",
