@@ -702,18 +702,41 @@ fn schc_compression_costs_the_compressed_oscore_message() {
     assert_eq!(e["compression"], *comp, "{e}");
     assert_eq!(e["messages"][1]["on_air_bytes"], c["on_air_bytes"], "{e}");
     let source = e["cpu_time_source"].as_str().unwrap();
-    assert!(source.contains("SCHC compression's own CPU is not in it"), "{source}");
+    assert!(
+        source.contains("SCHC compression's own CPU is not in it"),
+        "{source}"
+    );
     // What it cannot apply to.
     let refused = |link: &str, scheme: &str, container: &str, compression: &str, why: &str| {
-        cm().args(["link", "--link", link, "--scheme", scheme, "--container", container])
-            .args(["--sample", "random:10", "--compression", compression])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(why));
+        cm().args([
+            "link",
+            "--link",
+            link,
+            "--scheme",
+            scheme,
+            "--container",
+            container,
+        ])
+        .args(["--sample", "random:10", "--compression", compression])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(why));
     };
     let (dr0, ccm8) = ("lorawan-eu868-dr0", "oscore:aes-ccm-16-64-128");
     refused(dr0, ccm8, "oscore", "zip", "expected schc or schc:RULES");
-    refused(dr0, ccm8, "oscore", "schc:/nonexistent/rules.json", "rules.json");
-    refused(dr0, "aead:aes-128-ccm", "json", "schc", "--container oscore");
+    refused(
+        dr0,
+        ccm8,
+        "oscore",
+        "schc:/nonexistent/rules.json",
+        "rules.json",
+    );
+    refused(
+        dr0,
+        "aead:aes-128-ccm",
+        "json",
+        "schc",
+        "--container oscore",
+    );
     refused("ble-1m-251", ccm8, "oscore", "schc", "LoRaWAN");
 }

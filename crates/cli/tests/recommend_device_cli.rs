@@ -333,22 +333,53 @@ fn oscore_rows_rank_beside_the_others_with_the_bytes_and_frames_link_gives() {
     );
     // With --compression schc each OSCORE build is ranked compressed too,
     // with what `link` gives for the same compressed message.
-    let small = ["--container", "oscore", "--compression", "schc", "--sample", "random:10"];
+    let small = [
+        "--container",
+        "oscore",
+        "--compression",
+        "schc",
+        "--sample",
+        "random:10",
+    ];
     let doc = recommend_on("mkr-wan-1300", dr0, &small);
     let rows = doc["rows"].as_array().unwrap();
-    let packed: Vec<_> = rows.iter().filter(|r| !r["compression"].is_null()).collect();
+    let packed: Vec<_> = rows
+        .iter()
+        .filter(|r| !r["compression"].is_null())
+        .collect();
     assert_eq!((rows.len(), packed.len()), (8, 4), "{rows:?}");
     for r in packed {
         let scheme = r["scheme"].as_str().unwrap();
         let out = Command::cargo_bin("ciphermeter")
             .unwrap()
-            .args(["link", "--link", dr0, "--scheme", scheme, "--container", "oscore"])
-            .args(["--compression", "schc", "--sample", "random:10", "--format", "json"])
+            .args([
+                "link",
+                "--link",
+                dr0,
+                "--scheme",
+                scheme,
+                "--container",
+                "oscore",
+            ])
+            .args([
+                "--compression",
+                "schc",
+                "--sample",
+                "random:10",
+                "--format",
+                "json",
+            ])
             .output()
             .unwrap();
         let link: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(link["sealed"]["message_bytes"], r["sealed_bytes"], "{scheme}");
-        assert_eq!(link["sealed"]["on_air_bytes"], r["on_air_bytes"], "{scheme}");
+        assert_eq!(
+            link["sealed"]["message_bytes"], r["sealed_bytes"],
+            "{scheme}"
+        );
+        assert_eq!(
+            link["sealed"]["on_air_bytes"], r["on_air_bytes"],
+            "{scheme}"
+        );
         assert_eq!(link["sealed"]["compression"], r["compression"], "{scheme}");
     }
     for (scheme, container) in [
