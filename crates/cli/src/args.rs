@@ -262,6 +262,9 @@ pub struct Forward {
     /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
     #[arg(long, default_value_t = SenderOptions::default().ack_wait)]
     pub ack_wait: f64,
+    /// --container oscore over serial:/pty: each request SCHC-compressed in RFC 9011's frames, ACKs read back (schc or schc:RULES).
+    #[arg(long, value_name = "SCHC")]
+    pub compression: Option<String>,
     /// A LoRaWAN link (lorawan-eu868-dr0): a longer message goes in fragments, one uplink each.
     #[arg(long)]
     pub link: Option<String>,
@@ -282,6 +285,7 @@ impl Forward {
             first_f_cnt: self.first_f_cnt,
             ack_wait: self.ack_wait,
             link: self.link.clone(),
+            compression: self.compression.clone(),
         }
     }
 }

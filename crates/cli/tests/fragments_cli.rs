@@ -207,3 +207,170 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
         "{counters}"
     );
 }
+
+/// OSCORE readings compressed with SCHC cross the radio emulator as RFC 9011
+/// sends them: each in ACK-on-Error fragments (FPort 20), 5 % of them lost.
+/// The gateway's ACKs come back over the same radio and ask for what is
+/// missing; the sender sends it again (a lost All-1 after `--ack-wait`).
+/// Every reading is stored exactly once, and the retransmissions are counted.
+#[test]
+fn compressed_oscore_readings_cross_the_radio_and_lost_fragments_are_sent_again() {
+    const SENT: u64 = 1000;
+    let dir = tempfile::tempdir().unwrap();
+    // A fast radio (the link model's timing, at a higher rate): the test is
+    // about the protocol, not the Slice of Radio's 9600 baud.
+    let fast = [
+        "--baud",
+        "2000000",
+        "--air-rate",
+        "4000000",
+        "--timeout-ms",
+        "1",
+    ];
+    let (_emu, a, b) = emulator(&fast);
+    let gw = dir.path().join("gw.key");
+    let dev = keygen_with(
+        dir.path(),
+        "dev.key",
+        &[
+            "--scheme",
+            "oscore:aes-ccm-16-64-128",
+            "--peer-output",
+            gw.to_str().unwrap(),
+        ],
+    );
+    let db = dir.path().join("g.sqlite");
+    let gateway = Proc::start(&[
+        "gateway",
+        "--listen",
+        &format!("pty:{b}"),
+        "--container",
+        "oscore",
+        "--compression",
+        "schc",
+        "--key-file",
+        gw.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    gateway.wait_line("listening on");
+    let sent = send(&[
+        "--to",
+        &format!("pty:{a}"),
+        "--container",
+        "oscore",
+        "--compression",
+        "schc",
+        "--key-file",
+        dev.to_str().unwrap(),
+        "--sample",
+        "chain:4",
+        "--count",
+        &SENT.to_string(),
+        "--link",
+        "lorawan-eu868-dr0",
+        "--inject",
+        "lost-fragment=5%",
+        "--seed",
+        "5",
+        // Some 100 times the emulated radio's round trip.
+        "--ack-wait",
+        "0.25",
+    ]);
+    assert_eq!(count_of(&sent, "sent"), SENT, "{sent}");
+    // chain:4 outgrows a DR0 frame even compressed: every reading in fragments.
+    assert_eq!(count_of(&sent, "fragmented"), SENT, "{sent}");
+    assert_eq!(count_of(&sent, "gave_up"), 0, "{sent}");
+    let lost = count_of(&sent, "fragments_lost");
+    let fragments = count_of(&sent, "fragments");
+    assert!(
+        lost * 100 > fragments * 3 && lost * 100 < fragments * 7,
+        "about 5 % lost: {sent}"
+    );
+    // Every lost fragment was sent again (the retransmissions can be lost too).
+    assert!(count_of(&sent, "retransmitted") >= lost, "{sent}");
+    assert!(count_of(&sent, "acks_missing") > 0, "{sent}");
+    assert_eq!(count_of(&sent, "acks_complete"), SENT, "{sent}");
+    assert!(count_of(&sent, "packet_bytes") < count_of(&sent, "request_bytes"));
+    settle(&db, SENT as i64);
+    std::thread::sleep(Duration::from_millis(300));
+    let counters = gateway.stop_gateway();
+    assert_eq!(count_of(&counters, "stored"), SENT, "{counters}");
+    assert_eq!(db_count(&db, "SELECT COUNT(*) FROM readings"), SENT as i64);
+    let rejected = counters["rejected"].as_object().unwrap();
+    assert!(
+        rejected.values().all(|v| v.as_u64() == Some(0)),
+        "nothing refused: {counters}"
+    );
+}
+
+/// What SCHC over a radio cannot do exits 2 before anything is sent or stored.
+#[test]
+fn schc_over_a_radio_refuses_what_it_cannot_carry() {
+    let dir = tempfile::tempdir().unwrap();
+    let gw = dir.path().join("gw.key");
+    let dev = keygen_with(
+        dir.path(),
+        "dev.key",
+        &[
+            "--scheme",
+            "oscore:aes-ccm-16-64-128",
+            "--peer-output",
+            gw.to_str().unwrap(),
+        ],
+    );
+    let (dev, gw) = (dev.to_str().unwrap(), gw.to_str().unwrap());
+    let missing = dir.path().join("missing.json");
+    let rules = format!("schc:{}", missing.display());
+    let refused = |args: &[&str], why: &str| {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    };
+    let send = [
+        "send",
+        "--container",
+        "oscore",
+        "--key-file",
+        dev,
+        "--count",
+        "1",
+    ];
+    let dr0 = ["--link", "lorawan-eu868-dr0"];
+    let to_pty = ["--to", "pty:/dev/null"];
+    let schc = ["--compression", "schc"];
+    refused(
+        &[&send[..], &["--to", "udp://127.0.0.1:9"], &schc, &dr0].concat(),
+        "serial",
+    );
+    refused(&[&send[..], &to_pty, &schc].concat(), "--link");
+    refused(
+        &[&send[..], &to_pty, &dr0, &["--compression", &rules]].concat(),
+        "missing.json",
+    );
+    refused(
+        &[&send[..], &to_pty, &dr0, &["--compression", "zip"]].concat(),
+        "schc:RULES",
+    );
+    let binary = ["send", "--container", "binary", "--to", "pty:/dev/null"];
+    refused(&[&binary[..], &schc].concat(), "--container oscore");
+    let gateway = ["gateway", "--container", "oscore", "--key-file", gw];
+    let db = dir.path().join("g.sqlite");
+    let db = ["--db", db.to_str().unwrap()];
+    refused(
+        &[&gateway[..], &["--listen", "udp://127.0.0.1:0"], &schc, &db].concat(),
+        "serial",
+    );
+    refused(
+        &[
+            &gateway[..],
+            &["--listen", "pty:/dev/null"],
+            &["--compression", &rules],
+            &db,
+        ]
+        .concat(),
+        "missing.json",
+    );
+    assert!(!dir.path().join("g.sqlite").exists(), "nothing stored");
+}

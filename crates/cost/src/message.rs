@@ -177,19 +177,7 @@ impl SchcPacket {
 /// `--compression`: `schc` (the default rules) or `schc:RULES` (a rule file,
 /// RFC 9363's JSON); the message `bytes` compressed uplink.
 fn compress(text: &str, bytes: &[u8]) -> Result<SchcPacket, Error> {
-    let (rules, label) = match text.strip_prefix("schc") {
-        Some("") => (schc::rules_file::default_rules(), "default".to_string()),
-        Some(rest) if rest.starts_with(':') && rest.len() > 1 => {
-            let path = std::path::Path::new(&rest[1..]);
-            (schc::rules_file::load(path), path.display().to_string())
-        }
-        _ => {
-            return Err(Error::invalid(format!(
-                "--compression: unknown '{text}'; expected schc or schc:RULES (a rule file)"
-            )));
-        }
-    };
-    let rules = rules.map_err(|e| Error::invalid(format!("--compression {text}: {e}")))?;
+    let (rules, label) = schc::rules_file::named(text).map_err(Error::invalid)?;
     let packet = schc::compress(&rules, bytes, schc::Direction::Up)
         .map_err(|e| Error::invalid(format!("--compression {text}: {e}")))?;
     Ok(SchcPacket {

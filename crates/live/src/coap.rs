@@ -24,7 +24,7 @@ use crate::sender::{Readings, open_save, udp_to, with_timestamp};
 
 /// The address of a `coap://` endpoint, or why OSCORE cannot go to `endpoint`.
 pub fn coap_addr(endpoint: &Endpoint) -> Result<SocketAddr, LiveError> {
-    check_pairing(endpoint, true, "send")?;
+    check_pairing(endpoint, true, false, "send")?;
     match endpoint {
         Endpoint::Coap(addr) => Ok(*addr),
         other => Err(LiveError::Usage(format!("not a coap:// endpoint: {other}"))),

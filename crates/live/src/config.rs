@@ -35,6 +35,10 @@ pub struct GatewayConfig {
     pub amqp: AmqpSubscription,
     /// MQTT only: shared subscription and session.
     pub mqtt: Subscription,
+    /// Serial only (`--compression schc`): OSCORE requests compressed with
+    /// these rules, in RFC 9011's frames and fragments, ACKs sent back
+    /// ([`crate::schc_radio`]).
+    pub schc: Option<std::sync::Arc<schc::RuleSet>>,
 }
 
 impl GatewayConfig {
@@ -52,6 +56,7 @@ impl GatewayConfig {
             envelope: Envelope::Raw,
             amqp: AmqpSubscription::default(),
             mqtt: Subscription::default(),
+            schc: None,
         }
     }
 }

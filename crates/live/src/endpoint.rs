@@ -59,16 +59,31 @@ impl Endpoint {
 }
 
 /// `--container oscore` and `coap://` go together: OSCORE requests are CoAP
-/// messages, and a CoAP listener has nothing else to open.
-pub fn check_pairing(endpoint: &Endpoint, oscore: bool, role: &str) -> Result<(), LiveError> {
+/// messages, and a CoAP listener has nothing else to open. With `schc`
+/// (`--compression schc`) the OSCORE requests go compressed over a serial
+/// radio instead, as RFC 9011 frames them ([`crate::schc_radio`]).
+pub fn check_pairing(
+    endpoint: &Endpoint,
+    oscore: bool,
+    schc: bool,
+    role: &str,
+) -> Result<(), LiveError> {
     let coap = matches!(endpoint, Endpoint::Coap(_));
-    match (coap, oscore) {
-        (true, false) => Err(LiveError::Usage(format!(
+    let serial = matches!(endpoint, Endpoint::Serial { .. });
+    let usage = |why: String| Err(LiveError::Usage(why));
+    match (coap, oscore, schc) {
+        (_, false, true) => usage(format!(
+            "--compression schc compresses OSCORE requests: {role} needs --container oscore"
+        )),
+        (_, true, true) if !serial => usage(format!(
+            "--compression schc sends RFC 9011's frames over a serial radio: use serial:PATH or pty:PATH, not {endpoint}"
+        )),
+        (true, false, false) => usage(format!(
             "{endpoint} carries OSCORE requests: {role} needs --container oscore and an OSCORE context (keygen --scheme oscore:ALG)"
-        ))),
-        (false, true) => Err(LiveError::Usage(format!(
-            "--container oscore is carried by CoAP: use coap://HOST:PORT, not {endpoint}"
-        ))),
+        )),
+        (false, true, false) => usage(format!(
+            "--container oscore is carried by CoAP (coap://HOST:PORT), or compressed over a serial radio (--compression schc); not {endpoint}"
+        )),
         _ => Ok(()),
     }
 }
@@ -293,13 +308,19 @@ mod tests {
     }
 
     #[test]
-    fn oscore_goes_over_coap_only() {
+    fn oscore_goes_over_coap_or_compressed_over_a_serial_radio() {
         let coap: Endpoint = "coap://127.0.0.1:5683".parse().unwrap();
         let udp: Endpoint = "udp://127.0.0.1:5683".parse().unwrap();
-        assert!(check_pairing(&coap, true, "gateway").is_ok());
-        assert!(check_pairing(&udp, false, "gateway").is_ok());
-        assert!(check_pairing(&coap, false, "gateway").is_err());
-        assert!(check_pairing(&udp, true, "gateway").is_err());
+        let pty: Endpoint = "pty:/dev/pts/9".parse().unwrap();
+        assert!(check_pairing(&coap, true, false, "gateway").is_ok());
+        assert!(check_pairing(&udp, false, false, "gateway").is_ok());
+        assert!(check_pairing(&pty, true, true, "gateway").is_ok());
+        assert!(check_pairing(&coap, false, false, "gateway").is_err());
+        assert!(check_pairing(&udp, true, false, "gateway").is_err());
+        assert!(check_pairing(&pty, true, false, "gateway").is_err());
+        assert!(check_pairing(&pty, false, true, "gateway").is_err());
+        assert!(check_pairing(&udp, true, true, "gateway").is_err());
+        assert!(check_pairing(&coap, true, true, "gateway").is_err());
     }
 
     #[test]

@@ -36,7 +36,12 @@ pub fn run(
 ) -> Result<Snapshot, LiveError> {
     config.limits.validate()?;
     input::check(&config)?;
-    check_pairing(&config.listen, keyring.is_oscore(), "the gateway")?;
+    check_pairing(
+        &config.listen,
+        keyring.is_oscore(),
+        config.schc.is_some(),
+        "the gateway",
+    )?;
     let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);

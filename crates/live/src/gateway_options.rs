@@ -19,6 +19,8 @@ pub struct GatewayOptions {
     pub container: MessageContainer,
     /// coap:// with the oscore container: keys come from EDHOC handshakes.
     pub edhoc: bool,
+    /// `schc` or `schc:RULES`: OSCORE requests compressed over a serial radio.
+    pub compression: Option<String>,
     /// `None`: line for json, len otherwise.
     pub framing: Option<Framing>,
     pub db: Location,
@@ -78,6 +80,10 @@ impl GatewayOptions {
         config.mqtt.share = self.share;
         config.mqtt.client_id = self.client_id;
         config.amqp = self.amqp;
+        if let Some(text) = &self.compression {
+            let (rules, _) = schc::rules_file::named(text).map_err(LiveError::Usage)?;
+            config.schc = Some(std::sync::Arc::new(rules));
+        }
         let max_connections = self.max_connections.unwrap_or_else(|| {
             let (n, clamped) = crate::limits::default_max_connections();
             if let Some(why) = clamped {
@@ -106,6 +112,7 @@ mod tests {
             key_files: Vec::new(),
             container,
             edhoc: false,
+            compression: None,
             framing: None,
             db: Location::from("unused.sqlite"),
             stats_file: None,

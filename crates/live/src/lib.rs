@@ -48,6 +48,8 @@ pub mod pipeline;
 pub mod radio;
 pub mod reassembly;
 pub mod replay;
+pub mod schc_radio;
+pub mod schc_send;
 pub mod sender;
 pub mod sender_options;
 pub mod store;

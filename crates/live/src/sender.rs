@@ -174,7 +174,7 @@ impl SendConfig {
             return Err(LiveError::Usage("--packet-size must be positive".into()));
         }
         self.to.check_built()?;
-        check_pairing(&self.to, false, "send")?;
+        check_pairing(&self.to, false, false, "send")?;
         let broker = matches!(self.to, Endpoint::Mqtt(_) | Endpoint::Amqp(_));
         if self.envelope != Envelope::Raw && !broker {
             return Err(LiveError::Usage(format!(

@@ -13,6 +13,7 @@ use seal::host::oscore::{self, OscoreKey};
 use serde::Serialize;
 
 use crate::coap::{self, CoapSendConfig, CoapSendReport, Keying};
+use crate::schc_send::{SchcSendConfig, SchcSendReport};
 use crate::{
     Endpoint, Envelope, Framing, LiveError, PayloadType, Readings, SendConfig, SendReport,
 };
@@ -49,6 +50,9 @@ pub struct SenderOptions {
     /// A LoRaWAN link (`lorawan-eu868-dr0`): messages longer than its frames go
     /// in the sealing core's fragments, one uplink each, as a device sends them.
     pub link: Option<String>,
+    /// `schc` or `schc:RULES`: `--container oscore` over a serial radio, each
+    /// request compressed in RFC 9011's frames ([`crate::schc_send`]).
+    pub compression: Option<String>,
 }
 
 impl Default for SenderOptions {
@@ -66,6 +70,7 @@ impl Default for SenderOptions {
             first_f_cnt: 0,
             ack_wait: 5.0,
             link: None,
+            compression: None,
         }
     }
 }
@@ -80,6 +85,11 @@ impl SenderOptions {
     /// timestamped, not presealed (`send` changes those). Not yet checked
     /// ([`SendConfig::check`]).
     pub fn config(&self) -> Result<SendConfig, LiveError> {
+        if self.compression.is_some() {
+            return Err(usage(
+                "--compression schc compresses OSCORE requests: use it with send --container oscore",
+            ));
+        }
         let container = self.container()?.require_sealed().map_err(usage)?;
         Ok(SendConfig {
             to: self.to.parse()?,
@@ -200,6 +210,7 @@ impl Default for SendOptions {
 pub enum Sent {
     Stream(SendReport),
     Coap(CoapSendReport),
+    Schc(SchcSendReport),
 }
 
 impl Sent {
@@ -207,6 +218,7 @@ impl Sent {
         match self {
             Sent::Stream(r) => r.sent,
             Sent::Coap(r) => r.sent,
+            Sent::Schc(r) => r.sent,
         }
     }
 
@@ -219,6 +231,13 @@ impl Sent {
                 format!(
                     "the gateway confirmed {} of {} requests within --ack-wait",
                     r.acked, r.good
+                )
+            }),
+            // Each fragmented packet's last ACK said it was whole.
+            Sent::Schc(r) => (r.gave_up > 0).then(|| {
+                format!(
+                    "{} of {} readings were given up after every ACK round",
+                    r.gave_up, r.sent
                 )
             }),
         }
@@ -242,6 +261,11 @@ pub fn shortfall(report: &SendReport) -> Option<String> {
 impl SendOptions {
     /// Seals the readings and sends them until done or `stop`.
     pub fn run(&self, stop: &AtomicBool) -> Result<Sent, LiveError> {
+        if let (Ok(MessageContainer::Oscore), Some(c)) =
+            (self.sender.container(), &self.sender.compression)
+        {
+            return self.run_schc(c, stop).map(Sent::Schc);
+        }
         if let Ok(MessageContainer::Oscore) = self.sender.container() {
             return self.run_oscore(stop).map(Sent::Coap);
         }
@@ -272,6 +296,11 @@ impl SendOptions {
         let key_file = self.key_file.as_ref().ok_or_else(|| {
             usage("--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)")
         })?;
+        if self.sender.compression.is_some() {
+            return Err(usage(
+                "--compression schc goes over serial:/pty:, not coap://",
+            ));
+        }
         let mut config = self.sender.coap_config(&self.format, self.timestamp)?;
         config.uri_path.clone_from(&self.uri_path);
         if self.edhoc {
@@ -281,6 +310,47 @@ impl SendOptions {
             let key = OscoreKey::load(key_file).map_err(usage)?;
             coap::send(&config, Keying::Context(&key), self.readings()?, stop)
         }
+    }
+
+    /// `--container oscore --compression schc --link L --to serial:…|pty:…`:
+    /// each reading an OSCORE-protected POST, compressed, in RFC 9011's frames.
+    fn run_schc(&self, compression: &str, stop: &AtomicBool) -> Result<SchcSendReport, LiveError> {
+        let to: Endpoint = self.sender.to.parse()?;
+        crate::endpoint::check_pairing(&to, true, true, "send")?;
+        let Endpoint::Serial { path, baud } = &to else {
+            unreachable!("check_pairing keeps SCHC to serial endpoints");
+        };
+        if self.presealed || self.payload != PayloadType::Ciphertext || self.edhoc {
+            return Err(usage(
+                "--compression schc seals every reading itself with a context file: no --presealed, --payload or --edhoc",
+            ));
+        }
+        let frame = self.sender.frame()?.ok_or_else(|| {
+            usage("--compression schc needs --link (a LoRaWAN data rate: its frame size)")
+        })?;
+        let key_file = self.key_file.as_ref().ok_or_else(|| {
+            usage("--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)")
+        })?;
+        let key = OscoreKey::load(key_file).map_err(usage)?;
+        let inject: crate::inject::Mix = self.sender.inject.parse().map_err(usage)?;
+        if inject.tampered + inject.replayed + inject.truncated > 0.0 {
+            return Err(usage(
+                "--compression schc: --inject takes lost-fragment only",
+            ));
+        }
+        let (rules, _) = schc::rules_file::named(compression).map_err(LiveError::Usage)?;
+        let config = SchcSendConfig {
+            rules,
+            frame,
+            uri_path: self.uri_path.clone(),
+            content_format: oscore::content_format(&self.format),
+            timestamp: self.timestamp,
+            inject,
+            seed: self.sender.seed,
+            ack_wait: self.sender.ack_wait()?,
+        };
+        let port = crate::tty::open_serial(path, *baud)?;
+        crate::schc_send::send(&config, &key, self.readings()?, port, stop)
     }
 
     /// Generated readings, or one per line of the input file or standard input.

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "tty",
             "coap_wire",
             "reassembly",
+            "schc_radio",
         ],
     ),
     ("protocols", &["mqtt", "amqp", "edhoc"]),
@@ -38,7 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("pipeline", &["pipeline"]),
     ("inputs", &["input"]),
     ("gateway", &["gateway"]),
-    ("sender", &["sender", "radio"]),
+    ("sender", &["sender", "radio", "schc_send"]),
     (
         "send clients",
         &["coap", "device", "sender_options", "gateway_options"],

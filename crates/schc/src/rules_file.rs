@@ -56,6 +56,26 @@ fn bad(why: impl Into<String>) -> SchcError {
     SchcError::BadRule(why.into())
 }
 
+/// What `--compression` names, for every command that takes it: `schc`
+/// (the default rules) or `schc:RULES` (a rule file); the rules, and how
+/// the answer names them (`default` or the file).
+pub fn named(text: &str) -> Result<(RuleSet, String), String> {
+    let (rules, label) = match text.strip_prefix("schc") {
+        Some("") => (default_rules(), "default".to_string()),
+        Some(rest) if rest.len() > 1 && rest.starts_with(':') => {
+            let path = Path::new(&rest[1..]);
+            (load(path), path.display().to_string())
+        }
+        _ => {
+            return Err(format!(
+                "--compression: unknown '{text}'; expected schc or schc:RULES (a rule file)"
+            ));
+        }
+    };
+    let rules = rules.map_err(|e| format!("--compression {text}: {e}"))?;
+    Ok((rules, label))
+}
+
 /// Reads a rule file.
 pub fn load(path: &Path) -> Result<RuleSet, SchcError> {
     let text =

@@ -22,6 +22,9 @@ pub struct Args {
     /// (keygen --scheme edhoc); each device runs a handshake before it sends.
     #[arg(long)]
     edhoc: bool,
+    /// serial:/pty: with --container oscore: the requests come SCHC-compressed in RFC 9011's frames (schc or schc:RULES).
+    #[arg(long, value_name = "SCHC")]
+    compression: Option<String>,
     /// Framing on byte streams: line (text containers) or len (default: line for json, len otherwise).
     #[arg(long)]
     framing: Option<live::Framing>,
@@ -87,6 +90,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         key_files: args.key_files,
         container: crate::args::container(&args.container)?,
         edhoc: args.edhoc,
+        compression: args.compression,
         framing: args.framing,
         db: args.db,
         stats_file: args.stats_file,

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use super::Started;
 use crate::config::GatewayConfig;
+use crate::counters::Reason;
 use crate::error::LiveError;
 use crate::feed::{Feed, Input};
-use crate::framing::Deframer;
+use crate::framing::{Deframer, Event, Framing, encode};
+use crate::schc_radio::{self, Arrived, Uplinks};
 use crate::tty::{open_serial, wait_readable};
 
 pub(super) fn start(
@@ -24,6 +26,15 @@ pub(super) fn start(
 ) -> Result<Started, LiveError> {
     let mut file = open_serial(path, baud)?;
     let source: Arc<str> = Arc::from(config.listen.to_string());
+    // With SCHC, the port's one device: its uplinks, and ACKs written back.
+    let mut schc = match &config.schc {
+        Some(rules) => Some((
+            Uplinks::new(rules.clone()),
+            file.try_clone()
+                .map_err(|e| LiveError::io(format!("{}", path.display()), e))?,
+        )),
+        None => None,
+    };
     let mut deframer = Deframer::new(
         config.framing,
         config.limits.max_message,
@@ -51,7 +62,16 @@ pub(super) fn start(
                 std::thread::sleep(Duration::from_millis(1));
             }
             for e in events.drain(..) {
-                if !feed.send(Input::from_event(e, source.clone())) {
+                let input = match (&mut schc, e) {
+                    (Some((uplinks, down)), Event::Message(bytes)) => {
+                        match schc_input(uplinks, down, &bytes, &source) {
+                            Some(input) => input,
+                            None => continue,
+                        }
+                    }
+                    (_, e) => Input::from_event(e, source.clone()),
+                };
+                if !feed.send(input) {
                     return;
                 }
             }
@@ -60,5 +80,38 @@ pub(super) fn start(
     Ok(Started {
         bound: config.listen.clone(),
         threads: vec![t],
+    })
+}
+
+/// One SCHC frame from the port's device: an ACK written back where the
+/// receiver answers, and the OSCORE request a whole packet decompressed to.
+fn schc_input(
+    uplinks: &mut Uplinks,
+    down: &mut std::fs::File,
+    bytes: &[u8],
+    source: &Arc<str>,
+) -> Option<Input> {
+    use std::io::Write;
+    let Some(frame) = schc_radio::parse_frame(bytes) else {
+        return Some(Input::broken(
+            Reason::Garbage,
+            "an empty frame",
+            source.clone(),
+        ));
+    };
+    let message = match uplinks.take(&frame) {
+        Arrived::Waiting => return None,
+        Arrived::Ack(ack, message) => {
+            // A lost ACK is the device's timer's to recover: it sends its All-1 again.
+            if let Ok(framed) = encode(&schc_radio::frame_bytes(&ack), Framing::Len, None) {
+                let _ = down.write_all(&framed).and_then(|_| down.flush());
+            }
+            message?
+        }
+        Arrived::Message(message) => message,
+    };
+    Some(match message {
+        Ok(request) => Input::message(request, source.clone()),
+        Err((reason, why)) => Input::broken(reason, why, source.clone()),
     })
 }

@@ -1,0 +1,268 @@
+//! SCHC over a radio, as RFC 9011 runs it on LoRaWAN: each frame on the byte
+//! stream is its FPort, one byte, then its FRMPayload (inside the stream's
+//! `len` framing). Uplink, a compressed OSCORE request goes whole (FPort =
+//! its rule id, the rest of the packet the payload) when one frame holds it,
+//! else in ACK-on-Error fragments of the whole packet (FPort 20); downlink,
+//! the receiver's ACKs (FPort 20). The sender is `send --compression schc`
+//! ([`crate::sender_options`]); the receiver, one per device, is the serial
+//! input's ([`Uplinks`]).
+
+use std::sync::Arc;
+
+use schc::fragment::{Ack, Frame, Profile, Received, Receiver, Sender};
+use schc::{Bits, Direction, RuleSet};
+
+use crate::counters::Reason;
+
+/// RFC 9011's uplink fragmentation profile: FPort 20, 10-byte tiles.
+pub const PROFILE: Profile = Profile::RFC9011_UPLINK;
+
+/// A frame as the stream carries it: FPort, then the payload.
+pub fn frame_bytes(frame: &Frame) -> Vec<u8> {
+    let mut out = Vec::with_capacity(frame.payload.len() + 1);
+    out.push(frame.fport);
+    out.extend_from_slice(&frame.payload);
+    out
+}
+
+/// A frame read back from the stream; an empty one is no frame.
+pub fn parse_frame(bytes: &[u8]) -> Option<Frame> {
+    let (&fport, payload) = bytes.split_first()?;
+    Some(Frame {
+        fport,
+        payload: payload.to_vec(),
+    })
+}
+
+/// `message` (an OSCORE request) compressed uplink with `rules`, for frames
+/// of `mtu` bytes: one frame, or the fragments' sender (which answers the
+/// ACKs); and the SCHC packet's bytes.
+pub fn compress(rules: &RuleSet, message: &[u8], mtu: usize) -> Result<(Outgoing, usize), String> {
+    let packet = schc::compress(rules, message, Direction::Up).map_err(|e| e.to_string())?;
+    let bytes = packet.bits.as_padded_bytes().len();
+    let rule_id = packet.rule_id.to_uint().unwrap_or(0);
+    let rest = packet.after_rule_id();
+    if packet.rule_id.len() == 8 && rest.len() <= mtu {
+        let frame = Frame {
+            fport: rule_id as u8,
+            payload: rest,
+        };
+        return Ok((Outgoing::Whole(frame), bytes));
+    }
+    let sender = Sender::new(PROFILE, &packet.bits, mtu).map_err(|e| e.to_string())?;
+    Ok((Outgoing::Fragments(sender), bytes))
+}
+
+/// What a compressed message goes out as.
+pub enum Outgoing {
+    /// One frame, no ACK (RFC 9011: an unfragmented uplink is not acknowledged).
+    Whole(Frame),
+    /// ACK-on-Error fragments.
+    Fragments(Sender),
+}
+
+/// What one uplink frame settled at the gateway.
+#[derive(Debug, PartialEq)]
+pub enum Arrived {
+    /// A fragment taken; nothing to answer yet.
+    Waiting,
+    /// An ACK to send down (tiles missing, or the packet whole), and with a
+    /// whole packet the OSCORE request it decompressed to.
+    Ack(Frame, Option<Result<Vec<u8>, (Reason, String)>>),
+    /// An unfragmented packet, decompressed (or refused).
+    Message(Result<Vec<u8>, (Reason, String)>),
+}
+
+/// One device's uplinks at the gateway: its fragments put together
+/// (in memory: a fragment train cut by a restart is sent again by the
+/// device, whose ACK never came), packets decompressed.
+///
+/// RFC 9011 sends no tag with a packet's fragments: a sender starts its next
+/// packet only once an ACK says the last one is whole. So ACKs answer only
+/// the All-1 and ACK REQs. A packet that a resent tile completes is
+/// delivered at once, and the All-1 that ends the same burst gets the ACK.
+/// An All-1 of the packet just completed (its RCS), or an ACK REQ right
+/// after it, gets that ACK again: the first one may have been lost.
+pub struct Uplinks {
+    rules: Arc<RuleSet>,
+    receiver: Receiver,
+    /// No fragment taken since the last packet completed.
+    fresh: bool,
+    /// The last packet completed: its RCS and the ACK that says so.
+    done: Option<([u8; 4], Frame)>,
+}
+
+/// What a fragment frame is, from its header (W 2 bits, FCN 6 bits).
+enum Kind {
+    Regular,
+    /// FCN all-1: the last fragment, with the packet's RCS.
+    AllOne([u8; 4]),
+    /// A header alone: the sender asks where it stands.
+    AckRequest,
+}
+
+fn kind(frame: &Frame) -> Kind {
+    let fcn = frame.payload.first().map_or(0, |h| h & 0x3f);
+    match (fcn, frame.payload.get(1..5)) {
+        (0x3f, Some(rcs)) => Kind::AllOne(rcs.try_into().unwrap_or_default()),
+        _ if frame.payload.len() == 1 => Kind::AckRequest,
+        _ => Kind::Regular,
+    }
+}
+
+impl Uplinks {
+    pub fn new(rules: Arc<RuleSet>) -> Uplinks {
+        Uplinks {
+            rules,
+            receiver: Receiver::new(PROFILE),
+            fresh: true,
+            done: None,
+        }
+    }
+
+    pub fn take(&mut self, frame: &Frame) -> Arrived {
+        if frame.fport != PROFILE.rule_id {
+            // A whole packet: its rule id is the FPort.
+            let mut packet = Bits::from_uint(u64::from(frame.fport), 8);
+            packet.push(&Bits::from_bytes(&frame.payload));
+            return Arrived::Message(self.decompress(&packet));
+        }
+        let kind = kind(frame);
+        if self.fresh
+            && let Some((rcs, ack)) = &self.done
+        {
+            match kind {
+                Kind::AllOne(r) if r == *rcs => return Arrived::Ack(ack.clone(), None),
+                Kind::AckRequest => return Arrived::Ack(ack.clone(), None),
+                _ => {}
+            }
+        }
+        self.fresh = false;
+        match self.receiver.take(frame) {
+            Ok(Received::Waiting) => Arrived::Waiting,
+            Ok(Received::Ask(ack)) => Arrived::Ack(ack.frame(&PROFILE), None),
+            Ok(Received::Whole { packet, ack }) => {
+                let message = self.decompress(&packet);
+                let rcs = schc::fragment::crc32(packet.as_padded_bytes()).to_be_bytes();
+                let ack = ack.frame(&PROFILE);
+                self.done = Some((rcs, ack.clone()));
+                // The next packet starts afresh.
+                self.receiver = Receiver::new(PROFILE);
+                self.fresh = true;
+                match kind {
+                    Kind::Regular => Arrived::Message(message),
+                    _ => Arrived::Ack(ack, Some(message)),
+                }
+            }
+            Err(e) => {
+                self.receiver = Receiver::new(PROFILE);
+                self.fresh = true;
+                Arrived::Message(Err((Reason::Garbage, format!("SCHC fragment: {e}"))))
+            }
+        }
+    }
+
+    fn decompress(&self, packet: &Bits) -> Result<Vec<u8>, (Reason, String)> {
+        schc::decompress(&self.rules, packet.as_padded_bytes(), Direction::Up)
+            .map_err(|e| (Reason::Garbage, format!("SCHC: {e}")))
+    }
+}
+
+/// An ACK frame read back by the sender.
+pub fn parse_ack(frame: &Frame) -> Result<Ack, String> {
+    if frame.fport != PROFILE.rule_id {
+        return Err(format!("a downlink on FPort {}, not an ACK", frame.fport));
+    }
+    Ack::parse(&PROFILE, frame).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Arc<RuleSet> {
+        Arc::new(schc::rules_file::default_rules().unwrap())
+    }
+
+    /// A CoAP POST as `seal --container oscore` writes one (ver 1, NON, TKL 1,
+    /// POST, mid 0x0014, token 0x14, an OSCORE option, the ciphertext).
+    fn request(payload: usize) -> Vec<u8> {
+        let mut m = vec![0x51, 0x02, 0x00, 0x14, 0x14, 0x93, 0x09, 0x14, 0x25, 0xff];
+        m.extend((0..payload).map(|i| i as u8));
+        m
+    }
+
+    #[test]
+    fn a_small_request_goes_whole_and_a_large_one_in_fragments_and_both_come_back() {
+        let rules = rules();
+        for (len, whole) in [(20, true), (200, false)] {
+            let message = request(len);
+            let mut gateway = Uplinks::new(rules.clone());
+            let got = match compress(&rules, &message, 51).unwrap().0 {
+                Outgoing::Whole(frame) => {
+                    assert!(whole);
+                    assert_ne!(frame.fport, PROFILE.rule_id);
+                    let frame = parse_frame(&frame_bytes(&frame)).unwrap();
+                    match gateway.take(&frame) {
+                        Arrived::Message(m) => m.unwrap(),
+                        other => panic!("{other:?}"),
+                    }
+                }
+                Outgoing::Fragments(sender) => {
+                    assert!(!whole);
+                    let mut got = None;
+                    for f in sender.fragments() {
+                        if let Arrived::Ack(ack, Some(m)) = gateway.take(&f) {
+                            assert_eq!(parse_ack(&ack).unwrap(), Ack::Complete { window: 0 });
+                            got = Some(m.unwrap());
+                        }
+                    }
+                    got.expect("the All-1 completes it")
+                }
+            };
+            assert_eq!(got, message);
+        }
+    }
+
+    #[test]
+    fn a_lost_fragment_is_asked_for_and_unknown_rules_are_refused() {
+        let rules = rules();
+        let message = request(200);
+        let Outgoing::Fragments(sender) = compress(&rules, &message, 51).unwrap().0 else {
+            panic!("fragments expected");
+        };
+        let mut gateway = Uplinks::new(rules.clone());
+        let frames = sender.fragments();
+        let mut ack = None;
+        for f in frames.iter().skip(1) {
+            if let Arrived::Ack(a, m) = gateway.take(f) {
+                assert!(m.is_none());
+                ack = Some(parse_ack(&a).unwrap());
+            }
+        }
+        let again = sender.resend(&ack.expect("the All-1 asks")).unwrap();
+        // The resent tile completes the packet; the All-1 after it gets the ACK.
+        let (last, tiles) = again.split_last().unwrap();
+        let mut whole = None;
+        for f in tiles {
+            if let Arrived::Message(m) = gateway.take(f) {
+                whole = Some(m.unwrap());
+            }
+        }
+        assert_eq!(whole.unwrap(), message);
+        let complete = |arrived| match arrived {
+            Arrived::Ack(a, None) => parse_ack(&a).unwrap() == Ack::Complete { window: 0 },
+            _ => false,
+        };
+        assert!(complete(gateway.take(last)));
+        // An All-1 sent again (its ACK lost) is answered again, not taken as a new packet.
+        assert!(complete(gateway.take(last)));
+        let unknown = Frame {
+            fport: 200,
+            payload: vec![1, 2, 3],
+        };
+        assert!(matches!(gateway.take(&unknown), Arrived::Message(Err(_))));
+        assert!(parse_frame(&[]).is_none());
+        assert!(parse_ack(&unknown).is_err());
+    }
+}
