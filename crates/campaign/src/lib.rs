@@ -398,6 +398,22 @@ fn steps_of(
         return Ok(notes);
     }
 
+    // 4a. What SCHC saves on the run's link (LoRaWAN only): a reading, a session.
+    match cost::schc_savings::on_link(&settings[0], device_times.as_ref(), ENERGY_SAMPLE) {
+        Ok(Some(saved)) => store.add_artifact(
+            run,
+            &Artifact {
+                kind: store::conventions::SCHC.into(),
+                name: "schc".into(),
+                title: format!("SCHC on {}", plan.link),
+                data: serde_json::to_value(&saved).map_err(Error::failed)?,
+            },
+        )?,
+        Ok(None) => {}
+        Err(Error::Interrupted(_)) => return Ok(notes),
+        Err(e) => notes.push(format!("SCHC: {e}")),
+    }
+
     // 4b. Key establishment for the recommended scheme: classical, hybrid and
     // post-quantum, on the run's device and two that hold every build.
     if let Some(scheme) = winner {

@@ -683,3 +683,51 @@ fn a_signed_ml_kem_ciphertext_is_costed_with_both_operations() {
     assert_eq!(xw["class"], "hybrid");
     assert_eq!(xw["mutual_authentication"], false);
 }
+
+/// `--compression schc`: EDHOC's messages as CoAP carries them (RFC 9528
+/// A.2), each compressed by the default rules' rule 104 and sent as RFC 9011
+/// sends a SCHC packet. The sizes follow from the RFCs alone: a request is the
+/// 4-byte CoAP header, a 4-byte token, Uri-Path `.well-known` (1 + 11) and
+/// `edhoc` (1 + 5), the payload marker and its payload (`true` or C_R, then
+/// the message); an answer is header, token, marker and message. Compressed,
+/// each keeps its message id (16 bits) and token (32) after the 8-bit rule id.
+#[test]
+fn coap_carried_edhoc_compressed_with_schc_has_the_rfcs_sizes() {
+    let v = json(&[
+        "handshake",
+        "edhoc",
+        "--link",
+        "lorawan-eu868-dr0",
+        "--compression",
+        "schc",
+    ]);
+    for m in v["messages"].as_array().unwrap() {
+        let edhoc = m["bytes"].as_u64().unwrap();
+        let c = &m["compressed"];
+        let request = m["sender"] == "initiator";
+        let payload = edhoc + u64::from(request);
+        let coap = 4 + 4 + 1 + payload + if request { 12 + 6 } else { 0 };
+        assert_eq!(c["coap_bytes"].as_u64().unwrap(), coap, "{m}");
+        assert_eq!(c["rule_id"], 104, "{m}");
+        assert_eq!(c["packet_bytes"].as_u64().unwrap(), 7 + payload, "{m}");
+        // One frame each at DR0: the packet less its rule id, plus LoRaWAN's 13 B.
+        assert_eq!(m["frames"], 1, "{m}");
+        assert_eq!(m["on_air_bytes"].as_u64().unwrap(), 6 + payload + 13, "{m}");
+    }
+    for (args, why) in [
+        (
+            vec!["kem", "--kem", "ml-kem-512", "--link", "lorawan-eu868-dr0"],
+            "CoAP",
+        ),
+        (vec!["edhoc", "--link", "ble-1m-251"], "LoRaWAN"),
+    ] {
+        Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .arg("handshake")
+            .args(&args)
+            .args(["--compression", "schc"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(why));
+    }
+}

@@ -502,8 +502,23 @@ fn the_first_screen_of_the_report_is_the_answer() {
         "{}",
         run.stdout
     );
+    // On LoRaWAN, what SCHC saves there: a reading and a session, in bytes on air
+    // and energy (cost::schc_savings), in the terminal and on the page alike.
+    let schc = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("SCHC on lorawan-eu868-dr3"))
+        .expect("run says what SCHC saves on its LoRaWAN link");
+    assert!(
+        schc.contains("B on air instead of") && schc.contains("EDHOC session"),
+        "{schc}"
+    );
     // The identity is the measurement's floor: badged a baseline, never "broken".
     let html = std::fs::read_to_string(&run.html).unwrap();
+    assert!(
+        html.contains(schc.trim()),
+        "the report opens with the same SCHC sentence"
+    );
     assert!(html.contains("identity") && html.contains("badge baseline"));
     for (i, _) in html.match_indices(">identity") {
         let near = &html[i..(i + 200).min(html.len())];

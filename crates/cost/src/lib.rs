@@ -23,6 +23,7 @@ pub mod message;
 pub mod on_air;
 pub mod ranking;
 pub mod record;
+pub mod schc_savings;
 pub mod scheme_cost;
 pub mod session;
 pub mod tie;

@@ -339,6 +339,8 @@ pub struct OnLink<'a> {
     pub link: &'a str,
     pub device: Option<&'a str>,
     pub fragmentation: &'a str,
+    /// `schc` or `schc:RULES`: EDHOC's messages as CoAP carries them, compressed.
+    pub compression: Option<&'a str>,
     pub data_dir: Option<&'a std::path::Path>,
 }
 
@@ -361,13 +363,18 @@ pub fn edhoc_view(
     on: &OnLink,
 ) -> Result<HandshakeView, Error> {
     let (fragmentation, spec) = on.resolve()?;
+    let rules = on
+        .compression
+        .map(|c| schc::rules_file::named(c).map(|(rules, _)| rules))
+        .transpose()
+        .map_err(Error::invalid)?;
+    let compression = rules.as_ref();
     let link =
-        handshake::edhoc_on_link(method, suite, message_4, &spec, fragmentation).map_err(|e| {
-            match e {
+        handshake::edhoc_on_link(method, suite, message_4, &spec, fragmentation, compression)
+            .map_err(|e| match e {
                 handshake::HandshakeError::Protocol(_) => Error::failed(e),
                 _ => Error::invalid(e),
-            }
-        })?;
+            })?;
     view_on(link, &spec, on.device, on.data_dir)
 }
 
@@ -398,6 +405,11 @@ fn target_hint(prof: &energy::Profiles, name: &str, e: impl std::fmt::Display) -
 /// gateway's decapsulation and verification at the same clock) and energy.
 pub fn kem_view(kem: &str, on: &OnLink) -> Result<HandshakeView, Error> {
     let kem = handshake::KemSetup::parse(kem).map_err(Error::invalid)?;
+    if on.compression.is_some() {
+        return Err(Error::invalid(
+            "--compression schc compresses EDHOC's messages as CoAP carries them (RFC 9528 A.2); a KEM's have no CoAP carriage here",
+        ));
+    }
     let (fragmentation, spec) = on.resolve()?;
     let link = handshake::kem_on_link(kem, &spec, fragmentation).map_err(Error::invalid)?;
     view_on(link, &spec, on.device, on.data_dir)

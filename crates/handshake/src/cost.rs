@@ -29,6 +29,9 @@ pub struct MessageCost {
     /// Sent in RFC 9011's SCHC fragments instead (`--fragmentation schc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schc: Option<SchcFragments>,
+    /// Carried by CoAP and compressed with SCHC (`--compression schc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compressed: Option<Compressed>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// The device firmware's operations that write and read this message.
@@ -163,6 +166,16 @@ impl Fragmentation {
 
 pub use link::schc_uplink::SchcFragments;
 
+/// A message as CoAP carries it (RFC 9528 A.2), compressed with SCHC.
+#[derive(Clone, Debug, Serialize)]
+pub struct Compressed {
+    /// The CoAP message: header, token, options and the EDHOC message.
+    pub coap_bytes: u32,
+    pub rule_id: u64,
+    /// The SCHC packet, its rule id included.
+    pub packet_bytes: u32,
+}
+
 /// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
 fn edhoc_ops(message: &str) -> DeviceOps {
     let (write, read) = match message {
@@ -174,27 +187,53 @@ fn edhoc_ops(message: &str) -> DeviceOps {
     DeviceOps::one(crate::edhoc::DEVICE_BUILD, write, read)
 }
 
-/// What `transcript`'s messages cost on `link`.
+/// What `transcript`'s messages cost on `link`: bare, or with `compression`
+/// as CoAP carries them (RFC 9528 A.2, [`crate::coap_carried`]) compressed
+/// with SCHC, uplink as RFC 9011 sends a SCHC packet.
 pub fn cost(
     transcript: &Transcript,
     link: &link::LinkSpec,
     fragmentation: Fragmentation,
+    compression: Option<&schc::RuleSet>,
 ) -> Result<HandshakeCost, HandshakeError> {
     fragmentation.check(link)?;
+    if compression.is_some() && link.lorawan.is_none() {
+        return Err(HandshakeError::Usage(format!(
+            "--compression schc is costed as RFC 9011 sends it, on LoRaWAN links; {} is not one",
+            link.name
+        )));
+    }
+    let carried = compression.map(|_| crate::coap_carried::carried(transcript));
     let mut messages = Vec::new();
-    for (name, role, bytes) in transcript.messages() {
-        let sender = match role {
-            Role::Initiator => "initiator",
-            Role::Responder => "responder",
+    for (i, (name, role, bytes)) in transcript.messages().into_iter().enumerate() {
+        let (sender, way) = match role {
+            Role::Initiator => ("initiator", schc::Direction::Up),
+            Role::Responder => ("responder", schc::Direction::Down),
         };
-        messages.push(message_cost(
+        let packet = match (compression, &carried) {
+            (Some(rules), Some(coap)) => Some(
+                schc::compress(rules, &coap[i], way)
+                    .map_err(|e| HandshakeError::Usage(format!("--compression schc: {e}")))?,
+            ),
+            _ => None,
+        };
+        let mut m = message_cost(
             name,
             sender,
             bytes.len() as u32,
             (None, fragmentation),
             edhoc_ops(name),
             link,
-        )?);
+            packet.as_ref(),
+        )?;
+        if let (Some(p), Some(coap)) = (&packet, &carried) {
+            m.compressed = Some(Compressed {
+                coap_bytes: coap[i].len() as u32,
+                rule_id: p.rule_id.to_uint().unwrap_or(0),
+                packet_bytes: p.bits.as_padded_bytes().len() as u32,
+            });
+        }
+        messages.push(m);
     }
     let mut cost = totals("edhoc".into(), Class::Classical, messages, link);
     cost.method = Some(transcript.method.number());
@@ -216,19 +255,25 @@ pub(crate) fn message_cost(
     (fragment_header, fragmentation): (Option<u32>, Fragmentation),
     device_ops: DeviceOps,
     link: &link::LinkSpec,
+    packet: Option<&schc::Compressed>,
 ) -> Result<MessageCost, HandshakeError> {
     let whole = link.cost(bytes, false)?;
     let capacity = whole.frame_capacity;
-    let schc = (fragmentation == Fragmentation::Schc && bytes > capacity)
-        .then(|| schc_parts(name, sender, bytes, link))
-        .transpose()?;
+    // A compressed message goes as RFC 9011 sends a SCHC packet.
+    let schc = match packet {
+        Some(p) => Some(schc_packet(name, sender, p, link)?),
+        None => (fragmentation == Fragmentation::Schc && bytes > capacity)
+            .then(|| schc_parts(name, sender, bytes, link))
+            .transpose()?
+            .map(|(frames, ack, summary)| (frames, ack, Some(summary))),
+    };
     let fragment_header = fragment_header.filter(|_| bytes > capacity && schc.is_none());
     let mut parts = Vec::new();
     let mut acks = None;
     match (fragment_header, schc) {
         (_, Some((frames, ack, summary))) => {
             parts = frames;
-            acks = Some((ack, summary));
+            acks = summary.map(|s| (ack, s));
         }
         (None, None) => parts.push(whole),
         (Some(header), None) => {
@@ -280,7 +325,38 @@ pub(crate) fn message_cost(
         rx_time: parts.iter().fold(link::Micros::ZERO, |t, c| t + c.rx_time)
             + acks.as_ref().map_or(link::Micros::ZERO, |(ack, _)| *ack),
         schc: acks.map(|(_, summary)| summary),
+        compressed: None,
     })
+}
+
+/// A message compressed with SCHC (CoAP-carried, `--compression schc`):
+/// uplink as RFC 9011 sends it (one frame, the rule id in FPort, or
+/// fragments and their ACK); downlink in one frame, as no downlink
+/// fragments are costed.
+#[allow(clippy::type_complexity)]
+fn schc_packet(
+    name: &str,
+    sender: &str,
+    packet: &schc::Compressed,
+    link: &link::LinkSpec,
+) -> Result<(Vec<link::LinkCost>, link::Micros, Option<SchcFragments>), HandshakeError> {
+    let refused =
+        |e: link::LinkError| HandshakeError::Usage(format!("{name} on {}: {e}", link.name));
+    if sender == "initiator" {
+        let up =
+            link::schc_uplink::uplink(link, &packet.bits, packet.rule_id.len()).map_err(refused)?;
+        return Ok((up.frames, up.ack, up.fragments));
+    }
+    let rest = packet.after_rule_id().len() as u32;
+    let capacity = link.frame_capacity()?;
+    if rest > capacity {
+        return Err(HandshakeError::Usage(format!(
+            "{name} compressed ({rest} B) needs fragments downlink on {}: RFC 9011's downlink \
+             fragmentation (ACK-Always) is not costed here",
+            link.name
+        )));
+    }
+    Ok((vec![link.cost(rest, false)?], link::Micros::ZERO, None))
 }
 
 /// `bytes` in RFC 9011's uplink fragments (`link::schc_uplink`): each
@@ -376,6 +452,12 @@ impl HandshakeCost {
                 out.push_str(&format!(
                     "           in {} fragments, each in its own frame with a {h}-byte fragment header\n",
                     m.frames
+                ));
+            }
+            if let Some(c) = &m.compressed {
+                out.push_str(&format!(
+                    "           in CoAP (RFC 9528 A.2): {} B, SCHC rule {}: {} B, the rule id in FPort\n",
+                    c.coap_bytes, c.rule_id, c.packet_bytes
                 ));
             }
             if let Some(s) = &m.schc {

@@ -184,6 +184,7 @@ pub fn kem_on_link(
         (Some(FRAGMENT_HEADER), fragmentation),
         setup.device_ops(),
         link,
+        None,
     )?;
     let mut cost = totals(setup.name(), setup.kem.class, vec![message], link);
     cost.mutual_authentication = setup.signer.is_some();

@@ -4,11 +4,13 @@
 //!   steps, and the OSCORE context the handshake exports.
 //! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
-//!   and the duty cycle's waits.
+//!   and the duty cycle's waits; bare, or as CoAP carries them ([`coap_carried`])
+//!   compressed with SCHC.
 //! - [`kem`]: key establishment with ML-KEM (FIPS 203) or X-Wing, signed
 //!   with ML-DSA (FIPS 204) or not: the device's ciphertext on the link, in
 //!   fragments where it needs several frames.
 
+pub mod coap_carried;
 pub mod cost;
 pub mod credentials;
 pub mod edhoc;
@@ -33,7 +35,7 @@ pub fn establishment_on_link(
     link: &link::LinkSpec,
 ) -> Result<HandshakeCost, HandshakeError> {
     match name {
-        "edhoc" => edhoc_on_link(3, 2, true, link, Fragmentation::Ciphermeter),
+        "edhoc" => edhoc_on_link(3, 2, true, link, Fragmentation::Ciphermeter, None),
         other => kem_on_link(KemSetup::parse(other)?, link, Fragmentation::Ciphermeter),
     }
 }
@@ -46,9 +48,10 @@ pub fn edhoc_on_link(
     message_4: bool,
     link: &link::LinkSpec,
     fragmentation: Fragmentation,
+    compression: Option<&schc::RuleSet>,
 ) -> Result<HandshakeCost, HandshakeError> {
     let method = edhoc::Method::parse(method)?;
     let suite = edhoc::Suite::parse(suite)?;
     let transcript = edhoc::run(method, suite, message_4)?;
-    cost(&transcript, link, fragmentation)
+    cost(&transcript, link, fragmentation, compression)
 }

@@ -1,6 +1,8 @@
 //! EDHOC over CoAP (RFC 9528 Appendix A.2) on the live link: `send --edhoc`
 //! runs the handshake with the gateway before it seals, and the gateway
-//! (`--edhoc`) answers it and keeps the OSCORE context it exports.
+//! (`--edhoc`) answers it and keeps the OSCORE context it exports. The CoAP
+//! messages are written by `handshake::coap_carried`, which the cost of a
+//! CoAP-carried handshake uses too.
 //!
 //! - Request 1: POST /.well-known/edhoc, payload CBOR `true` then message_1;
 //!   the 2.04 carries message_2.
@@ -18,18 +20,16 @@ use std::collections::{HashMap, VecDeque};
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
+use handshake::coap_carried::{FIRST, PATH, TOKEN_LEN, answer, request};
 use handshake::credentials::Credentials;
 use handshake::edhoc::{ConnId, Exported, Initiator, Responder};
 use seal::host::oscore::OscoreKey;
 use seal::oscore::Alg;
-use seal::oscore::coap::{self, CoapOption, Message, MessageType, code, option};
+use seal::oscore::coap::{self, MessageType, code, option};
 
 use crate::coap_wire::code_name;
 use crate::error::LiveError;
 
-const PATH: [&str; 2] = [".well-known", "edhoc"];
-/// CBOR `true`: a request that carries message_1 (A.2).
-const FIRST: u8 = 0xf5;
 /// Responders waiting for message_3, at most.
 const MAX_PENDING: usize = 48;
 
@@ -55,25 +55,6 @@ fn compact(byte: u8) -> Option<ConnId> {
     matches!(byte, 0x00..=0x17 | 0x20..=0x37)
         .then(|| ConnId::from_slice(&[byte]))
         .flatten()
-}
-
-fn request(message_id: u16, token: &[u8], payload: &[u8]) -> Vec<u8> {
-    let options = PATH.map(|segment| CoapOption {
-        number: option::URI_PATH,
-        value: segment.as_bytes(),
-    });
-    let msg = Message {
-        mtype: MessageType::Confirmable,
-        code: code::POST,
-        message_id,
-        token,
-        options: &options,
-        payload,
-    };
-    let mut out = vec![0u8; payload.len() + 64];
-    let n = coap::encode(&msg, &mut out).expect("room for an EDHOC request");
-    out.truncate(n);
-    out
 }
 
 /// Sends one request and waits for its answer's payload (a 2.04), or says why not.
@@ -116,7 +97,7 @@ pub fn establish(
     let fail = |e: handshake::HandshakeError| LiveError::Io(e.to_string());
     let c_i = compact(rand::random::<u8>() % 24).expect("0..=23 is compact");
     let (initiator, message_1) = Initiator::start(&credentials.party, c_i, None).map_err(fail)?;
-    let token: [u8; 4] = rand::random();
+    let token: [u8; TOKEN_LEN] = rand::random();
     let first_id: u16 = rand::random();
     let mut payload = vec![FIRST];
     payload.extend_from_slice(&message_1);
@@ -212,20 +193,8 @@ impl EdhocServer {
         } else {
             (MessageType::NonConfirmable, fresh_id)
         };
-        let reply = |code: u8, payload: &[u8]| {
-            let msg = Message {
-                mtype,
-                code,
-                message_id,
-                token: parsed.token,
-                options: &[],
-                payload,
-            };
-            let mut out = vec![0u8; payload.len() + parsed.token.len() + 16];
-            let n = coap::encode(&msg, &mut out).expect("room for an answer");
-            out.truncate(n);
-            out
-        };
+        let reply =
+            |code: u8, payload: &[u8]| answer(mtype, code, message_id, parsed.token, payload);
         let outcome = match parsed.payload.split_first() {
             Some((&FIRST, message_1)) => self.message_1(message_1).map(|m2| (m2, None)),
             Some((&c_r, message_3)) => self

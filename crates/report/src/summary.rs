@@ -21,6 +21,8 @@ pub struct Answer {
     pub cpu_shares: Vec<(String, f64, f64)>,
     /// The studies' statements: agree, differ, not judged (figures to compare apart).
     pub verdicts: [usize; 3],
+    /// What SCHC saves on the run's link (LoRaWAN runs).
+    pub schc: Option<cost::schc_savings::SchcSavings>,
 }
 
 impl Answer {
@@ -34,6 +36,10 @@ impl Answer {
             integrity_only: None,
             cpu_shares: Vec::new(),
             verdicts: verdicts(artifacts),
+            schc: artifacts
+                .iter()
+                .find(|a| a.kind == store::conventions::SCHC)
+                .and_then(|a| serde_json::from_value(a.data.clone()).ok()),
         };
         answer.energy_facts(results);
         answer
@@ -180,6 +186,7 @@ impl Answer {
             .into_iter()
             .chain(self.integrity_sentence())
             .chain(self.cpu_sentences())
+            .chain(self.schc.as_ref().map(|s| s.sentence()))
             .collect()
     }
 
@@ -199,6 +206,7 @@ impl Answer {
         }
         let mut items: Vec<String> = self.cpu_sentences();
         items.extend(self.integrity_sentence());
+        items.extend(self.schc.as_ref().map(|s| s.sentence()));
         if !items.is_empty() {
             s.push_str("<ul>");
             for i in items {

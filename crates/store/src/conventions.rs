@@ -41,6 +41,8 @@ pub const FAILURE: &str = "failure";
 pub const REPRODUCTION: &str = "reproduction";
 /// The ranking of sealing schemes for the run's device and link.
 pub const RECOMMENDATION: &str = "recommendation";
+/// What SCHC saves on the run's LoRaWAN link (`cost::schc_savings::SchcSavings`).
+pub const SCHC: &str = "schc";
 /// Classical, hybrid and post-quantum key establishment per device and link
 /// (`cost::key_establishment::Comparison`).
 pub const KEY_ESTABLISHMENT: &str = "key-establishment";

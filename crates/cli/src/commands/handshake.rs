@@ -31,6 +31,9 @@ pub struct OnLink {
     /// or schc (RFC 9011's ACK-on-Error fragments and the ACK the device receives).
     #[arg(long, default_value = "ciphermeter")]
     fragmentation: String,
+    /// edhoc: its messages as CoAP carries them (RFC 9528 A.2), SCHC-compressed: schc or schc:RULES.
+    #[arg(long, value_name = "SCHC")]
+    compression: Option<String>,
     /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
     #[arg(long)]
     data_dir: Option<PathBuf>,
@@ -69,6 +72,7 @@ impl OnLink {
             link: &self.link,
             device: self.device.as_deref(),
             fragmentation: &self.fragmentation,
+            compression: self.compression.as_deref(),
             data_dir: self.data_dir.as_deref(),
         }
     }
