@@ -208,6 +208,18 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
     );
 }
 
+/// A device's OSCORE context and its gateway's (`keygen --scheme oscore:…`).
+fn oscore_pair(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let gw = dir.join("gw.key");
+    let scheme = ["--scheme", "oscore:aes-ccm-16-64-128"];
+    let dev = keygen_with(
+        dir,
+        "dev.key",
+        &[&scheme[..], &["--peer-output", gw.to_str().unwrap()]].concat(),
+    );
+    (dev, gw)
+}
+
 /// OSCORE readings compressed with SCHC cross the radio emulator as RFC 9011
 /// sends them: each in ACK-on-Error fragments (FPort 20), 5 % of them lost.
 /// The gateway's ACKs come back over the same radio and ask for what is
@@ -228,17 +240,7 @@ fn compressed_oscore_readings_cross_the_radio_and_lost_fragments_are_sent_again(
         "1",
     ];
     let (_emu, a, b) = emulator(&fast);
-    let gw = dir.path().join("gw.key");
-    let dev = keygen_with(
-        dir.path(),
-        "dev.key",
-        &[
-            "--scheme",
-            "oscore:aes-ccm-16-64-128",
-            "--peer-output",
-            gw.to_str().unwrap(),
-        ],
-    );
+    let (dev, gw) = oscore_pair(dir.path());
     let db = dir.path().join("g.sqlite");
     let gateway = Proc::start(&[
         "gateway",
@@ -308,17 +310,7 @@ fn compressed_oscore_readings_cross_the_radio_and_lost_fragments_are_sent_again(
 #[test]
 fn schc_over_a_radio_refuses_what_it_cannot_carry() {
     let dir = tempfile::tempdir().unwrap();
-    let gw = dir.path().join("gw.key");
-    let dev = keygen_with(
-        dir.path(),
-        "dev.key",
-        &[
-            "--scheme",
-            "oscore:aes-ccm-16-64-128",
-            "--peer-output",
-            gw.to_str().unwrap(),
-        ],
-    );
+    let (dev, gw) = oscore_pair(dir.path());
     let (dev, gw) = (dev.to_str().unwrap(), gw.to_str().unwrap());
     let missing = dir.path().join("missing.json");
     let rules = format!("schc:{}", missing.display());
