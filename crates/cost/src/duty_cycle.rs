@@ -79,6 +79,9 @@ pub struct Choice<'a> {
     pub scheme: &'a str,
     pub container: MessageContainer,
     pub cost: &'a LinkCost,
+    /// The message compressed with SCHC, which another data rate sends as
+    /// RFC 9011 does there (whole, or in other fragments).
+    pub schc: Option<&'a crate::message::SchcPacket>,
 }
 
 /// Judges the ranked choices; `None` on a link without a duty-cycle rule.
@@ -142,7 +145,11 @@ fn faster_data_rates(spec: &LinkSpec, best: &Choice, interval_s: f64) -> Vec<Rem
         if let Some(fw) = faster.lorawan.as_mut() {
             fw.dr = rate.dr;
         }
-        let Ok(cost) = faster.cost(best.cost.message_bytes, false) else {
+        let cost = match best.schc {
+            Some(p) => crate::on_air::packet_cost(&faster, p, &Default::default()).ok(),
+            None => faster.cost(best.cost.message_bytes, false).ok(),
+        };
+        let Some(cost) = cost else {
             continue;
         };
         out.push(Remedy {

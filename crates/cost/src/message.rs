@@ -352,7 +352,7 @@ impl Sealed {
     pub fn sealer(&self) -> Result<HostSealer, Error> {
         let key = self.key.as_ref().ok_or_else(|| {
             Error::invalid(
-                "the oscore container is costed with a device's own times: this host does not time OSCORE yet (give --device's target, or --cpu-us)",
+                "this host does not time OSCORE yet: the oscore container is costed with a simulated device's own seal path (or --cpu-us)",
             )
         })?;
         Ok(HostSealer::new(key, self.allow_insecure)?)

@@ -163,6 +163,14 @@ pub fn rank_names(
         crate::session::check_messages(n)?;
     }
     payload::Sample::parse(&req.payload).map_err(|e| Error::invalid(format!("--sample: {e}")))?;
+    if let Some(text) = &req.compression {
+        schc::rules_file::named(text).map_err(Error::invalid)?;
+        if !req.containers.iter().any(|c| c.is_oscore()) {
+            return Err(Error::invalid(
+                "--compression schc compresses the oscore container's messages: add --container oscore (or all)",
+            ));
+        }
+    }
     let mut device_times = DeviceTimes::for_device(store, device)?;
     if let Some(times) = device_times.as_mut()
         && !req.implementations.is_empty()
@@ -233,7 +241,16 @@ pub fn rank_names(
                 &setting,
                 device_times.as_ref(),
                 HostTiming::WhereDeviceHasNone,
-            )?;
+            );
+            // An OSCORE build the device did not measure (no simulated target,
+            // or none of `--impl` has it) has no time this host could give.
+            let cost = match cost {
+                Err(Error::Invalid(why)) if scheme.is_oscore() => {
+                    excluded.push((name.clone(), format!("{NO_SEAL_PATH} this device: {why}")));
+                    continue;
+                }
+                other => other?,
+            };
             if let Some(gap) = &cost.energy_gap {
                 excluded.push((cost.name().to_string(), gap.clone()));
                 continue;
@@ -289,6 +306,7 @@ pub fn rank_names(
                 scheme: c.name(),
                 container: c.container,
                 cost: c.link_cost.as_ref()?,
+                schc: c.schc.as_ref(),
             })
         })
         .collect();

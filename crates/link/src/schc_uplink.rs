@@ -91,7 +91,8 @@ pub fn uplink(
     let capacity = link.frame_capacity()?;
     let after_rule_id = packet.slice(rule_id_bits.min(packet.len()), packet.len());
     let whole = after_rule_id.as_padded_bytes().len() as u32;
-    if whole <= capacity {
+    // The rule id rides in FPort only when it is FPort's 8 bits.
+    if rule_id_bits == 8 && whole <= capacity {
         return Ok(Uplink {
             frames: vec![link.cost(whole, false)?],
             ack: Micros::ZERO,

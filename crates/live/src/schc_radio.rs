@@ -101,6 +101,10 @@ enum Kind {
     AckRequest,
 }
 
+fn no_tile_missing(ack: &Ack) -> bool {
+    matches!(ack, Ack::Missing { received, .. } if received.iter().all(|r| *r))
+}
+
 fn kind(frame: &Frame) -> Kind {
     let fcn = frame.payload.first().map_or(0, |h| h & 0x3f);
     match (fcn, frame.payload.get(1..5)) {
@@ -140,6 +144,15 @@ impl Uplinks {
         self.fresh = false;
         match self.receiver.take(frame) {
             Ok(Received::Waiting) => Arrived::Waiting,
+            // Every tile there and still not whole: the RCS failed (a tile
+            // altered, or a stray fragment taken in). Start afresh; the
+            // sender gives this packet up on the ACK.
+            Ok(Received::Ask(ack @ Ack::Missing { .. })) if no_tile_missing(&ack) => {
+                self.receiver = Receiver::new(PROFILE);
+                self.fresh = true;
+                let why = "SCHC packet whose RCS fails with every tile received".to_string();
+                Arrived::Ack(ack.frame(&PROFILE), Some(Err((Reason::Tampered, why))))
+            }
             Ok(Received::Ask(ack)) => Arrived::Ack(ack.frame(&PROFILE), None),
             Ok(Received::Whole { packet, ack }) => {
                 let message = self.decompress(&packet);
@@ -166,6 +179,11 @@ impl Uplinks {
         schc::decompress(&self.rules, packet.as_padded_bytes(), Direction::Up)
             .map_err(|e| (Reason::Garbage, format!("SCHC: {e}")))
     }
+}
+
+/// Whether a fragment asks the receiver for an ACK: the All-1 or an ACK REQ.
+pub fn asks_for_ack(frame: &Frame) -> bool {
+    !matches!(kind(frame), Kind::Regular)
 }
 
 /// An ACK frame read back by the sender.

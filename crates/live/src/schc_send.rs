@@ -114,7 +114,10 @@ pub fn send(
     Ok(report)
 }
 
-/// One packet's fragments, and what its ACKs ask, until it is whole.
+/// One packet's fragments, and what its ACKs ask, until it is whole. RFC
+/// 9011 tags no packet: an ACK still owed for an All-1 or ACK REQ sent
+/// twice is waited for (up to `--ack-wait`) before the next packet, so it
+/// is never taken for that packet's.
 fn deliver(
     sender: &schc::fragment::Sender,
     mut queue: Vec<Frame>,
@@ -123,6 +126,8 @@ fn deliver(
     report: &mut SchcSendReport,
 ) -> Result<bool, LiveError> {
     let all_one = queue.last().cloned();
+    // All-1s and ACK REQs on air (each asks for an ACK), and ACKs back.
+    let (mut asked, mut answered) = (0u64, 0u64);
     for round in 0..MAX_ROUNDS {
         for frame in &queue {
             report.fragments += 1;
@@ -134,18 +139,29 @@ fn deliver(
                 continue;
             }
             link.send(frame)?;
+            asked += u64::from(schc_radio::asks_for_ack(frame));
         }
-        queue = match link.ack()? {
+        let ack = link.ack()?;
+        answered += u64::from(ack.is_some());
+        queue = match ack {
             Some(Ack::Complete { .. }) => {
                 report.acks_complete += 1;
+                for _ in answered..asked {
+                    if link.ack()?.is_none() {
+                        break;
+                    }
+                }
                 return Ok(true);
             }
-            Some(ack) => {
-                report.acks_missing += 1;
-                sender
-                    .resend(&ack)
-                    .map_err(|e| LiveError::Io(format!("SCHC: {e}")))?
-            }
+            // An ACK that names no missing tile of ours though the packet is
+            // not whole (a tile altered on the way): this packet is given up.
+            Some(ack) => match sender.resend(&ack) {
+                Ok(frames) => {
+                    report.acks_missing += 1;
+                    frames
+                }
+                Err(_) => return Ok(false),
+            },
             // The All-1 (or its ACK) was lost: the sender's timer sends it again.
             None => all_one.iter().cloned().collect(),
         };
@@ -203,25 +219,43 @@ impl Radio {
 
     /// Drops what came down and was not read.
     fn forget(&mut self) -> Result<(), LiveError> {
-        self.read(Duration::ZERO)?;
-        self.events.clear();
-        Ok(())
-    }
-
-    fn read(&mut self, wait: Duration) -> Result<(), LiveError> {
         let mut buf = [0u8; 512];
-        while wait_readable(&self.port, wait)? {
+        while wait_readable(&self.port, Duration::ZERO)? {
             let n = self
                 .port
                 .read(&mut buf)
                 .map_err(|e| LiveError::io("the radio", e))?;
-            let mut out = Vec::new();
-            self.deframer.push(&buf[..n], Instant::now(), &mut out);
-            self.events.extend(out);
-            if n == 0 || !self.events.is_empty() {
+            if n == 0 {
                 break;
             }
+            self.deframer
+                .push(&buf[..n], Instant::now(), &mut Vec::new());
         }
+        self.events.clear();
         Ok(())
+    }
+
+    /// Reads what comes down until a whole frame is in, or `wait` is over.
+    fn read(&mut self, wait: Duration) -> Result<(), LiveError> {
+        let end = Instant::now() + wait;
+        let mut buf = [0u8; 512];
+        loop {
+            let now = Instant::now();
+            let mut out = Vec::new();
+            // A frame cut short on the radio must not swallow the next ACK.
+            self.deframer.expire(now, &mut out);
+            if wait_readable(&self.port, end.saturating_duration_since(now))? {
+                let n = self
+                    .port
+                    .read(&mut buf)
+                    .map_err(|e| LiveError::io("the radio", e))?;
+                self.deframer.push(&buf[..n], Instant::now(), &mut out);
+            }
+            let whole = out.iter().any(|e| matches!(e, Event::Message(_)));
+            self.events.extend(out);
+            if whole || Instant::now() >= end {
+                return Ok(());
+            }
+        }
     }
 }

@@ -73,6 +73,16 @@ pub fn named(text: &str) -> Result<(RuleSet, String), String> {
         }
     };
     let rules = rules.map_err(|e| format!("--compression {text}: {e}"))?;
+    // RFC 9011 §5.2: a rule id is the FPort, 1 to 223; 20 is fragmentation's.
+    for rule in rules.rules() {
+        let id = rule.id.to_uint().unwrap_or(0);
+        if rule.id.len() != 8 || !(1..=223).contains(&id) || id == 20 {
+            return Err(format!(
+                "--compression {text}: rule {id} ({} bits) cannot be an FPort: RFC 9011 takes 8-bit rule ids from 1 to 223, 20 being fragmentation's",
+                rule.id.len()
+            ));
+        }
+    }
     Ok((rules, label))
 }
 

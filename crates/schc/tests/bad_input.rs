@@ -124,3 +124,24 @@ fn any_bytes_decompress_to_a_message_or_a_refusal() {
         "only {opened} decompressed: the test tests little"
     );
 }
+
+/// `--compression schc:RULES` on LoRaWAN: a rule id is the FPort (RFC 9011
+/// §5.2), so 8 bits from 1 to 223, and never 20, fragmentation's.
+#[test]
+fn rule_ids_that_cannot_be_an_fport_are_refused_for_compression() {
+    use ciphermeter_schc::rules_file::named;
+    assert!(named("schc").is_ok());
+    let dir = std::env::temp_dir().join(format!("schc-fport-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (value, bits) in [(20, 8), (0, 8), (224, 8), (5, 4)] {
+        let file = dir.join(format!("r{value}-{bits}.json"));
+        let text = format!(
+            r#"{{"ietf-schc:schc": {{"rule": [{{"rule-id-value": {value}, "rule-id-length": {bits}, "rule-nature": "ietf-schc:nature-no-compression"}}]}}}}"#
+        );
+        std::fs::write(&file, text).unwrap();
+        let err = named(&format!("schc:{}", file.display())).unwrap_err();
+        assert!(err.contains("cannot be an FPort"), "{value}/{bits}: {err}");
+    }
+    assert!(named("zip").unwrap_err().contains("schc:RULES"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
