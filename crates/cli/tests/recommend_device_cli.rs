@@ -145,15 +145,20 @@ fn small_readings_are_costed_from_measurements_in_every_container() {
 /// `recommend` on a fresh store, all rows shown: its standard output.
 fn recommend_stdout(device: &str, link: &str, extra: &[&str]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("ciphermeter")
-        .unwrap()
-        .env_remove("CIPHERMETER_DATA_DIR")
-        .args(["recommend", "--device", device, "--link", link])
-        .args(["--top", "200", "--db"])
-        .arg(dir.path().join("results.sqlite"))
-        .args(extra)
-        .output()
-        .unwrap();
+    stdout_ok(
+        Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .env_remove("CIPHERMETER_DATA_DIR")
+            .args(["recommend", "--device", device, "--link", link])
+            .args(["--top", "200", "--db"])
+            .arg(dir.path().join("results.sqlite"))
+            .args(extra),
+    )
+}
+
+/// A command's standard output, which must succeed.
+fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -280,19 +285,14 @@ fn a_device_with_less_ram_than_the_board_is_judged_by_the_build_s_need() {
 /// the compression where there is one.
 fn agrees_with_link(row: &serde_json::Value, link: &str, extra: &[&str]) {
     let scheme = row["scheme"].as_str().unwrap();
-    let out = Command::cargo_bin("ciphermeter")
-        .unwrap()
-        .args(["link", "--link", link, "--scheme", scheme])
-        .args(["--container", "oscore", "--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = stdout_ok(
+        Command::cargo_bin("ciphermeter")
+            .unwrap()
+            .args(["link", "--link", link, "--scheme", scheme])
+            .args(["--container", "oscore", "--format", "json"])
+            .args(extra),
     );
-    let sealed = &serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["sealed"];
+    let sealed = &serde_json::from_slice::<serde_json::Value>(&out).unwrap()["sealed"];
     for (theirs, ours) in [
         ("message_bytes", "sealed_bytes"),
         ("frames", "frames"),

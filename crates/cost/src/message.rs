@@ -395,17 +395,15 @@ fn oscore_request(scheme: &Scheme, plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         id_context: None,
     })
     .map_err(|e| Error::failed(e.to_string()))?;
-    let path = reading::DEFAULT_URI_PATH;
     let format = match std::str::from_utf8(plaintext).map(|t| t.starts_with('{')) {
         Ok(true) => reading::JSON,
         _ => reading::OCTETS,
     };
-    let mut out = vec![0u8; reading::max_len(&ctx, plaintext.len(), path)];
     let seq = reading::known_answer::SEQUENCE;
-    let (n, _) = reading::seal_reading(&ctx, seq, plaintext, path, format, &mut out)
-        .map_err(|e| Error::invalid(format!("--container oscore: {e}")))?;
-    out.truncate(n);
-    Ok(out)
+    let path = reading::DEFAULT_URI_PATH;
+    seal::host::oscore::protect_reading(&ctx, seq, plaintext, path, format)
+        .map(|(bytes, _)| bytes)
+        .map_err(|e| Error::invalid(format!("--container oscore: {e}")))
 }
 
 /// A message length as the link models take it; longer than they can carry is

@@ -74,6 +74,34 @@ impl Uplink {
     }
 }
 
+/// How a SCHC packet goes uplink: whole, or in fragments.
+pub enum Outgoing {
+    /// One frame: its rule id as the FPort, the rest of the packet the payload.
+    /// RFC 9011 acknowledges no unfragmented uplink.
+    Whole(schc::fragment::Frame),
+    /// ACK-on-Error fragments (FPort 20), whose sender answers the ACKs.
+    Fragments(schc::fragment::Sender),
+}
+
+/// The one decision, for the cost and the live sender (crates/live
+/// `schc_radio`): `packet` (its `rule_id_bits`-bit rule id first) goes whole
+/// when its rule id is FPort's 8 bits and the rest fits a frame of `mtu`
+/// bytes, else in fragments for such frames.
+pub fn outgoing(
+    packet: &schc::Bits,
+    rule_id_bits: usize,
+    mtu: usize,
+) -> Result<Outgoing, schc::SchcError> {
+    let rest = packet.slice(rule_id_bits.min(packet.len()), packet.len());
+    let payload = rest.as_padded_bytes().to_vec();
+    if rule_id_bits == 8 && payload.len() <= mtu {
+        let fport = packet.slice(0, 8).to_uint().unwrap_or(0) as u8;
+        return Ok(Outgoing::Whole(schc::fragment::Frame { fport, payload }));
+    }
+    let profile = schc::fragment::Profile::RFC9011_UPLINK;
+    schc::fragment::Sender::new(profile, packet, mtu).map(Outgoing::Fragments)
+}
+
 /// `packet` (the whole SCHC packet, its `rule_id_bits`-bit rule id first)
 /// uplink on `link`, which must be LoRaWAN.
 pub fn uplink(
@@ -89,21 +117,21 @@ pub fn uplink(
         )));
     }
     let capacity = link.frame_capacity()?;
-    let after_rule_id = packet.slice(rule_id_bits.min(packet.len()), packet.len());
-    let whole = after_rule_id.as_padded_bytes().len() as u32;
-    // The rule id rides in FPort only when it is FPort's 8 bits.
-    if rule_id_bits == 8 && whole <= capacity {
-        return Ok(Uplink {
-            frames: vec![link.cost(whole, false)?],
-            ack: Micros::ZERO,
-            fragments: None,
-        });
-    }
+    let refused =
+        |e: schc::SchcError| LinkError::invalid(format!("SCHC fragments on {}: {e}", link.name));
+    let sender = match outgoing(packet, rule_id_bits, capacity as usize).map_err(refused)? {
+        Outgoing::Whole(frame) => {
+            return Ok(Uplink {
+                frames: vec![link.cost(frame.payload.len() as u32, false)?],
+                ack: Micros::ZERO,
+                fragments: None,
+            });
+        }
+        Outgoing::Fragments(sender) => sender,
+    };
     let profile = schc::fragment::Profile::RFC9011_UPLINK;
-    let cut = schc::fragment::Sender::new(profile, packet, capacity as usize)
-        .map_err(|e| LinkError::invalid(format!("SCHC fragments on {}: {e}", link.name)))?;
-    let fragments = cut.fragments();
-    let frames = fragments
+    let frames = sender
+        .fragments()
         .iter()
         .map(|f| link.cost(f.payload.len() as u32, false))
         .collect::<Result<Vec<_>, _>>()?;
@@ -115,7 +143,7 @@ pub fn uplink(
     Ok(Uplink {
         fragments: Some(SchcFragments {
             fragments: frames.len() as u32,
-            tiles: cut.tiles() as u32,
+            tiles: sender.tiles() as u32,
             acks: 1,
             ack_airtime_ms: ack.as_ms(),
         }),

@@ -9,7 +9,9 @@
 
 use std::sync::Arc;
 
-use schc::fragment::{Ack, Frame, Profile, Received, Receiver, Sender};
+pub use link::schc_uplink::Outgoing;
+use link::schc_uplink::outgoing;
+use schc::fragment::{Ack, Frame, Profile, Received, Receiver};
 use schc::{Bits, Direction, RuleSet};
 
 use crate::counters::Reason;
@@ -36,29 +38,13 @@ pub fn parse_frame(bytes: &[u8]) -> Option<Frame> {
 
 /// `message` (an OSCORE request) compressed uplink with `rules`, for frames
 /// of `mtu` bytes: one frame, or the fragments' sender (which answers the
-/// ACKs); and the SCHC packet's bytes.
+/// ACKs), as the cost decides it too (`link::schc_uplink::outgoing`); and
+/// the SCHC packet's bytes.
 pub fn compress(rules: &RuleSet, message: &[u8], mtu: usize) -> Result<(Outgoing, usize), String> {
     let packet = schc::compress(rules, message, Direction::Up).map_err(|e| e.to_string())?;
     let bytes = packet.bits.as_padded_bytes().len();
-    let rule_id = packet.rule_id.to_uint().unwrap_or(0);
-    let rest = packet.after_rule_id();
-    if packet.rule_id.len() == 8 && rest.len() <= mtu {
-        let frame = Frame {
-            fport: rule_id as u8,
-            payload: rest,
-        };
-        return Ok((Outgoing::Whole(frame), bytes));
-    }
-    let sender = Sender::new(PROFILE, &packet.bits, mtu).map_err(|e| e.to_string())?;
-    Ok((Outgoing::Fragments(sender), bytes))
-}
-
-/// What a compressed message goes out as.
-pub enum Outgoing {
-    /// One frame, no ACK (RFC 9011: an unfragmented uplink is not acknowledged).
-    Whole(Frame),
-    /// ACK-on-Error fragments.
-    Fragments(Sender),
+    let out = outgoing(&packet.bits, packet.rule_id.len(), mtu).map_err(|e| e.to_string())?;
+    Ok((out, bytes))
 }
 
 /// What one uplink frame settled at the gateway.

@@ -48,13 +48,10 @@ fn oscore_message(alg: &str) -> Result<Vec<u8>, String> {
     let reading = ChainReading::sample(known_answer::THERMOMETERS, known_answer::SEED);
     let mut json = [0u8; 512];
     let len = reading.to_json(&mut json).map_err(|e| format!("{e:?}"))?;
-    let path = reading::DEFAULT_URI_PATH;
-    let mut out = vec![0u8; reading::max_len(&ctx, len, path)];
-    let seq = oscore_answer::SEQUENCE;
-    let (n, _) = reading::seal_reading(&ctx, seq, &json[..len], path, reading::JSON, &mut out)
-        .map_err(|e| e.to_string())?;
-    out.truncate(n);
-    Ok(out)
+    let (path, seq) = (reading::DEFAULT_URI_PATH, oscore_answer::SEQUENCE);
+    seal::host::oscore::protect_reading(&ctx, seq, &json[..len], path, reading::JSON)
+        .map(|(bytes, _)| bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// Ok when the device sealed exactly what the host seals, in every container.

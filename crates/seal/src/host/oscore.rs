@@ -357,23 +357,30 @@ pub fn seal_request(
     uri_path: &str,
     content_format: u16,
 ) -> Result<SealedRequest, SealError> {
-    let ctx = key.context();
-    let mut out = vec![0u8; crate::oscore::reading::max_len(ctx, reading.len(), uri_path)];
-    let (n, id) = crate::oscore::reading::seal_reading(
-        ctx,
-        sequence,
-        reading,
-        uri_path,
-        content_format,
-        &mut out,
-    )
-    .map_err(oscore_err)?;
-    out.truncate(n);
+    let (bytes, id) = protect_reading(key.context(), sequence, reading, uri_path, content_format)
+        .map_err(oscore_err)?;
     Ok(SealedRequest {
-        bytes: out,
+        bytes,
         id,
         sequence,
     })
+}
+
+/// [`crate::oscore::reading::seal_reading`] into a buffer of its own: the
+/// request's bytes and id, under any context (a file's, a cost's throw-away
+/// one, the device's known answer).
+pub fn protect_reading(
+    ctx: &Context,
+    sequence: u64,
+    reading: &[u8],
+    uri_path: &str,
+    content_format: u16,
+) -> Result<(Vec<u8>, RequestId), OscoreError> {
+    use crate::oscore::reading::{max_len, seal_reading};
+    let mut out = vec![0u8; max_len(ctx, reading.len(), uri_path)];
+    let (n, id) = seal_reading(ctx, sequence, reading, uri_path, content_format, &mut out)?;
+    out.truncate(n);
+    Ok((out, id))
 }
 
 /// An opened request: the reading, where it was posted, and what its
