@@ -10,7 +10,6 @@ use std::sync::atomic::AtomicBool;
 use clap::Args as ClapArgs;
 use live::sender_options::SenderOptions;
 use payload::{Encoding, Format as Serialization};
-use seal::host::container::MessageContainer;
 use store::Store;
 use zeroize::Zeroizing;
 
@@ -24,11 +23,6 @@ pub fn links(flag: &Option<PathBuf>) -> Result<link::Catalogue, CliError> {
 /// Device, radio and battery profiles with `--data-dir` applied.
 pub fn profiles(flag: &Option<PathBuf>) -> Result<energy::Profiles, CliError> {
     Ok(cost::data::profiles(flag.as_deref())?)
-}
-
-/// Link and energy errors all come from what the user typed or the files they wrote.
-pub fn usage(e: impl std::fmt::Display) -> CliError {
-    CliError::usage(e)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -97,10 +91,6 @@ pub fn stop_flag() -> Result<Arc<AtomicBool>, CliError> {
 }
 
 /// `--container`: json, binary, cose or oscore.
-pub fn container(text: &str) -> Result<MessageContainer, CliError> {
-    Ok(text.parse()?)
-}
-
 pub fn encoding(text: &str) -> Result<Encoding, CliError> {
     text.parse()
         .map_err(|e| CliError::usage(format!("--encoding: {e}")))

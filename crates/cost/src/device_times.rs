@@ -129,6 +129,9 @@ pub struct DeviceTimes {
     /// of every choice, as a legacy scheme is, unless [`DeviceTimes::allow_leaky`].
     verdicts: BTreeMap<String, ConstantTime>,
     allow_leaky: bool,
+    /// Builds whose counts were measured on a board (`--cost-table`), with
+    /// what each row's CPU time then says.
+    measured: BTreeMap<String, String>,
 }
 
 impl DeviceTimes {
@@ -246,6 +249,7 @@ impl DeviceTimes {
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
             allow_leaky: false,
+            measured: BTreeMap::new(),
         };
         for r in &rows {
             if r.metric == store::conventions::FAILURE {
@@ -304,6 +308,7 @@ impl DeviceTimes {
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
             allow_leaky: false,
+            measured: BTreeMap::new(),
         };
         let build = |e: &device_facts::cost_table::Entry| {
             let imp = e
@@ -335,6 +340,61 @@ impl DeviceTimes {
             }
         }
         times
+    }
+
+    /// These times with the builds of a board's table (`mcu --board …
+    /// --cost-table FILE`, `recommend --cost-table FILE`) in place of this
+    /// target's: their seal paths, code, stack and RAM, each labelled with
+    /// the board. A table of another target, or a simulation's, is refused.
+    pub fn prefer_measured(
+        mut self,
+        table: &device_facts::cost_table::CostTable,
+    ) -> Result<DeviceTimes, Error> {
+        let Some(on) = &table.measured_on else {
+            return Err(Error::invalid(
+                "--cost-table: this table holds no board's measurements (no measured_on): \
+                 write one with `ciphermeter mcu --board B ALG --serial PORT --cost-table FILE`",
+            ));
+        };
+        if table.target != self.target {
+            return Err(Error::invalid(format!(
+                "--cost-table: its rows are {}'s ({on}); this device runs on {}",
+                table.target, self.target
+            )));
+        }
+        let label = format!(
+            "{on}: {} at {} MHz, timed at the device's {} MHz",
+            table.counter,
+            table.clock_hz as f64 / 1e6,
+            self.clock_hz / 1e6
+        );
+        let board = Self::from_table(table, self.clock_hz);
+        let builds: std::collections::BTreeSet<String> = board
+            .seal
+            .keys()
+            .map(|(b, _)| b.clone())
+            .chain(board.failures.keys().cloned())
+            .collect();
+        self.seal.retain(|(b, _), _| !builds.contains(b));
+        for b in &builds {
+            self.failures.remove(b);
+            self.measured.insert(b.clone(), label.clone());
+        }
+        self.seal.extend(board.seal);
+        self.failures.extend(board.failures);
+        self.code.extend(board.code);
+        self.stack.extend(board.stack);
+        self.ram.extend(board.ram);
+        Ok(self)
+    }
+
+    /// Where `imp`'s counts of `scheme` come from: the board that measured
+    /// them, else this target's simulation ([`DeviceTimes::describe`]).
+    pub fn describe_build(&self, scheme: &Scheme, imp: Implementation) -> String {
+        match self.measured.get(&imp.build_id(scheme.name())) {
+            Some(label) => format!("device-level: {label}"),
+            None => self.describe(),
+        }
     }
 
     /// Costs each scheme with these implementations only (`--impl`).

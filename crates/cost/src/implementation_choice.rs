@@ -178,6 +178,7 @@ mod tests {
             firmware_revision: "test".into(),
             environment: serde_json::Value::Null,
             regenerate: String::new(),
+            measured_on: None,
             entries,
         }
     }

@@ -77,6 +77,9 @@ pub struct Request {
     /// (`--impl`): each scheme's row is the fastest of these whose whole seal
     /// path was measured there. Empty means every implementation.
     pub implementations: Vec<device_facts::Implementation>,
+    /// A board's measured cost table (`mcu --board … --cost-table FILE`),
+    /// whose builds are costed from it instead of the simulation.
+    pub cost_table: Option<PathBuf>,
 }
 
 pub struct Ranking {
@@ -172,6 +175,16 @@ pub fn rank_names(
         }
     }
     let mut device_times = DeviceTimes::for_device(store, device)?;
+    if let Some(path) = &req.cost_table {
+        let table = device_facts::cost_table::read_file(path)?;
+        let times = device_times.ok_or_else(|| {
+            Error::invalid(format!(
+                "--cost-table: device '{}' has no simulated target to measure on a board",
+                device.name
+            ))
+        })?;
+        device_times = Some(times.prefer_measured(&table)?);
+    }
     if let Some(times) = device_times.as_mut()
         && !req.implementations.is_empty()
     {
@@ -1182,6 +1195,7 @@ mod tests {
             data_dir: None,
             session_messages: None,
             implementations: Vec::new(),
+            cost_table: None,
         }
     }
 

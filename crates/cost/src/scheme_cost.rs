@@ -263,7 +263,7 @@ fn finish(
             implementation = imp;
             constant_time = Some(d.constant_time(&sealed.scheme, imp));
             seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
-            let mut what = d.describe();
+            let mut what = d.describe_build(&sealed.scheme, imp);
             if let Some(n) = d.below_measured(&sealed.scheme, sealed.container, imp, bytes) {
                 what.push_str(&format!(
                     "; at the smallest reading measured ({n} B): none of {bytes} B was, so this is an upper bound"

@@ -29,7 +29,29 @@ pub struct CostTable {
     pub environment: serde_json::Value,
     /// The command that regenerates this table.
     pub regenerate: String,
+    /// Where the counts were measured on a real board (`mcu --board
+    /// --serial`); none for a simulation. `recommend --cost-table` prefers
+    /// such rows and says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_on: Option<MeasuredOn>,
     pub entries: Vec<Entry>,
+}
+
+/// A board and the serial number its user gave: what measured rows are labelled with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredOn {
+    pub board: crate::Board,
+    pub serial_number: String,
+}
+
+impl std::fmt::Display for MeasuredOn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "measured on board {}, serial {}",
+            self.board, self.serial_number
+        )
+    }
 }
 
 /// One algorithm's operation: exact counts at the measured sizes.
@@ -320,6 +342,7 @@ impl CostTable {
             firmware_revision,
             environment,
             regenerate,
+            measured_on: None,
             entries,
         }
     }
@@ -419,13 +442,7 @@ impl CostTable {
 /// The table in `path` with `newer`'s algorithms replaced ([`CostTable::update`]).
 /// A file that is not a table of `target` is an error, never overwritten.
 pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, FactsError> {
-    let text = std::fs::read_to_string(path)?;
-    let mut table: CostTable = serde_json::from_str(&text).map_err(|e| {
-        FactsError::Usage(format!(
-            "{} is not a device cost table: {e}",
-            path.display()
-        ))
-    })?;
+    let mut table = read_file(path)?;
     if table.target != target {
         return Err(FactsError::Usage(format!(
             "{} is the {} table, not {target}'s",
@@ -435,6 +452,19 @@ pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<Cost
     }
     table.update(newer);
     Ok(table)
+}
+
+/// A cost table from a file (`--cost-table FILE`): one that cannot be read
+/// or is no table is the user's to fix.
+pub fn read_file(path: &Path) -> Result<CostTable, FactsError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| FactsError::Usage(format!("{}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        FactsError::Usage(format!(
+            "{} is not a device cost table: {e}",
+            path.display()
+        ))
+    })
 }
 
 /// The table shipped in this build for `target`, if one was generated.

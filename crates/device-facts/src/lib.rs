@@ -12,6 +12,7 @@
 
 pub mod algorithms;
 pub mod anchors;
+pub mod board;
 pub mod constant_time;
 pub mod cost_table;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod measurement;
 pub mod revision;
 pub mod target;
 
+pub use board::Board;
 pub use error::FactsError;
 pub use implementation::Implementation;
 pub use measurement::McuResult;

@@ -68,6 +68,10 @@ pub struct McuResult {
     pub known_answers: u32,
     /// Why there is no measurement (a build failure carries the compiler's reason).
     pub error: Option<String>,
+    /// "measured on board B, serial S" for a board's row (`mcu --board`);
+    /// none for a simulated one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_on: Option<String>,
 }
 
 impl McuResult {
@@ -99,6 +103,7 @@ impl McuResult {
             kat_passed: false,
             known_answers: 0,
             error: Some(why.into()),
+            measured_on: None,
         }
     }
 

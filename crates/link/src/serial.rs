@@ -24,6 +24,21 @@ pub struct SerialRadio {
     pub overhead_bytes: Figure<u32>,
 }
 
+impl std::fmt::Display for SerialRadio {
+    /// The settings in a line, as `radio-emulator` announces them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} baud, {} B packets, {} ms timeout, {} b/s on air, {} B overhead",
+            self.serial_baud.value,
+            self.packet_payload.value,
+            self.timeout_ms.value,
+            self.air_rate_bps.value,
+            self.overhead_bytes.value
+        )
+    }
+}
+
 /// Values given on the command line in place of the link entry's.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {

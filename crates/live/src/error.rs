@@ -21,6 +21,15 @@ pub enum LiveError {
     Postgres(#[from] postgres::Error),
 }
 
+impl From<serial::SerialError> for LiveError {
+    fn from(e: serial::SerialError) -> Self {
+        match e {
+            serial::SerialError::Usage(m) => LiveError::Usage(m),
+            serial::SerialError::Io(m) => LiveError::Io(m),
+        }
+    }
+}
+
 impl LiveError {
     pub fn io(context: impl std::fmt::Display, err: impl std::fmt::Display) -> Self {
         LiveError::Io(format!("{context}: {err}"))

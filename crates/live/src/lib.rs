@@ -53,7 +53,8 @@ pub mod schc_send;
 pub mod sender;
 pub mod sender_options;
 pub mod store;
-pub mod tty;
+/// Serial ports and pseudo-terminals (crates/serial).
+pub use serial as tty;
 pub mod verify;
 
 pub use config::GatewayConfig;

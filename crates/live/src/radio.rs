@@ -33,6 +33,13 @@ pub struct Impairments {
     pub seed: u64,
 }
 
+impl std::fmt::Display for Impairments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (loss, ber, seed) = (self.loss, self.bit_error_rate, self.seed);
+        write!(f, "loss {loss}, BER {ber}, seed {seed}")
+    }
+}
+
 impl Default for Impairments {
     fn default() -> Self {
         Impairments {

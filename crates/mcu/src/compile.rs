@@ -170,6 +170,20 @@ pub fn firmware(target: Target, feature: &str, sizes: &[usize]) -> Result<PathBu
     build(target, feature, command(target, feature, sizes), sizes, "")
 }
 
+/// The measuring firmware for a board on the desk (`firmware/examples/board`,
+/// `mcu --board`): the build of `id` (an algorithm or sealing scheme, with
+/// `@IMPL`) with the board's counter, UART and marker pin instead of the
+/// simulator's, at the sizes the tables measure (`crate::build_sizes`).
+pub fn board(board: device_facts::Board, id: &str, sizes: &[usize]) -> Result<PathBuf, String> {
+    let target = board.target();
+    let mut command = command_with(target, id, &features(target, id)?, sizes);
+    command
+        .args(["--example", "board"])
+        .env("CIPHERMETER_BOARD", board.name());
+    let prefix = format!("board-{board}-");
+    build_artifact(target, id, command, sizes, &prefix, "examples/board")
+}
+
 /// The sealing device of `device-send` for `scheme` (a canonical scheme name):
 /// the `uplink` build, which seals to the UART instead of benchmarking.
 pub fn uplink(target: Target, scheme: &str) -> Result<PathBuf, String> {
@@ -207,9 +221,29 @@ pub fn ct(target: Target, id: &str) -> Result<PathBuf, String> {
 fn build(
     target: Target,
     feature: &str,
+    command: Command,
+    sizes: &[usize],
+    prefix: &str,
+) -> Result<PathBuf, String> {
+    build_artifact(
+        target,
+        feature,
+        command,
+        sizes,
+        prefix,
+        "ciphermeter-firmware",
+    )
+}
+
+/// [`build`] of `artifact`, the path cargo writes under the release
+/// directory (`ciphermeter-firmware`, or `examples/board`).
+fn build_artifact(
+    target: Target,
+    feature: &str,
     mut command: Command,
     sizes: &[usize],
     prefix: &str,
+    artifact: &str,
 ) -> Result<PathBuf, String> {
     let _lock = build_lock().map_err(|e| e.to_string())?;
     let output = command
@@ -222,9 +256,9 @@ fn build(
         .join(target.rust_target())
         .join("release")
         .join(if target.is_avr() {
-            "ciphermeter-firmware.elf"
+            format!("{artifact}.elf")
         } else {
-            "ciphermeter-firmware"
+            artifact.to_string()
         });
     // One file per feature and sizes, replaced by an atomic rename: a
     // simulator still reading an earlier copy keeps its file, and two

@@ -18,6 +18,7 @@
 //! writes and reads (targets, the algorithm and implementation registry,
 //! cost tables, anchors) are `device_facts`', re-exported here.
 
+pub mod board;
 pub mod compile;
 pub mod ct;
 pub mod cycles;
@@ -37,7 +38,7 @@ pub mod uplink;
 // runs nothing; re-exported so `mcu::Target`, `mcu::cost_table` and the
 // rest name the same items as before.
 pub use device_facts::{
-    Implementation, McuResult, Target, algorithms, anchors, cost_table, firmware_dir,
+    Board, Implementation, McuResult, Target, algorithms, anchors, cost_table, firmware_dir,
     implementation, measurement, target,
 };
 pub use error::McuError;
@@ -177,19 +178,7 @@ fn measure_one(
     harness: Option<&std::path::Path>,
     baseline_flash: u64,
 ) -> Vec<McuResult> {
-    // A sealing build measures the chain readings whatever the sizes asked;
-    // its buffers hold the longest (25 thermometers) in every container.
-    let sizes = match alg.family {
-        algorithms::Family::Seal => vec![SEAL_BUFFER],
-        // Its messages are its own; the smallest buffers leave it the most RAM.
-        algorithms::Family::Handshake
-        | algorithms::Family::Kem
-        | algorithms::Family::Signature
-        | algorithms::Family::KeyAgreement => {
-            vec![16]
-        }
-        _ => req.sizes.clone(),
-    };
+    let sizes = build_sizes(alg, &req.sizes);
     let elf = match compile::firmware(req.target, &imp.build_id(alg.id), &sizes) {
         Ok(elf) => elf,
         Err(reason) => {
@@ -273,6 +262,22 @@ fn measure_one(
     }
 }
 
+/// The message sizes a build of `alg` is made for: `asked` for a primitive;
+/// a sealing build measures the chain readings whatever the sizes asked,
+/// its buffers holding the longest (25 thermometers) in every container;
+/// a public-key build's messages are its own, and the smallest buffers
+/// leave it the most RAM.
+pub fn build_sizes(alg: &algorithms::Algorithm, asked: &[usize]) -> Vec<usize> {
+    match alg.family {
+        algorithms::Family::Seal => vec![SEAL_BUFFER],
+        algorithms::Family::Handshake
+        | algorithms::Family::Kem
+        | algorithms::Family::Signature
+        | algorithms::Family::KeyAgreement => vec![16],
+        _ => asked.to_vec(),
+    }
+}
+
 /// ECB and CBC take whole blocks only; the firmware skips other sizes and
 /// this says so in the results rather than leaving a silent gap.
 fn skipped_sizes(req: &Request, alg: &algorithms::Algorithm) -> Vec<McuResult> {
@@ -297,7 +302,7 @@ fn skipped_sizes(req: &Request, alg: &algorithms::Algorithm) -> Vec<McuResult> {
         .collect()
 }
 
-fn validate_sizes(sizes: &[usize]) -> Result<(), McuError> {
+pub(crate) fn validate_sizes(sizes: &[usize]) -> Result<(), McuError> {
     if sizes.is_empty() {
         return Err(McuError::Usage("--sizes needs at least one size".into()));
     }

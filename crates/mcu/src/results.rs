@@ -84,24 +84,79 @@ pub fn add_estimates(
     Ok(())
 }
 
+/// How a run's raw counts read: a simulator's (the target's timer or
+/// simavr's cycles), or a board's own counter (`mcu --board`).
+#[derive(Clone, Copy, Debug)]
+pub enum Counting {
+    Simulated(Target),
+    Board(device_facts::Board),
+}
+
+impl Counting {
+    pub fn target(self) -> Target {
+        match self {
+            Counting::Simulated(t) => t,
+            Counting::Board(b) => b.target(),
+        }
+    }
+
+    fn count(self, raw: u64) -> u64 {
+        match self {
+            Counting::Simulated(t) => t.to_counter(raw),
+            Counting::Board(b) => b.to_count(raw),
+        }
+    }
+
+    fn counter(self) -> &'static str {
+        match self {
+            Counting::Simulated(t) => t.counter(),
+            Counting::Board(b) => b.counter(),
+        }
+    }
+
+    fn clock_hz(self) -> u64 {
+        match self {
+            Counting::Simulated(t) => t.clock_hz(),
+            Counting::Board(b) => b.clock_hz(),
+        }
+    }
+
+    /// What `time_us` is from: the count itself, a cycle or an instruction.
+    fn time_basis(self) -> &'static str {
+        match self {
+            Counting::Simulated(t) => time_basis(t),
+            Counting::Board(b) => b.counter(),
+        }
+    }
+}
+
 /// The marker cost, after checking the calibration regions: 100 `nop`s must
 /// add exactly 100 (cycles on AVR, instructions on ARM), and on AVR the empty
 /// region must cost exactly [`AVR_MARKER_CYCLES`].
 pub fn calibration(target: Target, run: &Run) -> Result<u64, McuError> {
+    calibration_of(Counting::Simulated(target), run)
+}
+
+/// [`calibration`] for any counter; a board's empty region is its own
+/// counter's reads, whatever they cost.
+fn calibration_of(counting: Counting, run: &Run) -> Result<u64, McuError> {
     let (Some(empty), Some(nops)) = (run.calibrate_empty, run.calibrate_nop100) else {
         return Err(McuError::Failed(
             "the firmware did not report its calibration regions".into(),
         ));
     };
-    let (empty, nops) = (target.to_counter(empty), target.to_counter(nops));
+    let (empty, nops) = (counting.count(empty), counting.count(nops));
     if nops.checked_sub(empty) != Some(100) {
         return Err(McuError::Failed(format!(
             "calibration failed: 100 nops measured {} {} over the empty region",
             nops as i64 - empty as i64,
-            target.counter()
+            counting.counter()
         )));
     }
-    if target.is_avr() && empty != AVR_MARKER_CYCLES {
+    if let Counting::Simulated(target) = counting
+        && target.is_avr()
+        && empty != AVR_MARKER_CYCLES
+    {
         return Err(McuError::Failed(format!(
             "calibration failed: the empty region took {empty} cycles, the markers cost {AVR_MARKER_CYCLES}"
         )));
@@ -117,7 +172,26 @@ pub fn rows(
     baseline_flash: u64,
     exit_ok: bool,
 ) -> Vec<McuResult> {
-    let marker = match calibration(target, run) {
+    rows_counted(
+        Counting::Simulated(target),
+        algorithm,
+        run,
+        (flash, baseline_flash),
+        exit_ok,
+    )
+}
+
+/// [`rows`], with counts read as `counting` says; `flash` is the build's
+/// and the identity baseline's flash bytes.
+pub fn rows_counted(
+    counting: Counting,
+    algorithm: &str,
+    run: &Run,
+    (flash, baseline_flash): (u64, u64),
+    exit_ok: bool,
+) -> Vec<McuResult> {
+    let target = counting.target();
+    let marker = match calibration_of(counting, run) {
         Ok(m) => m,
         Err(e) => return vec![McuResult::failure(target, algorithm, "run", e.to_string())],
     };
@@ -145,22 +219,22 @@ pub fn rows(
     run.ops
         .iter()
         .map(|op| {
-            let count = target.to_counter(op.raw).saturating_sub(marker);
+            let count = counting.count(op.raw).saturating_sub(marker);
             McuResult {
                 target,
                 algorithm: algorithm.to_string(),
                 implementation: crate::implementation::rustcrypto_name(),
                 operation: op.operation.clone(),
                 size_bytes: op.size,
-                counter: target.counter().to_string(),
+                counter: counting.counter().to_string(),
                 cycles: count,
                 cycles_per_byte: (op.size > 0).then(|| count as f64 / op.size as f64),
-                time_us: count as f64 * 1e6 / target.clock_hz() as f64,
-                time_basis: time_basis(target).to_string(),
+                time_us: count as f64 * 1e6 / counting.clock_hz() as f64,
+                time_basis: counting.time_basis().to_string(),
                 cycles_estimate: None,
                 cycles_low: None,
                 cycles_high: None,
-                clock_hz: target.clock_hz(),
+                clock_hz: counting.clock_hz(),
                 code_size_bytes: Some(flash as i64 - baseline_flash as i64),
                 flash_bytes: Some(flash),
                 stack_bytes: Some(op.stack),
@@ -175,6 +249,7 @@ pub fn rows(
                     0
                 },
                 error: error.clone(),
+                measured_on: None,
             }
         })
         .collect()

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::out;
 use crate::rf_transmission::{Model, Paper};
 
-fn live_error(e: live::LiveError) -> Error {
+fn live_error(e: impl Into<live::LiveError>) -> Error {
+    let e = e.into();
     if e.is_usage() {
         Error::invalid(e)
     } else {

@@ -61,6 +61,7 @@ fn table(entries: Vec<Entry>) -> CostTable {
         firmware_revision: "test".into(),
         environment: serde_json::json!({}),
         regenerate: "scripts/device-costs cortex-m0plus".into(),
+        measured_on: None,
         entries,
     }
 }

@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use clap::{Args as ClapArgs, Subcommand};
 use cost::energy_view::{self, CpuSource, Messages, Request};
 
-use crate::args::{
-    DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, show_value, usage,
-};
+use crate::args::{DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, show_value};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -114,7 +112,7 @@ struct ImportArgs {
 fn import(args: ImportArgs) -> Result<(), CliError> {
     let prof = profiles(&args.data_dir)?;
     let device = args.device.as_deref().map(|d| prof.device(d)).transpose();
-    let device = device.map_err(usage)?;
+    let device = device.map_err(CliError::usage)?;
     let imported = energy::trace::Request {
         meter: &args.meter,
         trace: &args.trace,
@@ -123,7 +121,7 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
         profile: device.zip(args.profile.as_deref()),
     }
     .run()
-    .map_err(usage)?;
+    .map_err(CliError::usage)?;
     show_value(args.format, &imported, || imported.text())
 }
 
@@ -142,12 +140,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let cat = links(&args.data_dir)?;
     let device = prof
         .device(args.device.as_deref().unwrap_or_default())
-        .map_err(usage)?;
+        .map_err(CliError::usage)?;
     let link = cat
         .get(args.link.as_deref().unwrap_or_default())
-        .map_err(usage)?;
-    let radio = prof.radio(&link.radio).map_err(usage)?;
-    let battery = Some(prof.battery(&args.battery).map_err(usage)?);
+        .map_err(CliError::usage)?;
+    let radio = prof.radio(&link.radio).map_err(CliError::usage)?;
+    let battery = Some(prof.battery(&args.battery).map_err(CliError::usage)?);
     let spec = args.message.spec();
     let messages = match spec.given() {
         true => Messages::Real(spec),

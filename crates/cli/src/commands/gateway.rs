@@ -88,7 +88,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let options = live::gateway_options::GatewayOptions {
         listen: args.listen,
         key_files: args.key_files,
-        container: crate::args::container(&args.container)?,
+        container: args.container.parse()?,
         edhoc: args.edhoc,
         compression: args.compression,
         framing: args.framing,

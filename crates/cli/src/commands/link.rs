@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{Format, MessageArgs, SendArgs, links, show, usage};
+use crate::args::{Format, MessageArgs, SendArgs, links, show};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return show(args.format, || json(&cat), || text(&cat));
     }
     let name = args.link.as_deref().unwrap_or_default();
-    let spec = cat.get(name).map_err(usage)?;
+    let spec = cat.get(name).map_err(CliError::usage)?;
     let message = args.message.spec();
     if message.given() {
         let costs = cost::link_view::cost_message(spec, &message, &args.send.options()?)?;
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let bytes = cost::link_view::parse_bytes(args.bytes.as_deref().unwrap_or_default())?;
     let cost = spec
         .cost_with(bytes, &args.send.options()?)
-        .map_err(usage)?;
+        .map_err(CliError::usage)?;
     show(
         args.format,
         || cost::link_view::cost_json(spec, &cost),

@@ -1,5 +1,6 @@
 //! `mcu`: the algorithms as firmware on a microcontroller, measured in
-//! simulation (simavr: exact cycles; QEMU: exact instruction counts).
+//! simulation (simavr: exact cycles; QEMU: exact instruction counts), or on
+//! a board on the desk (`--board`, crates/mcu `board`).
 
 use clap::Args as ClapArgs;
 use mcu::{Request, Target};
@@ -32,12 +33,36 @@ pub struct Args {
     /// named and FILE a table of this target, only their entries are replaced.
     #[arg(long, value_name = "FILE")]
     pub cost_table: Option<std::path::PathBuf>,
+    /// A board (nrf52840-dk, mkr-wan-1300, sodaq-mbili; docs/boards/): its firmware, or its results.
+    #[arg(long, conflicts_with = "target")]
+    pub board: Option<String>,
+    /// The board's serial port (/dev/ttyACM0); its rows are labelled measured, not stored.
+    #[arg(long, requires = "board", value_name = "PORT")]
+    pub serial: Option<std::path::PathBuf>,
+    /// The board's serial number, which its rows are labelled with.
+    #[arg(long, requires = "serial", value_name = "SN")]
+    pub board_serial: Option<String>,
+}
+
+/// `--board`: the firmware to flash and how, or the board's rows (and --cost-table).
+fn board(args: &Args, name: &str, builds: Vec<String>) -> Result<(), CliError> {
+    let (serial, sn) = (args.serial.clone(), args.board_serial.clone());
+    let req = mcu::board::Request::new(name.parse()?, builds, args.sizes.clone(), serial, sn)?;
+    let table = args.cost_table.as_deref();
+    match mcu::board::run(&req, table, |step| eprintln!("{step}"))? {
+        mcu::board::Outcome::Built(how) => print!("{how}"),
+        mcu::board::Outcome::Measured(rows) => return print(&rows, args.format).and(notes(&rows)),
+    }
+    Ok(())
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let target: Target = args.target.parse()?;
     let implementations = mcu::implementation::parse_list(&args.implementation)?;
     let algorithms = mcu::implementation::expand(&args.algorithms, &implementations)?;
+    if let Some(name) = &args.board {
+        return board(&args, name, algorithms);
+    }
+    let target: Target = args.target.parse()?;
     let req = Request {
         target,
         algorithms,
@@ -52,13 +77,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         measure::interrupt::stop_requested,
     )?;
     let rows = measured.rows;
-    match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(CliError::failed)?
-        ),
-        Format::Table => print!("{}", mcu::results::table(&rows)),
-    }
+    print(&rows, args.format)?;
     if let Some(path) = &args.cost_table {
         mcu::write_cost_table(path, &req, &rows)?;
     }
@@ -76,11 +95,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
             rows.len()
         )));
     }
-    for note in mcu::summary::build_notes(&rows) {
-        eprintln!("note: {note}");
-    }
-    if let Some(why) = mcu::summary::known_answer_failures(&rows) {
-        return Err(CliError::failed(why));
-    }
-    Ok(())
+    notes(&rows)
+}
+
+fn print(rows: &[mcu::McuResult], format: Format) -> Result<(), CliError> {
+    crate::args::show_value(format, &rows, || mcu::results::table(rows))
+}
+
+/// The build notes, and a known answer that failed fails the command.
+fn notes(rows: &[mcu::McuResult]) -> Result<(), CliError> {
+    mcu::summary::build_notes(rows)
+        .iter()
+        .for_each(|n| eprintln!("note: {n}"));
+    mcu::summary::known_answer_failures(rows).map_or(Ok(()), |why| Err(CliError::failed(why)))
 }

@@ -9,7 +9,7 @@ use payload::Encoding;
 use seal::host::oscore;
 use seal::{HostSealer, SealKey, limits};
 
-use crate::args::{container, encoding, read_stdin, serialization};
+use crate::args::{encoding, read_stdin, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -36,7 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let container = container(&args.container)?;
+    let container: seal::host::container::MessageContainer = args.container.parse()?;
     let encoding = encoding(&args.encoding)?;
     let format = crate::renamed::old(args.format.as_deref(), "--format", "--serialization")
         .or(args.serialization.as_deref())

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 
+use crate::args::links;
 use crate::args::stop_flag;
-use crate::args::{links, usage};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -62,7 +62,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let radio = links(&args.data_dir)?
         .serial_radio(&args.link, &overrides)
-        .map_err(usage)?;
+        .map_err(CliError::usage)?;
     let impair = live::Impairments {
         loss: args.loss,
         bit_error_rate: args.ber,
@@ -74,17 +74,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     println!("{}", b.display());
     std::io::stdout().flush()?;
     eprintln!(
-        "radio-emulator: {} <-> {} ({} baud, {} B packets, {} ms timeout, {} b/s on air, {} B overhead, loss {}, BER {}, seed {})",
+        "radio-emulator: {} <-> {} ({radio}, {impair})",
         a.display(),
-        b.display(),
-        radio.serial_baud.value,
-        radio.packet_payload.value,
-        radio.timeout_ms.value,
-        radio.air_rate_bps.value,
-        radio.overhead_bytes.value,
-        args.loss,
-        args.ber,
-        args.seed
+        b.display()
     );
     if let Some(path) = &args.paths_file {
         std::fs::write(path, format!("{}\n{}\n", a.display(), b.display()))?;

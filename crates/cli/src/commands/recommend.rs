@@ -65,6 +65,9 @@ pub struct Args {
     pub top: usize,
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// A board's measured rows (`mcu --board … --cost-table FILE`), costed in place of the simulation's.
+    #[arg(long, value_name = "FILE")]
+    pub cost_table: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     #[command(flatten)]
@@ -88,6 +91,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         data_dir: args.data_dir,
         session_messages: args.session_messages,
         implementations: device_facts::implementation::parse_list(&args.implementation)?,
+        cost_table: args.cost_table,
     };
     let store = args.db.open()?;
     let progress = std::io::stderr().is_terminal();

@@ -10,7 +10,7 @@ use seal::host::container::MessageContainer;
 use seal::host::oscore;
 use seal::{SealKey, limits, seal_with_backend};
 
-use crate::args::{container, encoding, read_stdin, serialization};
+use crate::args::{encoding, read_stdin, serialization};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let chosen = chosen
         .map(device_facts::implementation::sealing_backend)
         .transpose()?;
-    let Some(container) = container(&args.container)?.sealed() else {
+    let Some(container) = args.container.parse::<MessageContainer>()?.sealed() else {
         oscore::check_backend(chosen)?;
         return seal_oscore(&args);
     };
