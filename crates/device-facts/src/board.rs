@@ -17,6 +17,7 @@ pub enum Board {
     Nrf52840Dk,
     /// Arduino MKR WAN 1300 (SAMD21G18A, Cortex-M0+), study 004's board,
     /// clocked at 8 MHz so that flash has no wait state.
+    #[serde(rename = "mkr-wan-1300")]
     MkrWan1300,
     /// SODAQ Mbili (ATmega1284P, 8 MHz), study 003's board.
     SodaqMbili,
@@ -210,6 +211,8 @@ mod tests {
     fn names_round_trip_and_an_unknown_board_is_a_usage_error() {
         for b in Board::ALL {
             assert_eq!(b.name().parse::<Board>().unwrap(), b);
+            // Stored tables name it as the CLI does.
+            assert_eq!(serde_json::to_string(&b).unwrap(), format!("\"{b}\""));
         }
         let e = "nrf52840dk".parse::<Board>().unwrap_err().to_string();
         assert!(e.contains("nrf52840-dk"), "{e}");

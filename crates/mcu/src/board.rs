@@ -59,6 +59,12 @@ impl Request {
                     .into(),
             ));
         }
+        if let Some(port) = serial.as_deref().filter(|p| !p.exists()) {
+            return Err(McuError::Usage(format!(
+                "--serial: {}: no such port (is the board plugged in?)",
+                port.display()
+            )));
+        }
         crate::validate_sizes(&sizes)?;
         Ok(Request {
             board,
