@@ -5,7 +5,7 @@
 //!
 //! - base: [`error`], [`clock`] (the one `now_us`).
 //! - formats and rules: [`framing`], [`envelope`], [`replay`], [`counters`], [`limits`],
-//!   [`inject`], [`tty`], [`coap_wire`].
+//!   [`inject`], [`coap_wire`]; serial ports and pseudo-terminals are crates/serial's.
 //! - protocols: [`mqtt`], [`amqp`] (URLs, settings and the clients, both sides), [`edhoc`]
 //!   (EDHOC over CoAP, both parties).
 //! - [`endpoint`]: where to listen or send (serial, pty, UDP, TCP, MQTT, AMQP, CoAP).
@@ -53,8 +53,6 @@ pub mod schc_send;
 pub mod sender;
 pub mod sender_options;
 pub mod store;
-/// Serial ports and pseudo-terminals (crates/serial).
-pub use serial as tty;
 pub mod verify;
 
 pub use config::GatewayConfig;

@@ -21,7 +21,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::LiveError;
-use crate::tty::{Pty, wait_readable};
+use serial::{Pty, wait_readable};
 
 /// Loss and corruption on air, reproducible from the seed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -402,8 +402,8 @@ mod tests {
     #[test]
     fn bytes_cross_the_emulator_both_ways() {
         let emu = RadioEmulator::start(&srf(), Impairments::default()).unwrap();
-        let mut a = crate::tty::open_serial(&emu.a, None).unwrap();
-        let mut b = crate::tty::open_serial(&emu.b, None).unwrap();
+        let mut a = serial::open_serial(&emu.a, None).unwrap();
+        let mut b = serial::open_serial(&emu.b, None).unwrap();
         let msg: Vec<u8> = (0..40u8).collect();
         a.write_all(&msg).unwrap();
         let mut got = vec![0u8; 40];

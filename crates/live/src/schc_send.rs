@@ -23,7 +23,7 @@ use crate::framing::{Deframer, Event, Framing, encode};
 use crate::inject::{Injector, Mix};
 use crate::schc_radio::{self, Outgoing};
 use crate::sender::{Readings, with_timestamp};
-use crate::tty::wait_readable;
+use serial::wait_readable;
 
 /// Rounds of ACK and retransmission before a packet is given up.
 const MAX_ROUNDS: usize = 32;

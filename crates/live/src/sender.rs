@@ -21,7 +21,7 @@ use crate::framing::{Framing, encode};
 use crate::inject::{Injector, Kind, Mix, tamper, truncate};
 #[cfg(feature = "mqtt")]
 use crate::mqtt::Publisher;
-use crate::tty::open_serial;
+use serial::open_serial;
 
 /// Study 000's three payload types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -349,7 +349,7 @@ impl SendOptions {
             seed: self.sender.seed,
             ack_wait: self.sender.ack_wait()?,
         };
-        let port = crate::tty::open_serial(path, *baud)?;
+        let port = serial::open_serial(path, *baud)?;
         crate::schc_send::send(&config, &key, self.readings()?, port, stop)
     }
 

@@ -24,7 +24,6 @@ const LAYERS: &[(&str, &[&str])] = &[
             "counters",
             "limits",
             "inject",
-            "tty",
             "coap_wire",
             "reassembly",
             "schc_radio",

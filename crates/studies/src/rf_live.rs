@@ -20,7 +20,7 @@ use crate::out;
 use crate::rf_transmission::{Model, Paper};
 
 fn live_error(e: impl Into<live::LiveError>) -> Error {
-    let e = e.into();
+    let e: live::LiveError = e.into();
     if e.is_usage() {
         Error::invalid(e)
     } else {
@@ -59,8 +59,8 @@ pub fn run(link_name: &str, data_dir: Option<&Path>, quick: bool) -> Result<Live
     let packet = radio.packet_payload.value as usize;
     let emu =
         live::RadioEmulator::start(radio, live::Impairments::default()).map_err(live_error)?;
-    let mut tx = live::tty::open_serial(&emu.a, None).map_err(live_error)?;
-    let mut rx = live::tty::open_serial(&emu.b, None).map_err(live_error)?;
+    let mut tx = serial::open_serial(&emu.a, None).map_err(live_error)?;
+    let mut rx = serial::open_serial(&emu.b, None).map_err(live_error)?;
 
     let entry = catalogue::catalogue().resolve("aes-256-cbc", None)?;
     // The model's demonstration key and IVs, so both send the very same bytes.
@@ -132,7 +132,7 @@ fn transmit(tx: &mut File, rx: &mut File, msg: &[u8]) -> Result<f64, Error> {
                 msg.len()
             )));
         }
-        if live::tty::wait_readable(&*rx, Duration::from_millis(50)).map_err(live_error)? {
+        if serial::wait_readable(&*rx, Duration::from_millis(50)).map_err(live_error)? {
             let n = rx.read(&mut buf)?;
             got.extend_from_slice(&buf[..n]);
         }

@@ -15,7 +15,7 @@ use crate::error::LiveError;
 use crate::feed::{Feed, Input};
 use crate::framing::{Deframer, Event, Framing, encode};
 use crate::schc_radio::{self, Arrived, Uplinks};
-use crate::tty::{open_serial, wait_readable};
+use serial::{open_serial, wait_readable};
 
 pub(super) fn start(
     path: &Path,
