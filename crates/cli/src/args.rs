@@ -103,17 +103,12 @@ pub fn serialization(text: &str) -> Result<Option<Serialization>, CliError> {
 
 /// Reads all of standard input, refusing more than `max` bytes.
 pub fn read_stdin(max: usize, what: &str) -> Result<Vec<u8>, CliError> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(max as u64 + 1)
-        .read_to_end(&mut buf)?;
-    if buf.len() > max {
-        return Err(CliError::usage(format!(
+    let too_big = || {
+        CliError::usage(format!(
             "{what} on standard input is larger than {max} bytes"
-        )));
-    }
-    Ok(buf)
+        ))
+    };
+    payload::plaintext::read_bounded(std::io::stdin().lock(), max)?.ok_or_else(too_big)
 }
 
 /// Decodes a hex argument; `what` names it in the error ("--key").

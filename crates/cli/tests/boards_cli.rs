@@ -193,3 +193,97 @@ fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
         refused(&[&base[..], &["--cost-table", file]].concat(), why);
     }
 }
+
+/// A board's cycles for the M0+'s aes-128-ecb, made from the shipped
+/// table's own estimate at the MKR's 48 MHz: the zero-wait-state model plus
+/// one wait state per pipeline refill. `mcu --compare` finds every region
+/// above the model by those wait states, and the fitted classes account for
+/// them.
+#[test]
+fn compare_holds_a_board_s_cycles_to_the_cycle_model() {
+    mcu::toolchain::require(mcu::Target::CortexM0plus).expect("scripts/setup");
+    let dir = tempfile::tempdir().unwrap();
+    let mut table: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../data/device-costs/cortex-m0plus.json"
+    ))
+    .unwrap();
+    let entries: Vec<serde_json::Value> = table["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["algorithm"] == "aes-128-ecb" && e.get("implementation").is_none())
+        .map(|e| {
+            let mut e = e.clone();
+            let cycles: Vec<serde_json::Value> = e["cycle_estimates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| serde_json::json!([c[0], c[1]]))
+                .collect();
+            e["points"] = cycles.into();
+            e["cycle_estimates"] = serde_json::json!([]);
+            e
+        })
+        .collect();
+    table["entries"] = entries.into();
+    table["counter"] = "cycles".into();
+    table["measured_on"] = serde_json::json!({"board": "mkr-wan-1300", "serial_number": "S"});
+    let file = dir.path().join("m0.json");
+    std::fs::write(&file, table.to_string()).unwrap();
+    let out = stdout_ok(
+        ciphermeter()
+            .args(["mcu", "--format", "json", "--compare"])
+            .arg(&file),
+    );
+    let c: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let regions = c["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 9, "{c}");
+    let excess: f64 = regions
+        .iter()
+        .map(|r| {
+            let (m, low) = (
+                r["measured"].as_f64().unwrap(),
+                r["model_low"].as_f64().unwrap(),
+            );
+            // The M0+'s table has one figure a class: low is high.
+            assert_eq!(r["model_low"], r["model_high"], "{r}");
+            assert!(m > low && r["error_percent"].as_f64().unwrap() > 0.0, "{r}");
+            m - low
+        })
+        .sum();
+    let fitted: f64 = c["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (k["fitted"].as_f64().unwrap() - k["table_low"].as_f64().unwrap())
+                * k["instructions"].as_f64().unwrap()
+        })
+        .sum();
+    assert!(
+        (fitted - excess).abs() < 0.05 * excess,
+        "the fit accounts for {fitted:.0} of the {excess} cycles of wait states"
+    );
+    let refused = |file: &Path, why: &str| {
+        let out = ciphermeter()
+            .args(["mcu", "--compare"])
+            .arg(file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(why), "{err}");
+    };
+    // Instructions from a QEMU machine, a simulation's table, an AVR's cycles.
+    table["counter"] = "instructions".into();
+    std::fs::write(&file, table.to_string()).unwrap();
+    refused(&file, "not cycles");
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/device-costs/cortex-m4.json");
+    refused(&shipped, "no board's measurements");
+    let mut avr: serde_json::Value =
+        serde_json::from_str(include_str!("../../../data/device-costs/atmega1284p.json")).unwrap();
+    avr["measured_on"] = serde_json::json!({"board": "sodaq-mbili", "serial_number": "S"});
+    std::fs::write(&file, avr.to_string()).unwrap();
+    refused(&file, "no cycle model");
+}

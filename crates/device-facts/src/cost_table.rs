@@ -258,6 +258,27 @@ impl CostTable {
         Ok(builds)
     }
 
+    /// Every build with counts here (`ALG@IMPL` for another implementation
+    /// than RustCrypto's), in table order.
+    pub fn measured_builds(&self) -> Result<Vec<String>, FactsError> {
+        let mut builds: Vec<String> = Vec::new();
+        for e in self.entries.iter().filter(|e| e.error.is_none()) {
+            let imp: crate::Implementation = e.implementation.parse()?;
+            let id = imp.build_id(&e.algorithm);
+            if !builds.contains(&id) {
+                builds.push(id);
+            }
+        }
+        Ok(builds)
+    }
+
+    /// The exact count of `build`'s `operation` on `bytes`, if it was measured.
+    pub fn count_of(&self, build: &str, operation: &str, bytes: usize) -> Option<u64> {
+        let (algorithm, implementation) = crate::implementation::split_build_id(build);
+        let entry = self.entry_of(algorithm, implementation, operation)?;
+        entry.points.iter().find(|p| p.0 == bytes).map(|p| p.1)
+    }
+
     /// Builds the table from one `mcu` run over every algorithm.
     pub fn from_results(
         target: Target,

@@ -31,6 +31,15 @@ pub fn from_sample(spec: &str, seed: u64, format: Option<Format>) -> Result<Vec<
     }
 }
 
+/// All of `input`, or `None` when it holds more than `max` bytes (it is
+/// read no further than one byte past `max`).
+pub fn read_bounded(input: impl std::io::Read, max: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    input.take(max as u64 + 1).read_to_end(&mut buf)?;
+    Ok((buf.len() <= max).then_some(buf))
+}
+
 /// A JSON reading given on input, re-serialized as `format`; `None` keeps
 /// the bytes as they are.
 pub fn from_input(input: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, String> {
@@ -65,6 +74,13 @@ pub fn shown(plaintext: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, Stri
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_bounded_read_takes_up_to_max_and_refuses_more() {
+        assert_eq!(read_bounded(&b"abc"[..], 3).unwrap(), Some(b"abc".to_vec()));
+        assert_eq!(read_bounded(&b"abcd"[..], 3).unwrap(), None);
+    }
+
     use super::*;
 
     #[test]

@@ -42,6 +42,9 @@ pub struct Args {
     /// The board's serial number, which its rows are labelled with.
     #[arg(long, requires = "serial", value_name = "SN")]
     pub board_serial: Option<String>,
+    /// A board's table (--cost-table) against the cycle model, per region and instruction class.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "cost_table"])]
+    pub compare: Option<std::path::PathBuf>,
 }
 
 /// `--board`: the firmware to flash and how, or the board's rows (and --cost-table).
@@ -61,6 +64,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let algorithms = mcu::implementation::expand(&args.algorithms, &implementations)?;
     if let Some(name) = &args.board {
         return board(&args, name, algorithms);
+    }
+    if let Some(path) = &args.compare {
+        let c = mcu::compare::compare(&mcu::cost_table::read_file(path)?, |s| eprintln!("{s}"))?;
+        return crate::args::show_value(args.format, &c, || c.text());
     }
     let target: Target = args.target.parse()?;
     let req = Request {

@@ -1,10 +1,10 @@
 //! Puts each executed Thumb instruction (as QEMU's disassembler prints it,
 //! e.g. `ldr.w fp, [r1]`, `pop {r4, r5, pc}`, `bls #0x578`) in a timing class.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The timing classes; the names are the keys of `cortex-m.toml`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     Alu,
@@ -30,6 +30,16 @@ pub enum Class {
     BranchExchange,
     TableBranch,
     Other,
+}
+
+impl Class {
+    /// The class's key in `cortex-m.toml` (`load_pipelined`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
 }
 
 /// What an instruction is, before knowing whether it branched.

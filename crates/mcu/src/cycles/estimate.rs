@@ -59,6 +59,17 @@ pub fn estimate(mix: &Mix, core: &CoreTiming) -> Estimate {
     }
 }
 
+/// The core's own cycles for a mix with no flash wait state: every class at
+/// its low end, and at its high end (a board clocked for zero wait states
+/// sits between them: `mcu --compare`).
+pub fn zero_wait(mix: &Mix, core: &CoreTiming) -> (u64, u64) {
+    let clamp = |c: i64| c.max(0) as u64;
+    (
+        clamp(core_cycles(mix, core, false)),
+        clamp(core_cycles(mix, core, true)),
+    )
+}
+
 /// Classes in a mix that the core has no row for (priced as `other`).
 pub fn unpriced(mix: &Mix, core: &CoreTiming) -> Vec<Class> {
     mix.by_class
