@@ -145,6 +145,17 @@ fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
         ],
         "--board-serial",
     );
+    refused(
+        &[
+            "mcu",
+            "--board",
+            "nrf52840-dk",
+            "aes-128-ecb",
+            "--cost-table",
+            "t.json",
+        ],
+        "give --serial PORT",
+    );
     let pts = dir.path().join("no-such-port");
     refused(
         &[

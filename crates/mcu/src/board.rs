@@ -103,6 +103,11 @@ pub fn run(
         unreachable!("one build id resolves to one build");
     };
     let target = req.board.target();
+    if table.is_some() && req.serial.is_none() {
+        return Err(McuError::Usage(
+            "--cost-table with --board writes the board's rows: give --serial PORT".into(),
+        ));
+    }
     if let Some(why) = imp.unavailable_on(target) {
         return Err(McuError::Usage(format!("{}: {why}", req.build)));
     }
