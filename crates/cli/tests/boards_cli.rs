@@ -14,14 +14,12 @@ fn ciphermeter() -> Command {
     Command::cargo_bin("ciphermeter").unwrap()
 }
 
-fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+mod support;
+use support::run::{refused, stdout_ok};
+
+/// `ciphermeter ARGS` must exit 2, saying `why`.
+fn refuses(args: &[&str], why: &str) {
+    refused(ciphermeter().args(args), why);
 }
 
 /// The first ranked row of `scheme` on the nRF52840 over BLE, RustCrypto's
@@ -120,21 +118,15 @@ fn a_board_s_rows_are_labelled_measured_and_recommend_costs_with_them() {
 #[test]
 fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let refused = |args: &[&str], why: &str| {
-        let out = ciphermeter().args(args).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(why), "{args:?}: {err}");
-    };
-    refused(
+    refuses(
         &["mcu", "--board", "arduino-uno", "aes-128-ecb"],
         "unknown board",
     );
-    refused(
+    refuses(
         &["mcu", "--board", "nrf52840-dk", "aes-128-ecb", "sha256"],
         "one build at a time",
     );
-    refused(
+    refuses(
         &[
             "mcu",
             "--board",
@@ -145,7 +137,7 @@ fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
         ],
         "--board-serial",
     );
-    refused(
+    refuses(
         &[
             "mcu",
             "--board",
@@ -157,7 +149,7 @@ fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
         "give --serial PORT",
     );
     let pts = dir.path().join("no-such-port");
-    refused(
+    refuses(
         &[
             "mcu",
             "--board",
@@ -201,7 +193,7 @@ fn what_a_board_cannot_be_asked_exits_2_with_the_reason() {
         (m0.to_str().unwrap(), "this device runs on cortex-m4"),
         ("/nonexistent/t.json", "/nonexistent/t.json"),
     ] {
-        refused(&[&base[..], &["--cost-table", file]].concat(), why);
+        refuses(&[&base[..], &["--cost-table", file]].concat(), why);
     }
 }
 
@@ -275,26 +267,18 @@ fn compare_holds_a_board_s_cycles_to_the_cycle_model() {
         (fitted - excess).abs() < 0.05 * excess,
         "the fit accounts for {fitted:.0} of the {excess} cycles of wait states"
     );
-    let refused = |file: &Path, why: &str| {
-        let out = ciphermeter()
-            .args(["mcu", "--compare"])
-            .arg(file)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(why), "{err}");
-    };
+    let compare_refuses =
+        |file: &Path, why: &str| refused(ciphermeter().args(["mcu", "--compare"]).arg(file), why);
     // Instructions from a QEMU machine, a simulation's table, an AVR's cycles.
     table["counter"] = "instructions".into();
     std::fs::write(&file, table.to_string()).unwrap();
-    refused(&file, "not cycles");
+    compare_refuses(&file, "not cycles");
     let shipped =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/device-costs/cortex-m4.json");
-    refused(&shipped, "no board's measurements");
+    compare_refuses(&shipped, "no board's measurements");
     let mut avr: serde_json::Value =
         serde_json::from_str(include_str!("../../../data/device-costs/atmega1284p.json")).unwrap();
     avr["measured_on"] = serde_json::json!({"board": "sodaq-mbili", "serial_number": "S"});
     std::fs::write(&file, avr.to_string()).unwrap();
-    refused(&file, "no cycle model");
+    compare_refuses(&file, "no cycle model");
 }

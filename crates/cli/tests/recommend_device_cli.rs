@@ -6,6 +6,9 @@
 
 use assert_cmd::Command;
 
+mod support;
+use support::run::stdout_ok;
+
 /// `recommend` on LoRaWAN DR5, MAC-only schemes included.
 fn recommend(device: &str, extra: &[&str]) -> serde_json::Value {
     recommend_on(
@@ -154,17 +157,6 @@ fn recommend_stdout(device: &str, link: &str, extra: &[&str]) -> Vec<u8> {
             .arg(dir.path().join("results.sqlite"))
             .args(extra),
     )
-}
-
-/// A command's standard output, which must succeed.
-fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 fn recommend_on(device: &str, link: &str, extra: &[&str]) -> serde_json::Value {

@@ -6,7 +6,6 @@ use core::arch::asm;
 use core::ptr::{read_volatile, write_volatile};
 
 use ciphermeter_firmware::Probe;
-use ciphermeter_firmware::probe::ProbeExt;
 
 use super::{BOARD, is};
 
@@ -174,16 +173,11 @@ fn deepest(sp: usize) -> usize {
 pub struct Platform;
 
 impl Platform {
+    /// Out of line, so nothing it computes is live across the measured region.
     #[inline(never)]
     fn report(&mut self, count: u32, sp: usize) {
-        let stack = deepest(sp);
-        self.text("C ");
-        self.number(count);
-        self.text(" ");
-        self.number(stack as u32);
-        self.text(" ");
-        self.number(sp.saturating_sub((&raw const __heap_start) as usize) as u32);
-        self.text("\n");
+        let room = sp.saturating_sub((&raw const __heap_start) as usize);
+        super::report(self, count, deepest(sp), room);
     }
 }
 

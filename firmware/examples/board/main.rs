@@ -62,6 +62,18 @@ fn run(probe: &mut platform::Platform) -> ! {
     platform::idle(ok)
 }
 
+/// `C <count> <stack> <room>`: a region's line, as the simulated builds
+/// write it (the room is the stack that was free below the region's frame).
+fn report(probe: &mut impl ProbeExt, count: u32, stack: usize, room: usize) {
+    probe.text("C ");
+    probe.number(count);
+    probe.text(" ");
+    probe.number(stack as u32);
+    probe.text(" ");
+    probe.number(room as u32);
+    probe.text("\n");
+}
+
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     platform::Platform.text("PANIC\n");
