@@ -471,6 +471,8 @@ pub fn send(
         let mut bytes = 0;
         let mut lost = 0;
         for one in &uplinks {
+            // This uplink's number, which only a broker's envelope carries.
+            #[cfg_attr(not(any(feature = "amqp", feature = "mqtt")), allow(unused_variables))]
             let u = uplink;
             uplink += 1;
             if fragmented {
