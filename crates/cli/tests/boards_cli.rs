@@ -67,6 +67,17 @@ fn a_board_s_rows_are_labelled_measured_and_recommend_costs_with_them() {
             .arg(&table),
     );
     drop(sim);
+    // Another board's rows do not go into this board's file.
+    let other = board::simulate(Board::QemuMps2An386, &elf).unwrap();
+    refused(
+        ciphermeter()
+            .args(["mcu", "--board", "qemu-mps2-an386", scheme, "--serial"])
+            .arg(&other.path)
+            .args(["--board-serial", "QEMU-2", "--cost-table"])
+            .arg(&table),
+        "holds rows measured on board qemu-mps2-an386, serial QEMU-1",
+    );
+    drop(other);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out).unwrap();
     assert!(rows.len() > 3, "{rows:?}");
     for r in &rows {

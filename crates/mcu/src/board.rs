@@ -210,13 +210,13 @@ pub fn write_cost_table(path: &Path, req: &Request, rows: &[McuResult]) -> Resul
         let newer = table;
         table = crate::cost_table::update_file(path, req.board.target(), newer.clone())?;
         if table.measured_on != newer.measured_on {
+            let held = table
+                .measured_on
+                .as_ref()
+                .map_or("a simulation's rows".to_string(), |m| format!("rows {m}"));
             return Err(McuError::Usage(format!(
-                "{} holds rows {}: write this board's to another file",
-                path.display(),
-                table
-                    .measured_on
-                    .as_ref()
-                    .map_or("simulated".to_string(), |m| m.to_string())
+                "{} holds {held}: write this board's rows to another file",
+                path.display()
             )));
         }
     }
