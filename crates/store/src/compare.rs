@@ -22,7 +22,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::conventions::{BENCH, DRIFT_PCT, GROUP_DRIFT_PCT, MCU, NOISE, PROCESS_DRIFT_PCT};
-use crate::records::{ResultKey, ResultRow, RunSummary};
+use crate::records::{ResultKey, ResultRow, RunId, RunSummary};
+use crate::{Store, StoreError};
 
 /// The threshold without a measurement of the noise: criterion's default.
 pub const DEFAULT_THRESHOLD_PCT: f64 = 2.0;
@@ -145,6 +146,19 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// `--fail-above PCT`: the results slower by more than PCT beyond the
+    /// noise. A gate judges one machine's runs only: two machines' are
+    /// compared, never judged.
+    pub fn gate(&self, pct: f64) -> Result<Vec<&Ratio>, StoreError> {
+        if self.mode == Mode::TwoMachines {
+            return Err(StoreError::Usage(format!(
+                "--fail-above gates changes on one machine; runs {} and {} come from two ({} and {})",
+                self.a.run, self.b.run, self.a.machine, self.b.machine
+            )));
+        }
+        Ok(self.slower_than(pct))
+    }
+
     pub fn significant(&self) -> impl Iterator<Item = &Ratio> {
         self.ratios.iter().filter(|r| r.significant)
     }
@@ -168,6 +182,34 @@ impl Comparison {
             Kind::Exact => &self.exact_threshold,
         }
     }
+}
+
+/// `compare A B` as a user asks it: runs `a` and `b` of `store`, compared,
+/// with `--threshold` and `--fail-above` (each a percentage, 0 to 1000) checked.
+pub fn compare_runs(
+    store: &Store,
+    (a, b): (RunId, RunId),
+    threshold_pct: Option<f64>,
+    fail_above_pct: Option<f64>,
+) -> Result<Comparison, StoreError> {
+    for (flag, v) in [
+        ("--threshold", threshold_pct),
+        ("--fail-above", fail_above_pct),
+    ] {
+        if v.is_some_and(|p| !(0.0..=1000.0).contains(&p)) {
+            return Err(StoreError::Usage(format!(
+                "{flag}: give a percentage from 0 to 1000"
+            )));
+        }
+    }
+    let (run_a, run_b) = (store.run(a)?, store.run(b)?);
+    let (rows_a, rows_b) = (store.results(a)?, store.results(b)?);
+    let side = |run, rows| Side { run, rows };
+    Ok(compare(
+        side(&run_a, &rows_a),
+        side(&run_b, &rows_b),
+        &Options { threshold_pct },
+    ))
 }
 
 pub fn compare(a: Side, b: Side, options: &Options) -> Comparison {

@@ -30,6 +30,10 @@ pub enum StoreError {
     Column { index: usize, value: String },
     #[error("stored JSON is unreadable: {0}")]
     Json(#[from] serde_json::Error),
+    /// A request the store cannot answer as asked (a percentage out of range,
+    /// a gate over two machines' runs).
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl StoreError {
@@ -48,6 +52,7 @@ impl StoreError {
         matches!(
             self,
             StoreError::UnknownRun(_)
+                | StoreError::Usage(_)
                 | StoreError::Incompatible { .. }
                 | StoreError::NoHome
                 | StoreError::Connect { .. }
