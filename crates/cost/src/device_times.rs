@@ -188,14 +188,18 @@ impl DeviceTimes {
         self
     }
 
-    /// These counts, and `base`'s for every build these lack.
-    fn over(mut self, base: DeviceTimes) -> DeviceTimes {
-        let built: std::collections::BTreeSet<String> = self
-            .seal
+    /// The builds these times have counts or a failure for.
+    fn builds(&self) -> std::collections::BTreeSet<String> {
+        self.seal
             .keys()
             .map(|(alg, _)| alg.clone())
             .chain(self.failures.keys().cloned())
-            .collect();
+            .collect()
+    }
+
+    /// These counts, and `base`'s for every build these lack.
+    fn over(mut self, base: DeviceTimes) -> DeviceTimes {
+        let built = self.builds();
         for (key, points) in base.seal {
             if !built.contains(&key.0) {
                 self.seal.insert(key, points);
@@ -369,23 +373,20 @@ impl DeviceTimes {
             self.clock_hz / 1e6
         );
         let board = Self::from_table(table, self.clock_hz);
-        let builds: std::collections::BTreeSet<String> = board
-            .seal
-            .keys()
-            .map(|(b, _)| b.clone())
-            .chain(board.failures.keys().cloned())
-            .collect();
-        self.seal.retain(|(b, _), _| !builds.contains(b));
-        for b in &builds {
-            self.failures.remove(b);
-            self.measured.insert(b.clone(), label.clone());
-        }
-        self.seal.extend(board.seal);
-        self.failures.extend(board.failures);
-        self.code.extend(board.code);
-        self.stack.extend(board.stack);
-        self.ram.extend(board.ram);
-        Ok(self)
+        let mut measured = std::mem::take(&mut self.measured);
+        measured.extend(board.builds().into_iter().map(|b| (b, label.clone())));
+        // The board's builds over the simulation's (`over`'s one rule); the
+        // simulation's origin, verdicts and choices stay.
+        let (origin, verdicts) = (self.origin.clone(), std::mem::take(&mut self.verdicts));
+        let (allowed, allow_leaky) = (self.allowed.clone(), self.allow_leaky);
+        Ok(DeviceTimes {
+            origin,
+            verdicts,
+            allowed,
+            allow_leaky,
+            measured,
+            ..board.over(self)
+        })
     }
 
     /// Where `imp`'s counts of `scheme` come from: the board that measured
