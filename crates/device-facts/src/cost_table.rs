@@ -272,6 +272,21 @@ impl CostTable {
         Ok(builds)
     }
 
+    /// The message sizes `build` was measured at (key setup's 0 left out).
+    pub fn sizes_of(&self, build: &str) -> Vec<usize> {
+        let (algorithm, implementation) = crate::implementation::split_build_id(build);
+        let mut sizes: Vec<usize> = self
+            .entries
+            .iter()
+            .filter(|e| e.algorithm == algorithm && e.implementation == implementation.name())
+            .flat_map(|e| e.points.iter().map(|p| p.0))
+            .filter(|&n| n > 0)
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
+
     /// The exact count of `build`'s `operation` on `bytes`, if it was measured.
     pub fn count_of(&self, build: &str, operation: &str, bytes: usize) -> Option<u64> {
         let (algorithm, implementation) = crate::implementation::split_build_id(build);

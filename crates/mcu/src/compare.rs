@@ -84,7 +84,7 @@ pub fn compare(table: &CostTable, mut progress: impl FnMut(&str)) -> Result<Comp
         progress(&format!(
             "simulating {build} on {target} for its instruction mix"
         ));
-        for (operation, size, mix) in mixes(target, &build)? {
+        for (operation, size, mix) in mixes(target, &build, &table.sizes_of(&build))? {
             let Some(measured) = table.count_of(&build, &operation, size) else {
                 continue;
             };
@@ -116,10 +116,16 @@ pub fn compare(table: &CostTable, mut progress: impl FnMut(&str)) -> Result<Comp
 }
 
 /// `build`'s measured regions on `target` with their instruction mixes
-/// (less the empty region's), from a traced simulation of the same build.
-fn mixes(target: crate::Target, build: &str) -> Result<Vec<(String, usize, Mix)>, McuError> {
+/// (less the empty region's), from a traced simulation of the same build
+/// at the message sizes the board measured (`sizes`: its buffers are part
+/// of the build).
+fn mixes(
+    target: crate::Target,
+    build: &str,
+    sizes: &[usize],
+) -> Result<Vec<(String, usize, Mix)>, McuError> {
     let alg = algorithms::resolve_builds(&[build.to_string()])?[0].0;
-    let sizes = crate::build_sizes(alg, &[16, 64, 256, 1024]);
+    let sizes = crate::build_sizes(alg, sizes);
     let elf = compile::firmware(target, build, &sizes).map_err(McuError::Failed)?;
     let (out, mixes) = emulate::run_traced(target, &elf)?;
     let run = parse::parse(&out.stdout)?;
