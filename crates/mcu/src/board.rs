@@ -10,7 +10,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -288,20 +288,13 @@ pub fn simulate(board: Board, elf: &Path) -> Result<Simulated, McuError> {
     let target = board.target();
     let mut cmd = match board.qemu_machine() {
         Some(machine) => {
-            let mut cmd = Command::new(target.qemu_binary().unwrap_or("qemu-system-arm"));
-            cmd.args(["-M", machine])
-                .args(target.qemu_board_options())
-                .args(["-display", "none", "-monitor", "none", "-serial", "stdio"])
-                .args(["-icount", &format!("shift={}", target.icount_shift())])
-                .arg("-kernel")
-                .arg(elf);
+            let mut cmd = crate::emulate::qemu(target, machine, true);
+            cmd.args(["-serial", "stdio", "-kernel"]).arg(elf);
             cmd
         }
         None if board == Board::SodaqMbili => {
-            let mut cmd = Command::new(compile::harness()?);
-            let freq = board.clock_hz().to_string();
-            cmd.args(["--mcu", "atmega1284p", "--freq", &freq, "--uart"])
-                .arg(elf);
+            let mut cmd = crate::emulate::harness_command(target, &compile::harness()?);
+            cmd.arg("--uart").arg(elf);
             cmd
         }
         None => {

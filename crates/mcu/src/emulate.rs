@@ -42,32 +42,41 @@ fn simulator(
             cmd
         }
         Some(machine) => {
-            let qemu = target.qemu_binary().unwrap_or("qemu-system-arm");
-            let mut cmd = Command::new(qemu);
-            cmd.args(["-M", machine]).args(target.qemu_board_options());
-            if target.is_riscv() {
-                // No OpenSBI: QEMU's reset vector jumps straight to the
-                // firmware's `_start` at 0x8000_0000, in machine mode. The
-                // firmware exits through the SiFive test device.
-                cmd.args(["-bios", "none", "-m", RISCV_VIRT_RAM]);
-            }
-            cmd.args(["-display", "none", "-monitor", "none", "-serial", "none"])
+            let mut cmd = qemu(target, machine, icount);
+            cmd.args(["-serial", "none"])
                 .args(["-chardev", "stdio,id=semihosting"])
                 .args([
                     "-semihosting-config",
                     "enable=on,target=native,chardev=semihosting",
                 ]);
-            if icount {
-                cmd.args(["-icount", &format!("shift={}", target.icount_shift())]);
-            }
             cmd.arg("-kernel").arg(elf);
             cmd
         }
     })
 }
 
+/// QEMU's `machine` for `target`, sized as the target says, without display
+/// or monitor, and with QEMU's instruction-counting clock when `icount`;
+/// the caller adds where the output goes and the ELF. Also how a board's
+/// build runs (`board::simulate`).
+pub fn qemu(target: Target, machine: &str, icount: bool) -> Command {
+    let mut cmd = Command::new(target.qemu_binary().unwrap_or("qemu-system-arm"));
+    cmd.args(["-M", machine]).args(target.qemu_board_options());
+    if target.is_riscv() {
+        // No OpenSBI: QEMU's reset vector jumps straight to the
+        // firmware's `_start` at 0x8000_0000, in machine mode. The
+        // firmware exits through the SiFive test device.
+        cmd.args(["-bios", "none", "-m", RISCV_VIRT_RAM]);
+    }
+    cmd.args(["-display", "none", "-monitor", "none"]);
+    if icount {
+        cmd.args(["-icount", &format!("shift={}", target.icount_shift())]);
+    }
+    cmd
+}
+
 /// The simavr harness for `target`, before the ELF argument.
-fn harness_command(target: Target, harness: &Path) -> Command {
+pub(crate) fn harness_command(target: Target, harness: &Path) -> Command {
     let mut cmd = Command::new(harness);
     cmd.args([
         "--mcu",
