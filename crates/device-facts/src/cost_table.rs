@@ -476,7 +476,9 @@ impl CostTable {
 }
 
 /// The table in `path` with `newer`'s algorithms replaced ([`CostTable::update`]).
-/// A file that is not a table of `target` is an error, never overwritten.
+/// A file that is not a table of `target` is an error, never overwritten, and
+/// so is one whose rows come from elsewhere than `newer`'s (a simulation's, or
+/// another board's: `measured_on`), which the merged table would mislabel.
 pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, FactsError> {
     let mut table = read_file(path)?;
     if table.target != target {
@@ -484,6 +486,16 @@ pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<Cost
             "{} is the {} table, not {target}'s",
             path.display(),
             table.target
+        )));
+    }
+    if table.measured_on != newer.measured_on {
+        let held = table
+            .measured_on
+            .as_ref()
+            .map_or("a simulation's rows".to_string(), |m| format!("rows {m}"));
+        return Err(FactsError::Usage(format!(
+            "{} holds {held}: write these rows to another file",
+            path.display()
         )));
     }
     table.update(newer);
@@ -530,6 +542,48 @@ pub use crate::revision::firmware_revision;
 
 #[cfg(test)]
 mod tests {
+
+    /// A simulation's rows never go into a board's table, nor one board's
+    /// into another's: the merged table would carry the wrong label.
+    #[test]
+    fn a_table_is_updated_only_with_rows_from_where_its_own_came_from() {
+        let dir = std::env::temp_dir().join(format!("cm-update-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.json");
+        let table = |on: Option<(crate::Board, &str)>| CostTable {
+            measured_on: on.map(|(board, sn)| MeasuredOn {
+                board,
+                serial_number: sn.into(),
+            }),
+            ..CostTable::from_results(
+                Target::CortexM4,
+                &[],
+                serde_json::Value::Null,
+                "r".into(),
+                String::new(),
+            )
+        };
+        let board = Some((crate::Board::Nrf52840Dk, "1"));
+        std::fs::write(&path, serde_json::to_string(&table(board)).unwrap()).unwrap();
+        assert!(update_file(&path, Target::CortexM4, table(board)).is_ok());
+        let other = Some((crate::Board::Nrf52840Dk, "2"));
+        for newer in [table(None), table(other)] {
+            let e = update_file(&path, Target::CortexM4, newer)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("holds rows measured on board nrf52840-dk, serial 1"),
+                "{e}"
+            );
+        }
+        std::fs::write(&path, serde_json::to_string(&table(None)).unwrap()).unwrap();
+        let e = update_file(&path, Target::CortexM4, table(board))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("holds a simulation's rows"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     use super::*;
 
     #[test]

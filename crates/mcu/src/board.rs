@@ -203,26 +203,14 @@ pub fn cost_table(req: &Request, rows: &[McuResult]) -> Result<CostTable, McuErr
 }
 
 /// Writes [`cost_table`] to `path`; a table there from the same board
-/// keeps its other builds' entries.
+/// keeps its other builds' entries, and one from elsewhere is refused
+/// (`cost_table::update_file`).
 pub fn write_cost_table(path: &Path, req: &Request, rows: &[McuResult]) -> Result<(), McuError> {
     let mut table = cost_table(req, rows)?;
     if path.exists() {
-        let newer = table;
-        table = crate::cost_table::update_file(path, req.board.target(), newer.clone())?;
-        if table.measured_on != newer.measured_on {
-            let held = table
-                .measured_on
-                .as_ref()
-                .map_or("a simulation's rows".to_string(), |m| format!("rows {m}"));
-            return Err(McuError::Usage(format!(
-                "{} holds {held}: write this board's rows to another file",
-                path.display()
-            )));
-        }
+        table = crate::cost_table::update_file(path, req.board.target(), table)?;
     }
-    let text = serde_json::to_string_pretty(&table).map_err(|e| McuError::Failed(e.to_string()))?;
-    std::fs::write(path, text + "\n")
-        .map_err(|e| McuError::Failed(format!("cannot write {}: {e}", path.display())))
+    crate::write_table(path, &table)
 }
 
 /// Reads a board's run from `port`: everything from its last banner (a

@@ -89,7 +89,15 @@ pub fn write_cost_table(
     if !req.algorithms.is_empty() && path.exists() {
         table = cost_table::update_file(path, target, table)?;
     }
-    let text = serde_json::to_string_pretty(&table).map_err(|e| McuError::Failed(e.to_string()))?;
+    write_table(path, &table)
+}
+
+/// `table` to `path`, as the shipped tables are written.
+pub(crate) fn write_table(
+    path: &std::path::Path,
+    table: &cost_table::CostTable,
+) -> Result<(), McuError> {
+    let text = serde_json::to_string_pretty(table).map_err(|e| McuError::Failed(e.to_string()))?;
     std::fs::write(path, text + "\n")
         .map_err(|e| McuError::Failed(format!("cannot write {}: {e}", path.display())))
 }
