@@ -151,6 +151,7 @@ impl Plan {
             data_dir: self.data_dir.clone(),
             session_messages: None,
             implementations: Vec::new(),
+            hardware: true,
             cost_table: None,
         }
     }

@@ -572,6 +572,23 @@ fn the_cost_commands_spell_every_json_field_one_way_as_documented() {
                 ],
             ),
         ),
+        (
+            // A device with a hardware engine: its rows' `engine` and fields.
+            "recommend",
+            recommend(
+                dir.path(),
+                &[
+                    "--device",
+                    "nrf52840",
+                    "--link",
+                    "ble-1m-251",
+                    "--sample",
+                    "chain:1",
+                    "--top",
+                    "3",
+                ],
+            ),
+        ),
     ];
     let mut used: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
     for (command, doc) in &runs {

@@ -648,6 +648,8 @@ mod tests {
             ),
             ("stm32l0", Some(device_facts::Target::CortexM0plus), 32.0),
             ("nrf52840", Some(device_facts::Target::CortexM4), 64.0),
+            ("stm32wl", Some(device_facts::Target::CortexM4), 48.0),
+            ("stm32l082", Some(device_facts::Target::CortexM0plus), 32.0),
             ("esp32-c3", Some(device_facts::Target::Riscv32imc), 160.0),
             ("esp32", None, 240.0),
             ("rpi-3b", None, 1200.0),

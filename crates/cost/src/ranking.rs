@@ -77,6 +77,10 @@ pub struct Request {
     /// (`--impl`): each scheme's row is the fastest of these whose whole seal
     /// path was measured there. Empty means every implementation.
     pub implementations: Vec<device_facts::Implementation>,
+    /// Rank the device's hardware engines too (`--impl` all, or naming
+    /// `hardware`; `--impl software` leaves them out): each scheme an engine
+    /// does part of gets a row beside its software one, labelled published.
+    pub hardware: bool,
     /// A board's measured cost table (`mcu --board … --cost-table FILE`),
     /// whose builds are costed from it instead of the simulation.
     pub cost_table: Option<PathBuf>,
@@ -207,6 +211,10 @@ pub fn rank_names(
         battery: Some(battery),
         interval_s,
     };
+    let engines = match req.hardware {
+        true => device_facts::engine::of_device(&device.name)?,
+        false => Vec::new(),
+    };
     let mut ranked = Vec::new();
     let mut excluded = Vec::new();
     for (i, name) in names.iter().enumerate() {
@@ -287,6 +295,14 @@ pub fn rank_names(
             if let (Some(table), true) = (&implementations, cost.cpu_source.is_device()) {
                 cost.implementation =
                     crate::implementation_choice::choose(table, name, cost.plaintext_bytes);
+                // The same message with each engine doing what it can of it.
+                for engine in &engines {
+                    if let Some(row) =
+                        crate::engine_cost::with_engine(&cost, engine, table, &setting)?
+                    {
+                        ranked.push(row);
+                    }
+                }
             }
             ranked.push(cost);
         }
@@ -437,6 +453,16 @@ fn status_of(c: &SchemeCost) -> (String, Option<String>) {
     (c.status.as_str().to_string(), c.status_reason.clone())
 }
 
+/// `simulated`, `measured` or `published`: what a row's CPU time rests on.
+fn cpu_time_basis(c: &SchemeCost) -> &'static str {
+    match &c.cpu_source {
+        _ if c.engine.is_some() => "published",
+        CpuSource::Device(what) if what.contains("measured on board") => "measured",
+        CpuSource::Device(_) => "simulated",
+        _ => "measured",
+    }
+}
+
 fn message_uj(c: &SchemeCost) -> f64 {
     c.energy.as_ref().map_or(f64::MAX, |e| e.message_j * 1e6)
 }
@@ -539,10 +565,31 @@ impl Ranking {
                 percent_of(e2.message_j - e.message_j, e.message_j)
             ));
         }
+        if let Some(engine) = &w.engine {
+            lines.push(self.without_engine(w, engine));
+        }
         if w.scheme.pattern == Pattern::Hmac {
             lines.push("It authenticates but does not encrypt: use --need confidentiality if the reading is secret.".into());
         }
         lines
+    }
+
+    /// The winner depends on an engine: what the best software choice costs.
+    fn without_engine(&self, w: &SchemeCost, engine: &crate::engine_cost::EngineUse) -> String {
+        let on = format!(
+            "The winner depends on the {} (its time from published figures, not simulated)",
+            engine.engine_title
+        );
+        match self.ranked.iter().find(|c| c.engine.is_none()) {
+            Some(soft) => format!(
+                "{on}; the best software choice, {} by {}, costs {:.2} uJ per message instead ({} more).",
+                soft.name(),
+                soft.seal_implementation.label(),
+                message_uj(soft),
+                percent_of(message_uj(soft) - message_uj(w), message_uj(w))
+            ),
+            None => format!("{on}; no software choice is ranked beside it."),
+        }
     }
 
     /// Study 003 recommended AES-256-GCM on the ATmega1284P; says whether our ranking agrees.
@@ -714,7 +761,12 @@ impl Ranking {
                         session_messages: c.session.as_ref().map(|s| s.messages),
                         key_establishment: c.session.as_ref().map(|s| s.protocol.clone()),
                         handshake_share_uj: c.session.as_ref().map(|s| s.handshake_uj),
-                        implementation: c.seal_implementation.name().to_string(),
+                        implementation: match &c.engine {
+                            Some(engine) => engine.label(),
+                            None => c.seal_implementation.name().to_string(),
+                        },
+                        cpu_time_basis: cpu_time_basis(c).to_string(),
+                        engine: c.engine.clone(),
                         seal_paths: c
                             .seal_paths
                             .iter()
@@ -886,6 +938,14 @@ pub struct RankedRow {
     /// that leaks is ranked only with `--allow-leaky`, and marked.
     #[serde(default)]
     pub constant_time: Option<crate::device_times::ConstantTime>,
+    /// Where `cpu_time_us` comes from: `simulated` (the device's instruction
+    /// stream), `measured` (a board's counter, or this host), or `published`
+    /// (a hardware engine's figures for its part, `engine`).
+    #[serde(default)]
+    pub cpu_time_basis: String,
+    /// The hardware engine doing part of the seal, with its sources.
+    #[serde(default)]
+    pub engine: Option<crate::engine_cost::EngineUse>,
 }
 
 /// One implementation's whole seal path of a ranked row's scheme.
@@ -922,6 +982,10 @@ impl RankedRow {
     /// The text table's timing column: the constant-time verdict on the
     /// device (`ct`, `LEAKS`, `unchecked`), `-` for a host time.
     pub fn timing(&self) -> &'static str {
+        if self.engine.is_some() {
+            // The software around it was checked; the engine's timing was not.
+            return "unchecked";
+        }
         match self.constant_time.as_ref().map(|t| t.verdict.as_str()) {
             Some("constant-time") => "ct",
             Some("leaks") => "LEAKS",
@@ -931,6 +995,19 @@ impl RankedRow {
     }
 
     pub fn implementation_sentence(&self) -> String {
+        if let Some(e) = &self.engine {
+            let ghash = match e.software_ghash_cycles {
+                Some(c) => format!("; GCM's GHASH stays in software: {c:.0} cycles of it"),
+                None => String::new(),
+            };
+            return format!(
+                "the {} for {:.0} cycles (published figures), {}'s code around it for {:.0} (simulated){ghash}",
+                e.engine_title,
+                e.engine_cycles,
+                label(&e.software_implementation),
+                e.software_cycles
+            );
+        }
         let chosen = self
             .seal_paths
             .iter()
@@ -1059,6 +1136,10 @@ impl RankingSummary {
                 true => mark,
                 false => format!(" [NOT ALLOWED]{mark}"),
             };
+            let mark = match &row.engine {
+                Some(e) => format!(" [{}: published]{mark}", e.engine),
+                None => mark,
+            };
             let _ = writeln!(
                 o,
                 "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}  {}",
@@ -1091,10 +1172,15 @@ impl RankingSummary {
         {
             let _ = writeln!(o, "  * battery life: {note}");
         }
-        // Whose code each shown row's CPU time is, once per scheme.
-        let mut named: Vec<&str> = Vec::new();
+        // Whose code each shown row's CPU time is, once per scheme (and
+        // once more with an engine).
+        let mut named: Vec<String> = Vec::new();
         for row in self.rows.iter().take(top) {
-            if row.seal_paths.is_empty() || named.contains(&row.scheme.as_str()) {
+            let shown = match &row.engine {
+                Some(e) => format!("{} with the {}", row.scheme, e.engine),
+                None => row.scheme.clone(),
+            };
+            if row.seal_paths.is_empty() || named.contains(&shown) {
                 continue;
             }
             if named.is_empty() {
@@ -1103,8 +1189,8 @@ impl RankingSummary {
                     "\nWhose code (the fastest whole seal path measured on the device with passing known answers; `--impl` restricts it):"
                 );
             }
-            named.push(&row.scheme);
-            let _ = writeln!(o, "  {}: {}", row.scheme, row.implementation_sentence());
+            let _ = writeln!(o, "  {shown}: {}", row.implementation_sentence());
+            named.push(shown);
         }
         // Schemes the device itself cannot seal with (does not build, fit
         // or pass there, or never measured): said, never ranked.
@@ -1195,6 +1281,7 @@ mod tests {
             data_dir: None,
             session_messages: None,
             implementations: Vec::new(),
+            hardware: true,
             cost_table: None,
         }
     }

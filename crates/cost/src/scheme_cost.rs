@@ -99,6 +99,9 @@ pub struct SchemeCost {
     /// alone on the device (`implementation_choice`), set by the ranking for
     /// device-measured rows.
     pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
+    /// A hardware engine doing part of the seal (`engine_cost`): its time
+    /// published, not simulated; none for software alone.
+    pub engine: Option<crate::engine_cost::EngineUse>,
 }
 
 pub struct Setting<'a> {
@@ -324,6 +327,7 @@ fn finish(
         constant_time,
         seal_paths,
         implementation: None,
+        engine: None,
     })
 }
 
@@ -350,6 +354,27 @@ fn energy_of(
 impl SchemeCost {
     pub fn name(&self) -> &str {
         self.scheme.name()
+    }
+
+    /// The same message with another CPU time, its energy estimated anew
+    /// (the link's airtime and listening are the message's own).
+    pub fn with_cpu_us(&self, cpu_us: f64, s: &Setting) -> Result<SchemeCost, Error> {
+        let link = self
+            .link_cost
+            .as_ref()
+            .ok_or_else(|| Error::failed("a ranked scheme has no link cost"))?;
+        let load = MessageLoad {
+            cpu_time_s: cpu_us * 1e-6,
+            airtime: link.airtime,
+            rx_time: link.rx_time,
+            tx_power_dbm: s.link.tx_power_dbm,
+        };
+        let energy = energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s)
+            .map_err(Error::invalid)?;
+        let mut row = self.clone();
+        row.cpu_us = cpu_us;
+        row.energy = Some(energy);
+        Ok(row)
     }
 
     fn common(&self) -> Value {

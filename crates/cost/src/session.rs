@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::device_times::device_target;
+use device_facts::Implementation;
 
 /// One message's CPU: the party that writes it and the party that reads it,
 /// both at the device's clock.
@@ -61,6 +62,9 @@ pub struct DeviceHandshake {
     /// take, s (none: the link has no duty cycle), for sharing it likewise.
     #[serde(skip)]
     pub duty_s: Option<f64>,
+    /// P-256 on the device each way it runs, engines' published figures
+    /// included (`public_key`): empty for a handshake without P-256.
+    pub p256: Vec<crate::public_key::PublicKeyRow>,
 }
 
 /// The device's part of a handshake, or why it has none.
@@ -177,26 +181,54 @@ pub fn on_device(
         .collect();
     builds.sort_unstable();
     builds.dedup();
+    // Each build by the fastest implementation the table measured whole for
+    // it (EDHOC's P-256 from the Cortex-M4 assembly where it ran).
+    let mut chosen: Vec<(&str, Implementation)> = Vec::new();
     for &build in &builds {
-        if let Some(why) = table.failure(build) {
-            return Ok(unavailable(
-                Some(target.name().into()),
-                format!("{build}: {why}{}", beyond_the_board(why, target, device)),
-            ));
-        }
-        if !table.entries.iter().any(|e| e.algorithm == build) {
-            return Ok(unavailable(
-                Some(target.name().into()),
-                format!("the firmware has no {build} build to measure it with"),
-            ));
+        let ops: Vec<&str> = handshake
+            .messages
+            .iter()
+            .flat_map(|m| m.device_ops.write.iter().chain(&m.device_ops.read))
+            .filter(|o| o.build == build)
+            .map(|o| o.op)
+            .collect();
+        let total = |imp: Implementation| -> Option<u64> {
+            ops.iter()
+                .map(|op| {
+                    let e = table.entry_of(build, imp, op)?;
+                    e.cycle_points().first().map(|p| p.1)
+                })
+                .sum()
+        };
+        let fastest = Implementation::on(target)
+            .filter(|i| i.offers(build))
+            .filter_map(|i| total(i).map(|c| (c, i)))
+            .min();
+        match fastest {
+            Some((_, imp)) => chosen.push((build, imp)),
+            None => {
+                let failure = match table.failure(build) {
+                    Some(why) => {
+                        format!("{build}: {why}{}", beyond_the_board(why, target, device))
+                    }
+                    None => format!("the firmware has no {build} build to measure it with"),
+                };
+                return Ok(unavailable(Some(target.name().into()), failure));
+            }
         }
     }
+    let by = |build: &str| {
+        chosen
+            .iter()
+            .find(|(b, _)| *b == build)
+            .map_or(Implementation::RustCrypto, |c| c.1)
+    };
     let clock_hz = device.clock_mhz.value * 1e6;
     let cycles = |ops: &[handshake::DeviceOp]| -> Result<u64, Error> {
         ops.iter()
             .map(|o| {
                 table
-                    .entry(o.build, o.op)
+                    .entry_of(o.build, by(o.build), o.op)
                     .and_then(|e| e.cycle_points().first().map(|p| p.1))
                     .ok_or_else(|| {
                         Error::failed(format!(
@@ -247,8 +279,12 @@ pub fn on_device(
     let estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
     let need = builds
         .iter()
-        .filter_map(|b| table.ram_need(b, device_facts::Implementation::RustCrypto.name()))
+        .filter_map(|b| table.ram_need(b, by(b).name()))
         .max();
+    let whose: Vec<String> = chosen
+        .iter()
+        .map(|(b, i)| format!("{b} by {}", i.label()))
+        .collect();
     let memory = memory_line(target, device, need);
     Ok(OnDevice::Measured(DeviceHandshake {
         protocol: handshake.protocol.clone(),
@@ -257,9 +293,10 @@ pub fn on_device(
         target: target.name().into(),
         clock_mhz: device.clock_mhz.value,
         cycles_source: format!(
-            "simulated {target} (data/device-costs/{}.json, firmware {}){}",
+            "simulated {target} (data/device-costs/{}.json, firmware {}; {}, the fastest measured){}",
             target.name(),
             table.firmware_revision,
+            whose.join(", "),
             if estimated {
                 "; cycles estimated from the executed instruction mix"
             } else {
@@ -282,6 +319,14 @@ pub fn on_device(
             .filter(|m| m.sender == "initiator")
             .map(|m| m.min_interval_s)
             .sum(),
+        p256: match chosen.iter().any(|(b, _)| b.starts_with("edhoc")) {
+            true => crate::public_key::p256_rows(
+                &table,
+                &device_facts::engine::of_device(&device.name)?,
+                clock_hz,
+            ),
+            false => Vec::new(),
+        },
     }))
 }
 
@@ -319,6 +364,7 @@ impl DeviceHandshake {
             self.tx_uj,
             self.rx_uj
         ));
+        out.push_str(&crate::public_key::text(&self.p256));
         out
     }
 }

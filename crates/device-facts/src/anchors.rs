@@ -32,6 +32,43 @@ pub fn avr_portable() -> Result<Anchors, FactsError> {
         .map_err(|e| FactsError::Failed(format!("data/anchors/avr-portable.json: {e}")))
 }
 
+/// Published cycles of one operation by one implementation
+/// (`data/anchors/cortex-m4-public-key.json`): the public-key code a
+/// device table's rows are held to.
+#[derive(Clone, Debug, Deserialize)]
+pub struct OperationAnchors {
+    pub what: String,
+    pub target: Target,
+    pub entries: Vec<OperationAnchor>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct OperationAnchor {
+    /// As the firmware names it (p256-ecdh, x25519).
+    pub algorithm: String,
+    /// keygen, shared, sign or verify.
+    pub operation: String,
+    /// Whose rows are held to it (`Implementation::name`).
+    pub implementation: String,
+    pub cycles: f64,
+    /// Where the figure is published, at which commit and line.
+    pub source: String,
+    /// The ratio the table's estimated cycles are held to (either way);
+    /// none for a record our code is only compared with.
+    pub within: Option<f64>,
+    /// Why an entry is not held.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// Assembly-class elliptic-curve code on the Cortex-M4.
+pub fn cortex_m4_public_key() -> Result<OperationAnchors, FactsError> {
+    serde_json::from_str(include_str!(
+        "../../../data/anchors/cortex-m4-public-key.json"
+    ))
+    .map_err(|e| FactsError::Failed(format!("data/anchors/cortex-m4-public-key.json: {e}")))
+}
+
 /// The anchors published for `target`'s core, if any.
 pub fn for_target(target: Target) -> Result<Option<Anchors>, FactsError> {
     Ok(match target {

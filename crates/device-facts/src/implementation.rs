@@ -1,7 +1,8 @@
 //! Who wrote the code a firmware build measures: RustCrypto's crates (the
-//! default, and what the sealing core runs), ours in crates/primitives, or a
+//! default, and what the sealing core runs), ours in crates/primitives, a
 //! C library device teams link (Mbed TLS, Monocypher), compiled from its
-//! sources for the target (firmware/build.rs, scripts/fetch-clibs).
+//! sources for the target (firmware/build.rs, scripts/fetch-clibs), or an
+//! assembly-class crate for one core (`p256-cortex-m4`, `salty`: the Cortex-M4's).
 
 use std::{fmt, str::FromStr};
 
@@ -18,6 +19,9 @@ pub enum Implementation {
     #[serde(rename = "mbedtls")]
     MbedTls,
     Monocypher,
+    #[serde(rename = "p256-cortex-m4")]
+    P256CortexM4,
+    Salty,
 }
 
 use Implementation::*;
@@ -76,6 +80,9 @@ const OFFERS: &[(Implementation, &[&str])] = &[
             "ed25519",
         ],
     ),
+    // EDHOC's handshake with its P-256 operations from the assembly.
+    (P256CortexM4, &["p256-ecdh", "p256-ecdsa", "edhoc-m3-s2"]),
+    (Salty, &["x25519", "ed25519"]),
 ];
 
 /// Study 003's message builds (`message-*`, firmware/src/algorithms/message.rs)
@@ -118,7 +125,14 @@ const MESSAGE_OFFERS: &[(Implementation, &[&str])] = &[
 const C_ONLY: &[&str] = &["x25519", "ed25519", "p256-ecdh", "p256-ecdsa"];
 
 impl Implementation {
-    pub const ALL: [Implementation; 4] = [RustCrypto, Ciphermeter, MbedTls, Monocypher];
+    pub const ALL: [Implementation; 6] = [
+        RustCrypto,
+        Ciphermeter,
+        MbedTls,
+        Monocypher,
+        P256CortexM4,
+        Salty,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -126,6 +140,8 @@ impl Implementation {
             Ciphermeter => "ciphermeter",
             MbedTls => "mbedtls",
             Monocypher => "monocypher",
+            P256CortexM4 => "p256-cortex-m4",
+            Salty => "salty",
         }
     }
 
@@ -136,6 +152,8 @@ impl Implementation {
             Ciphermeter => "ciphermeter",
             MbedTls => "Mbed TLS 2.28",
             Monocypher => "Monocypher 4",
+            P256CortexM4 => "P256-Cortex-M4 (Emill's assembly, p256-cortex-m4-sys 0.1)",
+            Salty => "salty 0.3 (Haase's Cortex-M4 field assembly)",
         }
     }
 
@@ -146,6 +164,8 @@ impl Implementation {
             Ciphermeter => Some("impl-ciphermeter"),
             MbedTls => Some("impl-mbedtls"),
             Monocypher => Some("impl-monocypher"),
+            P256CortexM4 => Some("impl-p256-cortex-m4"),
+            Salty => Some("impl-salty"),
         }
     }
 
@@ -198,13 +218,27 @@ impl Implementation {
         }
     }
 
-    /// Why it cannot be built for `target`, if it cannot. Every pair builds
-    /// now: the C libraries with Debian's avr-gcc, arm-none-eabi-gcc and, for
-    /// riscv32imc, riscv64-unknown-elf-gcc (firmware/build.rs). A pair that
-    /// cannot is named here with its reason, and its rows say it.
+    /// Why it cannot be built for `target`, if it cannot: the C libraries
+    /// build everywhere (Debian's avr-gcc, arm-none-eabi-gcc and, for
+    /// riscv32imc, riscv64-unknown-elf-gcc: firmware/build.rs); the
+    /// assembly-class crates are ARMv7E-M code (UMAAL and the DSP
+    /// instructions), so the Cortex-M4 alone runs them. A pair that cannot
+    /// is named here with its reason, and its rows say it.
     pub fn unavailable_on(self, target: Target) -> Option<String> {
-        let _ = (self, target);
-        None
+        match self {
+            P256CortexM4 | Salty if target != Target::CortexM4 => Some(format!(
+                "{} is ARMv7E-M assembly (UMAAL); {target} has no such instructions",
+                self.label()
+            )),
+            _ => None,
+        }
+    }
+
+    /// The implementations that build for `target`.
+    pub fn on(target: Target) -> impl Iterator<Item = Implementation> {
+        Implementation::ALL
+            .into_iter()
+            .filter(move |i| i.unavailable_on(target).is_none())
     }
 
     /// The runner's id of one build: the algorithm, with `@implementation`
@@ -241,7 +275,8 @@ impl FromStr for Implementation {
             .find(|i| i.name() == lower)
             .ok_or_else(|| {
                 FactsError::Usage(format!(
-                    "unknown implementation '{s}'; known: rustcrypto, ciphermeter, mbedtls, monocypher, all"
+                    "unknown implementation '{s}'; known: {}, all",
+                    Implementation::ALL.map(|i| i.name()).join(", ")
                 ))
             })
     }
@@ -289,6 +324,40 @@ pub fn parse_list(spec: &str) -> Result<Vec<Implementation>, FactsError> {
         ));
     }
     Ok(out)
+}
+
+/// `recommend --impl`: the software implementations a row may be costed
+/// with, and whether the device's hardware engines are ranked too. `all`
+/// (the default) is every implementation and the engines, `software` every
+/// implementation without them, `hardware` adds them to a list of names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub software: Vec<Implementation>,
+    pub hardware: bool,
+}
+
+pub fn parse_choice(spec: &str) -> Result<Choice, FactsError> {
+    let parts: Vec<&str> = spec
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let is = |p: &&str, word: &str| p.eq_ignore_ascii_case(word);
+    let hardware = parts.iter().any(|p| is(p, "hardware") || is(p, "all"));
+    let names: Vec<&str> = parts
+        .iter()
+        .filter(|p| !is(p, "hardware"))
+        .copied()
+        .collect();
+    let software = match names.as_slice() {
+        [] if hardware => Vec::new(),
+        [only] if is(only, "software") => Implementation::ALL.to_vec(),
+        _ if names.iter().any(|p| is(p, "software")) => Implementation::ALL.to_vec(),
+        _ => parse_list(&names.join(",")).map_err(|e| {
+            FactsError::Usage(format!("{e}; or software (no hardware engines), hardware"))
+        })?,
+    };
+    Ok(Choice { software, hardware })
 }
 
 /// The build ids (`ID@IMPLEMENTATION`) of `--impl`: each algorithm named
@@ -386,13 +455,16 @@ mod tests {
             std::fs::read_to_string(crate::firmware_dir().join("src/algorithms/mod.rs")).unwrap();
         for (imp, ids) in OFFERS {
             for id in *ids {
-                let at = source
-                    .find(&format!("#[cfg(feature = \"{id}\")]"))
-                    .unwrap_or_else(|| panic!("{id} has no firmware call"));
-                let call = &source[at..];
-                let end = call[1..].find("#[cfg(").map_or(call.len(), |e| e + 1);
+                // Each `#[cfg(feature = ID)]` item up to the next; one of them is the call.
+                let marker = format!("#[cfg(feature = \"{id}\")]");
+                let picked = source.match_indices(&marker).any(|(at, _)| {
+                    let call = &source[at..];
+                    let end = call[1..].find("#[cfg(").map_or(call.len(), |e| e + 1);
+                    call[..end].contains(&format!("{}:", imp.name().replace('-', "_")))
+                });
+                assert!(source.contains(&marker), "{id} has no firmware call");
                 assert!(
-                    call[..end].contains(&format!("{}:", imp.name())),
+                    picked,
                     "{id} offers {imp} but its firmware call does not pick it"
                 );
             }
@@ -414,21 +486,52 @@ mod tests {
         }
     }
 
-    /// Every implementation builds for every target, the C libraries on
-    /// riscv32imc included (riscv64-unknown-elf-gcc): the runner measures
-    /// them instead of writing a refusal row.
+    /// Every portable implementation builds for every target, the C
+    /// libraries on riscv32imc included (riscv64-unknown-elf-gcc): the
+    /// runner measures them instead of writing a refusal row. The Cortex-M4
+    /// assembly builds there alone, and says why elsewhere.
     #[test]
-    fn every_implementation_builds_on_every_target() {
+    fn every_portable_implementation_builds_on_every_target() {
         for imp in Implementation::ALL {
             for target in Target::ALL {
-                assert_eq!(imp.unavailable_on(target), None, "{imp} on {target:?}");
+                let why = imp.unavailable_on(target);
+                if matches!(imp, P256CortexM4 | Salty) && target != Target::CortexM4 {
+                    assert!(
+                        why.is_some_and(|w| w.contains("UMAAL")),
+                        "{imp} on {target}"
+                    );
+                } else {
+                    assert_eq!(why, None, "{imp} on {target:?}");
+                }
             }
         }
     }
 
     #[test]
+    fn software_leaves_the_engines_out_and_hardware_adds_them() {
+        let all = parse_choice("all").unwrap();
+        assert!(all.hardware && all.software.len() == Implementation::ALL.len());
+        let software = parse_choice("software").unwrap();
+        assert!(!software.hardware && software.software.len() == Implementation::ALL.len());
+        assert_eq!(
+            parse_choice("mbedtls,hardware").unwrap(),
+            Choice {
+                software: vec![MbedTls],
+                hardware: true
+            }
+        );
+        assert!(!parse_choice("mbedtls").unwrap().hardware);
+        assert!(matches!(parse_choice("hardwre"), Err(FactsError::Usage(_))));
+    }
+
+    #[test]
     fn names_parse_and_all_means_all() {
-        assert_eq!(parse_list("all").unwrap().len(), 4);
+        assert_eq!(parse_list("all").unwrap().len(), Implementation::ALL.len());
+        assert_eq!(split_build_id("x25519@salty"), ("x25519", Salty));
+        assert_eq!(
+            "P256-Cortex-M4".parse::<Implementation>().unwrap(),
+            P256CortexM4
+        );
         assert_eq!(
             parse_list("MbedTLS,monocypher").unwrap(),
             [MbedTls, Monocypher]

@@ -71,15 +71,25 @@ pub const M2: &[u8] = &hex!(
 pub const M3: &[u8] = &hex!("52196ecd0af35bf453623a2c9037968f985b46");
 pub const M4: &[u8] = &hex!("485bab767a81c960ce");
 
-/// lakers' cryptography on this firmware's crates. Key generation returns the
-/// fixed ephemeral key it was given, computing its public point for real (the
-/// scalar multiplication a device does for a fresh key).
-#[derive(Debug)]
-pub struct Backend {
-    ephemeral: [u8; 32],
+/// EDHOC's P-256 operations (RFC 9528 §3.7: a point is its x alone).
+pub trait Curve: core::fmt::Debug {
+    /// The x coordinate of k·G.
+    fn public_x(k: &[u8; 32]) -> Option<[u8; 32]>;
+    /// The x coordinate of k·P, P the point with x `peer_x` (either y).
+    fn ecdh_x(k: &[u8; 32], peer_x: &[u8; 32]) -> Option<[u8; 32]>;
 }
 
-impl Crypto for Backend {
+/// lakers' cryptography on this firmware's crates, P-256 from `C`. Key
+/// generation returns the fixed ephemeral key it was given, computing its
+/// public point for real (the scalar multiplication a device does for a
+/// fresh key).
+#[derive(Debug)]
+pub struct Backend<C> {
+    ephemeral: [u8; 32],
+    curve: core::marker::PhantomData<C>,
+}
+
+impl<C: Curve> Crypto for Backend<C> {
     fn sha256_digest(&mut self, message: &BytesMaxBuffer, message_len: usize) -> BytesHashLen {
         Sha256::digest(&message[..message_len]).into()
     }
@@ -160,7 +170,7 @@ impl Crypto for Backend {
     ) -> BytesP256ElemLen {
         // lakers has no error path here: an invalid point gives a shared
         // secret no peer holds, so the handshake fails its MAC check.
-        curve::ecdh_x(private_key, public_key).unwrap_or([0; 32])
+        C::ecdh_x(private_key, public_key).unwrap_or([0; 32])
     }
 
     fn get_random_byte(&mut self) -> u8 {
@@ -171,13 +181,27 @@ impl Crypto for Backend {
     fn p256_generate_key_pair(&mut self) -> (BytesP256ElemLen, BytesP256ElemLen) {
         (
             self.ephemeral,
-            curve::public_x(&self.ephemeral).unwrap_or([0; 32]),
+            C::public_x(&self.ephemeral).unwrap_or([0; 32]),
         )
     }
 }
 
-/// P-256 for EDHOC: the `p256` crate where it builds, else the firmware's
-/// own (`p256_words`: crypto-bigint needs a usize of at least 32 bits).
+/// P-256 for EDHOC from RustCrypto's generation: the `p256` crate where it
+/// builds, else the firmware's own (`p256_words`: crypto-bigint needs a usize
+/// of at least 32 bits).
+#[derive(Debug)]
+pub struct RustCryptoCurve;
+
+impl Curve for RustCryptoCurve {
+    fn public_x(k: &[u8; 32]) -> Option<[u8; 32]> {
+        curve::public_x(k)
+    }
+
+    fn ecdh_x(k: &[u8; 32], peer_x: &[u8; 32]) -> Option<[u8; 32]> {
+        curve::ecdh_x(k, peer_x)
+    }
+}
+
 #[cfg(target_pointer_width = "16")]
 use super::p256_words as curve;
 
@@ -200,8 +224,11 @@ mod curve {
     }
 }
 
-fn backend(ephemeral: [u8; 32]) -> Backend {
-    Backend { ephemeral }
+fn backend<C>(ephemeral: [u8; 32]) -> Backend<C> {
+    Backend {
+        ephemeral,
+        curve: core::marker::PhantomData,
+    }
 }
 
 fn buffer(bytes: &[u8]) -> Result<EdhocMessageBuffer, Failure> {
@@ -214,9 +241,9 @@ fn step<T>(r: Result<T, EDHOCError>, what: &'static str) -> Result<T, Failure> {
 
 /// RFC 9529 §3.5.2: the responder answers the trace's message_1 (which
 /// offers suites 6 and 2) with the trace's message_2.
-fn trace_responder() -> Result<(), Failure> {
+fn trace_responder<C: Curve>() -> Result<(), Failure> {
     let cred_r = step(Credential::parse_ccs(CRED_R), "parse CRED_R")?;
-    let responder = EdhocResponder::new(backend(Y), EDHOCMethod::StatStat, R, cred_r);
+    let responder = EdhocResponder::new(backend::<C>(Y), EDHOCMethod::StatStat, R, cred_r);
     let (processed, _c_i, _) = step(
         responder.process_message_1(&buffer(TRACE_M1)?),
         "trace message_1",
@@ -233,13 +260,13 @@ fn trace_responder() -> Result<(), Failure> {
 }
 
 /// The whole handshake, each party's part of each message measured.
-pub fn bench<P: Probe>(b: &mut Bench<P>, id: &str) {
+pub fn bench<C: Curve, P: Probe>(b: &mut Bench<P>, id: &str) {
     b.algorithm(id);
-    let result = trace_responder().and_then(|()| handshake(b));
+    let result = trace_responder::<C>().and_then(|()| handshake::<C, P>(b));
     b.kat(id, result);
 }
 
-fn handshake<P: Probe>(b: &mut Bench<P>) -> Result<(), Failure> {
+fn handshake<C: Curve, P: Probe>(b: &mut Bench<P>) -> Result<(), Failure> {
     let cred_i = step(Credential::parse_ccs(CRED_I), "parse CRED_I")?;
     let cred_r = step(Credential::parse_ccs(CRED_R), "parse CRED_R")?;
     let (c_i, c_r) = (ConnId::from_slice(&[C_I]), ConnId::from_slice(&[C_R]));
@@ -249,7 +276,7 @@ fn handshake<P: Probe>(b: &mut Bench<P>) -> Result<(), Failure> {
     let (i_wait_m2, m1) = step(
         b.op("m1-write", M1.len(), || {
             let suite = EDHOCSuite::CipherSuite2;
-            EdhocInitiator::new(backend(black_box(X)), EDHOCMethod::StatStat, suite)
+            EdhocInitiator::new(backend::<C>(black_box(X)), EDHOCMethod::StatStat, suite)
                 .prepare_message_1(c_i, &None)
         }),
         "message_1",
@@ -258,7 +285,7 @@ fn handshake<P: Probe>(b: &mut Bench<P>) -> Result<(), Failure> {
 
     let (r_processed, _, _) = step(
         b.op("m1-read", M1.len(), || {
-            EdhocResponder::new(backend(black_box(Y)), EDHOCMethod::StatStat, R, cred_r)
+            EdhocResponder::new(backend::<C>(black_box(Y)), EDHOCMethod::StatStat, R, cred_r)
                 .process_message_1(black_box(&m1))
         }),
         "read message_1",

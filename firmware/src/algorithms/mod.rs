@@ -25,6 +25,8 @@ pub mod message;
 pub mod ml_dsa;
 #[cfg(any(feature = "ml-kem-512", feature = "ml-kem-768"))]
 pub mod ml_kem;
+#[cfg(feature = "impl-p256-cortex-m4")]
+pub mod p256_cortex_m4;
 #[cfg(feature = "edhoc-m3-s2")]
 pub mod p256_words;
 #[cfg(public_key)]
@@ -33,6 +35,8 @@ pub mod public_key;
 pub mod rsa;
 #[cfg(rsa)]
 mod rsa_vectors;
+#[cfg(feature = "impl-salty")]
+pub mod salty;
 #[cfg(seal_path)]
 pub mod sealing;
 pub mod stream;
@@ -394,7 +398,10 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     #[cfg(feature = "rsa-2048")]
     rsa::bench::<{ rsa::N2048 }, { rsa::H2048 }, P>(b, "rsa-2048", &rsa_vectors::RSA2048);
     #[cfg(feature = "edhoc-m3-s2")]
-    edhoc::bench(b, "edhoc-m3-s2");
+    edhoc::bench::<
+        pick!(rustcrypto: edhoc::RustCryptoCurve, p256_cortex_m4: p256_cortex_m4::EdhocCurve),
+        P,
+    >(b, "edhoc-m3-s2");
     #[cfg(feature = "ml-kem-512")]
     ml_kem::bench_512(b, "ml-kem-512");
     #[cfg(feature = "ml-kem-768")]
@@ -408,29 +415,25 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
 
     // Elliptic curves from the C libraries (public_key.rs).
     #[cfg(feature = "x25519")]
-    public_key::agreement::<pick!(rustcrypto: Missing, monocypher: clib::monocypher::X25519), P>(
-        b,
-        "x25519",
-        &public_key::X25519,
-    );
+    public_key::agreement::<
+        pick!(rustcrypto: Missing, monocypher: clib::monocypher::X25519, salty: salty::X25519),
+        P,
+    >(b, "x25519", &public_key::X25519);
     #[cfg(feature = "ed25519")]
-    public_key::signature::<pick!(rustcrypto: Missing, monocypher: clib::monocypher::Ed25519), P>(
-        b,
-        "ed25519",
-        &public_key::ED25519,
-    );
+    public_key::signature::<
+        pick!(rustcrypto: Missing, monocypher: clib::monocypher::Ed25519, salty: salty::Ed25519),
+        P,
+    >(b, "ed25519", &public_key::ED25519);
     #[cfg(feature = "p256-ecdh")]
-    public_key::agreement::<pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdh), P>(
-        b,
-        "p256-ecdh",
-        &public_key::P256_ECDH,
-    );
+    public_key::agreement::<
+        pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdh, p256_cortex_m4: p256_cortex_m4::P256Ecdh),
+        P,
+    >(b, "p256-ecdh", &public_key::P256_ECDH);
     #[cfg(feature = "p256-ecdsa")]
-    public_key::signature::<pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdsa), P>(
-        b,
-        "p256-ecdsa",
-        &public_key::P256_ECDSA,
-    );
+    public_key::signature::<
+        pick!(rustcrypto: Missing, mbedtls: clib::mbedtls::P256Ecdsa, p256_cortex_m4: p256_cortex_m4::P256Ecdsa),
+        P,
+    >(b, "p256-ecdsa", &public_key::P256_ECDSA);
 
     #[cfg(message_path)]
     message::run(b, data, out);

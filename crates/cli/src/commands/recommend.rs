@@ -57,7 +57,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub session_messages: Option<u64>,
     /// Whose code may seal on the device: rustcrypto, ciphermeter, mbedtls, monocypher, comma
-    /// separated, or all; each row is the fastest measured whole seal path (`implementation`).
+    /// separated, with hardware for the device's engines (published figures); all (the
+    /// default) or software (every implementation, no engines). Each row is the fastest.
     #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
     pub implementation: String,
     /// How many ranked schemes to print.
@@ -75,6 +76,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let choice = device_facts::implementation::parse_choice(&args.implementation)?;
     let req = ranking::Request {
         device: args.device,
         link: args.link,
@@ -90,7 +92,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         interval: args.interval,
         data_dir: args.data_dir,
         session_messages: args.session_messages,
-        implementations: device_facts::implementation::parse_list(&args.implementation)?,
+        implementations: choice.software,
+        hardware: choice.hardware,
         cost_table: args.cost_table,
     };
     let store = args.db.open()?;

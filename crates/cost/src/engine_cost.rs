@@ -1,0 +1,186 @@
+//! A scheme sealed with the device's hardware engine (`device_facts::engine`):
+//! the device's measured seal path with the engine's primitives taken out
+//! (their software rows of the same implementation, measured alone at the
+//! message's length) and the engine's published time put in; what the
+//! engine does not do (GCM's GHASH on an AES-only engine) stays software,
+//! costed from the same table (GCM less CTR). Labelled `published`.
+
+use device_facts::Implementation;
+use device_facts::algorithms::Family;
+use device_facts::cost_table::{CostTable, interpolate};
+use device_facts::engine::{Engine, SoftwareGhash};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::scheme_cost::{SchemeCost, Setting};
+
+/// How an engine-backed row was costed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineUse {
+    /// The engine (`cryptocell-310`).
+    pub engine: String,
+    pub engine_title: String,
+    /// The interface a team reaches it through.
+    pub driver: String,
+    /// The published figures the engine's time comes from.
+    pub sources: Vec<String>,
+    /// The engine's cycles for the message (published rates).
+    pub engine_cycles: f64,
+    /// The measured software around it: the seal path less the primitives
+    /// the engine does, with a measured GHASH where it stays software.
+    pub software_cycles: f64,
+    /// GCM's GHASH in software on an AES-only engine: where the source
+    /// published the chip's GCM whole, that figure less the engine's AES
+    /// blocks; else the device's measured Mbed TLS GCM less its CTR (the
+    /// drivers run Mbed TLS's GHASH). None where the engine does it all.
+    pub software_ghash_cycles: Option<f64>,
+    /// Whose software surrounds it (the seal path and the primitives taken out).
+    pub software_implementation: String,
+    /// What the engine cannot do, each with its source.
+    pub cannot: Vec<String>,
+}
+
+impl EngineUse {
+    /// The implementation column's words.
+    pub fn label(&self) -> String {
+        format!("hardware (published: {})", self.engine_title)
+    }
+}
+
+/// `cost` (a device-measured row) with `engine` doing what it can of the
+/// scheme's primitives, or none where the engine does none of them.
+pub fn with_engine(
+    cost: &SchemeCost,
+    engine: &Engine,
+    table: &CostTable,
+    setting: &Setting,
+) -> Result<Option<SchemeCost>, Error> {
+    let ids = device_facts::algorithms::catalogue_ids(cost.name());
+    let bytes = cost.plaintext_bytes;
+    let clock_hz = setting.device.clock_mhz.value * 1e6;
+    // The cheapest measured seal path each implementation gives it.
+    let mut best: Option<(f64, SchemeCostParts)> = None;
+    for &(seal_us, imp) in &cost.seal_paths {
+        let Some(parts) = parts_of(engine, table, &ids, imp, bytes) else {
+            continue;
+        };
+        let software = (seal_us * 1e-6 * clock_hz - parts.replaced).max(0.0) + parts.ghash;
+        let total = software + parts.engine;
+        if best.as_ref().is_none_or(|(t, _)| total < *t) {
+            best = Some((
+                total,
+                SchemeCostParts {
+                    software,
+                    imp,
+                    ..parts
+                },
+            ));
+        }
+    }
+    let Some((total, parts)) = best else {
+        return Ok(None);
+    };
+    let mut row = cost.with_cpu_us(total / clock_hz * 1e6, setting)?;
+    let cannot = engine.cannot.iter().map(|l| l.what.clone()).collect();
+    row.engine = Some(EngineUse {
+        engine: engine.engine.clone(),
+        engine_title: engine.title.clone(),
+        driver: engine.driver.clone(),
+        sources: parts.sources,
+        engine_cycles: parts.engine,
+        software_cycles: parts.software,
+        software_ghash_cycles: parts.has_ghash.then_some(parts.ghash_shown),
+        software_implementation: parts.imp.name().to_string(),
+        cannot,
+    });
+    row.cpu_source = crate::device_times::CpuSource::Device(format!(
+        "{}; the engine's part from published figures ({}), the software around it \
+         measured ({} on the device's core)",
+        match &cost.cpu_source {
+            crate::device_times::CpuSource::Device(d) => d.as_str(),
+            _ => "device",
+        },
+        engine.title,
+        parts.imp.label()
+    ));
+    Ok(Some(row))
+}
+
+/// The cycles an engine takes over and adds for one implementation.
+struct SchemeCostParts {
+    /// The software primitives' cycles the engine replaces.
+    replaced: f64,
+    /// The engine's cycles.
+    engine: f64,
+    /// GHASH measured on the device, added to the software's cycles.
+    ghash: f64,
+    /// GHASH in software, whether measured or inside a published figure.
+    ghash_shown: f64,
+    has_ghash: bool,
+    software: f64,
+    imp: Implementation,
+    sources: Vec<String>,
+}
+
+/// What `engine` does of the scheme's primitives `ids`, against `imp`'s
+/// rows measured alone; none if it does none, or a primitive it does has
+/// no row of `imp` to take out.
+fn parts_of(
+    engine: &Engine,
+    table: &CostTable,
+    ids: &[String],
+    imp: Implementation,
+    bytes: usize,
+) -> Option<SchemeCostParts> {
+    let alone = |id: &str, imp: Implementation| -> Option<f64> {
+        let op = match device_facts::algorithms::find(id)?.family {
+            Family::Hash => "hash",
+            Family::Mac => "mac",
+            _ => "encrypt",
+        };
+        let entry = table.entry_of(id, imp, op)?;
+        interpolate(&entry.cycle_points(), bytes)
+    };
+    let mut parts = SchemeCostParts {
+        replaced: 0.0,
+        engine: 0.0,
+        ghash: 0.0,
+        ghash_shown: 0.0,
+        has_ghash: false,
+        software: 0.0,
+        imp,
+        sources: Vec::new(),
+    };
+    let mut any = false;
+    for id in ids {
+        let Ok(part) = engine.part(id, bytes) else {
+            continue;
+        };
+        parts.replaced += alone(id, imp)?;
+        match part.ghash {
+            SoftwareGhash::None => {}
+            SoftwareGhash::Included(c) => {
+                parts.ghash_shown += c;
+                parts.has_ghash = true;
+            }
+            SoftwareGhash::ToMeasure => {
+                // Mbed TLS's GHASH on this core: its GCM less its CTR mode.
+                let ctr = id.replace("-gcm", "-ctr");
+                let c = (alone(id, Implementation::MbedTls)?
+                    - alone(&ctr, Implementation::MbedTls)?)
+                .max(0.0);
+                parts.ghash += c;
+                parts.ghash_shown += c;
+                parts.has_ghash = true;
+            }
+        }
+        parts.engine += part.cycles;
+        for s in part.sources {
+            if !parts.sources.contains(&s) {
+                parts.sources.push(s);
+            }
+        }
+        any = true;
+    }
+    any.then_some(parts)
+}

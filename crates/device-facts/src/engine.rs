@@ -1,0 +1,360 @@
+//! Hardware crypto engines of catalogued devices, from published figures
+//! (`data/engines/`, one file per engine, each figure with its source):
+//! what each engine does, how fast its sources say it is, and what it
+//! cannot do. Nothing here is simulated: a cost built on an engine is the
+//! device's measured software around it plus these figures, and says so.
+
+use serde::Deserialize;
+
+use crate::FactsError;
+
+/// The engine files, as shipped (`tests::every_file_is_listed`).
+const FILES: [(&str, &str); 4] = [
+    (
+        "nrf52840-cryptocell-310.json",
+        include_str!("../../../data/engines/nrf52840-cryptocell-310.json"),
+    ),
+    (
+        "esp32-c3-aes-sha.json",
+        include_str!("../../../data/engines/esp32-c3-aes-sha.json"),
+    ),
+    (
+        "stm32wl-aes-pka.json",
+        include_str!("../../../data/engines/stm32wl-aes-pka.json"),
+    ),
+    (
+        "stm32l0-aes.json",
+        include_str!("../../../data/engines/stm32l0-aes.json"),
+    ),
+];
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Engine {
+    /// Short name (`cryptocell-310`).
+    pub engine: String,
+    pub title: String,
+    /// The device profiles (`data/devices/`) whose chip has it.
+    pub devices: Vec<String>,
+    /// The interface teams reach it through.
+    pub driver: String,
+    /// The CPU waits for it (its time is the CPU's active time).
+    pub blocking: bool,
+    #[serde(rename = "use")]
+    pub usage: String,
+    /// The AES-128 block rate.
+    pub aes128: Option<Rate>,
+    /// The AES modes it runs (ecb, cbc, ctr, ccm).
+    pub modes: Vec<String>,
+    /// Where GCM's GHASH runs.
+    pub ghash: Ghash,
+    pub ghash_source: String,
+    /// AES-128-GCM whole as published on the chip (the engine's AES and the
+    /// driver's software GHASH together), where a source measured it.
+    #[serde(default)]
+    pub aes128_gcm: Option<Rate>,
+    pub sha256: Option<Rate>,
+    /// P-256 operations, each a published time.
+    pub p256: Vec<Operation>,
+    /// What it cannot do, each with its source.
+    pub cannot: Vec<Limit>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ghash {
+    Hardware,
+    /// The engine runs AES's blocks and the CPU GHASH.
+    Software,
+    /// The hardware has it but no figure is published.
+    Unpublished,
+    None,
+}
+
+/// A published rate, as its source states it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rate {
+    pub value: f64,
+    pub unit: RateUnit,
+    /// The CPU clock the figure was taken at.
+    pub clock_mhz: f64,
+    /// What the source measured (AES-CBC-128, one ECB block…).
+    pub measured: String,
+    pub source: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum RateUnit {
+    #[serde(rename = "KiB/s")]
+    KibPerSecond,
+    #[serde(rename = "MB/s")]
+    MbPerSecond,
+    #[serde(rename = "cycles/byte")]
+    CyclesPerByte,
+    #[serde(rename = "cycles/block")]
+    CyclesPerBlock,
+}
+
+impl Rate {
+    /// CPU cycles per byte at the figure's clock (an engine clocked with the
+    /// CPU takes the same cycles at another clock).
+    pub fn cycles_per_byte(&self) -> f64 {
+        let hz = self.clock_mhz * 1e6;
+        match self.unit {
+            RateUnit::KibPerSecond => hz / (self.value * 1024.0),
+            RateUnit::MbPerSecond => hz / (self.value * 1e6),
+            RateUnit::CyclesPerByte => self.value,
+            RateUnit::CyclesPerBlock => self.value / 16.0,
+        }
+    }
+}
+
+/// One published public-key operation.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operation {
+    /// As the firmware names it (p256-ecdsa) and its operation (sign).
+    pub algorithm: String,
+    pub operation: String,
+    pub value: f64,
+    pub unit: TimeUnit,
+    pub clock_mhz: f64,
+    pub source: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    Ms,
+    Cycles,
+}
+
+impl Operation {
+    pub fn cycles(&self) -> f64 {
+        match self.unit {
+            TimeUnit::Ms => self.value * 1e-3 * self.clock_mhz * 1e6,
+            TimeUnit::Cycles => self.value,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limit {
+    pub what: String,
+    pub source: String,
+}
+
+/// What the engine does of one firmware primitive at a length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// The engine's cycles, from its published rate.
+    pub cycles: f64,
+    /// GCM on an AES-only engine: GHASH stays in software.
+    pub ghash: SoftwareGhash,
+    /// The published figures used.
+    pub sources: Vec<String>,
+}
+
+/// Where GCM's software GHASH is costed on an AES-only engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SoftwareGhash {
+    /// The engine does all of the primitive.
+    None,
+    /// Inside `cycles`: the source published GCM whole on the chip; this
+    /// much of it is beyond the engine's own AES blocks.
+    Included(f64),
+    /// Not in `cycles`: the caller adds the device's measured GHASH
+    /// (the drivers run Mbed TLS's 4-bit-table GHASH: its GCM less its CTR).
+    ToMeasure,
+}
+
+fn blocks(bytes: usize, block: usize) -> f64 {
+    bytes.div_ceil(block).max(1) as f64
+}
+
+impl Engine {
+    /// The engine's share of firmware primitive `id` (aes-128-ccm,
+    /// hmac-sha256) over `bytes`, or why it has none. Block counts are the
+    /// mode's: CCM's CBC-MAC over B0 and the data plus CTR over the data and
+    /// the tag's block; GCM's CTR plus H and the tag's block; SHA-256's
+    /// padded blocks, HMAC's two more (the keyed pads) and its outer block.
+    pub fn part(&self, id: &str, bytes: usize) -> Result<Part, String> {
+        let has = |mode: &str| self.modes.iter().any(|m| m == mode);
+        let aes = |n_blocks: f64| -> Result<Part, String> {
+            let rate = self
+                .aes128
+                .as_ref()
+                .ok_or_else(|| format!("{}: no published AES figure", self.title))?;
+            Ok(Part {
+                cycles: rate.cycles_per_byte() * 16.0 * n_blocks,
+                ghash: SoftwareGhash::None,
+                sources: vec![rate.source.clone()],
+            })
+        };
+        let sha = |n_bytes: usize| -> Result<Part, String> {
+            let rate = self
+                .sha256
+                .as_ref()
+                .ok_or_else(|| format!("{} has no SHA-256 engine", self.title))?;
+            Ok(Part {
+                cycles: rate.cycles_per_byte() * n_bytes as f64,
+                ghash: SoftwareGhash::None,
+                sources: vec![rate.source.clone()],
+            })
+        };
+        let b16 = blocks(bytes, 16);
+        match id {
+            "aes-128-ecb" if has("ecb") => aes(b16),
+            "aes-128-cbc" if has("cbc") => aes(b16),
+            "aes-128-ctr" if has("ctr") => aes(b16),
+            "aes-128-ccm" if has("ccm") => aes(2.0 * b16 + 2.0),
+            "aes-128-gcm" if has("ctr") => match self.ghash {
+                Ghash::Hardware => aes(b16 + 2.0),
+                Ghash::Software => {
+                    let blocks = aes(b16 + 2.0)?;
+                    Ok(match &self.aes128_gcm {
+                        // The chip's GCM as published, at the blocks GCM runs.
+                        Some(gcm) => {
+                            let whole = gcm.cycles_per_byte() * 16.0 * (b16 + 2.0);
+                            Part {
+                                cycles: whole,
+                                ghash: SoftwareGhash::Included((whole - blocks.cycles).max(0.0)),
+                                sources: [blocks.sources, vec![gcm.source.clone()]].concat(),
+                            }
+                        }
+                        None => Part {
+                            ghash: SoftwareGhash::ToMeasure,
+                            sources: [blocks.sources, vec![self.ghash_source.clone()]].concat(),
+                            ..blocks
+                        },
+                    })
+                }
+                Ghash::Unpublished | Ghash::None => Err(self.ghash_source.clone()),
+            },
+            "sha256" => sha((bytes + 9).div_ceil(64) * 64),
+            "hmac-sha256" => sha(64 + (bytes + 9).div_ceil(64) * 64 + 128),
+            _ => Err(format!("{} does not run {id}", self.title)),
+        }
+    }
+
+    /// The published time of a public-key operation, if any.
+    pub fn operation(&self, algorithm: &str, operation: &str) -> Option<&Operation> {
+        self.p256
+            .iter()
+            .find(|o| o.algorithm == algorithm && o.operation == operation)
+    }
+}
+
+/// Every engine in `data/engines/`.
+pub fn all() -> Result<Vec<Engine>, FactsError> {
+    FILES
+        .iter()
+        .map(|(name, text)| {
+            serde_json::from_str(text)
+                .map_err(|e| FactsError::Failed(format!("data/engines/{name}: {e}")))
+        })
+        .collect()
+}
+
+/// The engines of device profile `device`.
+pub fn of_device(device: &str) -> Result<Vec<Engine>, FactsError> {
+    Ok(all()?
+        .into_iter()
+        .filter(|e| e.devices.iter().any(|d| d == device))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_listed_and_every_figure_cites_a_source() {
+        let dir = crate::firmware_dir().join("../data/engines");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = FILES.iter().map(|f| f.0.to_string()).collect();
+        listed.sort();
+        assert_eq!(on_disk, listed);
+        for e in all().unwrap() {
+            let rates = e.aes128.iter().chain(&e.sha256).chain(&e.aes128_gcm);
+            for r in rates {
+                assert!(r.source.len() > 20 && r.value > 0.0, "{}: {r:?}", e.engine);
+            }
+            for o in &e.p256 {
+                assert!(
+                    o.source.len() > 20 && o.cycles() > 0.0,
+                    "{}: {o:?}",
+                    e.engine
+                );
+            }
+            for l in &e.cannot {
+                assert!(!l.source.is_empty(), "{}: {}", e.engine, l.what);
+            }
+            assert!(!e.devices.is_empty() && !e.ghash_source.is_empty());
+        }
+    }
+
+    /// Known answers of the unit arithmetic: the sources' own conversions.
+    #[test]
+    fn rates_convert_as_their_sources_say() {
+        let engines = all().unwrap();
+        let cc310 = engines
+            .iter()
+            .find(|e| e.engine == "cryptocell-310")
+            .unwrap();
+        // mbed-os #6794 prints "3 cycles/byte" itself.
+        assert_eq!(cc310.sha256.as_ref().unwrap().cycles_per_byte(), 3.0);
+        // 15023 KiB/s at 64 MHz: 4.16 cycles per byte.
+        let aes = cc310.aes128.as_ref().unwrap().cycles_per_byte();
+        assert!((aes - 4.160).abs() < 0.001, "{aes}");
+        // wolfSSL's 20.080 ms at 64 MHz.
+        let sign = cc310.operation("p256-ecdsa", "sign").unwrap().cycles();
+        assert!((sign - 1_285_120.0).abs() < 0.01, "{sign}");
+        let c3 = engines
+            .iter()
+            .find(|e| e.engine == "esp32-c3-aes-sha")
+            .unwrap();
+        // 90 MB/s at 160 MHz: 1.78 cycles per byte.
+        let sha = c3.sha256.as_ref().unwrap().cycles_per_byte();
+        assert!((sha - 1.778).abs() < 0.001, "{sha}");
+    }
+
+    #[test]
+    fn gcm_on_an_aes_only_engine_leaves_ghash_to_software() {
+        let engines = all().unwrap();
+        let cc310 = engines
+            .iter()
+            .find(|e| e.engine == "cryptocell-310")
+            .unwrap();
+        let gcm = cc310.part("aes-128-gcm", 16).unwrap();
+        assert!(gcm.software_ghash);
+        // One data block, H and the tag's counter block.
+        assert!(
+            (gcm.cycles - 3.0 * 16.0 * 4.160).abs() < 0.1,
+            "{}",
+            gcm.cycles
+        );
+        let ccm = cc310.part("aes-128-ccm", 16).unwrap();
+        assert!(!ccm.software_ghash);
+        assert!(cc310.part("chacha20-poly1305", 16).is_err());
+        assert!(cc310.part("aes-256-gcm", 16).is_err());
+        let l0 = engines.iter().find(|e| e.engine == "stm32l0-aes").unwrap();
+        assert!(
+            l0.part("aes-128-ctr", 16)
+                .unwrap_err()
+                .contains("no published")
+        );
+        let wl = engines
+            .iter()
+            .find(|e| e.engine == "stm32wl-aes-pka")
+            .unwrap();
+        assert!(wl.part("aes-128-gcm", 16).is_err());
+        assert!(wl.part("sha256", 16).is_err());
+    }
+}
