@@ -68,9 +68,10 @@ fn every_ranked_scheme_has_device_numbers_or_does_not_fit() {
 fn the_container_is_part_of_the_choice() {
     let doc = recommend("nrf52840", &["--container", "all"]);
     let rows = doc["rows"].as_array().unwrap();
+    // The software rows (an engine's are beside them, tested below).
     let gcm: Vec<_> = rows
         .iter()
-        .filter(|r| r["scheme"] == "aead:aes-128-gcm")
+        .filter(|r| r["scheme"] == "aead:aes-128-gcm" && r["engine"].is_null())
         .collect();
     let containers: Vec<&str> = gcm
         .iter()
@@ -182,9 +183,10 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
             "{r}"
         );
     }
+    // Software rows: an engine's row is costed apart and its timing unchecked.
     let marked: Vec<_> = rows(&leaky)
         .into_iter()
-        .filter(|r| r["constant_time"]["verdict"] == "leaks")
+        .filter(|r| r["constant_time"]["verdict"] == "leaks" && r["engine"].is_null())
         .collect();
     assert!(!marked.is_empty(), "--allow-leaky ranked no leaking build");
     let mut fell_back = 0;
@@ -193,9 +195,9 @@ fn no_build_that_leaks_on_the_device_is_ranked_unless_asked() {
         let leak = r["constant_time"]["leak"].as_str().unwrap();
         assert!(leak.contains(" in "), "the leak names no function: {leak}");
         // The same scheme without --allow-leaky: another implementation, slower.
-        let fallback = rows(&safe)
-            .into_iter()
-            .find(|s| s["scheme"] == r["scheme"] && s["container"] == r["container"]);
+        let fallback = rows(&safe).into_iter().find(|s| {
+            s["scheme"] == r["scheme"] && s["container"] == r["container"] && s["engine"].is_null()
+        });
         if let Some(s) = fallback {
             assert_ne!(s["implementation"], r["implementation"], "{s}");
             assert!(
@@ -363,5 +365,69 @@ fn oscore_rows_rank_beside_the_others_with_the_bytes_and_frames_link_gives() {
             ])
             .assert()
             .code(2);
+    }
+}
+
+/// A device's hardware engines are ranked beside software, each row
+/// labelled `published` with its sources (data/engines/); `--impl software`
+/// leaves them out. On an AES-only engine AES-GCM pays for GHASH in
+/// software, and on the nRF52840 that makes the engine's GCM lose to the
+/// software's (the CryptoCell's published GCM rate).
+#[test]
+fn engine_rows_are_published_with_their_sources_and_software_removes_them() {
+    for device in ["nrf52840", "esp32-c3"] {
+        let all = recommend_on(device, "ble-1m-251", &[]);
+        let rows = all["rows"].as_array().unwrap();
+        let engine: Vec<&serde_json::Value> =
+            rows.iter().filter(|r| !r["engine"].is_null()).collect();
+        assert!(engine.len() >= 5, "{device}: {} engine rows", engine.len());
+        for r in &engine {
+            assert_eq!(r["cpu_time_basis"], "published", "{device}: {r}");
+            let imp = r["implementation"].as_str().unwrap();
+            assert!(imp.starts_with("hardware (published: "), "{device}: {imp}");
+            let sources = r["engine"]["sources"].as_array().unwrap();
+            assert!(
+                !sources.is_empty() && sources.iter().all(|s| s.as_str().unwrap().len() > 30),
+                "{device}: {r}"
+            );
+            assert!(r["engine"]["engine_cycles"].as_f64().unwrap() > 0.0);
+        }
+        assert!(
+            rows.iter()
+                .filter(|r| r["engine"].is_null())
+                .all(|r| r["cpu_time_basis"] == "simulated")
+        );
+        let gcm = engine
+            .iter()
+            .find(|r| r["scheme"] == "aead:aes-128-gcm")
+            .unwrap_or_else(|| panic!("{device}: no engine row for AES-GCM"));
+        let ghash = gcm["engine"]["software_ghash_cycles"].as_f64().unwrap();
+        assert!(ghash > 1000.0, "{device}: GHASH {ghash}");
+        let software = recommend_on(device, "ble-1m-251", &["--impl", "software"]);
+        let soft_rows = software["rows"].as_array().unwrap();
+        assert!(soft_rows.iter().all(|r| r["engine"].is_null()), "{device}");
+        assert_eq!(soft_rows.len() + engine.len(), rows.len(), "{device}");
+    }
+    // Hardware can lose: the CryptoCell's GCM (software GHASH) against the
+    // best software AES-GCM on the same core.
+    let doc = recommend_on("nrf52840", "ble-1m-251", &[]);
+    let gcm_rows: Vec<&serde_json::Value> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["scheme"] == "aead:aes-128-gcm")
+        .collect();
+    assert!(
+        gcm_rows[0]["engine"].is_null(),
+        "the software GCM ranks first"
+    );
+    assert!(!gcm_rows[1]["engine"].is_null());
+    // The winner's sentence says when it depends on an engine.
+    let explanation = doc["explanation"].to_string();
+    if !doc["rows"][0]["engine"].is_null() {
+        assert!(
+            explanation.contains("the best software choice"),
+            "{explanation}"
+        );
     }
 }
