@@ -71,7 +71,7 @@ pub struct DeviceHandshake {
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum OnDevice {
-    Measured(DeviceHandshake),
+    Measured(Box<DeviceHandshake>),
     Unavailable {
         protocol: String,
         class: Class,
@@ -286,7 +286,7 @@ pub fn on_device(
         .map(|(b, i)| format!("{b} by {}", i.label()))
         .collect();
     let memory = memory_line(target, device, need);
-    Ok(OnDevice::Measured(DeviceHandshake {
+    Ok(OnDevice::Measured(Box::new(DeviceHandshake {
         protocol: handshake.protocol.clone(),
         class: handshake.class,
         device: device.name.clone(),
@@ -327,7 +327,7 @@ pub fn on_device(
             ),
             false => Vec::new(),
         },
-    }))
+    })))
 }
 
 impl DeviceHandshake {

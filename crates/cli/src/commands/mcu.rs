@@ -15,8 +15,9 @@ pub struct Args {
     pub target: String,
     /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,
-    /// Whose code: rustcrypto, ciphermeter (ours), mbedtls, monocypher (C), comma separated, or
-    /// all; with no algorithm named, every algorithm each has, beside the others that have it.
+    /// Whose code: rustcrypto, ciphermeter (ours), mbedtls, monocypher (C), p256-cortex-m4, salty
+    /// (Cortex-M4 assembly), comma separated, or all; with no algorithm named, every algorithm
+    /// each has, beside the others that have it.
     #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
     pub implementation: String,
     /// Message sizes in bytes, comma separated.
