@@ -526,7 +526,7 @@ impl Ranking {
         let (air, frames) = on_air(w);
         let mut lines = vec![format!(
             "Winner: {}{} — {:.2} uJ per message ({:.0} % radio), {air} bytes on air in {frames} frame{} (a {}-byte sealed message for a {}-byte reading), {} security bits.",
-            w.name(),
+            w.shown_name(),
             if allowed(w, self.interval_s) {
                 ""
             } else {
@@ -543,7 +543,7 @@ impl Ranking {
         if let Some(tie) = &self.tie {
             lines.push(tie.sentence.clone());
         } else if !tied.is_empty() {
-            let names: Vec<&str> = tied.iter().map(|c| c.name()).collect();
+            let names: Vec<String> = tied.iter().map(|c| c.shown_name()).collect();
             lines.push(format!(
                 "It ties with {}: their energies per message are equal within the uncertainty of the CPU times, so they share rank 1 and the order among them means nothing.",
                 names.join(", ")
@@ -560,7 +560,7 @@ impl Ranking {
             };
             lines.push(format!(
                 "It beats {} by {:.2} uJ ({}) because {why}.",
-                second.name(),
+                second.shown_name(),
                 (e2.message_j - e.message_j) * 1e6,
                 percent_of(e2.message_j - e.message_j, e.message_j)
             ));

@@ -356,6 +356,14 @@ impl SchemeCost {
         self.scheme.name()
     }
 
+    /// The name as sentences say it: with the engine that does part of it.
+    pub fn shown_name(&self) -> String {
+        match &self.engine {
+            Some(e) => format!("{} on the {}", self.name(), e.engine),
+            None => self.name().to_string(),
+        }
+    }
+
     /// The same message with another CPU time, its energy estimated anew
     /// (the link's airtime and listening are the message's own).
     pub fn with_cpu_us(&self, cpu_us: f64, s: &Setting) -> Result<SchemeCost, Error> {

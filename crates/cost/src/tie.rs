@@ -69,6 +69,8 @@ pub fn break_tie(
         .iter()
         .map(|c| c.name().to_string())
         .collect();
+    // As said: a row an engine does part of names it.
+    let shown: Vec<String> = ranked[..size].iter().map(|c| c.shown_name()).collect();
     let mut left: Vec<usize> = (0..size).collect();
     let mut decided_by = "least energy";
     let mut reasons = Vec::new();
@@ -113,9 +115,9 @@ pub fn break_tie(
     let chosen = left[0];
     // The pick first, the others in their order by energy.
     ranked[..=chosen].rotate_right(1);
-    let mut schemes = vec![names[chosen].clone()];
+    let mut schemes = vec![shown[chosen].clone()];
     schemes.extend(
-        names
+        shown
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != chosen)
@@ -124,12 +126,12 @@ pub fn break_tie(
     let within_percent = (energies_uj[size - 1] / best - 1.0) * 100.0;
     let mut sentence = format!(
         "These {size} tie within {within_percent:.2} % of the least energy per message, below what the model resolves: {}.",
-        names.join(", ")
+        shown.join(", ")
     );
     if reasons.is_empty() {
         sentence.push_str(&format!(
             " No tie-breaker tells them apart, so the least energy picks {}.",
-            names[chosen]
+            shown[chosen]
         ));
     } else {
         sentence.push_str(&format!(
@@ -140,13 +142,13 @@ pub fn break_tie(
             } else {
                 "that"
             },
-            names[chosen]
+            shown[chosen]
         ));
     }
     Some(TieGroup {
         schemes,
         within_percent,
-        chosen: names[chosen].clone(),
+        chosen: shown[chosen].clone(),
         decided_by: decided_by.to_string(),
         sentence,
     })
