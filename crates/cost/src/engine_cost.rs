@@ -59,7 +59,7 @@ pub fn with_engine(
     let bytes = cost.plaintext_bytes;
     let clock_hz = setting.device.clock_mhz.value * 1e6;
     // The cheapest measured seal path each implementation gives it.
-    let mut best: Option<(f64, SchemeCostParts)> = None;
+    let mut best: Option<(f64, EngineParts)> = None;
     for &(seal_us, imp) in &cost.seal_paths {
         let Some(parts) = parts_of(engine, table, &ids, imp, bytes) else {
             continue;
@@ -69,7 +69,7 @@ pub fn with_engine(
         if best.as_ref().is_none_or(|(t, _)| total < *t) {
             best = Some((
                 total,
-                SchemeCostParts {
+                EngineParts {
                     software,
                     imp,
                     ..parts
@@ -95,7 +95,7 @@ pub fn with_engine(
     });
     row.cpu_source = crate::device_times::CpuSource::Device(format!(
         "{}; the engine's part from published figures ({}), the software around it \
-         measured ({} on the device's core)",
+         simulated ({} on the device's core)",
         match &cost.cpu_source {
             crate::device_times::CpuSource::Device(d) => d.as_str(),
             _ => "device",
@@ -107,7 +107,7 @@ pub fn with_engine(
 }
 
 /// The cycles an engine takes over and adds for one implementation.
-struct SchemeCostParts {
+struct EngineParts {
     /// The software primitives' cycles the engine replaces.
     replaced: f64,
     /// The engine's cycles.
@@ -131,7 +131,7 @@ fn parts_of(
     ids: &[String],
     imp: Implementation,
     bytes: usize,
-) -> Option<SchemeCostParts> {
+) -> Option<EngineParts> {
     let alone = |id: &str, imp: Implementation| -> Option<f64> {
         let op = match device_facts::algorithms::find(id)?.family {
             Family::Hash => "hash",
@@ -141,7 +141,7 @@ fn parts_of(
         let entry = table.entry_of(id, imp, op)?;
         interpolate(&entry.cycle_points(), bytes)
     };
-    let mut parts = SchemeCostParts {
+    let mut parts = EngineParts {
         replaced: 0.0,
         engine: 0.0,
         ghash: 0.0,
