@@ -340,15 +340,19 @@ fn energy_of(
     let options = link::SendOptions::default();
     let cost =
         crate::on_air::message_cost(s.link, bytes, schc, &options).map_err(|e| e.to_string())?;
+    let est = message_energy(s, &cost, cpu_us)?;
+    Ok((cost, est))
+}
+
+/// One message's energy: `cpu_us` of CPU and the link's own airtime and listening.
+fn message_energy(s: &Setting, link: &LinkCost, cpu_us: f64) -> Result<EnergyEstimate, String> {
     let load = MessageLoad {
         cpu_time_s: cpu_us * 1e-6,
-        airtime: cost.airtime,
-        rx_time: cost.rx_time,
+        airtime: link.airtime,
+        rx_time: link.rx_time,
         tx_power_dbm: s.link.tx_power_dbm,
     };
-    let est = energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s)
-        .map_err(|e| e.to_string())?;
-    Ok((cost, est))
+    energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s).map_err(|e| e.to_string())
 }
 
 impl SchemeCost {
@@ -371,14 +375,7 @@ impl SchemeCost {
             .link_cost
             .as_ref()
             .ok_or_else(|| Error::failed("a ranked scheme has no link cost"))?;
-        let load = MessageLoad {
-            cpu_time_s: cpu_us * 1e-6,
-            airtime: link.airtime,
-            rx_time: link.rx_time,
-            tx_power_dbm: s.link.tx_power_dbm,
-        };
-        let energy = energy::estimate(s.device, s.radio, s.battery, &load, s.interval_s)
-            .map_err(Error::invalid)?;
+        let energy = message_energy(s, link, cpu_us).map_err(Error::invalid)?;
         let mut row = self.clone();
         row.cpu_us = cpu_us;
         row.energy = Some(energy);

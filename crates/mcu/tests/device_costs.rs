@@ -211,9 +211,10 @@ const SAMPLE: &[(Target, &str, &str)] = &[
     ),
     (Target::CortexM0plus, "rsa-1024", "decrypt"),
     (Target::CortexM4, "x25519@monocypher", "shared"),
-    // The Cortex-M4's assembly: salty's field code, and EDHOC on p256-cortex-m4.
+    // The Cortex-M4's assembly: salty's field code, Emill's P-256 (the C and
+    // assembly its -sys crate builds with arm-none-eabi-gcc).
     (Target::CortexM4, "x25519@salty", "shared"),
-    (Target::CortexM4, "edhoc-m3-s2@p256-cortex-m4", "m2-read"),
+    (Target::CortexM4, "p256-ecdh@p256-cortex-m4", "shared"),
     (Target::Riscv32imc, "chacha20-poly1305", "encrypt"),
     (Target::Riscv32imc, "sha3-256@ciphermeter", "hash"),
     // P-256 (Mbed TLS's) and EDHOC whole, both parties' P-256 ECDHs.
