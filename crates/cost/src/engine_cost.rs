@@ -6,7 +6,6 @@
 //! costed from the same table (GCM less CTR). Labelled `published`.
 
 use device_facts::Implementation;
-use device_facts::algorithms::Family;
 use device_facts::cost_table::{CostTable, interpolate};
 use device_facts::engine::{Engine, SoftwareGhash};
 use serde::{Deserialize, Serialize};
@@ -133,11 +132,9 @@ fn parts_of(
     bytes: usize,
 ) -> Option<EngineParts> {
     let alone = |id: &str, imp: Implementation| -> Option<f64> {
-        let op = match device_facts::algorithms::find(id)?.family {
-            Family::Hash => "hash",
-            Family::Mac => "mac",
-            _ => "encrypt",
-        };
+        let op = device_facts::algorithms::find(id)?
+            .family
+            .data_operation()?;
         let entry = table.entry_of(id, imp, op)?;
         interpolate(&entry.cycle_points(), bytes)
     };

@@ -7,7 +7,6 @@
 //! which runs RustCrypto's code, so `recommend`, `energy` and `link` agree.
 
 use device_facts::Implementation;
-use device_facts::algorithms::Family;
 use device_facts::cost_table::CostTable;
 use serde::{Deserialize, Serialize};
 
@@ -70,12 +69,7 @@ pub fn choose(table: &CostTable, scheme: &str, bytes: usize) -> Option<Implement
 /// The primitive's fastest implementation; RustCrypto's, the sealing core's,
 /// where the table has no build of the primitive alone.
 fn part(table: &CostTable, id: &str, bytes: usize) -> PartChoice {
-    let operation = device_facts::algorithms::find(id).and_then(|a| match a.family {
-        Family::Hash => Some("hash"),
-        Family::Mac => Some("mac"),
-        Family::Aead | Family::Stream | Family::BlockMode(_) => Some("encrypt"),
-        _ => None,
-    });
+    let operation = device_facts::algorithms::find(id).and_then(|a| a.family.data_operation());
     let measured: Vec<(Implementation, f64)> = Implementation::ALL
         .into_iter()
         .filter_map(|imp| {

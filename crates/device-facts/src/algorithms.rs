@@ -40,6 +40,19 @@ pub enum Family {
     Handshake,
 }
 
+impl Family {
+    /// The operation a primitive of this family is measured under over a
+    /// message (`hash`, `mac`, `encrypt`); none for the others.
+    pub fn data_operation(self) -> Option<&'static str> {
+        match self {
+            Family::Hash => Some("hash"),
+            Family::Mac => Some("mac"),
+            Family::Aead | Family::Stream | Family::BlockMode(_) => Some("encrypt"),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Algorithm {
     pub id: &'static str,
