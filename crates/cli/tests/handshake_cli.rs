@@ -750,14 +750,15 @@ fn coap_carried_edhoc_compressed_with_schc_has_the_rfcs_sizes() {
 /// the PKA (its published figures), and the PKA loses, as `handshake` says.
 #[test]
 fn the_stm32wl_pka_shows_it_losing_to_the_assembly() {
-    let h = json(&[
+    let args = [
         "handshake",
         "edhoc",
         "--link",
         "lorawan-eu868-dr5",
         "--device",
         "stm32wl",
-    ]);
+    ];
+    let h = json(&args);
     let rows = h["device"]["p256"].as_array().unwrap();
     let sign: Vec<&Value> = rows.iter().filter(|r| r["operation"] == "sign").collect();
     assert_eq!(sign[0]["implementation"], "p256-cortex-m4");
@@ -772,14 +773,7 @@ fn the_stm32wl_pka_shows_it_losing_to_the_assembly() {
     );
     let text = Command::cargo_bin("ciphermeter")
         .unwrap()
-        .args([
-            "handshake",
-            "edhoc",
-            "--link",
-            "lorawan-eu868-dr5",
-            "--device",
-            "stm32wl",
-        ])
+        .args(args)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&text.stdout);

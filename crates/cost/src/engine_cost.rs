@@ -42,7 +42,12 @@ pub struct EngineUse {
 impl EngineUse {
     /// The implementation column's words.
     pub fn label(&self) -> String {
-        format!("hardware (published: {})", self.engine_title)
+        device_facts::engine::hardware_label(&self.engine_title)
+    }
+
+    /// `scheme` as sentences and lists name it with this engine.
+    pub fn shown_name(&self, scheme: &str) -> String {
+        format!("{scheme} on the {}", self.engine)
     }
 }
 
@@ -88,7 +93,7 @@ pub fn with_engine(
         sources: parts.sources,
         engine_cycles: parts.engine,
         software_cycles: parts.software,
-        software_ghash_cycles: parts.has_ghash.then_some(parts.ghash_shown),
+        software_ghash_cycles: parts.ghash_shown,
         software_implementation: parts.imp.name().to_string(),
         cannot,
     });
@@ -113,9 +118,9 @@ struct EngineParts {
     engine: f64,
     /// GHASH measured on the device, added to the software's cycles.
     ghash: f64,
-    /// GHASH in software, whether measured or inside a published figure.
-    ghash_shown: f64,
-    has_ghash: bool,
+    /// GHASH in software, whether measured or inside a published figure;
+    /// none where the engine does all it takes on.
+    ghash_shown: Option<f64>,
     software: f64,
     imp: Implementation,
     sources: Vec<String>,
@@ -142,8 +147,7 @@ fn parts_of(
         replaced: 0.0,
         engine: 0.0,
         ghash: 0.0,
-        ghash_shown: 0.0,
-        has_ghash: false,
+        ghash_shown: None,
         software: 0.0,
         imp,
         sources: Vec::new(),
@@ -157,8 +161,7 @@ fn parts_of(
         match part.ghash {
             SoftwareGhash::None => {}
             SoftwareGhash::Included(c) => {
-                parts.ghash_shown += c;
-                parts.has_ghash = true;
+                *parts.ghash_shown.get_or_insert(0.0) += c;
             }
             SoftwareGhash::ToMeasure => {
                 // Mbed TLS's GHASH on this core: its GCM less its CTR mode.
@@ -167,8 +170,7 @@ fn parts_of(
                     - alone(&ctr, Implementation::MbedTls)?)
                 .max(0.0);
                 parts.ghash += c;
-                parts.ghash_shown += c;
-                parts.has_ghash = true;
+                *parts.ghash_shown.get_or_insert(0.0) += c;
             }
         }
         parts.engine += part.cycles;

@@ -59,7 +59,7 @@ pub fn p256_rows(table: &CostTable, engines: &[Engine], clock_hz: f64) -> Vec<Pu
                 these.push(row(
                     algorithm,
                     operation,
-                    format!("hardware (published: {})", engine.title),
+                    device_facts::engine::hardware_label(&engine.title),
                     o.cycles(),
                     clock_hz,
                     Some(o.source.clone()),

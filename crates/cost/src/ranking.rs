@@ -457,7 +457,9 @@ fn status_of(c: &SchemeCost) -> (String, Option<String>) {
 fn cpu_time_basis(c: &SchemeCost) -> &'static str {
     match &c.cpu_source {
         _ if c.engine.is_some() => "published",
-        CpuSource::Device(what) if what.contains("measured on board") => "measured",
+        CpuSource::Device(what) if what.contains(device_facts::cost_table::MEASURED_ON_BOARD) => {
+            "measured"
+        }
         CpuSource::Device(_) => "simulated",
         _ => "measured",
     }
@@ -1177,7 +1179,7 @@ impl RankingSummary {
         let mut named: Vec<String> = Vec::new();
         for row in self.rows.iter().take(top) {
             let shown = match &row.engine {
-                Some(e) => format!("{} with the {}", row.scheme, e.engine),
+                Some(e) => e.shown_name(&row.scheme),
                 None => row.scheme.clone(),
             };
             if row.seal_paths.is_empty() || named.contains(&shown) {

@@ -363,7 +363,7 @@ impl SchemeCost {
     /// The name as sentences say it: with the engine that does part of it.
     pub fn shown_name(&self) -> String {
         match &self.engine {
-            Some(e) => format!("{} on the {}", self.name(), e.engine),
+            Some(e) => e.shown_name(self.name()),
             None => self.name().to_string(),
         }
     }

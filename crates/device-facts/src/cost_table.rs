@@ -44,11 +44,15 @@ pub struct MeasuredOn {
     pub serial_number: String,
 }
 
+/// How a board's rows are labelled, before the board and its serial number
+/// (what `recommend` tells a board's CPU time from a simulation's by).
+pub const MEASURED_ON_BOARD: &str = "measured on board";
+
 impl std::fmt::Display for MeasuredOn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "measured on board {}, serial {}",
+            "{MEASURED_ON_BOARD} {}, serial {}",
             self.board, self.serial_number
         )
     }

@@ -247,6 +247,11 @@ impl Engine {
     }
 }
 
+/// How an implementation column names an engine-backed row.
+pub fn hardware_label(title: &str) -> String {
+    format!("hardware (published: {title})")
+}
+
 /// Every engine in `data/engines/`.
 pub fn all() -> Result<Vec<Engine>, FactsError> {
     FILES
@@ -269,6 +274,14 @@ pub fn of_device(device: &str) -> Result<Vec<Engine>, FactsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn engine(name: &str) -> Engine {
+        all()
+            .unwrap()
+            .into_iter()
+            .find(|e| e.engine == name)
+            .unwrap_or_else(|| panic!("no engine {name}"))
+    }
 
     #[test]
     fn every_file_is_listed_and_every_figure_cites_a_source() {
@@ -303,11 +316,7 @@ mod tests {
     /// Known answers of the unit arithmetic: the sources' own conversions.
     #[test]
     fn rates_convert_as_their_sources_say() {
-        let engines = all().unwrap();
-        let cc310 = engines
-            .iter()
-            .find(|e| e.engine == "cryptocell-310")
-            .unwrap();
+        let cc310 = engine("cryptocell-310");
         // mbed-os #6794 prints "3 cycles/byte" itself.
         assert_eq!(cc310.sha256.as_ref().unwrap().cycles_per_byte(), 3.0);
         // 15023 KiB/s at 64 MHz: 4.16 cycles per byte.
@@ -316,10 +325,7 @@ mod tests {
         // wolfSSL's 20.080 ms at 64 MHz.
         let sign = cc310.operation("p256-ecdsa", "sign").unwrap().cycles();
         assert!((sign - 1_285_120.0).abs() < 0.01, "{sign}");
-        let c3 = engines
-            .iter()
-            .find(|e| e.engine == "esp32-c3-aes-sha")
-            .unwrap();
+        let c3 = engine("esp32-c3-aes-sha");
         // 90 MB/s at 160 MHz: 1.78 cycles per byte.
         let sha = c3.sha256.as_ref().unwrap().cycles_per_byte();
         assert!((sha - 1.778).abs() < 0.001, "{sha}");
@@ -327,11 +333,7 @@ mod tests {
 
     #[test]
     fn gcm_on_an_aes_only_engine_leaves_ghash_to_software() {
-        let engines = all().unwrap();
-        let cc310 = engines
-            .iter()
-            .find(|e| e.engine == "cryptocell-310")
-            .unwrap();
+        let cc310 = engine("cryptocell-310");
         // mbed-os #10907's GCM whole (232 KiB/s) over one data block, H and
         // the tag's counter block; beyond the AES blocks (15023 KiB/s), GHASH.
         let gcm = cc310.part("aes-128-gcm", 16).unwrap();
@@ -344,10 +346,7 @@ mod tests {
             (ghash - (whole - 3.0 * 16.0 * 4.160)).abs() < 0.1,
             "{ghash}"
         );
-        let c3 = engines
-            .iter()
-            .find(|e| e.engine == "esp32-c3-aes-sha")
-            .unwrap();
+        let c3 = engine("esp32-c3-aes-sha");
         assert_eq!(
             c3.part("aes-128-gcm", 16).unwrap().ghash,
             SoftwareGhash::ToMeasure
@@ -356,16 +355,13 @@ mod tests {
         assert_eq!(ccm.ghash, SoftwareGhash::None);
         assert!(cc310.part("chacha20-poly1305", 16).is_err());
         assert!(cc310.part("aes-256-gcm", 16).is_err());
-        let l0 = engines.iter().find(|e| e.engine == "stm32l0-aes").unwrap();
+        let l0 = engine("stm32l0-aes");
         assert!(
             l0.part("aes-128-ctr", 16)
                 .unwrap_err()
                 .contains("no published")
         );
-        let wl = engines
-            .iter()
-            .find(|e| e.engine == "stm32wl-aes-pka")
-            .unwrap();
+        let wl = engine("stm32wl-aes-pka");
         assert!(wl.part("aes-128-gcm", 16).is_err());
         assert!(wl.part("sha256", 16).is_err());
     }

@@ -351,7 +351,6 @@ pub fn parse_choice(spec: &str) -> Result<Choice, FactsError> {
         .collect();
     let software = match names.as_slice() {
         [] if hardware => Vec::new(),
-        [only] if is(only, "software") => Implementation::ALL.to_vec(),
         _ if names.iter().any(|p| is(p, "software")) => Implementation::ALL.to_vec(),
         _ => parse_list(&names.join(",")).map_err(|e| {
             FactsError::Usage(format!("{e}; or software (no hardware engines), hardware"))
