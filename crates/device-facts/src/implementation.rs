@@ -48,6 +48,7 @@ const OFFERS: &[(Implementation, &[&str])] = &[
             "sha3-512",
             "hmac-sha3-256",
             "hmac-sha3-512",
+            "x25519",
         ],
     ),
     (

@@ -39,7 +39,7 @@
 //! Vector files live in `tests/vectors/*.txt`, each citing its source.
 
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub use aead;
@@ -55,6 +55,7 @@ pub mod ascon128v12;
 pub mod ascon_aead128;
 pub mod chacha20poly1305;
 pub mod clefia;
+pub mod curve25519;
 pub mod eax;
 pub mod gcm;
 pub mod keccak;

@@ -12,6 +12,8 @@ pub mod aead;
 #[cfg(any(rsa, feature = "edhoc-m3-s2"))]
 pub mod bignum;
 pub mod block;
+#[cfg(all(feature = "impl-ciphermeter", any(feature = "x25519", feature = "ed25519")))]
+pub mod curve25519;
 #[cfg(eax_bytewise)]
 pub mod eax_bytewise;
 #[cfg(feature = "edhoc-m3-s2")]
@@ -416,7 +418,12 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     // Elliptic curves from the C libraries (public_key.rs).
     #[cfg(feature = "x25519")]
     public_key::agreement::<
-        pick!(rustcrypto: Missing, monocypher: clib::monocypher::X25519, salty: salty::X25519),
+        pick!(
+            rustcrypto: Missing,
+            ciphermeter: curve25519::X25519,
+            monocypher: clib::monocypher::X25519,
+            salty: salty::X25519
+        ),
         P,
     >(b, "x25519", &public_key::X25519);
     #[cfg(feature = "ed25519")]
