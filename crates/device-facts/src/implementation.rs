@@ -49,6 +49,7 @@ const OFFERS: &[(Implementation, &[&str])] = &[
             "hmac-sha3-256",
             "hmac-sha3-512",
             "x25519",
+            "ed25519",
         ],
     ),
     (

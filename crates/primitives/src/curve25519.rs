@@ -8,7 +8,10 @@
 //! the portable field. Nothing branches on or indexes by a secret.
 
 
+pub mod ed25519;
+pub mod edwards;
 pub mod field;
 #[cfg(umaal)]
 mod field_umaal;
+pub mod scalar;
 pub mod x25519;

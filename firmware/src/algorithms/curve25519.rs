@@ -2,9 +2,10 @@
 //! Cortex-M4 its field multiply and square are `umaal` assembly, elsewhere
 //! the portable field code.
 
-use primitives::curve25519::x25519;
+use primitives::curve25519::{ed25519, x25519};
+use sha2::Sha512;
 
-use super::public_key::KeyAgreement;
+use super::public_key::{KeyAgreement, Signer};
 
 pub struct X25519;
 
@@ -25,5 +26,39 @@ impl KeyAgreement for X25519 {
         };
         *out = x25519::x25519(sk, peer);
         true
+    }
+}
+
+/// Ed25519 (RFC 8032), SHA-512 from RustCrypto. The expanded key is the seed
+/// and the compressed public key, as a device keeps them: signing hashes the
+/// seed again but does not recompute the public point.
+pub struct Ed25519;
+
+impl Signer for Ed25519 {
+    const PK: usize = 32;
+
+    fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
+        let Ok(pk) = <&mut [u8; 32]>::try_from(pk) else {
+            return false;
+        };
+        *pk = ed25519::public_key::<Sha512>(secret);
+        expanded[..32].copy_from_slice(secret);
+        expanded[32..].copy_from_slice(pk);
+        true
+    }
+
+    fn sign(expanded: &[u8; 64], msg: &[u8], sig: &mut [u8; 64]) -> bool {
+        let (Ok(seed), Ok(public)) = (
+            <&[u8; 32]>::try_from(&expanded[..32]),
+            <&[u8; 32]>::try_from(&expanded[32..]),
+        ) else {
+            return false;
+        };
+        *sig = ed25519::sign::<Sha512>(seed, public, msg);
+        true
+    }
+
+    fn verify(pk: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
+        <&[u8; 32]>::try_from(pk).is_ok_and(|pk| ed25519::verify::<Sha512>(pk, msg, sig))
     }
 }

@@ -428,7 +428,12 @@ pub fn run<P: Probe>(b: &mut Bench<P>, data: &mut [u8], out: &mut [u8]) {
     >(b, "x25519", &public_key::X25519);
     #[cfg(feature = "ed25519")]
     public_key::signature::<
-        pick!(rustcrypto: Missing, monocypher: clib::monocypher::Ed25519, salty: salty::Ed25519),
+        pick!(
+            rustcrypto: Missing,
+            ciphermeter: curve25519::Ed25519,
+            monocypher: clib::monocypher::Ed25519,
+            salty: salty::Ed25519
+        ),
         P,
     >(b, "ed25519", &public_key::ED25519);
     #[cfg(feature = "p256-ecdh")]

@@ -209,14 +209,14 @@ impl Fe {
         (z11, z2_250_0)
     }
 
-    /// Swaps a and b when `swap` is 1 (0 or 1 only), without a branch.
+    /// Swaps a and b when `swap` is 1 (0 or 1 only), without a branch (a
+    /// `subtle` choice: its barrier keeps the compiler from branching on it).
     #[inline]
     pub fn cswap(a: &mut Fe, b: &mut Fe, swap: u32) {
-        let mask = swap.wrapping_neg();
-        for i in 0..8 {
-            let t = mask & (a.0[i] ^ b.0[i]);
-            a.0[i] ^= t;
-            b.0[i] ^= t;
+        use subtle::{Choice, ConditionallySelectable};
+        let choice = Choice::from(swap as u8);
+        for (x, y) in a.0.iter_mut().zip(b.0.iter_mut()) {
+            u32::conditional_swap(x, y, choice);
         }
     }
 
@@ -230,10 +230,11 @@ impl Fe {
     /// b when `choose` is 1, else a (0 or 1 only), without a branch.
     #[inline]
     pub fn select(a: &Fe, b: &Fe, choose: u32) -> Fe {
-        let mask = choose.wrapping_neg();
+        use subtle::{Choice, ConditionallySelectable};
+        let choice = Choice::from(choose as u8);
         let mut r = a.0;
-        for i in 0..8 {
-            r[i] ^= mask & (a.0[i] ^ b.0[i]);
+        for (x, y) in r.iter_mut().zip(b.0) {
+            x.conditional_assign(&y, choice);
         }
         Fe(r)
     }
@@ -245,6 +246,13 @@ impl Fe {
             .zip(b.reduced())
             .fold(0, |acc, (x, y)| acc | (x ^ y))
             == 0
+    }
+}
+
+/// Equal as field elements (mod p).
+impl PartialEq for Fe {
+    fn eq(&self, other: &Fe) -> bool {
+        self.ct_eq(other)
     }
 }
 

@@ -12,6 +12,7 @@
 use core::arch::global_asm;
 use core::mem::MaybeUninit;
 
+use super::edwards::Niels;
 use super::field::Fe;
 
 global_asm!(
@@ -835,6 +836,154 @@ global_asm!(
     "    add sp, sp, #360",
     "    pop {{r4-r11, pc}}",
     ".size cm_fe25519_pow_p58, . - cm_fe25519_pow_p58",
+    // out = table[index] for the comb's 16 entries of 24 words (r0 = out, r1 = table,
+    // r2 = index), reading every entry: each element ORs in every entry's
+    // words under a mask that is all ones only where index - j is zero.
+    ".section .text.cm_ed25519_select,\"ax\",%progbits",
+    ".global cm_ed25519_select",
+    ".hidden cm_ed25519_select",
+    ".type cm_ed25519_select, %function",
+    ".p2align 2",
+    ".thumb_func",
+    "cm_ed25519_select:",
+    "    push {{r4-r11, lr}}",
+    "    sub sp, sp, #8",
+    "    str r2, [sp]",
+    "    ldr r2, [sp]",
+    "    add r12, r1, #1536",
+    "    str r12, [sp, #4]",
+    "    add r12, r1, #0",
+    "    mov r11, r12",
+    "    mov r3, #0",
+    "    mov r4, #0",
+    "    mov r5, #0",
+    "    mov r6, #0",
+    "    mov r7, #0",
+    "    mov r8, #0",
+    "    mov r9, #0",
+    "    mov r10, #0",
+    "1:",
+    "    rsb r12, r2, #0",
+    "    orr r12, r12, r2",
+    "    mvn r12, r12, asr #31",
+    "    sub r2, r2, #1",
+    "    ldrd r1, lr, [r11, #0]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r3, r3, r1",
+    "    orr r4, r4, lr",
+    "    ldrd r1, lr, [r11, #8]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r5, r5, r1",
+    "    orr r6, r6, lr",
+    "    ldrd r1, lr, [r11, #16]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r7, r7, r1",
+    "    orr r8, r8, lr",
+    "    ldrd r1, lr, [r11, #24]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r9, r9, r1",
+    "    orr r10, r10, lr",
+    "    add r11, r11, #96",
+    "    ldr r12, [sp, #4]",
+    "    cmp r11, r12",
+    "    bne 1b",
+    "    stm r0!, {{r3-r10}}",
+    "    sub r1, r11, #1536",
+    "    ldr r2, [sp]",
+    "    add r12, r1, #1568",
+    "    str r12, [sp, #4]",
+    "    add r12, r1, #32",
+    "    mov r11, r12",
+    "    mov r3, #0",
+    "    mov r4, #0",
+    "    mov r5, #0",
+    "    mov r6, #0",
+    "    mov r7, #0",
+    "    mov r8, #0",
+    "    mov r9, #0",
+    "    mov r10, #0",
+    "2:",
+    "    rsb r12, r2, #0",
+    "    orr r12, r12, r2",
+    "    mvn r12, r12, asr #31",
+    "    sub r2, r2, #1",
+    "    ldrd r1, lr, [r11, #0]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r3, r3, r1",
+    "    orr r4, r4, lr",
+    "    ldrd r1, lr, [r11, #8]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r5, r5, r1",
+    "    orr r6, r6, lr",
+    "    ldrd r1, lr, [r11, #16]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r7, r7, r1",
+    "    orr r8, r8, lr",
+    "    ldrd r1, lr, [r11, #24]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r9, r9, r1",
+    "    orr r10, r10, lr",
+    "    add r11, r11, #96",
+    "    ldr r12, [sp, #4]",
+    "    cmp r11, r12",
+    "    bne 2b",
+    "    stm r0!, {{r3-r10}}",
+    "    sub r1, r11, #1568",
+    "    ldr r2, [sp]",
+    "    add r12, r1, #1600",
+    "    str r12, [sp, #4]",
+    "    add r12, r1, #64",
+    "    mov r11, r12",
+    "    mov r3, #0",
+    "    mov r4, #0",
+    "    mov r5, #0",
+    "    mov r6, #0",
+    "    mov r7, #0",
+    "    mov r8, #0",
+    "    mov r9, #0",
+    "    mov r10, #0",
+    "3:",
+    "    rsb r12, r2, #0",
+    "    orr r12, r12, r2",
+    "    mvn r12, r12, asr #31",
+    "    sub r2, r2, #1",
+    "    ldrd r1, lr, [r11, #0]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r3, r3, r1",
+    "    orr r4, r4, lr",
+    "    ldrd r1, lr, [r11, #8]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r5, r5, r1",
+    "    orr r6, r6, lr",
+    "    ldrd r1, lr, [r11, #16]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r7, r7, r1",
+    "    orr r8, r8, lr",
+    "    ldrd r1, lr, [r11, #24]",
+    "    and r1, r1, r12",
+    "    and lr, lr, r12",
+    "    orr r9, r9, r1",
+    "    orr r10, r10, lr",
+    "    add r11, r11, #96",
+    "    ldr r12, [sp, #4]",
+    "    cmp r11, r12",
+    "    bne 3b",
+    "    stm r0!, {{r3-r10}}",
+    "    sub r1, r11, #1600",
+    "    add sp, sp, #8",
+    "    pop {{r4-r11, pc}}",
+    ".size cm_ed25519_select, . - cm_ed25519_select",
     // The Montgomery ladder of RFC 7748 §5, its 255 steps (r0 = x1, x2, z2, x3, z3:
     // 40 words, read and written back; r1 = the clamped scalar). The elements
     // and four temporaries live in this frame; every step swaps by a mask and
@@ -1359,6 +1508,7 @@ unsafe extern "C" {
     fn cm_fe25519_invert(out: *mut u32, a: *const u32);
     fn cm_fe25519_pow_p58(out: *mut u32, a: *const u32);
     fn cm_x25519_ladder(state: *mut u32, scalar: *const u8);
+    fn cm_ed25519_select(out: *mut u32, table: *const u32, index: u32);
     fn cm_fe25519_add(out: *mut u32, a: *const u32, b: *const u32);
     fn cm_fe25519_sub(out: *mut u32, a: *const u32, b: *const u32);
     fn cm_fe25519_mul121665_add(out: *mut u32, e: *const u32, aa: *const u32);
@@ -1487,4 +1637,16 @@ pub(super) fn ladder(x1: &Fe, scalar: &[u8; 32]) -> [Fe; 2] {
     // written in place, and 32 bytes of scalar read.
     unsafe { cm_x25519_ladder(state.as_mut_ptr().cast(), scalar.as_ptr()) };
     [state[1], state[2]]
+}
+
+/// table[index] for the comb (16 entries of three elements), every entry read.
+pub(super) fn comb_select(table: &[Niels; 16], index: u32) -> Niels {
+    let mut out = MaybeUninit::<Niels>::uninit();
+    // SAFETY: the table is 16 × 24 contiguous words (`Niels` is `repr(C)`
+    // over three transparent `[u32; 8]`) and `out` 24 words, all of which
+    // the assembly writes; the index is masked, never used as an address.
+    unsafe {
+        cm_ed25519_select(out.as_mut_ptr().cast(), table.as_ptr().cast(), index);
+        out.assume_init()
+    }
 }
