@@ -32,10 +32,10 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
         collect(&firmware.join("../crates/clib").join(rel), &mut files)?;
     }
     collect(&firmware.join("../crates/primitives/src"), &mut files)?;
-    collect(
-        &firmware.join("../crates/primitives/Cargo.toml"),
-        &mut files,
-    )?;
+    // Its build script too: it selects the Cortex-M4's assembly (cfg(umaal)).
+    for rel in ["Cargo.toml", "build.rs"] {
+        collect(&firmware.join("../crates/primitives").join(rel), &mut files)?;
+    }
     // The sealing core (not its host part, which no device runs).
     for rel in ["src", "Cargo.toml", "build.rs"] {
         collect(&firmware.join("../crates/seal").join(rel), &mut files)?;

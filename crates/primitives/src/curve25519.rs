@@ -7,7 +7,6 @@
 //! for `thumbv7em` targets); every other core runs the same curve code on
 //! the portable field. Nothing branches on or indexes by a secret.
 
-
 pub mod ed25519;
 pub mod edwards;
 pub mod field;

@@ -5,7 +5,8 @@
 //! specifications and exposed through the same RustCrypto traits as the
 //! crates (cipher 0.5, aead 0.6, digest 0.11).
 //!
-//! `#![no_std]`, no allocation, no floating point; tables are `const`/`static`
+//! `#![no_std]`, no allocation, no floating point; no `unsafe` outside the
+//! Cortex-M4 assembly of `curve25519` (its calls, each with its safety note); tables are `const`/`static`
 //! so they live in flash on Cortex-M (see `compact-tables` for AVR). Round and AEAD keys are
 //! zeroized on drop (`ZeroizeOnDrop`).
 //!
@@ -26,6 +27,7 @@
 //! | [`Gcm<C>`](Gcm), [`Aes128Gcm`], [`Aes256Gcm`] | AEAD (GCM, SP 800-38D) over a 128-bit block cipher; GHASH with Shoup's 4-bit tables (512 bytes per key, one input byte per step), on bytes on AVR, on `u32` words elsewhere | cipher's | - | 12 | 16 | McGrew & Viega's GCM test cases 1-4 and 13-16; agreement with the `aes-gcm` crate |
 //! | [`ChaCha20Poly1305`] | AEAD (RFC 8439); Poly1305 in 8-bit limbs on AVR (each product one 8×8 multiply), in 13-bit limbs (16×16→32 products) elsewhere | 32 | - | 12 | 16 | RFC 8439 section 2.8.2; agreement with the `chacha20poly1305` crate |
 //! | [`Sha3_256`], [`Sha3_512`] | hash (FIPS 202; digest 0.11 `Digest`, usable in `hmac::SimpleHmac`), Keccak-f\[1600\] on bit-interleaved byte lanes on AVR (a rotation is a byte choice and a one-byte rotate), on `u64` lanes elsewhere | - | rate 136/72 | - | - | FIPS 202 / NIST example values (empty, 200 × 0xa3) and "abc"; agreement with the `sha3` crate |
+//! | [`curve25519`]: [`x25519`](curve25519::x25519), [`ed25519`](curve25519::ed25519) | key agreement (RFC 7748), signature (RFC 8032, SHA-512 the caller's) on 32-bit words mod 2^256 - 38; on ARMv7E-M (`thumbv7em`) the field multiply, the X25519 ladder, inversion and the Ed25519 comb lookup are `umaal` assembly | 32 | - | - | - | RFC 7748 §5.2 (with the 1,000-iteration value) and §6.1; RFC 8032 §7.1 tests 1-3 and SHA(abc); the comb table recomputed from B |
 //! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
 //!
 //! Feature `compact-tables`: CLEFIA and PRESENT without their large lookup

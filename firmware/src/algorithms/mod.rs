@@ -12,7 +12,10 @@ pub mod aead;
 #[cfg(any(rsa, feature = "edhoc-m3-s2"))]
 pub mod bignum;
 pub mod block;
-#[cfg(all(feature = "impl-ciphermeter", any(feature = "x25519", feature = "ed25519")))]
+#[cfg(all(
+    feature = "impl-ciphermeter",
+    any(feature = "x25519", feature = "ed25519")
+))]
 pub mod curve25519;
 #[cfg(eax_bytewise)]
 pub mod eax_bytewise;

@@ -37,9 +37,19 @@ pub fn public_key<H: Digest<OutputSize = U64>>(seed: &[u8; 32]) -> [u8; 32] {
 /// The signature of `msg` by `seed`, whose public key is `public`
 /// (RFC 8032 §5.1.6; the caller keeps the public key with the seed, as a
 /// device does, so it is not recomputed).
-pub fn sign<H: Digest<OutputSize = U64>>(seed: &[u8; 32], public: &[u8; 32], msg: &[u8]) -> [u8; 64] {
+pub fn sign<H: Digest<OutputSize = U64>>(
+    seed: &[u8; 32],
+    public: &[u8; 32],
+    msg: &[u8],
+) -> [u8; 64] {
     let (mut a, mut prefix) = expand::<H>(seed);
-    let r = Scalar::from_bytes_wide(&H::new().chain_update(prefix).chain_update(msg).finalize().into());
+    let r = Scalar::from_bytes_wide(
+        &H::new()
+            .chain_update(prefix)
+            .chain_update(msg)
+            .finalize()
+            .into(),
+    );
     let mut r_bytes = r.to_bytes();
     let big_r = Point::mul_base(&r_bytes).to_bytes();
     let k = Scalar::from_bytes_wide(
@@ -124,7 +134,10 @@ mod tests {
     ];
 
     fn bytes(hex: &str) -> Vec<u8> {
-        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect()
     }
 
     #[test]
@@ -147,7 +160,10 @@ mod tests {
         for byte in [0, 31, 32, 63] {
             let mut bad = sig;
             bad[byte] ^= 1;
-            assert!(!verify::<Sha512>(&public, &msg, &bad), "flipped byte {byte}");
+            assert!(
+                !verify::<Sha512>(&public, &msg, &bad),
+                "flipped byte {byte}"
+            );
         }
         assert!(!verify::<Sha512>(&public, b"s", &sig));
         let mut other = public;
@@ -156,8 +172,8 @@ mod tests {
         // S + ℓ: the same point equation, refused as non-canonical.
         let mut s_plus_l = sig;
         let l = [
-            0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
-            0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+            0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9,
+            0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
         ];
         let mut carry = 0u16;
         for i in 0..32 {

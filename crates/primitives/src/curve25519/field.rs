@@ -161,9 +161,9 @@ impl Fe {
     pub fn mul_small(&self, k: u32) -> Fe {
         let mut r = [0u32; 8];
         let mut carry = 0u64;
-        for i in 0..8 {
-            let v = u64::from(self.0[i]) * u64::from(k) + carry;
-            r[i] = v as u32;
+        for (out, word) in r.iter_mut().zip(self.0) {
+            let v = u64::from(word) * u64::from(k) + carry;
+            *out = v as u32;
             carry = v >> 32;
         }
         Fe(fold(r, carry as u32))
@@ -448,8 +448,26 @@ pub(crate) mod tests {
     fn samples() -> impl Iterator<Item = Fe> {
         let edge = [
             Fe([0xffff_ffff; 8]),
-            Fe([0xffff_ffed, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0x7fff_ffff]),
-            Fe([0xffff_ffda, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff]),
+            Fe([
+                0xffff_ffed,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0x7fff_ffff,
+            ]),
+            Fe([
+                0xffff_ffda,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+                0xffff_ffff,
+            ]),
             Fe::ZERO,
             Fe::ONE,
             Fe([37, 0, 0, 0, 0, 0, 0, 0]),
@@ -492,7 +510,10 @@ pub(crate) mod tests {
             let rhs = a.square().sub(&b.square());
             assert_eq!(canonical(&lhs), canonical(&rhs));
             // a·121665 = a·(121665 as a field element)
-            assert_eq!(canonical(&a.mul_small(121_665)), canonical(&a.mul(&Fe([121_665, 0, 0, 0, 0, 0, 0, 0]))));
+            assert_eq!(
+                canonical(&a.mul_small(121_665)),
+                canonical(&a.mul(&Fe([121_665, 0, 0, 0, 0, 0, 0, 0])))
+            );
             // -(-a) = a, a + (-a) = 0
             assert_eq!(canonical(&a.neg().neg()), canonical(a));
             assert!(a.add(&a.neg()).is_zero());
@@ -505,7 +526,16 @@ pub(crate) mod tests {
     #[test]
     fn reduction_meets_p_exactly() {
         // p itself and 2p + 37 (the largest word value) are 0 and 37.
-        let p = Fe([0xffff_ffed, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0x7fff_ffff]);
+        let p = Fe([
+            0xffff_ffed,
+            0xffff_ffff,
+            0xffff_ffff,
+            0xffff_ffff,
+            0xffff_ffff,
+            0xffff_ffff,
+            0xffff_ffff,
+            0x7fff_ffff,
+        ]);
         assert!(p.is_zero());
         let mut thirty_seven = [0u8; 32];
         thirty_seven[0] = 37;
@@ -518,7 +548,9 @@ pub(crate) mod tests {
         // -1 is p - 1.
         assert_eq!(Fe::ONE.neg().to_bytes(), p_minus_1);
         // sqrt(-1)² = -1 (RFC 8032 §5.1's constant).
-        let sqrt_m1 = Fe::from_bytes(&hex32("b0a00e4a271beec478e42fad0618432fa7d7fb3d99004d2b0bdfc14f8024832b"));
+        let sqrt_m1 = Fe::from_bytes(&hex32(
+            "b0a00e4a271beec478e42fad0618432fa7d7fb3d99004d2b0bdfc14f8024832b",
+        ));
         assert_eq!(sqrt_m1.square().to_bytes(), p_minus_1);
     }
 

@@ -5,14 +5,28 @@
 
 /// ℓ, little-endian words.
 const L: [u32; 8] = [
-    0x5cf5_d3ed, 0x5812_631a, 0xa2f7_9cd6, 0x14de_f9de, 0, 0, 0, 0x1000_0000,
+    0x5cf5_d3ed,
+    0x5812_631a,
+    0xa2f7_9cd6,
+    0x14de_f9de,
+    0,
+    0,
+    0,
+    0x1000_0000,
 ];
 
 /// μ = ⌊2^512 / ℓ⌋ (261 bits), Barrett's constant; `mu_is_floor_of_2_512_over_l`
 /// checks it.
 const MU: [u32; 9] = [
-    0x0a2c_131b, 0xed9c_e5a3, 0x0863_29a7, 0x2106_215d, 0xffff_ffeb, 0xffff_ffff,
-    0xffff_ffff, 0xffff_ffff, 0x0000_000f,
+    0x0a2c_131b,
+    0xed9c_e5a3,
+    0x0863_29a7,
+    0x2106_215d,
+    0xffff_ffeb,
+    0xffff_ffff,
+    0xffff_ffff,
+    0xffff_ffff,
+    0x0000_000f,
 ];
 
 /// A scalar below ℓ, little-endian words.
