@@ -53,12 +53,37 @@ pub struct OperationAnchor {
     pub cycles: f64,
     /// Where the figure is published, at which commit and line.
     pub source: String,
-    /// The ratio the table's estimated cycles are held to (either way);
-    /// none for a record our code is only compared with.
+    /// The ratio the table's estimated cycles are held to; none for a record
+    /// our code is only compared with.
     pub within: Option<f64>,
+    /// Which way `within` holds: both ways for the code the source measured,
+    /// at most for other code held to a published figure.
+    #[serde(default)]
+    pub bound: Bound,
     /// Why an entry is not held.
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// Which way an anchor's ratio holds.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// 1/within ≤ ours / published ≤ within: the same code as published.
+    #[default]
+    Either,
+    /// ours / published ≤ within: other code, no slower than that.
+    AtMost,
+}
+
+impl Bound {
+    /// Whether `ratio` (ours / published) is held by `within`.
+    pub fn holds(self, ratio: f64, within: f64) -> bool {
+        match self {
+            Bound::Either => (1.0 / within..=within).contains(&ratio),
+            Bound::AtMost => ratio <= within,
+        }
+    }
 }
 
 /// Assembly-class elliptic-curve code on the Cortex-M4.

@@ -210,9 +210,11 @@ const SAMPLE: &[(Target, &str, &str)] = &[
         "encrypt",
     ),
     (Target::CortexM0plus, "rsa-1024", "decrypt"),
-    (Target::CortexM4, "x25519@monocypher", "shared"),
-    // The Cortex-M4's assembly: salty's field code, Emill's P-256 (the C and
+    // The Cortex-M4's assembly: our own Curve25519 (the X25519 ladder; Ed25519's
+    // comb lookup and inversion), salty's field code, Emill's P-256 (the C and
     // assembly its -sys crate builds with arm-none-eabi-gcc).
+    (Target::CortexM4, "x25519@ciphermeter", "shared"),
+    (Target::CortexM4, "ed25519@ciphermeter", "sign"),
     (Target::CortexM4, "x25519@salty", "shared"),
     (Target::CortexM4, "p256-ecdh@p256-cortex-m4", "shared"),
     (Target::Riscv32imc, "chacha20-poly1305", "encrypt"),
