@@ -246,20 +246,31 @@ fn build_artifact(
     artifact: &str,
 ) -> Result<PathBuf, String> {
     let _lock = build_lock().map_err(|e| e.to_string())?;
-    let output = command
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !output.status.success() {
-        return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
-    }
-    let built = target_dir()
-        .join(target.rust_target())
-        .join("release")
-        .join(if target.is_avr() {
-            format!("{artifact}.elf")
-        } else {
-            artifact.to_string()
-        });
+    let cached = crate::build_cache::entry(&command);
+    let built = match cached.as_ref().and_then(|c| c.get()) {
+        Some(elf) => elf.to_path_buf(),
+        None => {
+            let start = std::time::Instant::now();
+            let output = command
+                .output()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            if !output.status.success() {
+                return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
+            }
+            let built = target_dir()
+                .join(target.rust_target())
+                .join("release")
+                .join(if target.is_avr() {
+                    format!("{artifact}.elf")
+                } else {
+                    artifact.to_string()
+                });
+            if let Some(cache) = &cached {
+                cache.put(&built, start.elapsed().as_secs_f64())?;
+            }
+            built
+        }
+    };
     // One file per feature and sizes, replaced by an atomic rename: a
     // simulator still reading an earlier copy keeps its file, and two
     // builds with other sizes never share one (parallel tests do both).

@@ -19,6 +19,7 @@
 //! cost tables, anchors) are `device_facts`', re-exported here.
 
 pub mod board;
+pub mod build_cache;
 pub mod compare;
 pub mod compile;
 pub mod ct;
