@@ -151,18 +151,24 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
         );
     // The firmware's own .cargo/config.toml sets target-cpu and link flags;
     // flags or a toolchain pin from the calling environment would override them.
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "RUSTUP_TOOLCHAIN",
-        "CARGO_BUILD_TARGET",
-        "RUSTC",
-    ] {
+    // RUSTC_BOOTSTRAP makes stable act as nightly, and crates that probe for
+    // nightly then compile other code: it moved an AES-128 count by 643.
+    for var in UNSET_FOR_FIRMWARE {
         cmd.env_remove(var);
     }
     cmd
 }
+
+/// What a firmware build never takes from the calling environment.
+const UNSET_FOR_FIRMWARE: [&str; 7] = [
+    "RUSTFLAGS",
+    "CARGO_ENCODED_RUSTFLAGS",
+    "CARGO_BUILD_RUSTFLAGS",
+    "RUSTUP_TOOLCHAIN",
+    "CARGO_BUILD_TARGET",
+    "RUSTC",
+    "RUSTC_BOOTSTRAP",
+];
 
 /// Builds `feature` for `target`; returns a private copy of the ELF, or the
 /// compiler's reason on failure.
@@ -412,6 +418,24 @@ fn is_fresh(binary: &Path, source: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A caller's flags, toolchain pin or nightly switch never reach the
+    /// firmware's compiler: each would move the counts.
+    #[test]
+    fn firmware_builds_unset_the_callers_compiler_settings() {
+        let cmd = command(Target::CortexM4, "aes-128-ecb", &[16]);
+        let removed: Vec<_> = cmd
+            .get_envs()
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        for var in ["RUSTFLAGS", "RUSTUP_TOOLCHAIN", "RUSTC", "RUSTC_BOOTSTRAP"] {
+            assert!(
+                removed.iter().any(|r| r == var),
+                "{var} not unset: {removed:?}"
+            );
+        }
+    }
 
     #[test]
     fn compiler_reason_keeps_errors_and_locations() {
