@@ -11,7 +11,8 @@ use std::process::Command;
 use crate::{McuError, Target, firmware_dir};
 
 /// Where firmware builds go: CIPHERMETER_FIRMWARE_TARGET_DIR, else
-/// `$CARGO_TARGET_DIR/firmware`, else `firmware/target`.
+/// `$CARGO_TARGET_DIR/firmware`, else `firmware/target`; cargo's builds in
+/// `by-target/TARGET`, the ELF copies in `elf/TARGET`.
 pub fn target_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("CIPHERMETER_FIRMWARE_TARGET_DIR") {
         return PathBuf::from(dir);
@@ -22,11 +23,17 @@ pub fn target_dir() -> PathBuf {
     }
 }
 
-/// Serialises build-and-copy between concurrent runs sharing the target dir
-/// (cargo's own lock is released before we copy the ELF out).
-fn build_lock() -> Result<File, McuError> {
-    let dir = target_dir();
-    std::fs::create_dir_all(&dir)?;
+/// Where cargo builds firmware for `target`: a directory of its own, so two
+/// runs (parallel tests, or sweeps of two targets) build for two targets at
+/// once; one shared directory made every build wait for cargo's lock.
+fn cargo_target_dir(target: Target) -> PathBuf {
+    target_dir().join("by-target").join(target.name())
+}
+
+/// Serialises build-and-copy between concurrent runs sharing `dir` (cargo's
+/// own lock is released before we copy the ELF out).
+fn build_lock(dir: &Path) -> Result<File, McuError> {
+    std::fs::create_dir_all(dir)?;
     let file = File::create(dir.join("ciphermeter-build.lock"))?;
     file.lock()?;
     Ok(file)
@@ -140,7 +147,7 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
         cmd.env_remove("CIPHERMETER_OSCORE");
     }
     cmd.current_dir(firmware_dir())
-        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_TARGET_DIR", cargo_target_dir(target))
         .env(
             "CIPHERMETER_SIZES",
             sizes
@@ -251,7 +258,7 @@ fn build_artifact(
     prefix: &str,
     artifact: &str,
 ) -> Result<PathBuf, String> {
-    let _lock = build_lock().map_err(|e| e.to_string())?;
+    let _lock = build_lock(&cargo_target_dir(target)).map_err(|e| e.to_string())?;
     let cached = crate::build_cache::entry(&command);
     let built = match cached.as_ref().and_then(|c| c.get()) {
         Some(elf) => elf.to_path_buf(),
@@ -263,7 +270,7 @@ fn build_artifact(
             if !output.status.success() {
                 return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
             }
-            let built = target_dir()
+            let built = cargo_target_dir(target)
                 .join(target.rust_target())
                 .join("release")
                 .join(if target.is_avr() {
@@ -387,7 +394,7 @@ fn c_tool(
     libraries: &[&str],
     what: &str,
 ) -> Result<PathBuf, McuError> {
-    let _lock = build_lock()?;
+    let _lock = build_lock(&target_dir())?;
     let source = firmware_dir().join(source);
     let binary = target_dir().join(output);
     if is_fresh(&binary, &source) {
