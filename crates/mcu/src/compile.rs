@@ -258,7 +258,8 @@ fn build_artifact(
     prefix: &str,
     artifact: &str,
 ) -> Result<PathBuf, String> {
-    let _lock = build_lock(&cargo_target_dir(target)).map_err(|e| e.to_string())?;
+    let cargo_dir = cargo_target_dir(target);
+    let _lock = build_lock(&cargo_dir).map_err(|e| e.to_string())?;
     let cached = crate::build_cache::entry(&command);
     let built = match cached.as_ref().and_then(|c| c.get()) {
         Some(elf) => elf.to_path_buf(),
@@ -270,14 +271,15 @@ fn build_artifact(
             if !output.status.success() {
                 return Err(compiler_reason(&String::from_utf8_lossy(&output.stderr)));
             }
-            let built = cargo_target_dir(target)
-                .join(target.rust_target())
-                .join("release")
-                .join(if target.is_avr() {
-                    format!("{artifact}.elf")
-                } else {
-                    artifact.to_string()
-                });
+            let built =
+                cargo_dir
+                    .join(target.rust_target())
+                    .join("release")
+                    .join(if target.is_avr() {
+                        format!("{artifact}.elf")
+                    } else {
+                        artifact.to_string()
+                    });
             if let Some(cache) = &cached {
                 cache.put(&built, start.elapsed().as_secs_f64())?;
             }
