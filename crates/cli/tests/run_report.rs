@@ -8,27 +8,34 @@ use std::sync::OnceLock;
 use assert_cmd::cargo::CommandCargoExt;
 
 struct QuickRun {
-    _dir: tempfile::TempDir,
     db: PathBuf,
     html: PathBuf,
     stdout: String,
 }
 
-/// One quick run shared by the tests of this file (it takes a while).
+/// One quick run shared by the tests of this file (it takes a while). A static is
+/// never dropped, so its directory is not a `TempDir` (each run left one in /tmp):
+/// it is a fixed one under cargo's temporary directory for integration tests,
+/// emptied when the run starts.
 fn quick_run() -> &'static QuickRun {
     static RUN: OnceLock<QuickRun> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("fresh/results.sqlite");
-        let html = dir.path().join("out/report.html");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run_report");
+        if let Err(e) = std::fs::remove_dir_all(&dir) {
+            let kind = e.kind();
+            assert_eq!(kind, std::io::ErrorKind::NotFound, "{}: {e}", dir.display());
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("fresh/results.sqlite");
+        let html = dir.join("out/report.html");
         let out = Command::cargo_bin("ciphermeter")
             .unwrap()
             .args(["run", "--quick", "--db"])
             .arg(&db)
             .arg("--output")
             .arg(&html)
-            .env("XDG_DATA_HOME", dir.path().join("xdg"))
-            .current_dir(dir.path())
+            .env("XDG_DATA_HOME", dir.join("xdg"))
+            .current_dir(&dir)
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -38,12 +45,7 @@ fn quick_run() -> &'static QuickRun {
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        QuickRun {
-            _dir: dir,
-            db,
-            html,
-            stdout,
-        }
+        QuickRun { db, html, stdout }
     })
 }
 
