@@ -65,6 +65,8 @@ pub mod mbedtls {
 
         impl crate::algorithms::public_key::Signer for P256Ecdsa {
             const PK: usize = 65;
+            type Key = [u8; 64];
+            const EMPTY: [u8; 64] = [0; 64];
 
             fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
                 expanded[..32].copy_from_slice(secret);
@@ -152,6 +154,8 @@ pub mod monocypher {
 
         impl crate::algorithms::public_key::Signer for Ed25519 {
             const PK: usize = 32;
+            type Key = [u8; 64];
+            const EMPTY: [u8; 64] = [0; 64];
 
             fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
                 let Ok(pk) = <&mut [u8; 32]>::try_from(pk) else {

@@ -29,32 +29,31 @@ impl KeyAgreement for X25519 {
     }
 }
 
-/// Ed25519 (RFC 8032), SHA-512 from RustCrypto. The expanded key is the seed
-/// and the compressed public key, as a device keeps them: signing hashes the
-/// seed again but does not recompute the public point.
+/// Ed25519 (RFC 8032), SHA-512 from RustCrypto. The key is our
+/// `SigningKey`: the seed and the public key it derives once, as a device
+/// keeps them; signing hashes the seed again but does not recompute the
+/// public point, and takes no public key from the caller.
 pub struct Ed25519;
 
 impl Signer for Ed25519 {
     const PK: usize = 32;
+    type Key = Option<ed25519::SigningKey<Sha512>>;
+    const EMPTY: Self::Key = None;
 
-    fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
+    fn keypair(secret: &[u8; 32], key: &mut Self::Key, pk: &mut [u8]) -> bool {
         let Ok(pk) = <&mut [u8; 32]>::try_from(pk) else {
             return false;
         };
-        *pk = ed25519::public_key::<Sha512>(secret);
-        expanded[..32].copy_from_slice(secret);
-        expanded[32..].copy_from_slice(pk);
+        let made = key.insert(ed25519::SigningKey::from_seed(secret));
+        *pk = *made.public_key();
         true
     }
 
-    fn sign(expanded: &[u8; 64], msg: &[u8], sig: &mut [u8; 64]) -> bool {
-        let (Ok(seed), Ok(public)) = (
-            <&[u8; 32]>::try_from(&expanded[..32]),
-            <&[u8; 32]>::try_from(&expanded[32..]),
-        ) else {
+    fn sign(key: &Self::Key, msg: &[u8], sig: &mut [u8; 64]) -> bool {
+        let Some(key) = key else {
             return false;
         };
-        *sig = ed25519::sign::<Sha512>(seed, public, msg);
+        *sig = key.sign(msg);
         true
     }
 

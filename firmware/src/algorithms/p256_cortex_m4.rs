@@ -120,6 +120,8 @@ mod signing {
 
     impl Signer for P256Ecdsa {
         const PK: usize = 65;
+        type Key = [u8; 64];
+        const EMPTY: [u8; 64] = [0; 64];
 
         fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
             expanded[..32].copy_from_slice(secret);

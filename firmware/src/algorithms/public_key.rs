@@ -26,11 +26,16 @@ pub trait KeyAgreement {
 
 /// A signature scheme with 32-byte secrets, `PK`-byte public keys and
 /// 64-byte signatures. `keypair` expands the secret as the scheme needs
-/// (Ed25519 hashes it) into `expanded`.
+/// (Ed25519 hashes it) into `Key`, which `sign` signs with: 64 bytes for the
+/// libraries, our Ed25519's key type for ours (it derives its public key
+/// itself and takes none from a caller).
 pub trait Signer {
     const PK: usize;
-    fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool;
-    fn sign(expanded: &[u8; 64], msg: &[u8], sig: &mut [u8; 64]) -> bool;
+    type Key;
+    /// The key before `keypair` fills it.
+    const EMPTY: Self::Key;
+    fn keypair(secret: &[u8; 32], expanded: &mut Self::Key, pk: &mut [u8]) -> bool;
+    fn sign(expanded: &Self::Key, msg: &[u8], sig: &mut [u8; 64]) -> bool;
     fn verify(pk: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool;
 }
 
@@ -113,7 +118,7 @@ pub fn agreement<A: KeyAgreement, P: Probe>(b: &mut Bench<P>, id: &str, kat: &Ag
 
 pub fn signature<S: Signer, P: Probe>(b: &mut Bench<P>, id: &str, kat: &SignatureKat) {
     b.algorithm(id);
-    let mut expanded = [0u8; 64];
+    let mut expanded = S::EMPTY;
     let mut pk = [0u8; 65];
     let pk = &mut pk[..S::PK];
     let mut result = match S::keypair(&kat.secret, &mut expanded, pk) {

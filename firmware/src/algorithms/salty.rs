@@ -42,6 +42,8 @@ pub struct Ed25519;
 
 impl Signer for Ed25519 {
     const PK: usize = 32;
+    type Key = [u8; 64];
+    const EMPTY: [u8; 64] = [0; 64];
 
     fn keypair(secret: &[u8; 32], expanded: &mut [u8; 64], pk: &mut [u8]) -> bool {
         let Ok(pk) = <&mut [u8; 32]>::try_from(pk) else {

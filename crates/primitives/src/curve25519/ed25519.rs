@@ -7,6 +7,9 @@
 //! cofactorless equation [S]B = R + [k]A by encoding, after refusing an
 //! S at or above ℓ and an A that does not decode.
 
+use core::marker::PhantomData;
+
+use cipher::zeroize::{Zeroize, ZeroizeOnDrop};
 use digest::{Digest, consts::U64};
 
 use super::edwards::Point;
@@ -14,11 +17,12 @@ use super::scalar::Scalar;
 
 /// The secret scalar (clamped first half of SHA-512(seed)) and the prefix.
 fn expand<H: Digest<OutputSize = U64>>(seed: &[u8; 32]) -> ([u8; 32], [u8; 32]) {
-    let h = H::digest(seed);
+    let mut h = H::digest(seed);
     let mut a = [0u8; 32];
     let mut prefix = [0u8; 32];
     a.copy_from_slice(&h[..32]);
     prefix.copy_from_slice(&h[32..]);
+    h.as_mut_slice().zeroize();
     a[0] &= 248;
     a[31] &= 127;
     a[31] |= 64;
@@ -29,45 +33,87 @@ fn expand<H: Digest<OutputSize = U64>>(seed: &[u8; 32]) -> ([u8; 32], [u8; 32]) 
 pub fn public_key<H: Digest<OutputSize = U64>>(seed: &[u8; 32]) -> [u8; 32] {
     let (mut a, mut prefix) = expand::<H>(seed);
     let public = Point::mul_base(&a).to_bytes();
-    a.fill(0);
-    prefix.fill(0);
+    a.zeroize();
+    prefix.zeroize();
     public
 }
 
-/// The signature of `msg` by `seed`, whose public key is `public`
-/// (RFC 8032 §5.1.6; the caller keeps the public key with the seed, as a
-/// device does, so it is not recomputed).
-pub fn sign<H: Digest<OutputSize = U64>>(
-    seed: &[u8; 32],
-    public: &[u8; 32],
-    msg: &[u8],
-) -> [u8; 64] {
-    let (mut a, mut prefix) = expand::<H>(seed);
-    let r = Scalar::from_bytes_wide(
-        &H::new()
-            .chain_update(prefix)
-            .chain_update(msg)
-            .finalize()
-            .into(),
-    );
-    let mut r_bytes = r.to_bytes();
-    let big_r = Point::mul_base(&r_bytes).to_bytes();
-    let k = Scalar::from_bytes_wide(
-        &H::new()
-            .chain_update(big_r)
-            .chain_update(public)
-            .chain_update(msg)
-            .finalize()
-            .into(),
-    );
-    let s = Scalar::mul_add(&a, &k, &r);
-    a.fill(0);
-    prefix.fill(0);
-    r_bytes.fill(0);
-    let mut sig = [0u8; 64];
-    sig[..32].copy_from_slice(&big_r);
-    sig[32..].copy_from_slice(&s.to_bytes());
-    sig
+/// An Ed25519 signing key over the SHA-512 `H`: the seed and its public key,
+/// which is derived here, once, when the key is made, and never taken from
+/// a caller. A signer that hashes a caller's public key into k =
+/// H(R ‖ A ‖ M) signs one message under two public keys with the same nonce
+/// when handed a wrong one, and the two signatures give the secret scalar
+/// away (the 2022 "double public key" recoveries from libraries whose `sign`
+/// took it). Signing hashes the seed again (as Monocypher's does) but does
+/// not recompute the public point. The seed is wiped when the key is dropped.
+pub struct SigningKey<H> {
+    seed: [u8; 32],
+    public: [u8; 32],
+    hash: PhantomData<fn() -> H>,
+}
+
+impl<H: Digest<OutputSize = U64>> SigningKey<H> {
+    /// The key of a 32-byte seed, its public key computed from it (one
+    /// base-point multiplication, as [`public_key`]).
+    pub fn from_seed(seed: &[u8; 32]) -> Self {
+        SigningKey {
+            seed: *seed,
+            public: public_key::<H>(seed),
+            hash: PhantomData,
+        }
+    }
+
+    /// The compressed public key (RFC 8032 §5.1.5), derived from the seed.
+    pub fn public_key(&self) -> &[u8; 32] {
+        &self.public
+    }
+
+    /// The signature of `msg` (RFC 8032 §5.1.6).
+    pub fn sign(&self, msg: &[u8]) -> [u8; 64] {
+        let (mut a, mut prefix) = expand::<H>(&self.seed);
+        let mut r = Scalar::from_bytes_wide(
+            &H::new()
+                .chain_update(prefix)
+                .chain_update(msg)
+                .finalize()
+                .into(),
+        );
+        let mut r_bytes = r.to_bytes();
+        let big_r = Point::mul_base(&r_bytes).to_bytes();
+        let k = Scalar::from_bytes_wide(
+            &H::new()
+                .chain_update(big_r)
+                .chain_update(self.public)
+                .chain_update(msg)
+                .finalize()
+                .into(),
+        );
+        let s = Scalar::mul_add(&a, &k, &r);
+        a.zeroize();
+        prefix.zeroize();
+        r_bytes.zeroize();
+        r.0.zeroize();
+        let mut sig = [0u8; 64];
+        sig[..32].copy_from_slice(&big_r);
+        sig[32..].copy_from_slice(&s.to_bytes());
+        sig
+    }
+}
+
+impl<H> Drop for SigningKey<H> {
+    fn drop(&mut self) {
+        self.seed.zeroize();
+    }
+}
+
+impl<H> ZeroizeOnDrop for SigningKey<H> {}
+
+impl<H> core::fmt::Debug for SigningKey<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Whether `sig` is `public`'s signature of `msg` (RFC 8032 §5.1.7).
@@ -146,7 +192,9 @@ mod tests {
             let (seed, public, msg) = (hex32(seed), hex32(public), bytes(msg));
             let sig: [u8; 64] = bytes(sig).try_into().unwrap();
             assert_eq!(public_key::<Sha512>(&seed), public);
-            assert_eq!(sign::<Sha512>(&seed, &public, &msg), sig);
+            let key = SigningKey::<Sha512>::from_seed(&seed);
+            assert_eq!(key.public_key(), &public);
+            assert_eq!(key.sign(&msg), sig);
             assert!(verify::<Sha512>(&public, &msg, &sig));
         }
     }

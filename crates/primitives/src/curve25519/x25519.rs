@@ -1,5 +1,7 @@
 //! X25519 (RFC 7748 §5): the Montgomery ladder on u-coordinates.
 
+use cipher::zeroize::Zeroize;
+
 use super::field::Fe;
 
 /// The base point's u-coordinate, 9.
@@ -20,7 +22,7 @@ pub fn x25519(scalar: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
 
     let x1 = Fe::from_bytes(u);
     let [x2, z2] = ladder(&x1, &k);
-    k.fill(0);
+    k.zeroize();
     x2.mul(&z2.invert()).to_bytes()
 }
 
