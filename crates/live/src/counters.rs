@@ -30,10 +30,17 @@ pub enum Reason {
     /// A message sent in fragments (`seal::fragment`) whose fragments did not
     /// all arrive: given up, never stored in part (crates/live `reassembly`).
     Incomplete,
+    /// A fragment a stranger sent when strangers' messages in fragments
+    /// already held their budget (`--fragment-sources`, `--fragment-bytes`).
+    FragmentsRefused,
+    /// A fragment that disagrees with what arrived first for its message (a
+    /// differing copy, a second last, a part past the last): refused, the
+    /// first kept.
+    FragmentConflict,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 10] = [
         Reason::Tampered,
         Reason::WrongKey,
         Reason::Truncated,
@@ -42,6 +49,8 @@ impl Reason {
         Reason::Stale,
         Reason::Oversize,
         Reason::Incomplete,
+        Reason::FragmentsRefused,
+        Reason::FragmentConflict,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,6 +63,8 @@ impl Reason {
             Reason::Stale => "stale",
             Reason::Oversize => "oversize",
             Reason::Incomplete => "incomplete",
+            Reason::FragmentsRefused => "fragments_refused",
+            Reason::FragmentConflict => "fragment_conflict",
         }
     }
 
@@ -144,6 +155,8 @@ pub struct Rejected {
     pub stale: u64,
     pub oversize: u64,
     pub incomplete: u64,
+    pub fragments_refused: u64,
+    pub fragment_conflict: u64,
 }
 
 impl Rejected {
@@ -156,6 +169,8 @@ impl Rejected {
             + self.stale
             + self.oversize
             + self.incomplete
+            + self.fragments_refused
+            + self.fragment_conflict
     }
 }
 
@@ -251,6 +266,8 @@ impl Counters {
             stale: r(Reason::Stale),
             oversize: r(Reason::Oversize),
             incomplete: r(Reason::Incomplete),
+            fragments_refused: r(Reason::FragmentsRefused),
+            fragment_conflict: r(Reason::FragmentConflict),
         };
         let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let connections = Connections {

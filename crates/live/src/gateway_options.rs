@@ -39,6 +39,7 @@ pub struct GatewayOptions {
     pub frame_timeout_ms: u64,
     pub max_message: usize,
     pub max_age_s: u64,
+    pub fragments: crate::FragmentLimits,
 }
 
 impl GatewayOptions {
@@ -97,6 +98,7 @@ impl GatewayOptions {
             frame_timeout: Duration::from_millis(self.frame_timeout_ms),
             max_message: self.max_message,
             max_age: Duration::from_secs(self.max_age_s),
+            fragments: self.fragments,
         };
         Ok((config, keyring))
     }
@@ -129,6 +131,7 @@ mod tests {
             frame_timeout_ms: 1000,
             max_message: 4096,
             max_age_s: 300,
+            fragments: crate::FragmentLimits::default(),
         }
     }
 

@@ -62,7 +62,7 @@ pub use envelope::Envelope;
 pub use error::LiveError;
 pub use framing::Framing;
 pub use gateway::run as run_gateway;
-pub use limits::Limits;
+pub use limits::{FragmentLimits, Limits};
 pub use radio::{Impairments, RadioEmulator};
 pub use sender::{PayloadType, Readings, SendConfig, SendReport, send};
 pub use verify::Keyring;

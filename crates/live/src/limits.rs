@@ -29,6 +29,39 @@ pub struct Limits {
     /// this from the gateway's clock is refused as `stale`, and the replay table
     /// keeps nonces only this long (`--max-age`).
     pub max_age: Duration,
+    /// What messages in fragments may hold in the store ([`FragmentLimits`]).
+    pub fragments: FragmentLimits,
+}
+
+/// What messages in fragments may hold in the store: nothing authenticates a
+/// fragment, so a stranger (a source none of whose messages opened) gets a
+/// bounded share, and a device whose message opened keeps its own. Each
+/// source holds at most [`crate::reassembly::WINDOW`] + 1 messages, each at
+/// most `--max-message` bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentLimits {
+    /// Strangers with messages in progress at once; a further stranger's
+    /// first fragment is refused as `fragments_refused` (`--fragment-sources`).
+    pub sources: usize,
+    /// Bytes strangers' messages in progress may hold together; a stranger's
+    /// fragment beyond them is refused as `fragments_refused` (`--fragment-bytes`).
+    pub bytes: usize,
+    /// A message in progress that gets no fragment for this long is given up
+    /// as `incomplete`, and a device with nothing in progress is forgotten
+    /// (`--fragment-timeout`).
+    pub timeout: Duration,
+}
+
+impl Default for FragmentLimits {
+    fn default() -> Self {
+        FragmentLimits {
+            sources: 1024,
+            bytes: 8 << 20,
+            // LoRaWAN at EU868 DR0 under 1 % duty cycle sends a 51-byte frame
+            // about every 250 s: an hour covers a dozen fragments' gaps.
+            timeout: Duration::from_secs(3600),
+        }
+    }
 }
 
 impl Default for Limits {
@@ -41,6 +74,7 @@ impl Default for Limits {
             frame_timeout: Duration::from_millis(500),
             max_message: 16 * 1024,
             max_age: Duration::from_secs(300),
+            fragments: FragmentLimits::default(),
         }
     }
 }
@@ -63,6 +97,18 @@ impl Limits {
         }
         if self.max_age.is_zero() || self.max_age > Duration::from_secs(7 * 86_400) {
             return bad("--max-age must be more than 0 and at most 604800 seconds (a week)");
+        }
+        let f = &self.fragments;
+        if !(1..=1 << 20).contains(&f.sources) {
+            return bad("--fragment-sources must be 1 to 1048576");
+        }
+        if !(self.max_message..=1 << 32).contains(&f.bytes) {
+            return bad("--fragment-bytes must be at least --max-message and at most 4294967296");
+        }
+        if f.timeout.is_zero() || f.timeout > Duration::from_secs(7 * 86_400) {
+            return bad(
+                "--fragment-timeout must be more than 0 and at most 604800 seconds (a week)",
+            );
         }
         Ok(())
     }
@@ -167,6 +213,27 @@ mod tests {
             },
             Limits {
                 max_age: Duration::ZERO,
+                ..Limits::default()
+            },
+            Limits {
+                fragments: FragmentLimits {
+                    sources: 0,
+                    ..FragmentLimits::default()
+                },
+                ..Limits::default()
+            },
+            Limits {
+                fragments: FragmentLimits {
+                    bytes: 1000,
+                    ..FragmentLimits::default()
+                },
+                ..Limits::default()
+            },
+            Limits {
+                fragments: FragmentLimits {
+                    timeout: Duration::ZERO,
+                    ..FragmentLimits::default()
+                },
                 ..Limits::default()
             },
         ] {

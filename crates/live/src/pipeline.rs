@@ -6,6 +6,7 @@
 //! settled it (a fragment's, after the commit that stored it with its message in
 //! progress). Nothing it refuses is stored.
 
+use std::collections::{HashSet, VecDeque};
 use std::io::{BufWriter, Write};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use crate::envelope::{Envelope, FrameCounter};
 use crate::error::LiveError;
 use crate::feed::{Ack, Acknowledge, Input};
 use crate::replay::Verdict;
-use crate::store::{FragmentIn, Pending, ReadingStore};
+use crate::store::{FragmentIn, Pending, ReadingStore, Reassembly};
 use crate::verify::oscore::{self, OscoreRing};
 use crate::verify::{Keyring, SealedRing, Verified};
 
@@ -47,7 +48,38 @@ pub(crate) struct Worker<'a> {
     fragments: Vec<FragmentIn>,
     /// The sealing keys the feed opens with, for the messages fragments complete.
     ring: Option<Arc<Mutex<SealedRing>>>,
+    /// Sources whose whole messages were stored lately: no strangers to
+    /// reassembly's budget.
+    known: KnownSources,
+    /// Give up idle messages in fragments in the next commit.
+    sweep: bool,
     dirty_since: Option<Instant>,
+}
+
+/// The sources (as [`device_of`] names them without an envelope) of the last
+/// [`KnownSources::CAPACITY`] stored messages.
+#[derive(Default)]
+struct KnownSources {
+    set: HashSet<String>,
+    order: VecDeque<String>,
+}
+
+impl KnownSources {
+    const CAPACITY: usize = 65_536;
+
+    fn note(&mut self, source: &str) {
+        let origin = device_of(None, source);
+        if self.set.contains(&origin) {
+            return;
+        }
+        if self.order.len() == Self::CAPACITY
+            && let Some(old) = self.order.pop_front()
+        {
+            self.set.remove(&old);
+        }
+        self.set.insert(origin.clone());
+        self.order.push_back(origin);
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -66,6 +98,8 @@ impl<'a> Worker<'a> {
             answers: Vec::new(),
             fragments: Vec::new(),
             ring,
+            known: KnownSources::default(),
+            sweep: false,
             dirty_since: None,
         }
     }
@@ -118,6 +152,9 @@ impl<'a> Worker<'a> {
             }
             if Instant::now() >= next_stats {
                 next_stats = Instant::now() + self.config.stats_interval;
+                // Messages in fragments idle past their timeout are given up.
+                self.sweep = true;
+                self.flush(store, keyring)?;
                 // Also without a stats file: each read folds the store's spans of
                 // uplinks seen, which otherwise grow by a row per device per batch.
                 note_losses(self.config, self.counters, store)?;
@@ -184,6 +221,7 @@ impl<'a> Worker<'a> {
                 if let Some(Ok(_)) = seal::fragment::parse(&bytes) {
                     self.fragments.push(FragmentIn {
                         device: device_of(counters.first(), &source),
+                        origin: device_of(None, &source),
                         bytes,
                         arrived_us,
                         source: source.to_string(),
@@ -333,7 +371,8 @@ impl<'a> Worker<'a> {
         keyring: &mut Option<Keyring>,
     ) -> Result<(), LiveError> {
         let mut verdicts = Vec::new();
-        if !self.pending.is_empty() || !self.seen.is_empty() || !self.fragments.is_empty() {
+        let work = !self.pending.is_empty() || !self.seen.is_empty() || !self.fragments.is_empty();
+        if work || self.sweep {
             let ring = &self.ring;
             // A message the fragments completed opens with the keys the feed has.
             let mut open = |bytes: &[u8]| match (keyring.as_mut(), ring) {
@@ -341,8 +380,17 @@ impl<'a> Worker<'a> {
                 (None, Some(ring)) => ring.lock().unwrap_or_else(|e| e.into_inner()).open(bytes),
                 (None, None) => Err((Reason::WrongKey, "no key to open it".to_string())),
             };
+            let known = &self.known.set;
+            let mut reassembly = Reassembly {
+                open: &mut open,
+                known: &|origin| known.contains(origin),
+                limits: &self.config.limits.fragments,
+                max_message: self.config.limits.max_message,
+                now_us: now_us(),
+                sweep: std::mem::take(&mut self.sweep),
+            };
             let committed =
-                store.commit_all(&self.pending, &self.seen, &self.fragments, &mut open)?;
+                store.commit_all(&self.pending, &self.seen, &self.fragments, &mut reassembly)?;
             self.seen.clear();
             self.fragments.clear();
             for _ in 0..committed.settled {
@@ -356,7 +404,10 @@ impl<'a> Worker<'a> {
             let mut stored = 0;
             for (p, verdict) in batch.iter().chain(&committed.whole).zip(&verdicts) {
                 match verdict {
-                    Verdict::Fresh => stored += 1,
+                    Verdict::Fresh => {
+                        stored += 1;
+                        self.known.note(&p.source);
+                    }
                     Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, detail),
                     Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, detail),
                 }

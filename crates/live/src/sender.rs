@@ -462,9 +462,11 @@ pub fn send(
         // The message whole, or its fragments for the link's frames; a
         // fragment the radio loses still used its uplink's frame counter.
         let uplinks = match config.frame {
-            // Tagged with its first uplink's number, which a later run continues
-            // (--first-fcnt), so that two messages in flight never share a tag.
-            Some(frame) => cut(&wire, frame, u64::from(config.first_f_cnt) + uplink)?,
+            // Tagged with the message's number (from --first-fcnt, where a later
+            // run continues), so that the 16 messages after one never share its
+            // tag: an uplink's number would repeat the tag every other message
+            // of 8 fragments, every message of 16.
+            Some(frame) => cut(&wire, frame, u64::from(config.first_f_cnt) + i)?,
             None => vec![wire],
         };
         let fragmented = uplinks.len() > 1;

@@ -52,7 +52,7 @@ mod fragments;
 mod postgres;
 mod sqlite;
 
-pub use fragments::{Committed, FragmentIn, Opener};
+pub use fragments::{Committed, FragmentIn, Opener, Reassembly};
 
 use std::collections::{HashMap, HashSet};
 
@@ -128,11 +128,42 @@ trait BatchTx {
     /// The stored reassembly state of these devices (sorted, distinct), held
     /// against other writers until the commit; a device without one has none.
     fn lock_fragments(&mut self, devices: &[&str]) -> Result<HashMap<String, Vec<u8>>, LiveError>;
-    /// Writes these devices' states (locked by `lock_fragments`), each with
-    /// its number of messages in progress.
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError>;
+    /// Writes these devices' rows (locked by `lock_fragments` or
+    /// `idle_fragments`); a row without a state is removed.
+    fn save_fragments(&mut self, rows: &[FragmentRow]) -> Result<(), LiveError>;
+    /// Strangers' rows with messages in progress: how many, and their bytes.
+    fn stranger_usage(&mut self) -> Result<(u64, u64), LiveError>;
+    /// The rows last written before `before_us`, held until the commit (those
+    /// another writer holds are left to it).
+    fn idle_fragments(&mut self, before_us: i64) -> Result<Vec<(String, Vec<u8>)>, LiveError>;
     /// Messages in progress over every device (the sum of the saved numbers).
     fn messages_in_fragments(&mut self) -> Result<u64, LiveError>;
+}
+
+/// A device's row of messages in fragments, as written.
+struct FragmentRow<'a> {
+    device: &'a str,
+    /// `None`: the row is removed.
+    state: Option<Vec<u8>>,
+    messages: i64,
+    bytes: i64,
+    /// A message of the device's opened (crate::reassembly::InProgress::trusted).
+    trusted: bool,
+    /// When it was last written (Unix µs): idle rows are swept after the timeout.
+    touched_us: i64,
+}
+
+impl FragmentRow<'_> {
+    fn gone(device: &str) -> FragmentRow<'_> {
+        FragmentRow {
+            device,
+            state: None,
+            messages: 0,
+            bytes: 0,
+            trusted: false,
+            touched_us: 0,
+        }
+    }
 }
 
 /// Counters of one device session, from `lo` to `hi`: `n` of them were seen (each
@@ -239,23 +270,31 @@ impl ReadingStore {
     ) -> Result<Vec<Verdict>, LiveError> {
         // No fragments: no message is completed here, so none is opened.
         let mut none = |_: &[u8]| Err((crate::counters::Reason::WrongKey, String::new()));
-        Ok(self.commit_all(batch, seen, &[], &mut none)?.verdicts)
+        let mut r = Reassembly {
+            open: &mut none,
+            known: &|_| false,
+            limits: &crate::limits::FragmentLimits::default(),
+            max_message: crate::framing::MAX_MESSAGE,
+            now_us: crate::clock::now_us(),
+            sweep: false,
+        };
+        Ok(self.commit_all(batch, seen, &[], &mut r)?.verdicts)
     }
 
     /// [`ReadingStore::commit`], and `fragments` put into their devices' messages in progress
     /// ([`crate::reassembly`]) in the same transaction: each message they
-    /// complete is opened with `open` and decided with the batch, so it is
+    /// complete is opened with `r.open` and decided with the batch, so it is
     /// stored once, whichever worker committed its last fragment.
     pub fn commit_all(
         &mut self,
         batch: &[Pending],
         seen: &[FrameCounter],
         fragments: &[FragmentIn],
-        open: Opener,
+        r: &mut Reassembly,
     ) -> Result<Committed, LiveError> {
         let max_age_us = self.max_age_us;
         let work = |tx: &mut dyn BatchTx| {
-            let (whole, refused, settled) = fragments::reassemble(tx, fragments, open)?;
+            let (whole, refused, settled) = fragments::reassemble(tx, fragments, r)?;
             let all: Vec<&Pending> = batch.iter().chain(&whole).collect();
             let verdicts = decide(tx, &all, max_age_us)?;
             note_seen(tx, seen)?;

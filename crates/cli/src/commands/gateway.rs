@@ -82,6 +82,17 @@ pub struct Args {
     /// are refused as stale, and nonces are kept only this long (docs/live.md).
     #[arg(long, default_value_t = live::Limits::default().max_age.as_secs())]
     max_age: u64,
+    /// Sources none of whose messages opened ("strangers") that may hold messages in
+    /// fragments at once; a further one's fragments are refused (fragments_refused).
+    #[arg(long, default_value_t = live::FragmentLimits::default().sources)]
+    fragment_sources: usize,
+    /// Bytes strangers' messages in fragments may hold together (fragments_refused beyond).
+    #[arg(long, default_value_t = live::FragmentLimits::default().bytes)]
+    fragment_bytes: usize,
+    /// Seconds a message in fragments may wait for its next fragment before it is given
+    /// up (incomplete).
+    #[arg(long, default_value_t = live::FragmentLimits::default().timeout.as_secs())]
+    fragment_timeout: u64,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -111,6 +122,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         frame_timeout_ms: args.frame_timeout,
         max_message: args.max_message,
         max_age_s: args.max_age,
+        fragments: live::FragmentLimits {
+            sources: args.fragment_sources,
+            bytes: args.fragment_bytes,
+            timeout: std::time::Duration::from_secs(args.fragment_timeout),
+        },
     };
     let (config, keyring) = options.prepare(&mut |note| eprintln!("gateway: {note}"))?;
     let snap = live::run_gateway(config, keyring, stop_flag()?)?;

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use ::postgres::{Client, Statement};
 
-use super::{BatchTx, NonceRow, ReadingRow, Span};
+use super::{BatchTx, FragmentRow, NonceRow, ReadingRow, Span};
 use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::replay::CounterMark;
@@ -64,6 +64,12 @@ CREATE TABLE IF NOT EXISTS fragments_in_progress (
     state    BYTEA  NOT NULL,
     messages BIGINT NOT NULL
 );
+-- Since the first version (a row of that version reads as idle since 1970 and is swept).
+ALTER TABLE fragments_in_progress
+    ADD COLUMN IF NOT EXISTS bytes      BIGINT  NOT NULL DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS trusted    BOOLEAN NOT NULL DEFAULT false,
+    ADD COLUMN IF NOT EXISTS touched_us BIGINT  NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS fragments_idle ON fragments_in_progress (touched_us);
 ";
 
 /// Serialises the schema creation of workers that start together.
@@ -93,6 +99,9 @@ struct Statements {
     add_fragments: Statement,
     lock_fragments: Statement,
     save_fragments: Statement,
+    drop_fragments: Statement,
+    stranger_usage: Statement,
+    idle_fragments: Statement,
     messages_in_fragments: Statement,
 }
 
@@ -159,9 +168,22 @@ impl Readings {
                  ORDER BY device FOR UPDATE",
             )?,
             save_fragments: client.prepare(
-                "UPDATE fragments_in_progress f SET state = u.state, messages = u.messages
-                 FROM unnest($1::text[], $2::bytea[], $3::int8[]) AS u(device, state, messages)
+                "UPDATE fragments_in_progress f SET state = u.state, messages = u.messages,
+                     bytes = u.bytes, trusted = u.trusted, touched_us = u.touched_us
+                 FROM unnest($1::text[], $2::bytea[], $3::int8[], $4::int8[], $5::bool[], $6::int8[])
+                     AS u(device, state, messages, bytes, trusted, touched_us)
                  WHERE f.device = u.device",
+            )?,
+            drop_fragments: client
+                .prepare("DELETE FROM fragments_in_progress WHERE device = ANY($1::text[])")?,
+            stranger_usage: client.prepare(
+                "SELECT COUNT(*)::int8, COALESCE(SUM(bytes), 0)::int8 FROM fragments_in_progress
+                 WHERE NOT trusted AND messages > 0",
+            )?,
+            // Rows another worker holds are left to it: the sweep never waits.
+            idle_fragments: client.prepare(
+                "SELECT device, state FROM fragments_in_progress WHERE touched_us < $1
+                 ORDER BY device FOR UPDATE SKIP LOCKED",
             )?,
             messages_in_fragments: client
                 .prepare("SELECT COALESCE(SUM(messages), 0)::int8 FROM fragments_in_progress")?,
@@ -355,15 +377,45 @@ impl BatchTx for Tx<'_> {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError> {
-        let devices: Vec<&str> = states.iter().map(|s| s.0).collect();
-        let bytes: Vec<&[u8]> = states.iter().map(|s| s.1.as_slice()).collect();
-        let messages: Vec<i64> = states.iter().map(|s| s.2).collect();
-        self.tx.execute(
-            &self.statements.save_fragments,
-            &[&devices, &bytes, &messages],
-        )?;
+    fn save_fragments(&mut self, rows: &[FragmentRow]) -> Result<(), LiveError> {
+        let (kept, gone): (Vec<&FragmentRow>, Vec<&FragmentRow>) =
+            rows.iter().partition(|r| r.state.is_some());
+        if !gone.is_empty() {
+            let devices: Vec<&str> = gone.iter().map(|r| r.device).collect();
+            self.tx
+                .execute(&self.statements.drop_fragments, &[&devices])?;
+        }
+        if !kept.is_empty() {
+            let devices: Vec<&str> = kept.iter().map(|r| r.device).collect();
+            let states: Vec<&[u8]> = kept.iter().filter_map(|r| r.state.as_deref()).collect();
+            let int = |f: fn(&FragmentRow) -> i64| kept.iter().map(|r| f(r)).collect::<Vec<_>>();
+            let trusted: Vec<bool> = kept.iter().map(|r| r.trusted).collect();
+            self.tx.execute(
+                &self.statements.save_fragments,
+                &[
+                    &devices,
+                    &states,
+                    &int(|r| r.messages),
+                    &int(|r| r.bytes),
+                    &trusted,
+                    &int(|r| r.touched_us),
+                ],
+            )?;
+        }
         Ok(())
+    }
+
+    fn stranger_usage(&mut self) -> Result<(u64, u64), LiveError> {
+        let row = self.tx.query_one(&self.statements.stranger_usage, &[])?;
+        let (n, bytes): (i64, i64) = (row.get(0), row.get(1));
+        Ok((n as u64, bytes as u64))
+    }
+
+    fn idle_fragments(&mut self, before_us: i64) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
+        let rows = self
+            .tx
+            .query(&self.statements.idle_fragments, &[&before_us])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     fn messages_in_fragments(&mut self) -> Result<u64, LiveError> {

@@ -9,7 +9,7 @@ use std::path::Path;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{BatchTx, NonceRow, ReadingRow, Span};
+use super::{BatchTx, FragmentRow, NonceRow, ReadingRow, Span};
 use crate::envelope::FrameCounter;
 use crate::error::LiveError;
 use crate::replay::CounterMark;
@@ -51,11 +51,22 @@ CREATE TABLE IF NOT EXISTS uplink_spans (
     n       INTEGER NOT NULL       -- counters seen in it (each in one span only)
 );
 CREATE TABLE IF NOT EXISTS fragments_in_progress (
-    device   TEXT PRIMARY KEY,     -- DevEUI and session, else where they came from
-    state    BLOB NOT NULL,        -- crate::reassembly::InProgress (JSON)
-    messages INTEGER NOT NULL      -- messages in progress in it
+    device     TEXT PRIMARY KEY,   -- DevEUI and session, else where they came from
+    state      BLOB NOT NULL,      -- crate::reassembly::InProgress (its binary layout)
+    messages   INTEGER NOT NULL,   -- messages in progress in it
+    bytes      INTEGER NOT NULL DEFAULT 0,  -- bytes they hold
+    trusted    INTEGER NOT NULL DEFAULT 0,  -- 1: a message of the device's opened
+    touched_us INTEGER NOT NULL DEFAULT 0   -- last written (Unix µs); idle rows are swept
 ) WITHOUT ROWID;
 ";
+
+/// Columns added to `fragments_in_progress` since its first version: a row of
+/// that version reads as idle since 1970 and is swept (its JSON state given up).
+const FRAGMENT_COLUMNS: [(&str, &str); 3] = [
+    ("bytes", "INTEGER NOT NULL DEFAULT 0"),
+    ("trusted", "INTEGER NOT NULL DEFAULT 0"),
+    ("touched_us", "INTEGER NOT NULL DEFAULT 0"),
+];
 
 pub(super) struct Readings {
     conn: Connection,
@@ -77,6 +88,21 @@ impl Readings {
         conn.pragma_update(None, "wal_autocheckpoint", 8192)?;
         conn.execute_batch(SCHEMA)?;
         migrate_seen_nonces(&conn)?;
+        for (column, kind) in FRAGMENT_COLUMNS {
+            let has: bool = conn.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('fragments_in_progress') WHERE name = ?1",
+                [column],
+                |r| r.get(0),
+            )?;
+            if !has {
+                conn.execute_batch(&format!(
+                    "ALTER TABLE fragments_in_progress ADD COLUMN {column} {kind};"
+                ))?;
+            }
+        }
+        conn.execute_batch(
+            "CREATE INDEX IF NOT EXISTS fragments_idle ON fragments_in_progress (touched_us);",
+        )?;
         conn.execute_batch("CREATE INDEX IF NOT EXISTS seen_nonces_age ON seen_nonces (sent_us);")?;
         Ok(Readings { conn })
     }
@@ -255,15 +281,49 @@ impl BatchTx for Tx<'_> {
         Ok(states)
     }
 
-    fn save_fragments(&mut self, states: &[(&str, Vec<u8>, i64)]) -> Result<(), LiveError> {
+    fn save_fragments(&mut self, rows: &[FragmentRow]) -> Result<(), LiveError> {
         let mut upsert = self.0.prepare_cached(
-            "INSERT INTO fragments_in_progress (device, state, messages) VALUES (?1, ?2, ?3)
-             ON CONFLICT (device) DO UPDATE SET state = excluded.state, messages = excluded.messages",
+            "INSERT INTO fragments_in_progress (device, state, messages, bytes, trusted, touched_us)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (device) DO UPDATE SET state = excluded.state, messages = excluded.messages,
+                 bytes = excluded.bytes, trusted = excluded.trusted, touched_us = excluded.touched_us",
         )?;
-        for (device, state, messages) in states {
-            upsert.execute(params![device, state, messages])?;
+        let mut delete = self
+            .0
+            .prepare_cached("DELETE FROM fragments_in_progress WHERE device = ?1")?;
+        for r in rows {
+            match &r.state {
+                Some(state) => upsert.execute(params![
+                    r.device,
+                    state,
+                    r.messages,
+                    r.bytes,
+                    r.trusted,
+                    r.touched_us
+                ])?,
+                None => delete.execute([r.device])?,
+            };
         }
         Ok(())
+    }
+
+    fn stranger_usage(&mut self) -> Result<(u64, u64), LiveError> {
+        let (n, bytes): (i64, i64) = self.0.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM fragments_in_progress
+             WHERE trusted = 0 AND messages > 0",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((n as u64, bytes as u64))
+    }
+
+    /// BEGIN IMMEDIATE holds the write lock already.
+    fn idle_fragments(&mut self, before_us: i64) -> Result<Vec<(String, Vec<u8>)>, LiveError> {
+        let mut select = self.0.prepare_cached(
+            "SELECT device, state FROM fragments_in_progress WHERE touched_us < ?1",
+        )?;
+        let rows = select.query_map([before_us], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     fn messages_in_fragments(&mut self) -> Result<u64, LiveError> {
