@@ -18,6 +18,14 @@ use crate::counters::Reason;
 
 /// RFC 9011's uplink fragmentation profile: FPort 20, 10-byte tiles.
 pub const PROFILE: Profile = Profile::RFC9011_UPLINK;
+/// RFC 9011 (uplink ACK-on-Error, §5.6): the receiver gives a packet up
+/// when no fragment of it arrived for its Inactivity Timer (12 hours
+/// recommended; RFC 8724 §8.2.2.4 leaves the value to the profile).
+pub const INACTIVITY_TIMER_US: i64 = 12 * 3600 * 1_000_000;
+/// RFC 9011 (§5.6): ACK REQs (and All-1s answered with tiles missing)
+/// one packet may send before the receiver gives it up (RFC 8724's
+/// MAX_ACK_REQUESTS).
+pub const MAX_ACK_REQUESTS: u32 = 8;
 
 /// A frame as the stream carries it: FPort, then the payload.
 pub fn frame_bytes(frame: &Frame) -> Vec<u8> {
@@ -76,6 +84,10 @@ pub struct Uplinks {
     fresh: bool,
     /// The last packet completed: its RCS and the ACK that says so.
     done: Option<([u8; 4], Frame)>,
+    /// When the packet in progress last got a fragment (Unix µs).
+    last_us: i64,
+    /// ACKs the packet in progress asked for with tiles still missing.
+    ack_requests: u32,
 }
 
 /// What a fragment frame is, from its header (W 2 bits, FCN 6 bits).
@@ -107,10 +119,35 @@ impl Uplinks {
             receiver: Receiver::new(PROFILE),
             fresh: true,
             done: None,
+            last_us: 0,
+            ack_requests: 0,
         }
     }
 
-    pub fn take(&mut self, frame: &Frame) -> Arrived {
+    /// The packet in progress, given up: the next fragment starts afresh.
+    fn abandon(&mut self) {
+        self.receiver = Receiver::new(PROFILE);
+        self.fresh = true;
+        self.ack_requests = 0;
+    }
+
+    /// Gives up the packet in progress if no fragment of it arrived for the
+    /// Inactivity Timer before `now_us`; says why, once.
+    pub fn expire(&mut self, now_us: i64) -> Option<(Reason, String)> {
+        if self.fresh || now_us - self.last_us < INACTIVITY_TIMER_US {
+            return None;
+        }
+        self.abandon();
+        Some((
+            Reason::Incomplete,
+            "SCHC packet given up: no fragment for its Inactivity Timer (12 h, RFC 9011)".into(),
+        ))
+    }
+
+    /// Takes one uplink frame, arrived at `now_us`. A packet in progress is
+    /// one per device (RFC 9011 sends no tag), bounded by the profile
+    /// ([`Profile::max_held_bits`]).
+    pub fn take(&mut self, frame: &Frame, now_us: i64) -> Arrived {
         if frame.fport != PROFILE.rule_id {
             // A whole packet: its rule id is the FPort.
             let mut packet = Bits::from_uint(u64::from(frame.fport), 8);
@@ -127,35 +164,48 @@ impl Uplinks {
                 _ => {}
             }
         }
+        if self.fresh {
+            self.ack_requests = 0;
+        }
         self.fresh = false;
+        self.last_us = now_us;
         match self.receiver.take(frame) {
             Ok(Received::Waiting) => Arrived::Waiting,
+            // A sender that keeps asking without the tiles coming is given up
+            // (RFC 8724's MAX_ACK_REQUESTS); it hears no more ACKs for it.
+            Ok(Received::Ask(_)) if self.ack_requests >= MAX_ACK_REQUESTS => {
+                self.abandon();
+                let why = format!(
+                    "SCHC packet given up after {MAX_ACK_REQUESTS} ACK requests with tiles missing (MAX_ACK_REQUESTS, RFC 9011)"
+                );
+                Arrived::Message(Err((Reason::Incomplete, why)))
+            }
             // Every tile there and still not whole: the RCS failed (a tile
             // altered, or a stray fragment taken in). Start afresh; the
             // sender gives this packet up on the ACK.
             Ok(Received::Ask(ack @ Ack::Missing { .. })) if no_tile_missing(&ack) => {
-                self.receiver = Receiver::new(PROFILE);
-                self.fresh = true;
+                self.abandon();
                 let why = "SCHC packet whose RCS fails with every tile received".to_string();
                 Arrived::Ack(ack.frame(&PROFILE), Some(Err((Reason::Tampered, why))))
             }
-            Ok(Received::Ask(ack)) => Arrived::Ack(ack.frame(&PROFILE), None),
+            Ok(Received::Ask(ack)) => {
+                self.ack_requests += 1;
+                Arrived::Ack(ack.frame(&PROFILE), None)
+            }
             Ok(Received::Whole { packet, ack }) => {
                 let message = self.decompress(&packet);
                 let rcs = schc::fragment::crc32(packet.as_padded_bytes()).to_be_bytes();
                 let ack = ack.frame(&PROFILE);
                 self.done = Some((rcs, ack.clone()));
                 // The next packet starts afresh.
-                self.receiver = Receiver::new(PROFILE);
-                self.fresh = true;
+                self.abandon();
                 match kind {
                     Kind::Regular => Arrived::Message(message),
                     _ => Arrived::Ack(ack, Some(message)),
                 }
             }
             Err(e) => {
-                self.receiver = Receiver::new(PROFILE);
-                self.fresh = true;
+                self.abandon();
                 Arrived::Message(Err((Reason::Garbage, format!("SCHC fragment: {e}"))))
             }
         }
@@ -207,7 +257,7 @@ mod tests {
                     assert!(whole);
                     assert_ne!(frame.fport, PROFILE.rule_id);
                     let frame = parse_frame(&frame_bytes(&frame)).unwrap();
-                    match gateway.take(&frame) {
+                    match gateway.take(&frame, 0) {
                         Arrived::Message(m) => m.unwrap(),
                         other => panic!("{other:?}"),
                     }
@@ -216,7 +266,7 @@ mod tests {
                     assert!(!whole);
                     let mut got = None;
                     for f in sender.fragments() {
-                        if let Arrived::Ack(ack, Some(m)) = gateway.take(&f) {
+                        if let Arrived::Ack(ack, Some(m)) = gateway.take(&f, 0) {
                             assert_eq!(parse_ack(&ack).unwrap(), Ack::Complete { window: 0 });
                             got = Some(m.unwrap());
                         }
@@ -239,7 +289,7 @@ mod tests {
         let frames = sender.fragments();
         let mut ack = None;
         for f in frames.iter().skip(1) {
-            if let Arrived::Ack(a, m) = gateway.take(f) {
+            if let Arrived::Ack(a, m) = gateway.take(f, 0) {
                 assert!(m.is_none());
                 ack = Some(parse_ack(&a).unwrap());
             }
@@ -249,7 +299,7 @@ mod tests {
         let (last, tiles) = again.split_last().unwrap();
         let mut whole = None;
         for f in tiles {
-            if let Arrived::Message(m) = gateway.take(f) {
+            if let Arrived::Message(m) = gateway.take(f, 0) {
                 whole = Some(m.unwrap());
             }
         }
@@ -258,15 +308,59 @@ mod tests {
             Arrived::Ack(a, None) => parse_ack(&a).unwrap() == Ack::Complete { window: 0 },
             _ => false,
         };
-        assert!(complete(gateway.take(last)));
+        assert!(complete(gateway.take(last, 0)));
         // An All-1 sent again (its ACK lost) is answered again, not taken as a new packet.
-        assert!(complete(gateway.take(last)));
+        assert!(complete(gateway.take(last, 0)));
         let unknown = Frame {
             fport: 200,
             payload: vec![1, 2, 3],
         };
-        assert!(matches!(gateway.take(&unknown), Arrived::Message(Err(_))));
+        assert!(matches!(
+            gateway.take(&unknown, 0),
+            Arrived::Message(Err(_))
+        ));
         assert!(parse_frame(&[]).is_none());
         assert!(parse_ack(&unknown).is_err());
+    }
+
+    #[test]
+    fn a_packet_is_given_up_after_its_inactivity_timer_or_max_ack_requests() {
+        let rules = rules();
+        let Outgoing::Fragments(sender) = compress(&rules, &request(200), 51).unwrap().0 else {
+            panic!("fragments expected");
+        };
+        let frames = sender.fragments();
+        let (all_one, tiles) = frames.split_last().unwrap();
+        // The first tile lost: each All-1 asks for it again.
+        let mut gateway = Uplinks::new(rules.clone());
+        for f in &tiles[1..] {
+            assert_eq!(gateway.take(f, 0), Arrived::Waiting);
+        }
+        for _ in 0..MAX_ACK_REQUESTS {
+            assert!(matches!(gateway.take(all_one, 0), Arrived::Ack(_, None)));
+        }
+        match gateway.take(all_one, 0) {
+            Arrived::Message(Err((Reason::Incomplete, why))) => {
+                assert!(why.contains("MAX_ACK_REQUESTS"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Given up: the packet starts afresh, and completes when whole.
+        let mut got = None;
+        for f in &frames {
+            if let Arrived::Ack(_, Some(m)) = gateway.take(f, 1) {
+                got = Some(m.unwrap());
+            }
+        }
+        assert_eq!(got.unwrap(), request(200));
+
+        // Idle past the timer: given up once, and only while in progress.
+        let mut gateway = Uplinks::new(rules);
+        assert_eq!(gateway.expire(INACTIVITY_TIMER_US * 2), None);
+        assert_eq!(gateway.take(&tiles[0], 5), Arrived::Waiting);
+        assert_eq!(gateway.expire(5 + INACTIVITY_TIMER_US - 1), None);
+        let (reason, _) = gateway.expire(5 + INACTIVITY_TIMER_US).unwrap();
+        assert_eq!(reason, Reason::Incomplete);
+        assert_eq!(gateway.expire(5 + 2 * INACTIVITY_TIMER_US), None);
     }
 }

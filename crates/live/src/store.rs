@@ -270,15 +270,9 @@ impl ReadingStore {
     ) -> Result<Vec<Verdict>, LiveError> {
         // No fragments: no message is completed here, so none is opened.
         let mut none = |_: &[u8]| Err((crate::counters::Reason::WrongKey, String::new()));
-        let mut r = Reassembly {
-            open: &mut none,
-            known: &|_| false,
-            limits: &crate::limits::FragmentLimits::default(),
-            max_message: crate::framing::MAX_MESSAGE,
-            now_us: crate::clock::now_us(),
-            sweep: false,
-        };
-        Ok(self.commit_all(batch, seen, &[], &mut r)?.verdicts)
+        Ok(self
+            .commit_all(batch, seen, &[], &mut Reassembly::new(&mut none))?
+            .verdicts)
     }
 
     /// [`ReadingStore::commit`], and `fragments` put into their devices' messages in progress

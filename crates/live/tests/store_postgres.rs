@@ -10,7 +10,7 @@ use std::sync::{Arc, Barrier};
 use ciphermeter_live::LiveError;
 use ciphermeter_live::envelope::FrameCounter;
 use ciphermeter_live::replay::Verdict;
-use ciphermeter_live::store::{FragmentIn, Pending, ReadingStore};
+use ciphermeter_live::store::{FragmentIn, Pending, ReadingStore, Reassembly};
 use ciphermeter_live::verify::Verified;
 use store::Location;
 use testkit::Postgres;
@@ -250,6 +250,14 @@ fn opened(bytes: &[u8]) -> Result<Verified, (ciphermeter_live::counters::Reason,
     })
 }
 
+/// Within the gateway's default limits, the fragments' time being the test's clock.
+fn reassembly<'a>(open: ciphermeter_live::store::Opener<'a>) -> Reassembly<'a> {
+    Reassembly {
+        now_us: NOW,
+        ..Reassembly::new(open)
+    }
+}
+
 /// Two workers sharing a subscription each get some of every message's
 /// fragments (one the first and last, the other the middle one), and commit
 /// them at once: every message is put together in the store and stored once,
@@ -278,13 +286,14 @@ fn two_workers_put_each_message_together_from_their_fragments_once() {
                             let parts = fragments_of(d, m);
                             indexes.iter().map(move |&i| FragmentIn {
                                 device: format!("dev{d}"),
+                                origin: "test".into(),
                                 bytes: parts[i].clone(),
                                 arrived_us: NOW,
                                 source: "test".into(),
                             })
                         })
                         .collect();
-                    let c = store.commit_all(&[], &[], &batch, &mut opened).unwrap();
+                    let c = store.commit_all(&[], &[], &batch, &mut reassembly(&mut opened)).unwrap();
                     assert_eq!(c.verdicts.len(), c.whole.len());
                     stored += c.verdicts.iter().filter(|v| **v == Verdict::Fresh).count();
                     refused.extend(c.refused.into_iter().map(|r| r.2));
@@ -304,11 +313,12 @@ fn two_workers_put_each_message_together_from_their_fragments_once() {
     // The broker redelivers the last message's middle fragment: a replay.
     let again = FragmentIn {
         device: "dev0".into(),
+        origin: "test".into(),
         bytes: fragments_of(0, MESSAGES - 1)[1].clone(),
         arrived_us: NOW,
         source: "test".into(),
     };
-    let c = store.commit_all(&[], &[], &[again], &mut opened).unwrap();
+    let c = store.commit_all(&[], &[], &[again], &mut reassembly(&mut opened)).unwrap();
     assert!(c.whole.is_empty());
     assert_eq!(
         c.refused

@@ -54,6 +54,12 @@ impl Profile {
     pub fn max_packet_bits(&self) -> usize {
         (1 << self.w_bits) * self.window_size * self.tile_bits
     }
+
+    /// The most a receiver holds for one packet in progress, in bits: every
+    /// tile of every window, and the All-1's tile with its padding.
+    pub fn max_held_bits(&self) -> usize {
+        self.max_packet_bits() + self.tile_bits + 7
+    }
 }
 
 /// One fragment or ACK as LoRaWAN carries it: FPort and FRMPayload.
@@ -362,6 +368,13 @@ impl Receiver {
             // The last tile and its padding (the RCS covers both), unless a
             // regular fragment carried it.
             let last = r.read(r.remaining()).unwrap_or_default();
+            // At most one tile and its padding: what the sender's All-1
+            // carries. Anything longer is no fragment, and is not held.
+            if last.len() >= p.tile_bits + 8 {
+                return Err(SchcError::Unfit(
+                    "an All-1 carrying more than one tile".into(),
+                ));
+            }
             self.last = Some((window, rcs, last));
             return self.settle();
         }

@@ -53,6 +53,12 @@ pub(super) fn start(
                 _ => 0,
             };
             let now = Instant::now();
+            if let Some((uplinks, _)) = &mut schc
+                && let Some((reason, why)) = uplinks.expire(crate::clock::now_us())
+                && !feed.send(Input::broken(reason, why, source.clone()))
+            {
+                return;
+            }
             deframer.push(&buf[..n], now, &mut events);
             // A partial frame that gets no new byte for --frame-timeout is truncated: a
             // radio's lost packet leaves the stream this way.
@@ -99,7 +105,7 @@ fn schc_input(
             source.clone(),
         ));
     };
-    let message = match uplinks.take(&frame) {
+    let message = match uplinks.take(&frame, crate::clock::now_us()) {
         Arrived::Waiting => return None,
         Arrived::Ack(ack, message) => {
             // A lost ACK is the device's timer's to recover: it sends its All-1 again.

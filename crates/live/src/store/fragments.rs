@@ -49,6 +49,23 @@ pub struct Reassembly<'a> {
     pub sweep: bool,
 }
 
+impl<'a> Reassembly<'a> {
+    /// Opening with `open`, now, within the default limits, knowing no source
+    /// and sweeping nothing: what a caller outside the gateway wants.
+    pub fn new(open: Opener<'a>) -> Reassembly<'a> {
+        static DEFAULT: std::sync::LazyLock<FragmentLimits> =
+            std::sync::LazyLock::new(FragmentLimits::default);
+        Reassembly {
+            open,
+            known: &|_| false,
+            limits: &DEFAULT,
+            max_message: crate::framing::MAX_MESSAGE,
+            now_us: crate::clock::now_us(),
+            sweep: false,
+        }
+    }
+}
+
 /// What a batch's commit decided.
 pub struct Committed {
     /// One verdict per message of the batch, then one per message of `whole`.
