@@ -12,6 +12,7 @@ use crate::CtrWholeBlock;
 use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use cipher::zeroize::{Zeroize, ZeroizeOnDrop};
 use cipher::{Array, BlockCipherEncrypt, BlockSizeUser, InnerIvInit, StreamCipher};
 
 type Block = Array<u8, U16>;
@@ -99,9 +100,21 @@ where
         cipher.encrypt_block(&mut l);
         let k1 = dbl(&l);
         let k2 = dbl(&k1);
+        l.as_mut_slice().zeroize();
         Self { cipher, k1, k2 }
     }
 }
+
+/// The subkeys are the key's (E_K(0) doubled); the cipher wipes its own
+/// round keys (its `Drop`).
+impl<C> Drop for Eax<C> {
+    fn drop(&mut self) {
+        self.k1.as_mut_slice().zeroize();
+        self.k2.as_mut_slice().zeroize();
+    }
+}
+
+impl<C: ZeroizeOnDrop> ZeroizeOnDrop for Eax<C> {}
 
 impl<C> AeadCore for Eax<C> {
     type NonceSize = U16;

@@ -26,8 +26,8 @@
 //! | [`Aes128`], [`Aes256`] | block cipher (AES, FIPS-197), byte-oriented: S-box, `xtime`, no T-tables | 16/32 | 16 | - | - | FIPS-197 appendices B, C.1, C.3; agreement with the `aes` crate, and through `aes-gcm`, `ccm`, [`CtrWholeBlock`] |
 //! | [`Gcm<C>`](Gcm), [`Aes128Gcm`], [`Aes256Gcm`] | AEAD (GCM, SP 800-38D) over a 128-bit block cipher; GHASH with Shoup's 4-bit tables (512 bytes per key, one input byte per step), on bytes on AVR, on `u32` words elsewhere | cipher's | - | 12 | 16 | McGrew & Viega's GCM test cases 1-4 and 13-16; agreement with the `aes-gcm` crate |
 //! | [`ChaCha20Poly1305`] | AEAD (RFC 8439); Poly1305 in 8-bit limbs on AVR (each product one 8×8 multiply), in 13-bit limbs (16×16→32 products) elsewhere | 32 | - | 12 | 16 | RFC 8439 section 2.8.2; agreement with the `chacha20poly1305` crate |
-//! | [`Sha3_256`], [`Sha3_512`] | hash (FIPS 202; digest 0.11 `Digest`, usable in `hmac::SimpleHmac`), Keccak-f\[1600\] on bit-interleaved byte lanes on AVR (a rotation is a byte choice and a one-byte rotate), on `u64` lanes elsewhere | - | rate 136/72 | - | - | FIPS 202 / NIST example values (empty, 200 × 0xa3) and "abc"; agreement with the `sha3` crate |
-//! | [`curve25519`]: [`x25519`](curve25519::x25519), [`ed25519`](curve25519::ed25519) | key agreement (RFC 7748), signature (RFC 8032, SHA-512 the caller's) on 32-bit words mod 2^256 - 38; on ARMv7E-M (`thumbv7em`) the field multiply, the X25519 ladder, inversion and the Ed25519 comb lookup are `umaal` assembly | 32 | - | - | - | RFC 7748 §5.2 (with the 1,000-iteration value) and §6.1; RFC 8032 §7.1 tests 1-3 and SHA(abc); the comb table recomputed from B |
+//! | [`Sha3_256`], [`Sha3_512`] | hash (FIPS 202; digest 0.11 `Digest`, keyed by our [`Hmac`], which wipes its padded key where `hmac::SimpleHmac` does not), Keccak-f\[1600\] on bit-interleaved byte lanes on AVR (a rotation is a byte choice and a one-byte rotate), on `u64` lanes elsewhere | - | rate 136/72 | - | - | FIPS 202 / NIST example values (empty, 200 × 0xa3) and "abc"; agreement with the `sha3` crate |
+//! | [`curve25519`]: [`x25519`](curve25519::x25519), [`ed25519`](curve25519::ed25519) | key agreement (RFC 7748), signature (RFC 8032, SHA-512 the caller's; a [`SigningKey`](curve25519::ed25519::SigningKey) derives its public key, never takes one) on 32-bit words mod 2^256 - 38; on ARMv7E-M (`thumbv7em`) the field multiply, the X25519 ladder, inversion and the Ed25519 comb lookup are `umaal` assembly | 32 | - | - | - | RFC 7748 §5.2 (with the 1,000-iteration value) and §6.1; RFC 8032 §7.1 tests 1-3 and SHA(abc); the comb table recomputed from B |
 //! | [`CtrWholeBlock<C>`](CtrWholeBlock) | stream mode, big-endian counter over the whole block (libmcrypt `ctr`) | cipher's | - | 1 block | - | SP 800-38A F.5.1 (AES-128), agreement with `ctr::Ctr128BE` |
 //!
 //! Feature `compact-tables`: CLEFIA and PRESENT without their large lookup
@@ -60,6 +60,7 @@ pub mod clefia;
 pub mod curve25519;
 pub mod eax;
 pub mod gcm;
+pub mod hmac;
 pub mod keccak;
 pub mod modes;
 pub mod piccolo;
@@ -76,6 +77,7 @@ pub use chacha20poly1305::ChaCha20Poly1305;
 pub use clefia::{Clefia128, Clefia192, Clefia256};
 pub use eax::Eax;
 pub use gcm::{Aes128Gcm, Aes256Gcm, Gcm};
+pub use hmac::Hmac;
 pub use keccak::{Sha3_256, Sha3_512};
 pub use modes::{CtrWholeBlock, Ofb8};
 pub use piccolo::{Piccolo80, Piccolo128};
