@@ -20,10 +20,21 @@ pub mod mbedtls;
 #[cfg(feature = "monocypher")]
 pub mod monocypher;
 
-/// A C context's bytes: 8-byte aligned, as any of the structs needs.
+/// A C context's bytes: 8-byte aligned, as any of the structs needs. Wiped
+/// when dropped: a hash or HMAC context holds the key's state (HMAC's padded
+/// key, or the message so far), and the AEADs' contexts their key schedules
+/// (Mbed TLS's `*_free`, which the owners call first, wipes those too).
 #[allow(dead_code)]
 #[derive(Clone)]
 pub(crate) struct Context<const WORDS: usize>([u64; WORDS]);
+
+impl<const WORDS: usize> Drop for Context<WORDS> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
+    }
+}
+
+impl<const WORDS: usize> zeroize::ZeroizeOnDrop for Context<WORDS> {}
 
 #[allow(dead_code)]
 impl<const WORDS: usize> Context<WORDS> {
@@ -43,6 +54,9 @@ macro_rules! digest_adapter {
         $(#[$meta])*
         #[derive(Clone)]
         pub struct $name(crate::Context<{ $words }>);
+
+        /// Its context wipes itself (`Context`'s `Drop`).
+        impl zeroize::ZeroizeOnDrop for $name {}
 
         impl Default for $name {
             fn default() -> Self {

@@ -6,6 +6,7 @@ use core::ffi::{c_int, c_uint, c_void};
 use core::marker::PhantomData;
 
 use cipher::consts::{U12, U16, U32, U64, U128};
+use zeroize::ZeroizeOnDrop;
 
 use crate::contexts::{
     AES_BYTES, CCM_BYTES, CHACHAPOLY_BYTES, GCM_BYTES, SHA256_BYTES, SHA512_BYTES,
@@ -146,6 +147,10 @@ impl<K> Aes<K> {
     }
 }
 
+/// `Drop` frees the context with Mbed TLS's `*_free` (which wipes it),
+/// then `Context` wipes the bytes again.
+impl<K> ZeroizeOnDrop for Aes<K> {}
+
 impl<K> Drop for Aes<K> {
     fn drop(&mut self) {
         // SAFETY: contexts set up by `new`; the free wipes them.
@@ -240,6 +245,10 @@ aead_adapter! {
     decrypt: |s, n, a, b, t| call(cm_mbedtls_gcm_decrypt, s.ctx.ptr(), n, a, b, t.as_ptr(), t.len()),
 }
 
+/// `Drop` frees the context with Mbed TLS's `*_free` (which wipes it),
+/// then `Context` wipes the bytes again.
+impl<K, N> ZeroizeOnDrop for Gcm<K, N> {}
+
 impl<K, N> Drop for Gcm<K, N> {
     fn drop(&mut self) {
         // SAFETY: set up by `new` (a failed setkey leaves it freeable); frees
@@ -266,6 +275,10 @@ aead_adapter! {
     encrypt: |s, n, a, b, t| call(cm_mbedtls_ccm_encrypt, s.ctx.ptr(), n, a, b, t.as_mut_ptr(), t.len()),
     decrypt: |s, n, a, b, t| call(cm_mbedtls_ccm_decrypt, s.ctx.ptr(), n, a, b, t.as_ptr(), t.len()),
 }
+
+/// `Drop` frees the context with Mbed TLS's `*_free` (which wipes it),
+/// then `Context` wipes the bytes again.
+impl<K, T, N> ZeroizeOnDrop for Ccm<K, T, N> {}
 
 impl<K, T, N> Drop for Ccm<K, T, N> {
     fn drop(&mut self) {
@@ -296,6 +309,10 @@ aead_adapter! {
     encrypt: |s, n, a, b, t| cm_mbedtls_chachapoly_encrypt(s.ctx.ptr(), n.as_ptr(), a.as_ptr(), a.len(), b.as_mut_ptr(), b.len(), t.as_mut_ptr()),
     decrypt: |s, n, a, b, t| cm_mbedtls_chachapoly_decrypt(s.ctx.ptr(), n.as_ptr(), a.as_ptr(), a.len(), b.as_mut_ptr(), b.len(), t.as_ptr()),
 }
+
+/// `Drop` frees the context with Mbed TLS's `*_free` (which wipes it),
+/// then `Context` wipes the bytes again.
+impl<K> ZeroizeOnDrop for ChaCha20Poly1305<K> {}
 
 impl<K> Drop for ChaCha20Poly1305<K> {
     fn drop(&mut self) {
@@ -342,7 +359,9 @@ digest_adapter!(
 
 /// HMAC (RFC 2104) over Mbed TLS's SHA-256: the keyed inner state is kept and
 /// forked per message, as Mbed TLS's md layer keeps its inner pad; the same
-/// compressions, without the md layer's heap.
-pub type HmacSha256 = hmac::SimpleHmac<Sha256>;
+/// compressions, without the md layer's heap. `primitives::Hmac` (what
+/// `hmac::SimpleHmac` computes, but K ⊕ opad is wiped on drop; the hash
+/// contexts wipe themselves).
+pub type HmacSha256 = primitives::Hmac<Sha256>;
 /// HMAC over Mbed TLS's SHA-512.
-pub type HmacSha512 = hmac::SimpleHmac<Sha512>;
+pub type HmacSha512 = primitives::Hmac<Sha512>;

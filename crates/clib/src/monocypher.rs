@@ -4,7 +4,7 @@
 use core::ffi::{c_int, c_void};
 
 use cipher::consts::{U12, U16, U32, U64, U128};
-use zeroize::Zeroizing;
+use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::contexts::{MONO_HMAC_BYTES, MONO_SHA512_BYTES};
 use crate::{Context, aead_adapter, digest_adapter};
@@ -47,6 +47,9 @@ pub struct ChaCha20Poly1305<K = U32> {
     kind: core::marker::PhantomData<K>,
 }
 
+/// The kept key is `Zeroizing`.
+impl<K> ZeroizeOnDrop for ChaCha20Poly1305<K> {}
+
 aead_adapter! {
     ChaCha20Poly1305<K: aead::array::ArraySize>, key: K, nonce: U12, tag: U16,
     new: |k| {
@@ -77,6 +80,9 @@ impl Drop for HmacSha512 {
         unsafe { cm_monocypher_wipe(self.0.ptr(), MONO_HMAC_BYTES) };
     }
 }
+
+/// `Drop` wipes with Monocypher's `crypto_wipe`, then `Context` again.
+impl ZeroizeOnDrop for HmacSha512 {}
 
 impl digest::common::KeySizeUser for HmacSha512 {
     type KeySize = U128;
