@@ -72,6 +72,9 @@ pub struct Sealer {
     pub(crate) scheme_id: [u8; 4],
 }
 
+/// The keyed cipher and MAC wipe themselves (`CipherKey`, `MacKey`).
+impl zeroize::ZeroizeOnDrop for Sealer {}
+
 impl Sealer {
     /// Runs the key schedules with this build's backend ([`Backend::BUILT`]:
     /// RustCrypto on the host). The caller has checked that the scheme is

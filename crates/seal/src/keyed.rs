@@ -21,7 +21,7 @@
 )]
 
 use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockSizeUser, KeyInit};
-use zeroize::Zeroizing;
+use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::algorithm::{AeadAlg, BlockAlg, CipherAlg, MacAlg, Mode, StreamAlg};
 use crate::backend::Backend;
@@ -319,12 +319,12 @@ aeads! {
     RustCrypto "rustcrypto" ["ccm"] "aes-256-ccm" Aes256Ccm => Aes256Ccm ccm::Ccm<aes::Aes256, ccm::consts::U16, ccm::consts::U13>;
     RustCrypto "rustcrypto" ["eax"] "aes-128-eax" Aes128Eax => Aes128Eax primitives::Eax<aes::Aes128>;
     RustCrypto "rustcrypto" ["eax"] "aes-256-eax" Aes256Eax => Aes256Eax primitives::Eax<aes::Aes256>;
-    RustCrypto "rustcrypto" ["ocb"] "aes-128-ocb" Aes128Ocb => Aes128Ocb ocb3::Ocb3<aes::Aes128>;
-    RustCrypto "rustcrypto" ["ocb"] "aes-256-ocb" Aes256Ocb => Aes256Ocb ocb3::Ocb3<aes::Aes256>;
+    RustCrypto "rustcrypto" ["ocb"] "aes-128-ocb" Aes128Ocb => Aes128Ocb crate::wipe::Wiped<ocb3::Ocb3<aes::Aes128>>;
+    RustCrypto "rustcrypto" ["ocb"] "aes-256-ocb" Aes256Ocb => Aes256Ocb crate::wipe::Wiped<ocb3::Ocb3<aes::Aes256>>;
     RustCrypto "rustcrypto" ["gcm-siv"] "aes-256-gcm-siv" Aes256GcmSiv => Aes256GcmSiv aes_gcm_siv::Aes256GcmSiv;
     RustCrypto "rustcrypto" ["chacha20poly1305"] "chacha20-poly1305" ChaCha20Poly1305 => ChaCha20Poly1305 chacha20poly1305::ChaCha20Poly1305;
     RustCrypto "rustcrypto" ["chacha20poly1305"] "xchacha20-poly1305" XChaCha20Poly1305 => XChaCha20Poly1305 chacha20poly1305::XChaCha20Poly1305;
-    RustCrypto "rustcrypto" ["ascon"] "ascon-aead128" AsconAead128 => AsconAead128 ascon_aead::AsconAead128;
+    RustCrypto "rustcrypto" ["ascon"] "ascon-aead128" AsconAead128 => AsconAead128 crate::wipe::Wiped<ascon_aead::AsconAead128>;
     RustCrypto "rustcrypto" ["in-project"] "ascon-128-v1.2" Ascon128V12 => Ascon128V12 primitives::Ascon128V12;
     RustCrypto "rustcrypto" ["in-project"] "acorn-128" Acorn128 => Acorn128 primitives::Acorn128;
     RustCrypto "rustcrypto" ["in-project"] "acorn-128-wide" Acorn128Wide => Acorn128Wide primitives::Acorn128Wide;
@@ -334,8 +334,8 @@ aeads! {
     Ciphermeter "ciphermeter" ["ccm", "backend-ciphermeter"] "aes-256-ccm" Aes256Ccm => OursAes256Ccm ccm::Ccm<primitives::Aes256, ccm::consts::U16, ccm::consts::U13>;
     Ciphermeter "ciphermeter" ["eax", "backend-ciphermeter"] "aes-128-eax" Aes128Eax => OursAes128Eax primitives::Eax<primitives::Aes128>;
     Ciphermeter "ciphermeter" ["eax", "backend-ciphermeter"] "aes-256-eax" Aes256Eax => OursAes256Eax primitives::Eax<primitives::Aes256>;
-    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-128-ocb" Aes128Ocb => OursAes128Ocb ocb3::Ocb3<primitives::Aes128>;
-    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-256-ocb" Aes256Ocb => OursAes256Ocb ocb3::Ocb3<primitives::Aes256>;
+    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-128-ocb" Aes128Ocb => OursAes128Ocb crate::wipe::Wiped<ocb3::Ocb3<primitives::Aes128>>;
+    Ciphermeter "ciphermeter" ["ocb", "backend-ciphermeter"] "aes-256-ocb" Aes256Ocb => OursAes256Ocb crate::wipe::Wiped<ocb3::Ocb3<primitives::Aes256>>;
     Ciphermeter "ciphermeter" ["gcm-siv", "backend-ciphermeter"] "aes-256-gcm-siv" Aes256GcmSiv => OursAes256GcmSiv aes_gcm_siv::AesGcmSiv<primitives::Aes256>;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "chacha20-poly1305" ChaCha20Poly1305 => OursChaCha20Poly1305 primitives::ChaCha20Poly1305;
     Ciphermeter "ciphermeter" ["backend-ciphermeter"] "ascon-aead128" AsconAead128 => OursAsconAead128 primitives::AsconAead128;
@@ -356,9 +356,9 @@ aeads! {
 /// back empty; there the key is kept and GCM keyed per message instead (the
 /// device's seal time includes that key schedule). Elsewhere it is kept keyed.
 #[cfg(not(target_arch = "avr"))]
-type GcmKey<A> = A;
+pub(crate) type GcmKey<A> = A;
 #[cfg(target_arch = "avr")]
-type GcmKey<A> = PerMessage<A>;
+pub(crate) type GcmKey<A> = PerMessage<A>;
 
 /// An AEAD keyed afresh for each message from its stored key.
 #[allow(dead_code)]
@@ -629,17 +629,17 @@ macro_rules! macs {
 macs! {
     RustCrypto "rustcrypto" ["sha256"] "hmac-sha256" HmacSha256 => HmacSha256 hmac::Hmac<sha2::Sha256>;
     RustCrypto "rustcrypto" ["sha512"] "hmac-sha512" HmacSha512 => HmacSha512 hmac::Hmac<sha2::Sha512>;
-    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-256" HmacSha3_256 => HmacSha3_256 hmac::SimpleHmac<sha3::Sha3_256>;
-    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-512" HmacSha3_512 => HmacSha3_512 hmac::SimpleHmac<sha3::Sha3_512>;
+    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-256" HmacSha3_256 => HmacSha3_256 primitives::Hmac<sha3::Sha3_256>;
+    RustCrypto "rustcrypto" ["sha3"] "hmac-sha3-512" HmacSha3_512 => HmacSha3_512 primitives::Hmac<sha3::Sha3_512>;
     RustCrypto "rustcrypto" ["sha1"] "hmac-sha1" HmacSha1 => HmacSha1 hmac::Hmac<sha1::Sha1>;
     RustCrypto "rustcrypto" ["md5"] "hmac-md5" HmacMd5 => HmacMd5 hmac::Hmac<md5::Md5>;
-    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2s256" HmacBlake2s256 => HmacBlake2s256 hmac::SimpleHmac<blake2::Blake2s256>;
-    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2b512" HmacBlake2b512 => HmacBlake2b512 hmac::SimpleHmac<blake2::Blake2b512>;
-    RustCrypto "rustcrypto" ["ascon-hash"] "hmac-ascon-hash256" HmacAsconHash256 => HmacAsconHash256 hmac::SimpleHmac<ascon_hash256::AsconHash256>;
+    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2s256" HmacBlake2s256 => HmacBlake2s256 primitives::Hmac<blake2::Blake2s256>;
+    RustCrypto "rustcrypto" ["blake2"] "hmac-blake2b512" HmacBlake2b512 => HmacBlake2b512 primitives::Hmac<blake2::Blake2b512>;
+    RustCrypto "rustcrypto" ["ascon-hash"] "hmac-ascon-hash256" HmacAsconHash256 => HmacAsconHash256 primitives::Hmac<ascon_hash256::AsconHash256>;
     RustCrypto "rustcrypto" ["cmac"] "cmac-aes-128" CmacAes128 => CmacAes128 cmac::Cmac<aes::Aes128>;
     RustCrypto "rustcrypto" ["cmac"] "cmac-aes-256" CmacAes256 => CmacAes256 cmac::Cmac<aes::Aes256>;
-    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-256" HmacSha3_256 => OursHmacSha3_256 hmac::SimpleHmac<primitives::Sha3_256>;
-    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-512" HmacSha3_512 => OursHmacSha3_512 hmac::SimpleHmac<primitives::Sha3_512>;
+    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-256" HmacSha3_256 => OursHmacSha3_256 primitives::Hmac<primitives::Sha3_256>;
+    Ciphermeter "ciphermeter" ["sha3", "backend-ciphermeter"] "hmac-sha3-512" HmacSha3_512 => OursHmacSha3_512 primitives::Hmac<primitives::Sha3_512>;
     Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-128" CmacAes128 => OursCmacAes128 cmac::Cmac<primitives::Aes128>;
     Ciphermeter "ciphermeter" ["cmac", "backend-ciphermeter"] "cmac-aes-256" CmacAes256 => OursCmacAes256 cmac::Cmac<primitives::Aes256>;
     Mbedtls "mbedtls" ["backend-mbedtls"] "hmac-sha256" HmacSha256 => MbedtlsHmacSha256 clib::mbedtls::HmacSha256;
@@ -648,3 +648,14 @@ macs! {
     AwsLc "aws-lc" ["backend-aws-lc"] "hmac-sha256" HmacSha256 => AwsLcHmacSha256 aws_lc::HmacSha256;
     AwsLc "aws-lc" ["backend-aws-lc"] "hmac-sha512" HmacSha512 => AwsLcHmacSha512 aws_lc::HmacSha512;
 }
+
+// Every variant wipes itself or through its only secret field, and a build
+// without variants holds nothing (crate::wipe's tests check each type).
+impl ZeroizeOnDrop for BlockKey {}
+impl ZeroizeOnDrop for AeadKey {}
+impl ZeroizeOnDrop for MacKey {}
+impl ZeroizeOnDrop for CipherKey {}
+/// The stored key is `Zeroizing`.
+impl ZeroizeOnDrop for StreamKey {}
+/// The stored key is `Zeroizing`.
+impl<A> ZeroizeOnDrop for PerMessage<A> {}

@@ -41,6 +41,7 @@ pub mod oscore_build;
 pub mod reading;
 pub mod spec;
 pub mod stream;
+mod wipe;
 
 pub use backend::Backend;
 pub use container::{Container, Opened as OpenedRef, Parsed, SchemeRef, open_buffer_len, parse};

@@ -38,6 +38,9 @@ pub struct SealKey {
     pub path: Option<PathBuf>,
 }
 
+/// The material is `Zeroizing`.
+impl zeroize::ZeroizeOnDrop for SealKey {}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KeyFileJson {

@@ -84,6 +84,9 @@ pub struct OscoreKey {
     pub path: Option<PathBuf>,
 }
 
+/// The master secret is `Zeroizing`; the derived context wipes itself.
+impl zeroize::ZeroizeOnDrop for OscoreKey {}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ContextJson {

@@ -19,6 +19,9 @@ pub struct HostSealer {
     core: Sealer,
 }
 
+/// The keyed core wipes itself (`Sealer`).
+impl zeroize::ZeroizeOnDrop for HostSealer {}
+
 /// What `open` returns: the plaintext (wiped on drop) and the associated data sent with it.
 pub struct Opened {
     pub plaintext: Zeroizing<Vec<u8>>,

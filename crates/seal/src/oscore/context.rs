@@ -144,6 +144,13 @@ enum Keyed {
     Core(AeadKey),
 }
 
+/// The `ccm` crate's AEADs keep only their block cipher, which wipes itself;
+/// `AeadKey` wipes (crate::wipe's tests check both).
+impl zeroize::ZeroizeOnDrop for Keyed {}
+
+/// Its keyed AEADs wipe themselves (`Keyed`).
+impl zeroize::ZeroizeOnDrop for Context {}
+
 fn ccm<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
     C::new_from_slice(key).map_err(|_| Error::KeyLength)
 }
