@@ -48,7 +48,7 @@ pub(crate) struct Worker<'a> {
     fragments: Vec<FragmentIn>,
     /// The sealing keys the feed opens with, for the messages fragments complete.
     ring: Option<Arc<Mutex<SealedRing>>>,
-    /// Sources whose whole messages were stored lately: no strangers to
+    /// Sources whose whole messages opened lately: no strangers to
     /// reassembly's budget.
     known: KnownSources,
     /// Give up idle messages in fragments in the next commit.
@@ -57,7 +57,7 @@ pub(crate) struct Worker<'a> {
 }
 
 /// The sources (as [`device_of`] names them without an envelope) of the last
-/// [`KnownSources::CAPACITY`] stored messages.
+/// [`KnownSources::CAPACITY`] messages that opened.
 #[derive(Default)]
 struct KnownSources {
     set: HashSet<String>,
@@ -304,7 +304,11 @@ impl<'a> Worker<'a> {
     }
 
     /// An opened message waits for the next commit; one that did not open is refused.
+    /// Its source is known from then on, to fragments of the same batch too.
     fn admit(&mut self, opened: Result<Verified, (Reason, String)>, arrived_us: i64, source: &str) {
+        if opened.is_ok() {
+            self.known.note(source);
+        }
         match opened {
             Ok(verified) => self.pending.push(Pending {
                 verified,
@@ -404,10 +408,7 @@ impl<'a> Worker<'a> {
             let mut stored = 0;
             for (p, verdict) in batch.iter().chain(&committed.whole).zip(&verdicts) {
                 match verdict {
-                    Verdict::Fresh => {
-                        stored += 1;
-                        self.known.note(&p.source);
-                    }
+                    Verdict::Fresh => stored += 1,
                     Verdict::Replay(detail) => self.reject(Reason::Replay, &p.source, detail),
                     Verdict::Stale(detail) => self.reject(Reason::Stale, &p.source, detail),
                 }

@@ -293,7 +293,9 @@ fn two_workers_put_each_message_together_from_their_fragments_once() {
                             })
                         })
                         .collect();
-                    let c = store.commit_all(&[], &[], &batch, &mut reassembly(&mut opened)).unwrap();
+                    let c = store
+                        .commit_all(&[], &[], &batch, &mut reassembly(&mut opened))
+                        .unwrap();
                     assert_eq!(c.verdicts.len(), c.whole.len());
                     stored += c.verdicts.iter().filter(|v| **v == Verdict::Fresh).count();
                     refused.extend(c.refused.into_iter().map(|r| r.2));
@@ -318,7 +320,9 @@ fn two_workers_put_each_message_together_from_their_fragments_once() {
         arrived_us: NOW,
         source: "test".into(),
     };
-    let c = store.commit_all(&[], &[], &[again], &mut reassembly(&mut opened)).unwrap();
+    let c = store
+        .commit_all(&[], &[], &[again], &mut reassembly(&mut opened))
+        .unwrap();
     assert!(c.whole.is_empty());
     assert_eq!(
         c.refused
