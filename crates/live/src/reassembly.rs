@@ -216,6 +216,19 @@ impl InProgress {
         if !r.0.is_empty() {
             return Err(broken("bytes after its end"));
         }
+        // Message numbers as `push` counts them (it adds to them): each below
+        // the count of messages started, which no device takes near u64's
+        // end, and those in progress in the order they started.
+        let numbered = started < 1 << 63
+            && settled.iter().all(|&(_, s)| s < started)
+            && partial.iter().all(|p| p.started < started)
+            && partial
+                .iter()
+                .zip(partial.iter().skip(1))
+                .all(|(a, b)| a.started < b.started);
+        if !numbered {
+            return Err(broken("message numbers that break its own rules"));
+        }
         Ok(InProgress {
             started,
             trusted,
@@ -636,5 +649,39 @@ mod tests {
         assert_eq!(counted_past[count_at], 3, "the count's byte");
         counted_past[count_at] = 4;
         assert!(InProgress::decode(&counted_past).is_err());
+    }
+
+    /// Found by the `fragments` fuzz target: a stored state that counted
+    /// u64::MAX messages started made the next message's `push` overflow.
+    #[test]
+    fn a_state_whose_message_numbers_cannot_go_on_is_refused() {
+        let f = cut(&[1; 112], 3);
+        let fragment = |i: usize| seal::fragment::parse(&f[i]).unwrap().unwrap();
+        let mut state = InProgress::default();
+        state.push("d", fragment(0), 7, MAX);
+        let good = state.encode();
+        assert_eq!(InProgress::decode(&good).as_ref(), Ok(&state));
+        // Layout, trusted, then `started` (8 bytes), then the settled count.
+        let with_started = |n: u64| {
+            let mut bytes = good.clone();
+            bytes[2..10].copy_from_slice(&n.to_le_bytes());
+            bytes
+        };
+        for started in [u64::MAX, 1 << 63] {
+            let why = InProgress::decode(&with_started(started)).unwrap_err();
+            assert!(why.contains("message numbers"), "{why}");
+        }
+        // A message in progress numbered past the messages started.
+        assert!(InProgress::decode(&with_started(0)).is_err());
+        // The largest count it takes still goes on.
+        let mut far = InProgress::decode(&with_started((1 << 63) - 1)).unwrap();
+        let other = cut(&[2; 112], 4);
+        far.push(
+            "d",
+            seal::fragment::parse(&other[0]).unwrap().unwrap(),
+            8,
+            MAX,
+        );
+        assert_eq!(far.messages(), 1, "the old message given up");
     }
 }
