@@ -80,12 +80,10 @@ fn rejected(s: &Value, reason: &str) -> u64 {
 }
 
 fn rejected_total(s: &Value) -> u64 {
+    // Before the first stats file, none.
     s["rejected"]
         .as_object()
-        .unwrap()
-        .values()
-        .filter_map(Value::as_u64)
-        .sum()
+        .map_or(0, |r| r.values().filter_map(Value::as_u64).sum())
 }
 
 /// Readings one per line in a file: `n_whole` of one byte (sealed, 48 bytes:
