@@ -74,6 +74,9 @@ fn settle(path: &Path, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
 }
 
 fn rejected(s: &Value, reason: &str) -> u64 {
+    if s.is_null() {
+        return 0; // before the first stats file
+    }
     s["rejected"][reason]
         .as_u64()
         .unwrap_or_else(|| panic!("{reason} in {s}"))
