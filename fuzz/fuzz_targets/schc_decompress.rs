@@ -1,0 +1,9 @@
+//! SCHC decompression under the shipped rules, both ways (`ciphermeter_fuzz::schc_decompress`).
+//! The body is in `src/lib.rs` (`TARGETS`), which CI's test build also runs.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    ciphermeter_fuzz::schc_decompress(bytes);
+});
