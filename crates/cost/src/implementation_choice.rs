@@ -170,6 +170,7 @@ mod tests {
             counter: "cycles".into(),
             clock_hz: 8_000_000,
             firmware_revision: "test".into(),
+            cycle_timings_revision: None,
             environment: serde_json::Value::Null,
             regenerate: String::new(),
             measured_on: None,

@@ -158,10 +158,15 @@ impl Report {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictTable {
     pub target: Target,
-    /// The firmware the verdicts were found on ([`crate::revision::firmware_revision`])
-    /// and the check's own device code ([`crate::revision::ct_revision`]).
+    /// The firmware the verdicts were found on ([`crate::revision::firmware_revision`]),
+    /// the check's own device code ([`crate::revision::ct_revision`]) and its
+    /// host-side judge ([`crate::revision::judge_revision`]).
     pub firmware_revision: String,
     pub ct_revision: String,
+    /// Empty in a table from before the judge was revised, which is stale;
+    /// it still reads, so a re-sweep keeps its proven leaks (`ct::check_all`).
+    #[serde(default)]
+    pub judge_revision: String,
     /// The command that regenerates this table.
     pub regenerate: String,
     pub reports: Vec<Report>,

@@ -15,6 +15,9 @@ use crate::{FactsError, Implementation, McuResult, Target};
 
 pub const FORMAT: &str = "ciphermeter.device-costs/1";
 
+/// The Cortex-M timing model, as crates/mcu `cycles::timing` compiles it in.
+const CYCLE_TIMINGS: &str = include_str!("../../../data/cycle-timings/cortex-m.toml");
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CostTable {
     pub format: String,
@@ -25,6 +28,14 @@ pub struct CostTable {
     pub clock_hz: u64,
     /// Digest of the firmware sources that made the counts ([`firmware_revision`]).
     pub firmware_revision: String,
+    /// Cortex-M: digest of the timings its cycle estimates were priced with
+    /// (`data/cycle-timings/cortex-m.toml`,
+    /// [`crate::revision::cycle_timings_revision`]). The table keeps no
+    /// instruction mix to price again, so a change of timings is caught by
+    /// this digest (`tests/table_revisions.rs`) and the estimates are made
+    /// again by `scripts/device-costs`. None where no estimate was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycle_timings_revision: Option<String>,
     /// Toolchain and simulator versions (`toolchain::versions`).
     pub environment: serde_json::Value,
     /// The command that regenerates this table.
@@ -374,12 +385,19 @@ impl CostTable {
                 }),
         );
         entries.sort_by(|a, b| a.order().cmp(&b.order()));
+        // The timings compiled into this binary are the ones `mcu` priced
+        // the mixes with (crates/mcu `cycles::timing` includes the same file).
+        let estimated = entries.iter().any(|e| !e.cycle_estimates.is_empty());
+        let cycle_timings_revision = estimated
+            .then(|| crate::revision::cycle_timings_revision(CYCLE_TIMINGS).ok())
+            .flatten();
         CostTable {
             format: FORMAT.into(),
             target,
             counter: target.counter().into(),
             clock_hz: target.clock_hz(),
             firmware_revision,
+            cycle_timings_revision,
             environment,
             regenerate,
             measured_on: None,
@@ -403,6 +421,12 @@ impl CostTable {
                 .iter()
                 .any(|(a, i)| *a == e.algorithm && *i == e.implementation)
         });
+        // The kept rows' estimates are still of this table's timings: where
+        // `newer`'s were priced with others, the table mixes two and stays
+        // stale until it is made whole again, so its revision is kept.
+        if !self.entries.iter().any(|e| !e.cycle_estimates.is_empty()) {
+            self.cycle_timings_revision = newer.cycle_timings_revision;
+        }
         self.entries.extend(newer.entries);
         self.entries.sort_by(|a, b| a.order().cmp(&b.order()));
         self.firmware_revision = newer.firmware_revision;
@@ -732,6 +756,49 @@ mod tests {
         assert_eq!(
             t.entries[0].error.as_deref(),
             Some("no known answer passed on the device")
+        );
+    }
+
+    /// A table records the timings its estimates were priced with; an
+    /// update priced with other timings leaves it of the old ones (so
+    /// stale), as its kept rows still are.
+    #[test]
+    fn the_cycle_timings_revision_is_of_the_estimates_kept() {
+        let row = |alg: &str, estimate: Option<u64>| {
+            let mut r = McuResult::failure(Target::CortexM4, alg, "hash", "x");
+            r.error = None;
+            r.known_answers = 1;
+            r.size_bytes = 64;
+            r.cycles = 10;
+            (r.cycles_estimate, r.cycles_low, r.cycles_high) = (estimate, estimate, estimate);
+            r
+        };
+        let make = |rows: &[McuResult]| {
+            CostTable::from_results(
+                Target::CortexM4,
+                rows,
+                serde_json::Value::Null,
+                "r".into(),
+                String::new(),
+            )
+        };
+        let today = crate::revision::cycle_timings_revision(CYCLE_TIMINGS).unwrap();
+        assert_eq!(make(&[row("sha512", None)]).cycle_timings_revision, None);
+        let mut table = make(&[row("sha512", Some(12))]);
+        assert_eq!(
+            table.cycle_timings_revision.as_deref(),
+            Some(today.as_str())
+        );
+        table.cycle_timings_revision = Some("older".into());
+        table.update(make(&[row("sha256", Some(12))]));
+        assert_eq!(table.cycle_timings_revision.as_deref(), Some("older"));
+        // Every estimated row replaced: the table is of the new timings.
+        let mut table = make(&[row("sha512", Some(12))]);
+        table.cycle_timings_revision = Some("older".into());
+        table.update(make(&[row("sha512", Some(13))]));
+        assert_eq!(
+            table.cycle_timings_revision.as_deref(),
+            Some(today.as_str())
         );
     }
 }

@@ -79,6 +79,76 @@ pub fn ct_revision(firmware: &Path) -> Result<String, FactsError> {
     digest(firmware, files)
 }
 
+/// The host-side judge of the constant-time check (crates/mcu `ct`: how the
+/// runs' traces are read, compared and priced), from the firmware directory.
+pub const JUDGE_SOURCES: &str = "../crates/mcu/src/ct";
+
+/// The digest of the constant-time check's host-side judge
+/// ([`JUDGE_SOURCES`]), which a verdict depends on as much as on the device
+/// code ([`ct_revision`]): a change to how runs are compared can turn a leak
+/// into constant time. Recorded apart from `ct_revision` so that a stale
+/// table says which side moved; either needs a re-sweep (`scripts/ct-sweep`),
+/// as no trace outlives its run. Comments and formatting do not count, as in
+/// [`firmware_revision`]. What only names a place (`elf`'s symbols) is not
+/// the judge's: it cannot move a verdict.
+pub fn judge_revision(firmware: &Path) -> Result<String, FactsError> {
+    let mut files = Vec::new();
+    collect(&firmware.join(JUDGE_SOURCES), &mut files)?;
+    // A judge moved elsewhere must not hash to the digest of nothing.
+    if files.is_empty() {
+        return Err(FactsError::Failed(format!(
+            "no constant-time judge at {}",
+            firmware.join(JUDGE_SOURCES).display()
+        )));
+    }
+    digest(firmware, files)
+}
+
+/// What in `data/cycle-timings/cortex-m.toml` names or cites and prices
+/// nothing: a corrected citation keeps the revision.
+const TIMING_PROSE: [&str; 4] = ["core", "manual", "part", "source"];
+
+/// The digest of the Cortex-M timing model (`data/cycle-timings/cortex-m.toml`'s
+/// text) that the cost tables' cycle estimates were priced with: every key
+/// and value but the prose ([`TIMING_PROSE`]), keys in order, so comments,
+/// layout and citations do not count and any figure does.
+pub fn cycle_timings_revision(toml_text: &str) -> Result<String, FactsError> {
+    use sha2::{Digest, Sha256};
+    fn canonical(value: &toml::Value, out: &mut String) {
+        match value {
+            toml::Value::Table(t) => {
+                let mut keys: Vec<&String> = t
+                    .keys()
+                    .filter(|k| !TIMING_PROSE.contains(&k.as_str()))
+                    .collect();
+                keys.sort();
+                out.push('{');
+                for k in keys {
+                    out.push_str(&format!("{k:?}="));
+                    canonical(&t[k], out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            toml::Value::Array(a) => {
+                out.push('[');
+                for v in a {
+                    canonical(v, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            toml::Value::String(s) => out.push_str(&format!("{s:?}")),
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let value: toml::Value = toml::from_str(toml_text)
+        .map_err(|e| FactsError::Failed(format!("data/cycle-timings/cortex-m.toml: {e}")))?;
+    let mut text = String::new();
+    canonical(&value, &mut text);
+    Ok(hex(&Sha256::digest(text.as_bytes())[..8]))
+}
+
 /// How a source file writes its comments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
@@ -222,6 +292,26 @@ fn seal(buf: &mut [u8]) -> usize { // the whole path
         ] {
             assert_ne!(normalized(&changed, Syntax::CLike), base, "{changed}");
         }
+    }
+
+    #[test]
+    fn a_timing_figure_moves_the_cycle_timings_revision_and_prose_does_not() {
+        let base = "# why\n[m4.cycles]\nalu = { low = 1, high = 1, source = \"TRM 3-1\" }\n\
+                    [m4.board]\npart = \"x\"\nclock_hz = 64_000_000\n";
+        let rev = |t: &str| cycle_timings_revision(t).unwrap();
+        let same = base
+            .replace("TRM 3-1", "TRM Table 3-1")
+            .replace("# why", "# because")
+            .replace("part = \"x\"", "part = \"y\"");
+        assert_eq!(rev(base), rev(&same));
+        for changed in [
+            base.replace("high = 1", "high = 2"),
+            base.replace("64_000_000", "48_000_000"),
+            base.replace("alu", "load"),
+        ] {
+            assert_ne!(rev(base), rev(&changed), "{changed}");
+        }
+        assert!(cycle_timings_revision("alu = {").is_err());
     }
 
     #[test]

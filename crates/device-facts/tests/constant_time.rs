@@ -1,6 +1,7 @@
 //! The shipped constant-time verdicts (data/constant-time/, scripts/ct-sweep)
-//! are of this firmware and this check, cover every scheme build of each
-//! target's cost table, and say what each verdict rests on.
+//! are of this firmware and this check (its device code and its host-side
+//! judge, crates/mcu/src/ct), cover every scheme build of each target's cost
+//! table, and say what each verdict rests on.
 
 use device_facts::constant_time::{self, Verdict};
 use device_facts::{Target, cost_table, firmware_dir, revision};
@@ -9,6 +10,7 @@ use device_facts::{Target, cost_table, firmware_dir, revision};
 fn every_target_has_a_verdict_for_every_scheme_build_of_this_firmware() {
     let firmware = revision::firmware_revision(&firmware_dir()).unwrap();
     let check = revision::ct_revision(&firmware_dir()).unwrap();
+    let judge = revision::judge_revision(&firmware_dir()).unwrap();
     for target in Target::ALL {
         let table = constant_time::shipped(target).unwrap().unwrap_or_else(|| {
             panic!("no data/constant-time/{target}.json: run scripts/ct-sweep {target}")
@@ -18,6 +20,13 @@ fn every_target_has_a_verdict_for_every_scheme_build_of_this_firmware() {
             (table.firmware_revision.as_str(), table.ct_revision.as_str()),
             (firmware.as_str(), check.as_str()),
             "data/constant-time/{target}.json is stale: run scripts/ct-sweep {target}"
+        );
+        // The host-side judge decides a verdict as much as the device code
+        // does: a change to it (code, not comments) needs a re-sweep too.
+        assert_eq!(
+            table.judge_revision, judge,
+            "data/constant-time/{target}.json was judged by another host-side judge \
+             (crates/mcu/src/ct changed): run scripts/ct-sweep --same-seed {target}"
         );
         let builds = cost_table::shipped(target)
             .unwrap()

@@ -6,7 +6,7 @@
 //! `scripts/device-costs --verify` to see what moved).
 
 use device_facts::cost_table::shipped;
-use device_facts::revision::firmware_revision;
+use device_facts::revision::{cycle_timings_revision, firmware_revision};
 use device_facts::{Target, firmware_dir};
 
 #[test]
@@ -23,6 +23,38 @@ fn every_table_records_the_revision_of_todays_firmware() {
     assert!(
         stale.is_empty(),
         "the firmware sources are now revision {today}, but these tables were made from another: {}; regenerate them with scripts/device-costs",
+        stale.join(", ")
+    );
+}
+
+/// The Cortex-M cycle estimates were priced with today's
+/// `data/cycle-timings/cortex-m.toml`. The tables keep the counts and the
+/// estimates, not the instruction mix each was priced from, so no estimate
+/// can be priced again here: each table records the digest of the timings
+/// its estimates were made with (`revision::cycle_timings_revision`: every
+/// figure counts, comments and citations do not), and a change of figures
+/// fails here until `scripts/device-costs` has made them again.
+#[test]
+fn every_cortex_m_table_records_the_cycle_timings_of_today() {
+    let path = firmware_dir().join("../data/cycle-timings/cortex-m.toml");
+    let today = cycle_timings_revision(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let stale: Vec<String> = Target::ALL
+        .into_iter()
+        .filter(|t| t.has_cycle_estimate())
+        .filter_map(|t| {
+            let table = shipped(t).unwrap().expect("a shipped table");
+            let estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
+            assert!(estimated, "the {t} table has no cycle estimate");
+            let made = table.cycle_timings_revision.as_deref();
+            (made != Some(today.as_str()))
+                .then(|| format!("{t} (priced with {})", made.unwrap_or("unrecorded timings")))
+        })
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "data/cycle-timings changed: run scripts/device-costs cortex-m0plus cortex-m3 cortex-m4 \
+         (the timings are now revision {today}; these tables' cycle estimates were priced with \
+         others: {})",
         stale.join(", ")
     );
 }

@@ -59,6 +59,7 @@ fn table(entries: Vec<Entry>) -> CostTable {
         counter: "cycles".into(),
         clock_hz: 48_000_000,
         firmware_revision: "test".into(),
+        cycle_timings_revision: None,
         environment: serde_json::json!({}),
         regenerate: "scripts/device-costs cortex-m0plus".into(),
         measured_on: None,

@@ -436,6 +436,7 @@ pub fn write_table(
         target,
         firmware_revision: crate::cost_table::firmware_revision(&firmware)?,
         ct_revision: device_facts::revision::ct_revision(&firmware)?,
+        judge_revision: device_facts::revision::judge_revision(&firmware)?,
         regenerate: format!("scripts/ct-sweep {}", target.name()),
         reports: reports.to_vec(),
     };
@@ -627,6 +628,7 @@ mod tests {
             target: Target::CortexM0plus,
             firmware_revision: String::new(),
             ct_revision: String::new(),
+            judge_revision: String::new(),
             regenerate: String::new(),
             reports: vec![
                 report(
