@@ -304,7 +304,8 @@ fn flood_then_good_client(db: &str, rows: &dyn Fn(&str) -> i64) {
         }
     }
     let flooded = settle(&stats_file, 120, |s| rejected(s, "fragments_refused") > 0);
-    assert!(gw.rss_kib() < 200 * 1024, "bounded memory");
+    let rss = gw.rss_kib();
+    assert!(rss < 200 * 1024, "bounded memory: {rss} KiB");
     let strangers = rows("SELECT COUNT(*) FROM fragments_in_progress WHERE messages > 0");
     let held = rows("SELECT COALESCE(SUM(bytes), 0) FROM fragments_in_progress");
     assert!(
@@ -316,6 +317,11 @@ fn flood_then_good_client(db: &str, rows: &dyn Fn(&str) -> i64) {
         "the budget was used, then refused: {strangers}"
     );
     assert_eq!(n(&flooded["stored"]), 0);
+    // What `--nocapture` shows (the closing note's figures).
+    eprintln!(
+        "flooded: {strangers} strangers' rows, {held} bytes held, {} fragments refused, gateway RSS {rss} KiB",
+        rejected(&flooded, "fragments_refused")
+    );
 
     // A good client (one source): a whole reading first, then fragmented ones.
     let lens = [1, 300, 1, 700, 2000, 1, 4000];
