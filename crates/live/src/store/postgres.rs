@@ -70,6 +70,9 @@ ALTER TABLE fragments_in_progress
     ADD COLUMN IF NOT EXISTS trusted    BOOLEAN NOT NULL DEFAULT false,
     ADD COLUMN IF NOT EXISTS touched_us BIGINT  NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS fragments_idle ON fragments_in_progress (touched_us);
+-- The strangers' budget, read once a batch with fragments: its cost follows the strangers.
+CREATE INDEX IF NOT EXISTS fragments_strangers ON fragments_in_progress (bytes)
+    WHERE NOT trusted AND messages > 0;
 ";
 
 /// Serialises the schema creation of workers that start together.

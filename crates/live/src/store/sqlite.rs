@@ -100,8 +100,12 @@ impl Readings {
                 ))?;
             }
         }
+        // The sweep's, and the strangers' budget's read once a batch with fragments
+        // (a partial index: its cost follows the strangers, not every known device).
         conn.execute_batch(
-            "CREATE INDEX IF NOT EXISTS fragments_idle ON fragments_in_progress (touched_us);",
+            "CREATE INDEX IF NOT EXISTS fragments_idle ON fragments_in_progress (touched_us);
+             CREATE INDEX IF NOT EXISTS fragments_strangers ON fragments_in_progress (bytes)
+                 WHERE trusted = 0 AND messages > 0;",
         )?;
         conn.execute_batch("CREATE INDEX IF NOT EXISTS seen_nonces_age ON seen_nonces (sent_us);")?;
         Ok(Readings { conn })
