@@ -82,6 +82,24 @@ pub struct Committed {
 
 type Reassembled = (Vec<Pending>, Vec<(Reason, String, String)>, u64);
 
+/// Gives up `device`'s messages idle since `before_us`, each refused as
+/// `incomplete`; how many settled.
+fn give_up_idle(
+    state: &mut InProgress,
+    device: &str,
+    before_us: i64,
+    refused: &mut Vec<(Reason, String, String)>,
+) -> u64 {
+    let given_up = state.expire(device, before_us);
+    let n = given_up.len() as u64;
+    for s in given_up {
+        if let Settled::Incomplete(detail) = s {
+            refused.push((Reason::Incomplete, device.to_string(), detail));
+        }
+    }
+    n
+}
+
 /// Strangers' messages in progress: how many sources hold some, and their bytes.
 #[derive(Clone, Copy, Default)]
 struct Usage {
@@ -131,12 +149,7 @@ pub(super) fn reassemble(
                 continue;
             }
             if let Ok(mut state) = InProgress::decode(&bytes) {
-                for s in state.expire(&device, before_us) {
-                    settled += 1;
-                    if let Settled::Incomplete(detail) = s {
-                        refused.push((Reason::Incomplete, device.clone(), detail));
-                    }
-                }
+                settled += give_up_idle(&mut state, &device, before_us, &mut refused);
             }
             gone.push(device);
         }
@@ -165,12 +178,7 @@ pub(super) fn reassemble(
             InProgress::default()
         });
         let before = Usage::of(&state);
-        for s in state.expire(device, before_us) {
-            settled += 1;
-            if let Settled::Incomplete(detail) = s {
-                refused.push((Reason::Incomplete, device.to_string(), detail));
-            }
-        }
+        settled += give_up_idle(&mut state, device, before_us, &mut refused);
         usage.replace(before, Usage::of(&state));
         states.insert(device, state);
     }
