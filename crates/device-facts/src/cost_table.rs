@@ -717,6 +717,17 @@ mod tests {
     }
 
     /// Another implementation's rows replace only that implementation's.
+    /// A Cortex-M4 table of `rows`, as `mcu --cost-table` writes one.
+    fn make(rows: &[McuResult]) -> CostTable {
+        CostTable::from_results(
+            Target::CortexM4,
+            rows,
+            serde_json::Value::Null,
+            "r".into(),
+            String::new(),
+        )
+    }
+
     #[test]
     fn an_update_replaces_one_implementation_of_an_algorithm() {
         let row = |imp: &str, cycles: u64| {
@@ -728,15 +739,6 @@ mod tests {
             r.size_bytes = 64;
             r.cycles = cycles;
             r
-        };
-        let make = |rows: &[McuResult]| {
-            CostTable::from_results(
-                Target::CortexM4,
-                rows,
-                serde_json::Value::Null,
-                "r".into(),
-                String::new(),
-            )
         };
         let mut table = make(&[row("rustcrypto", 10), row("monocypher", 20)]);
         table.update(make(&[row("monocypher", 30)]));
@@ -772,15 +774,6 @@ mod tests {
             r.cycles = 10;
             (r.cycles_estimate, r.cycles_low, r.cycles_high) = (estimate, estimate, estimate);
             r
-        };
-        let make = |rows: &[McuResult]| {
-            CostTable::from_results(
-                Target::CortexM4,
-                rows,
-                serde_json::Value::Null,
-                "r".into(),
-                String::new(),
-            )
         };
         let today = crate::revision::cycle_timings_revision(CYCLE_TIMINGS).unwrap();
         assert_eq!(make(&[row("sha512", None)]).cycle_timings_revision, None);
