@@ -57,8 +57,43 @@ pub fn fields(packet: &[u8]) -> Result<Fields, SchcError> {
     if !m.token.is_empty() {
         fields.push(field(FieldId::CoapToken, 1, Bits::from_bytes(m.token)));
     }
+    push_options(&mut fields, m.options())?;
+    Ok(Fields {
+        fields,
+        payload: m.payload.to_vec(),
+    })
+}
+
+/// The fields of an OSCORE plaintext (RFC 8613 §5.3, RFC 8824 §7.2): the
+/// inner code, the class E options, and the payload after its marker.
+pub fn plaintext_fields(plaintext: &[u8]) -> Result<Fields, SchcError> {
+    let (&code, rest) = plaintext
+        .split_first()
+        .ok_or_else(|| malformed("an empty OSCORE plaintext"))?;
+    let (options_raw, payload) = wire::split_options(rest).map_err(malformed)?;
+    let parsed = wire::Parsed {
+        mtype: MessageType::NonConfirmable,
+        code,
+        message_id: 0,
+        token: &[],
+        options_raw,
+        payload,
+    };
+    let mut fields = vec![field(FieldId::CoapCode, 1, Bits::from_uint(code.into(), 8))];
+    push_options(&mut fields, parsed.options())?;
+    Ok(Fields {
+        fields,
+        payload: payload.to_vec(),
+    })
+}
+
+/// Each option as a field (repeated ones by position), OSCORE's as its four parts.
+fn push_options<'a>(
+    fields: &mut Vec<Field>,
+    options: impl Iterator<Item = Result<CoapOption<'a>, seal::oscore::OscoreError>>,
+) -> Result<(), SchcError> {
     let mut seen: Vec<(u16, u8)> = Vec::new();
-    for option in m.options() {
+    for option in options {
         let option = option.map_err(malformed)?;
         if option.number == OSCORE {
             fields.extend(oscore_fields(option.value)?);
@@ -82,10 +117,7 @@ pub fn fields(packet: &[u8]) -> Result<Fields, SchcError> {
             Bits::from_bytes(option.value),
         ));
     }
-    Ok(Fields {
-        fields,
-        payload: m.payload.to_vec(),
-    })
+    Ok(())
 }
 
 fn field(id: FieldId, position: u8, value: Bits) -> Field {
@@ -173,6 +205,69 @@ pub fn message(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
     if token.len() != tkl {
         return Err(inconsistent("the token is not as long as its TKL"));
     }
+    let oscore = oscore_value(fields)?;
+    let options = options(fields, oscore.as_deref())?;
+    let message = Message {
+        mtype,
+        code: code(fields)?,
+        message_id: u16::try_from(uint(FieldId::CoapMid, "no message id")?)
+            .map_err(|_| inconsistent("a message id over 16 bits"))?,
+        token,
+        options: &options,
+        payload,
+    };
+    encode(&message)
+}
+
+/// The OSCORE plaintext of `fields` (the inner code and options) and
+/// `payload`: what an inner rule (RFC 8824 §7.2) rebuilds. A field of the
+/// outer header is refused: its rule is not one for a plaintext.
+pub fn plaintext(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
+    if fields
+        .iter()
+        .any(|f| !matches!(f.id, FieldId::CoapCode | FieldId::CoapOption(_)))
+    {
+        return Err(inconsistent(
+            "a rule of a whole CoAP message, not of an OSCORE plaintext",
+        ));
+    }
+    write_plaintext(code(fields)?, &options(fields, None)?, payload)
+}
+
+/// An OSCORE plaintext from its code, options (in number order) and payload.
+pub fn write_plaintext(
+    code: u8,
+    options: &[CoapOption<'_>],
+    payload: &[u8],
+) -> Result<Vec<u8>, SchcError> {
+    let message = Message {
+        mtype: MessageType::NonConfirmable,
+        code,
+        message_id: 0,
+        token: &[],
+        options,
+        payload,
+    };
+    // The plaintext is the message less its header (4 bytes, no token) but its code.
+    let mut out = encode(&message)?;
+    out.drain(..4);
+    out.insert(0, code);
+    Ok(out)
+}
+
+fn code(fields: &[Field]) -> Result<u8, SchcError> {
+    let value = fields.iter().find(|f| f.id == FieldId::CoapCode);
+    let value = value
+        .and_then(|f| f.value.to_uint())
+        .ok_or(inconsistent("no CoAP code"))?;
+    u8::try_from(value).map_err(|_| inconsistent("a code over 8 bits"))
+}
+
+/// The options of `fields`, and the OSCORE option's `oscore` value, in number order.
+fn options<'f>(
+    fields: &'f [Field],
+    oscore: Option<&'f [u8]>,
+) -> Result<Vec<CoapOption<'f>>, SchcError> {
     let mut options: Vec<CoapOption<'_>> = Vec::new();
     for f in fields {
         if let FieldId::CoapOption(number) = f.id {
@@ -183,8 +278,7 @@ pub fn message(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
             options.push(CoapOption { number, value });
         }
     }
-    let oscore = oscore_value(fields)?;
-    if let Some(value) = &oscore {
+    if let Some(value) = oscore {
         options.push(CoapOption {
             number: OSCORE,
             value,
@@ -192,23 +286,21 @@ pub fn message(fields: &[Field], payload: &[u8]) -> Result<Vec<u8>, SchcError> {
     }
     // Rules list options in number order; a stable sort keeps repeated ones in theirs.
     options.sort_by_key(|o| o.number);
+    Ok(options)
+}
+
+fn encode(message: &Message<'_>) -> Result<Vec<u8>, SchcError> {
     let room = 4
-        + token.len()
-        + options.iter().map(|o| 5 + o.value.len()).sum::<usize>()
+        + message.token.len()
+        + message
+            .options
+            .iter()
+            .map(|o| 5 + o.value.len())
+            .sum::<usize>()
         + 1
-        + payload.len();
+        + message.payload.len();
     let mut out = vec![0u8; room];
-    let message = Message {
-        mtype,
-        code: u8::try_from(uint(FieldId::CoapCode, "no CoAP code")?)
-            .map_err(|_| inconsistent("a code over 8 bits"))?,
-        message_id: u16::try_from(uint(FieldId::CoapMid, "no message id")?)
-            .map_err(|_| inconsistent("a message id over 16 bits"))?,
-        token,
-        options: &options,
-        payload,
-    };
-    let len = wire::encode(&message, &mut out)
+    let len = wire::encode(message, &mut out)
         .map_err(|_| inconsistent("the options cannot be written"))?;
     out.truncate(len);
     Ok(out)

@@ -37,7 +37,18 @@ impl Compressed {
 
 /// The CoAP message `packet`, going `way`, compressed by the first rule that matches.
 pub fn compress(rules: &RuleSet, packet: &[u8], way: Direction) -> Result<Compressed, SchcError> {
-    let parsed = coap::fields(packet);
+    compress_fields(rules, coap::fields(packet), packet, way)
+}
+
+/// `packet` compressed from its `parsed` fields (a CoAP message's, or an
+/// OSCORE plaintext's: [`crate::inner`]), or whole under the no-compression
+/// rule when none matches.
+pub(crate) fn compress_fields(
+    rules: &RuleSet,
+    parsed: Result<coap::Fields, SchcError>,
+    packet: &[u8],
+    way: Direction,
+) -> Result<Compressed, SchcError> {
     if let Ok(parsed) = &parsed {
         for rule in rules.rules() {
             if let Nature::Compression(entries) = &rule.nature {

@@ -14,6 +14,21 @@ use crate::rule::{Action, Direction, Entry, FieldId, Length, Nature, RuleSet};
 /// The CoAP message `packet` (rule id first, zero-padded) was compressed from,
 /// going `way`.
 pub fn decompress(rules: &RuleSet, packet: &[u8], way: Direction) -> Result<Vec<u8>, SchcError> {
+    decompress_with(rules, packet, way, coap::message)
+}
+
+/// What writes the packet back from its fields and payload.
+pub(crate) type Writer = fn(&[Field], &[u8]) -> Result<Vec<u8>, SchcError>;
+
+/// The fields and payload a rule rebuilds, written by `write` (a CoAP
+/// message's writer, or an OSCORE plaintext's: [`crate::inner`]); a packet
+/// under the no-compression rule is its bytes after the rule id.
+pub(crate) fn decompress_with(
+    rules: &RuleSet,
+    packet: &[u8],
+    way: Direction,
+    write: Writer,
+) -> Result<Vec<u8>, SchcError> {
     let all = Bits::from_bytes(packet);
     let rule = rules.by_prefix(&all).ok_or(SchcError::UnknownRuleId)?;
     let mut r = Reader::new(packet);
@@ -31,7 +46,7 @@ pub fn decompress(rules: &RuleSet, packet: &[u8], way: Direction) -> Result<Vec<
         });
     }
     let payload = payload(&mut r)?;
-    coap::message(&fields, &payload)
+    write(&fields, &payload)
 }
 
 /// The whole bytes left; the bits after them are padding, which must be zero.

@@ -5,6 +5,8 @@
 //! - [`rule`]: rules and rule sets, checked when made.
 //! - [`coap`]: a CoAP message as SCHC's fields, the OSCORE option in four.
 //! - [`compress()`] and [`decompress()`]: RFC 8724 §7's bit format.
+//! - [`inner`]: RFC 8824 §7.2, the OSCORE plaintext compressed before
+//!   encryption; [`oscore`] (with `std`): a reading sealed and opened so.
 //!
 //! Without `std` it needs only an allocator: a device compresses with it.
 
@@ -18,6 +20,9 @@ mod compress;
 mod decompress;
 pub mod error;
 pub mod fragment;
+pub mod inner;
+#[cfg(feature = "std")]
+pub mod oscore;
 pub mod rule;
 #[cfg(feature = "std")]
 pub mod rules_file;

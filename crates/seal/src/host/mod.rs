@@ -13,5 +13,7 @@ pub mod keyfile;
 pub mod nonce;
 #[cfg(feature = "oscore")]
 pub mod oscore;
+#[cfg(feature = "oscore")]
+pub mod oscore_plaintext;
 pub mod scheme;
 pub mod sealer;

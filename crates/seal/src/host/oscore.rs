@@ -29,7 +29,7 @@ use super::error::SealError;
 use super::keyfile::{beside, fill_random, read_private, write_json_private, write_private};
 use super::nonce::{self, CounterNonces};
 use crate::counter::CounterStore;
-use crate::oscore::coap::{Message, MessageType, code, option};
+use crate::oscore::coap::{Message, MessageType, Parsed, code, option};
 use crate::oscore::{Alg, Context, Inputs, OscoreError, ReplayWindow, RequestId};
 
 pub const FORMAT: &str = "ciphermeter-oscore-context/1";
@@ -231,6 +231,11 @@ impl OscoreKey {
         &self.context
     }
 
+    /// For `oscore_plaintext`, which keys the context's AEADs itself.
+    pub(crate) fn master_secret(&self) -> &[u8] {
+        &self.master_secret
+    }
+
     /// Writes the context file (0600) and a sequence number file starting at 0.
     pub fn save(&mut self, path: &Path, force: bool) -> Result<(), SealError> {
         let doc = ContextJson {
@@ -344,10 +349,15 @@ pub fn seal_reading(
     uri_path: &str,
     content_format: u16,
 ) -> Result<SealedRequest, SealError> {
-    let sequence = CounterNonces::new(nonce::counter_path(key.path()?))
+    seal_request(key, next_sequence(key)?, reading, uri_path, content_format)
+}
+
+/// The key's next sequence number, reserved in its counter file (fsync'd)
+/// before use, so a restart never uses one twice.
+pub fn next_sequence(key: &OscoreKey) -> Result<u64, SealError> {
+    CounterNonces::new(nonce::counter_path(key.path()?))
         .reserve()
-        .map_err(|e| SealError::from_core(e, "oscore"))?;
-    seal_request(key, sequence, reading, uri_path, content_format)
+        .map_err(|e| SealError::from_core(e, "oscore"))
 }
 
 /// [`seal_reading`] with a sequence number the caller reserved (never one
@@ -408,6 +418,23 @@ pub fn open_request(
     let mut buf = vec![0u8; message.len()];
     let (inner, id, sequence) =
         crate::oscore::unprotect_request(key.context(), window, message, &mut buf)?;
+    let plain = Parsed {
+        code: inner.code,
+        options_raw: inner.options_raw,
+        payload: inner.payload,
+        ..inner.outer
+    };
+    opened(&inner.outer, &plain, id, sequence)
+}
+
+/// The reading of a verified request: `outer` its header, `inner` its
+/// plaintext's code, options and payload.
+pub(crate) fn opened(
+    outer: &Parsed<'_>,
+    inner: &Parsed<'_>,
+    id: RequestId,
+    sequence: u64,
+) -> Result<OpenedReading, OscoreError> {
     let mut segments = Vec::new();
     for o in inner.options() {
         let o = o?;
@@ -420,9 +447,9 @@ pub fn open_request(
         sequence,
         uri_path: segments.join("/"),
         id,
-        confirmable: inner.outer.mtype == MessageType::Confirmable,
-        message_id: inner.outer.message_id,
-        token: inner.outer.token.to_vec(),
+        confirmable: outer.mtype == MessageType::Confirmable,
+        message_id: outer.message_id,
+        token: outer.token.to_vec(),
     })
 }
 
