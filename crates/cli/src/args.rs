@@ -250,7 +250,7 @@ pub struct Forward {
     /// --container oscore over serial:/pty: each request SCHC-compressed in RFC 9011's frames, ACKs read back (schc or schc:RULES).
     #[arg(long, value_name = "SCHC")]
     pub compression: Option<String>,
-    /// A LoRaWAN link (lorawan-eu868-dr0): a longer message goes in fragments, one uplink each.
+    /// A link with frames (lorawan-eu868-dr0, sigfox-rc1, ble-1m-27, ...): a longer message goes in fragments, one frame each.
     #[arg(long)]
     pub link: Option<String>,
 }

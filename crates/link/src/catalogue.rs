@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::LinkError;
 use crate::figure::{Figure, parse_toml, read_category};
+use crate::fragments;
 use crate::framed::FramedLink;
 use crate::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
 use crate::lorawan::{MAC_OVERHEAD, Region};
@@ -283,6 +284,30 @@ impl LinkSpec {
         )
     }
 
+    /// Whether a message longer than one frame goes in the sealing core's
+    /// fragments (`seal::fragment`: a 2-byte header on each), the one rule
+    /// for every link whose frames reach the receiver one by one: LoRa
+    /// packets, LoRaWAN uplinks, 802.15.4 and BLE frames, Sigfox messages,
+    /// cellular datagrams. Each arrives on its own, so nothing but the header
+    /// says which frames make one message, in what order, and whether all
+    /// came. A serial packet radio (`[link.serial]`) is a transparent byte
+    /// pipe: its receiving module writes the packets' bytes to a UART as one
+    /// stream, whose own framing (`seal::stream`, `cm_frame`) delimits
+    /// messages, so its packets carry no header.
+    pub fn fragments(&self) -> bool {
+        self.serial.is_none()
+    }
+
+    /// The frame length a sender cuts a message's fragments at (`send
+    /// --link`, the C library's `frame_len`): the frame capacity on a link
+    /// that fragments, `None` on a serial radio's byte stream.
+    pub fn fragment_frame(&self) -> Result<Option<u32>, LinkError> {
+        if !self.fragments() {
+            return Ok(None);
+        }
+        self.frame_capacity().map(Some)
+    }
+
     /// The cost of sending `bytes`; with `pad_to_packet` the message is first padded
     /// to whole frames or packets (study 000's remedy for the serial radio's timeout).
     pub fn cost(&self, bytes: u32, pad_to_packet: bool) -> Result<LinkCost, LinkError> {
@@ -333,19 +358,14 @@ impl LinkSpec {
         };
         if let Some(l) = &self.lora {
             let params = l.params()?;
-            let mut left = sent;
-            loop {
-                let n = left.min(capacity);
-                let a = params.airtime(n)?;
-                cost.airtime = cost.airtime + a.total;
+            let sizes = fragments::sizes(sent, capacity, &self.name)?;
+            for &n in &sizes {
+                cost.airtime = cost.airtime + params.airtime(n)?.total;
                 cost.on_air_bytes += n;
-                cost.frames += 1;
-                left -= n;
-                if left == 0 {
-                    break;
-                }
             }
+            cost.frames = sizes.len() as u32;
             cost.delivery = cost.airtime;
+            warnings.extend(fragments::warning(sent, sizes.len(), capacity, &self.name));
         } else if let Some(w) = &self.lorawan {
             let rate = w.region.data_rate(w.dr)?;
             let msg = rate.message_with_fopts(sent, fopts)?;
@@ -377,7 +397,9 @@ impl LinkSpec {
                 ));
             }
         } else if let Some(f) = &self.framed {
-            let c = f.cost(sent);
+            let sizes = fragments::sizes(sent, capacity, &self.name)?;
+            warnings.extend(fragments::warning(sent, sizes.len(), capacity, &self.name));
+            let c = f.cost(sizes);
             cost.frames = c.frames.len() as u32;
             cost.on_air_bytes = c.on_air_bytes;
             cost.airtime = c.airtime;

@@ -36,12 +36,9 @@ pub struct FramedCost {
 }
 
 impl FramedLink {
-    pub fn cost(&self, bytes: u32) -> FramedCost {
-        let size = self.max_payload.value.max(1);
-        let mut frames = vec![size; (bytes / size) as usize];
-        if !bytes.is_multiple_of(size) || frames.is_empty() {
-            frames.push(bytes % size);
-        }
+    /// The cost of `frames`, the bytes each frame carries (a message cut by
+    /// `fragments::sizes`, fragment headers included).
+    pub fn cost(&self, frames: Vec<u32>) -> FramedCost {
         let reps = self.repetitions.value.max(1);
         let on_air_bytes: u32 = frames
             .iter()

@@ -5,11 +5,13 @@
 //! - [`lorawan_frame`]: LoRaWAN 1.0.x uplink frames built and opened (AppSKey, NwkSKey, MIC).
 //! - [`catalogue`]: the link entries from the data files and [`LinkSpec::cost`].
 //! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
+//! - [`fragments`]: a message longer than a frame, in the sealing core's fragments.
 //! - [`figure`]: a number with its source, shared with the energy crate.
 
 pub mod catalogue;
 pub mod error;
 pub mod figure;
+pub mod fragments;
 pub mod framed;
 pub mod lora;
 pub mod lorawan;

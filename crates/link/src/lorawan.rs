@@ -181,15 +181,8 @@ impl DataRate {
         // Longer than one frame: the sealing core's fragments, each with its
         // header, cut to the room the first frame leaves beside FOpts.
         let room = self.max_payload.saturating_sub(fopts);
-        let sizes: Vec<u32> = seal::fragment::frame_sizes(app_bytes as usize, room as usize)
-            .map_err(|e| {
-                LinkError::invalid(format!(
-                    "{app_bytes} B at {} DR{} (max {} B): {e}",
-                    self.region, self.dr, self.max_payload
-                ))
-            })?
-            .map(|n| n as u32)
-            .collect();
+        let what = format!("{} DR{}", self.region, self.dr);
+        let sizes = crate::fragments::sizes(app_bytes, room, &what)?;
         let frame_bytes: Vec<u32> = sizes
             .iter()
             .enumerate()

@@ -177,14 +177,78 @@ fn sigfox_repetitions() {
     );
 }
 
-// BLE 1M, 27-byte PDUs: 20 message bytes per notification + 21 B overhead = 41 B = 328 us.
+// BLE 1M, 27-byte PDUs: 20 bytes per notification, 18 of the message beside
+// the 2-byte fragment header, so 100 B is 6 fragments (5 x 18 + 10): frames of
+// 20, 20, 20, 20, 20 and 12 B = 112 B, + 6 x 21 B overhead = 238 B = 1,904 bits
+// at 1 Mb/s = 1.904 ms; the peer's empty PDU after each, 6 x 230 us = 1.380 ms.
 #[test]
 fn ble_fragments() {
     let cat = Catalogue::builtin().unwrap();
     let c = cat.get("ble-1m-27").unwrap().cost(100, false).unwrap();
-    assert_eq!(c.frames, 5);
-    assert_eq!(c.airtime.to_string(), "1.640 ms");
-    assert_eq!(c.rx_time.to_string(), "1.150 ms");
+    assert_eq!(c.frames, 6);
+    assert_eq!(c.on_air_bytes, 238);
+    assert_eq!(c.airtime.to_string(), "1.904 ms");
+    assert_eq!(c.rx_time.to_string(), "1.380 ms");
+    assert!(c.warnings[0].contains("6 fragments"), "{:?}", c.warnings);
+}
+
+// data/links/sigfox.toml: 12 B a message, 14 B overhead, 3 repetitions, 100 b/s.
+// 50 B in the sealing core's fragments: 10 message bytes a frame beside the
+// 2-byte header, 5 frames of 12 B; (5 x 12 + 5 x 14) x 3 = 390 B = 3,120 bits
+// = 31.2 s. Without the headers it was 12 + 12 + 12 + 12 + 2 B: 360 B, 28.8 s,
+// frames no receiver could put back together.
+#[test]
+fn sigfox_message_in_fragments_pays_their_headers() {
+    let cat = Catalogue::builtin().unwrap();
+    let sigfox = cat.get("sigfox-rc1").unwrap();
+    let c = sigfox.cost(50, false).unwrap();
+    assert_eq!((c.frames, c.on_air_bytes), (5, 390));
+    assert_eq!(c.airtime.to_string(), "31200.000 ms");
+    assert_eq!(sigfox.fragment_frame().unwrap(), Some(12));
+    // One frame's worth travels whole, with no header: 12 + 14 B, 3 times.
+    assert_eq!(sigfox.cost(12, false).unwrap().on_air_bytes, 78);
+    // 128 fragments of 10 B is the most a sender can cut.
+    assert_eq!(sigfox.cost(1280, false).unwrap().frames, 128);
+    let err = sigfox.cost(1281, false).unwrap_err().to_string();
+    assert!(err.contains("more than 128 fragments"), "{err}");
+}
+
+// Which links fragment: every one whose frames arrive one by one; the serial
+// radio's packets are one byte stream, delimited by the stream's framing.
+#[test]
+fn every_link_with_frames_fragments_and_the_serial_radio_does_not() {
+    let cat = Catalogue::builtin().unwrap();
+    for link in cat.links() {
+        let frame = link.fragment_frame().unwrap();
+        let capacity = link.frame_capacity().unwrap();
+        let long = link.cost(capacity + 1, false).unwrap();
+        if let Some(serial) = &link.serial {
+            assert_eq!(frame, None, "{}", link.name);
+            let packets = capacity + 1 + 2 * serial.overhead_bytes.value;
+            assert_eq!(long.on_air_bytes, packets, "{}", link.name);
+            assert!(long.warnings.is_empty(), "{}", link.name);
+        } else {
+            assert_eq!(frame, Some(capacity), "{}", link.name);
+            // One byte more than a frame: a full frame (the header and
+            // capacity - 2 bytes), then the last 3 bytes beside their header.
+            let alone = |n| link.cost(n, false).unwrap().on_air_bytes;
+            assert_eq!(
+                long.on_air_bytes,
+                alone(capacity) + alone(5),
+                "{}",
+                link.name
+            );
+            assert_eq!(long.frames, 2, "{}", link.name);
+            assert!(
+                long.warnings
+                    .iter()
+                    .any(|w| w.contains("2-byte fragment header")),
+                "{}: {:?}",
+                link.name,
+                long.warnings
+            );
+        }
+    }
 }
 
 // Slice of Radio: 14 B = one full packet + 2 B that wait for the 100 ms timeout.

@@ -131,9 +131,10 @@ pub struct SendConfig {
     pub routing_key: Option<String>,
     /// The first uplink's frame counter (FCntUp); a later run continues a device's count.
     pub first_f_cnt: u32,
-    /// The largest message one uplink carries (`--link`, a LoRaWAN data rate): a
-    /// longer one goes in the sealing core's fragments, each its own uplink or
-    /// datagram, as a device sends it.
+    /// The largest message one frame carries (`--link`: a LoRaWAN data rate,
+    /// a Sigfox, BLE, 802.15.4 or cellular link): a longer one goes in the
+    /// sealing core's fragments, each its own uplink or datagram, as a device
+    /// sends it.
     pub frame: Option<usize>,
 }
 

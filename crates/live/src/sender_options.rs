@@ -47,8 +47,9 @@ pub struct SenderOptions {
     pub first_f_cnt: u32,
     /// Seconds to wait at the end for acknowledgements.
     pub ack_wait: f64,
-    /// A LoRaWAN link (`lorawan-eu868-dr0`): messages longer than its frames go
-    /// in the sealing core's fragments, one uplink each, as a device sends them.
+    /// A link with frames (`lorawan-eu868-dr0`, `sigfox-rc1`, `ble-1m-27`):
+    /// messages longer than its frames go in the sealing core's fragments,
+    /// one frame each, as a device sends them.
     pub link: Option<String>,
     /// `schc` or `schc:RULES`: `--container oscore` over a serial radio, each
     /// request compressed in RFC 9011's frames ([`crate::schc_send`]).
@@ -111,20 +112,31 @@ impl SenderOptions {
         })
     }
 
-    /// `--link`: the FRMPayload bytes one uplink of that LoRaWAN data rate carries.
+    /// `--link`: the message bytes one frame of that link carries (a
+    /// LoRaWAN data rate's FRMPayload, a Sigfox message, a BLE notification,
+    /// ...), the frames a message longer than one is cut for
+    /// (`LinkSpec::fragment_frame`).
     fn frame(&self) -> Result<Option<usize>, LiveError> {
+        let Some(spec) = self.link_spec()? else {
+            return Ok(None);
+        };
+        match spec.fragment_frame().map_err(usage)? {
+            Some(frame) => Ok(Some(frame as usize)),
+            None => Err(LiveError::Usage(format!(
+                "--link {}: a {} link's packets carry one byte stream, which the framing already delimits, so nothing is cut in fragments; --link takes a link with frames (lorawan-eu868-dr0, sigfox-rc1, ble-1m-27, ieee802154, ...)",
+                spec.name,
+                spec.kind()
+            ))),
+        }
+    }
+
+    /// `--link`, looked up in the built-in catalogue.
+    fn link_spec(&self) -> Result<Option<link::LinkSpec>, LiveError> {
         let Some(name) = &self.link else {
             return Ok(None);
         };
         let catalogue = link::catalogue::Catalogue::builtin().map_err(usage)?;
-        let spec = catalogue.get(name).map_err(usage)?;
-        if spec.lorawan.is_none() {
-            return Err(LiveError::Usage(format!(
-                "--link {name} is a {} link: send cuts messages into the uplinks of a LoRaWAN data rate (lorawan-eu868-dr0, ...)",
-                spec.kind()
-            )));
-        }
-        Ok(Some(spec.frame_capacity().map_err(usage)? as usize))
+        catalogue.get(name).cloned().map(Some).map_err(usage)
     }
 
     /// `--container oscore`: the CoAP client's settings, a reading serialized
@@ -325,9 +337,19 @@ impl SendOptions {
                 "--compression schc seals every reading itself with a context file: no --presealed, --payload or --edhoc",
             ));
         }
-        let frame = self.sender.frame()?.ok_or_else(|| {
-            usage("--compression schc needs --link (a LoRaWAN data rate: its frame size)")
-        })?;
+        let needs = "--compression schc needs --link with a LoRaWAN data rate (RFC 9011's profile): its frame size";
+        match self.sender.link_spec()? {
+            Some(spec) if spec.lorawan.is_some() => {}
+            Some(spec) => {
+                return Err(usage(format!(
+                    "{needs}; {} is a {} link",
+                    spec.name,
+                    spec.kind()
+                )));
+            }
+            None => return Err(usage(needs)),
+        }
+        let frame = self.sender.frame()?.ok_or_else(|| usage(needs))?;
         let key_file = self.key_file.as_ref().ok_or_else(|| {
             usage("--container oscore needs --key-file (a context from keygen --scheme oscore:ALG)")
         })?;
