@@ -175,17 +175,23 @@ impl SchcPacket {
 }
 
 /// `--compression`: `schc` (the default rules) or `schc:RULES` (a rule file,
-/// RFC 9363's JSON); the message `bytes` compressed uplink.
-fn compress(text: &str, bytes: &[u8]) -> Result<SchcPacket, Error> {
-    let (rules, label) = schc::rules_file::named(text).map_err(Error::invalid)?;
-    let packet = schc::compress(&rules, bytes, schc::Direction::Up)
+/// RFC 9363's JSON); the message `bytes` (its plaintext compressed by the
+/// inner rules, if any) compressed uplink. `uncompressed` is the length of
+/// the message RFC 8613 writes, before any compression.
+fn compress(
+    text: &str,
+    (rules, label): (&schc::RuleSet, &str),
+    bytes: &[u8],
+    uncompressed: usize,
+) -> Result<SchcPacket, Error> {
+    let packet = schc::compress(rules, bytes, schc::Direction::Up)
         .map_err(|e| Error::invalid(format!("--compression {text}: {e}")))?;
     Ok(SchcPacket {
         rule_id: packet.rule_id.to_uint().unwrap_or(0),
         rule_id_bits: packet.rule_id.len(),
         packet: packet.bits,
-        rules: label,
-        uncompressed_bytes: bytes.len(),
+        rules: label.to_string(),
+        uncompressed_bytes: uncompressed,
     })
 }
 
@@ -300,27 +306,33 @@ fn seal_message(args: &MessageSpec, scheme: &str, plaintext: &[u8]) -> Result<Se
         )));
     }
     let insecurity = scheme.insecurity();
-    let (key, raw) = match container.sealed() {
-        Some(core) => {
-            let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
-            let raw = seal::seal_with_key(&key, args.allow_insecure, core, plaintext, b"")?;
-            (Some(key), raw)
-        }
-        None => (None, oscore_request(&scheme, plaintext)?),
-    };
-    let schc = match (&args.compression, container.is_oscore()) {
+    let rules = match (&args.compression, container.is_oscore()) {
         (Some(_), true) if encoding != Encoding::Raw => {
             return Err(Error::invalid(format!(
                 "--encoding {encoding} does not apply to a SCHC packet, which is bits on the radio"
             )));
         }
-        (Some(c), true) => Some(compress(c, &raw)?),
+        (Some(c), true) => Some((c, schc::rules_file::named(c).map_err(Error::invalid)?)),
         (Some(_), false) => {
             return Err(Error::invalid(format!(
                 "--compression schc compresses CoAP headers: use it with --container oscore, not {container}"
             )));
         }
         (None, _) => None,
+    };
+    let (key, raw, schc) = match (container.sealed(), &rules) {
+        (Some(core), _) => {
+            let key = SealKey::generate(scheme.clone(), NoncePolicy::Random)?;
+            let raw = seal::seal_with_key(&key, args.allow_insecure, core, plaintext, b"")?;
+            (Some(key), raw, None)
+        }
+        (None, None) => (None, oscore_request(&scheme, plaintext, None)?, None),
+        (None, Some((text, (set, label)))) => {
+            let raw = oscore_request(&scheme, plaintext, Some(set))?;
+            let uncompressed = oscore_request(&scheme, plaintext, None)?.len();
+            let packet = compress(text, (set, label), &raw, uncompressed)?;
+            (None, raw, Some(packet))
+        }
     };
     Ok(Sealed {
         scheme,
@@ -379,30 +391,39 @@ impl Sealed {
 /// The reading as the device's OSCORE build protects it (`oscore::reading`):
 /// a CoAP POST under a throw-away context, at the device's known-answer
 /// sequence number (a one-byte Partial IV; a device past 255 messages
-/// sends one more byte, past 65,535 two).
-fn oscore_request(scheme: &Scheme, plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+/// sends one more byte, past 65,535 two). With `rules`, its plaintext is
+/// compressed by their inner rules, as `send` and the gateway do it
+/// (`schc::oscore`).
+fn oscore_request(
+    scheme: &Scheme,
+    plaintext: &[u8],
+    rules: Option<&schc::RuleSet>,
+) -> Result<Vec<u8>, Error> {
     use seal::oscore::reading;
     let alg = seal::oscore_build::alg_name(scheme.name()).and_then(seal::oscore::Alg::from_name);
     let alg = alg.ok_or_else(|| Error::invalid(format!("{} is no OSCORE build", scheme.name())))?;
     let mut secret = [0u8; 16];
     seal::host::keyfile::fill_random(&mut secret)?;
-    let ctx = seal::oscore::Context::derive(&seal::oscore::Inputs {
+    let key = seal::host::oscore::OscoreKey::from_secrets(
         alg,
-        master_secret: &secret,
-        master_salt: &[],
-        sender_id: &reading::known_answer::SENDER_ID,
-        recipient_id: &reading::known_answer::RECIPIENT_ID,
-        id_context: None,
-    })
-    .map_err(|e| Error::failed(e.to_string()))?;
+        &secret,
+        &[],
+        &reading::known_answer::SENDER_ID,
+        &reading::known_answer::RECIPIENT_ID,
+    )?;
     let format = match std::str::from_utf8(plaintext).map(|t| t.starts_with('{')) {
         Ok(true) => reading::JSON,
         _ => reading::OCTETS,
     };
     let seq = reading::known_answer::SEQUENCE;
     let path = reading::DEFAULT_URI_PATH;
-    seal::host::oscore::protect_reading(&ctx, seq, plaintext, path, format)
-        .map(|(bytes, _)| bytes)
+    let sealed = match rules {
+        Some(rules) => schc::oscore::seal_reading(rules, &key, seq, plaintext, path, format),
+        None => seal::host::oscore::seal_request(&key, seq, plaintext, path, format)
+            .map_err(|e| e.to_string()),
+    };
+    sealed
+        .map(|s| s.bytes)
         .map_err(|e| Error::invalid(format!("--container oscore: {e}")))
 }
 

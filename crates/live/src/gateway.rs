@@ -42,6 +42,10 @@ pub fn run(
         config.schc.is_some(),
         "the gateway",
     )?;
+    let mut keyring = keyring;
+    if let (Keyring::Oscore(ring), Some(rules)) = (&mut keyring, &config.schc) {
+        ring.compressed_with(rules.clone());
+    }
     let mut store = ReadingStore::open(&config.db, config.limits.max_age_us())?;
     let counters = Arc::new(Counters::default());
     let (tx, rx) = mpsc::sync_channel::<Input>(65_536);

@@ -87,8 +87,11 @@ pub fn send(
             reading = with_timestamp(reading, now_us());
         }
         let (path, format) = (&config.uri_path, config.content_format);
-        let sealed = host::seal_reading(key, &reading, path, format)
-            .map_err(|e| LiveError::Usage(e.to_string()))?;
+        // The plaintext compressed by the inner rules, as the gateway opens it.
+        let sequence = host::next_sequence(key).map_err(|e| LiveError::Usage(e.to_string()))?;
+        let sealed =
+            schc::oscore::seal_reading(&config.rules, key, sequence, &reading, path, format)
+                .map_err(|e| LiveError::Usage(format!("--compression schc: {e}")))?;
         report.request_bytes += sealed.bytes.len() as u64;
         let (out, packet_bytes) = schc_radio::compress(&config.rules, &sealed.bytes, config.frame)
             .map_err(|e| LiveError::Usage(format!("--compression schc: {e}")))?;

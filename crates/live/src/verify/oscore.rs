@@ -12,6 +12,9 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
+
+use schc::RuleSet;
 
 use seal::host::oscore::{self as host, OpenedReading, OscoreKey};
 use seal::oscore::{OscoreError, ReplayWindow};
@@ -32,6 +35,9 @@ pub struct OscoreRing {
     edhoc: Option<EdhocServer>,
     /// Message ids of non-confirmable answers (RFC 7252 §4.4: the sender picks them).
     next_id: u16,
+    /// With `--compression schc`: the rules whose inner rules decompress a
+    /// request's plaintext after it is decrypted (RFC 8824 §7.2).
+    schc: Option<Arc<RuleSet>>,
 }
 
 /// Why a request was refused, and the CoAP error that answers it.
@@ -68,6 +74,7 @@ impl OscoreRing {
             by_kid: HashMap::new(),
             edhoc: None,
             next_id: rand::random(),
+            schc: None,
         };
         for k in keys {
             let label = match &k.id_context {
@@ -103,6 +110,12 @@ impl OscoreRing {
         Ok(ring)
     }
 
+    /// Requests come compressed with these rules (`--compression schc`):
+    /// their plaintexts too, where the rules have inner rules.
+    pub fn compressed_with(&mut self, rules: Arc<RuleSet>) {
+        self.schc = Some(rules);
+    }
+
     /// Adds a context, replacing one with the same recipient id.
     fn insert(&mut self, key: OscoreKey, label: String) {
         let id = (key.recipient_id.clone(), key.id_context.clone());
@@ -135,8 +148,11 @@ impl OscoreRing {
     pub fn open(&mut self, message: &[u8]) -> Result<(Verified, Pending), Refusal> {
         let key = self.pick(message).map_err(refusal)?;
         let mut window = ReplayWindow::new();
-        let mut request =
-            host::open_request(&self.keys[key], &mut window, message).map_err(refusal)?;
+        let mut request = match &self.schc {
+            Some(rules) => schc::oscore::open_request(rules, &self.keys[key], &mut window, message),
+            None => host::open_request(&self.keys[key], &mut window, message),
+        }
+        .map_err(refusal)?;
         let key_id = self.labels[key].clone();
         let reading = std::mem::take(&mut request.reading);
         let (device, sent_us) = reading_fields(&reading);
