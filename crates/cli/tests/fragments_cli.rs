@@ -1,6 +1,7 @@
-//! A sealed reading longer than a LoRaWAN frame travels in the sealing core's
+//! A sealed reading longer than a frame travels in the sealing core's
 //! fragments and is stored once, whole; one that lost a fragment is counted,
-//! never stored in part. `send --link lorawan-eu868-dr0` publishes each
+//! never stored in part. On LoRaWAN, and on Sigfox and BLE over UDP (any link
+//! with frames: `LinkSpec::fragments`), costed with the headers sent. `send --link lorawan-eu868-dr0` publishes each
 //! 112-byte binary message as three ChirpStack uplinks on a real Mosquitto,
 //! the radio losing 5 % of the fragments, and the gateway puts them back
 //! together. The broker runs docs/live.md's fleet settings: with Mosquitto's
@@ -27,12 +28,13 @@ fn settle(db: &std::path::Path, want: i64) {
 }
 
 /// A counter-nonce AES-CCM key and a gateway storing the binary container
-/// from `listen` (with `extra` flags) in a fresh database.
+/// from `listen` (with `extra` flags) in a fresh database; with it, where it
+/// listens (`udp://127.0.0.1:PORT` for port 0).
 fn gateway(
     dir: &std::path::Path,
     listen: &str,
     extra: &[&str],
-) -> (Proc, std::path::PathBuf, std::path::PathBuf) {
+) -> (Proc, std::path::PathBuf, std::path::PathBuf, String) {
     let key = keygen_with(
         dir,
         "k.key",
@@ -44,8 +46,8 @@ fn gateway(
     args.extend(["--key-file", key.to_str().unwrap(), "--container", "binary"]);
     args.extend(["--db", db.to_str().unwrap()]);
     let gateway = Proc::start(&args);
-    gateway.wait_line("listening on");
-    (gateway, key, db)
+    let at = bound(&gateway.wait_line("listening on"));
+    (gateway, key, db, at)
 }
 
 /// `send` of `count` chain:1 readings in the binary container to `to`, cut
@@ -100,7 +102,7 @@ fn a_thousand_readings_in_fragments_with_five_percent_lost_are_stored_once_or_co
     };
     let dir = tempfile::tempdir().unwrap();
     let topic = "application/1b2c/device/+/event/up";
-    let (gateway, key, db) = gateway(
+    let (gateway, key, db, _) = gateway(
         dir.path(),
         &broker.url(topic),
         &["--envelope", "chirpstack"],
@@ -179,7 +181,7 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
     const SENT: u64 = 200;
     let dir = tempfile::tempdir().unwrap();
     let (_emu, a, b) = emulator(&[]);
-    let (gateway, key, db) = gateway(dir.path(), &format!("pty:{b}"), &[]);
+    let (gateway, key, db, _) = gateway(dir.path(), &format!("pty:{b}"), &[]);
     let to = format!("pty:{a}");
     let sent = send_fragments(&to, &key, &SENT.to_string(), "lost-fragment=5%", "7", &[]);
     // Three fragments a message at DR0, as `link` costs it.
@@ -206,6 +208,208 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
         incomplete,
         "{counters}"
     );
+}
+
+/// `link --bytes LEN --format json` on `link`: what `link` costs.
+fn link_cost(link: &str, len: usize) -> serde_json::Value {
+    let out = run(&[
+        "link",
+        "--link",
+        link,
+        "--bytes",
+        &len.to_string(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Readings sealed for a Sigfox and a BLE link: `send --link` cuts each into
+/// that link's frames (12 and 20 bytes: `max_payload` in data/links/sigfox.toml
+/// and ble.toml), every datagram on the wire is a fragment no longer than a
+/// frame, as many a message as `link` costs it, and the gateway, which never
+/// asks which link a fragment came over, stores every reading once.
+#[test]
+fn readings_cut_for_sigfox_and_ble_frames_cross_udp_and_are_stored_once() {
+    const SENT: u64 = 20;
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, key, db, to) = gateway(dir.path(), "udp://127.0.0.1:0", &[]);
+    let target = to.trim_start_matches("udp://");
+    let mut stored = 0;
+    for (link, frame) in [("sigfox-rc1", 12), ("ble-1m-27", 20)] {
+        // `send`'s datagrams caught on a socket of ours, then passed on to
+        // the gateway from one device's socket. A 4-byte reading sealed is
+        // 51 bytes: 6 fragments on Sigfox, 3 on BLE (fewer than a loopback
+        // socket queues).
+        let catcher = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        catcher
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let saved = dir.path().join(format!("{link}.hex"));
+        let sent = send(&[
+            "--to",
+            &format!("udp://{}", catcher.local_addr().unwrap()),
+            "--key-file",
+            key.to_str().unwrap(),
+            "--container",
+            "binary",
+            "--sample",
+            "random:4",
+            "--count",
+            &SENT.to_string(),
+            "--link",
+            link,
+            "--save",
+            saved.to_str().unwrap(),
+        ]);
+        assert_eq!(count_of(&sent, "sent"), SENT, "{sent}");
+        // Each message saved whole: the frames `link` costs it in.
+        let saved = std::fs::read_to_string(&saved).unwrap();
+        let frames: u64 = saved
+            .lines()
+            .map(|hex| count_of(&link_cost(link, hex.len() / 2), "frames"))
+            .sum();
+        assert!(frames >= 3 * SENT, "{link}: every reading in fragments");
+        assert_eq!(count_of(&sent, "fragments"), frames, "{link}: {sent}");
+        let device = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let mut buf = [0u8; 64];
+        for _ in 0..frames {
+            let (len, _) = catcher.recv_from(&mut buf).unwrap();
+            assert!(len <= frame, "{link}: a {len}-byte datagram");
+            // `seal::fragment`'s mark: the first byte's high nibble all ones.
+            assert_eq!(buf[0] & 0xF0, 0xF0, "{link}: {:02x?}", &buf[..len]);
+            device.send_to(&buf[..len], target).unwrap();
+        }
+        stored += SENT;
+        settle(&db, stored as i64);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let counters = gateway.stop_gateway();
+    assert_eq!(count_of(&counters, "stored"), stored, "{counters}");
+    assert_eq!(
+        db_count(&db, "SELECT COUNT(*) FROM readings"),
+        stored as i64
+    );
+    assert_eq!(count_of(&counters, "in_fragments"), 0, "{counters}");
+    assert_eq!(only_incomplete_refused(&counters), 0, "{counters}");
+}
+
+/// A 50-byte message on sigfox-rc1 (data/links/sigfox.toml: 12 B a frame,
+/// 14 B of overhead each, sent 3 times, 100 b/s) goes in fragments of 10
+/// message bytes beside the 2-byte header: 5 frames of 12 B, (5 x 12 + 5 x
+/// 14) x 3 = 390 B on air, 3,120 bits = 31.2 s. Without the headers it was
+/// costed as 12 + 12 + 12 + 12 + 2 B: 360 B, 28.8 s. `link`, `energy` and
+/// `recommend` say the same; on ble-1m-27 (20 B a frame, 21 B overhead) the
+/// 50 B are 18 + 18 + 14 beside 3 headers: 56 + 63 = 119 B (was 113 B).
+#[test]
+fn a_message_longer_than_a_frame_costs_its_fragment_headers_on_every_view() {
+    let sigfox = link_cost("sigfox-rc1", 50);
+    assert_eq!(
+        (
+            &sigfox["frames"],
+            &sigfox["on_air_bytes"],
+            &sigfox["airtime_ms"]
+        ),
+        (
+            &serde_json::json!(5),
+            &serde_json::json!(390),
+            &serde_json::json!(31200.0)
+        ),
+        "{sigfox}"
+    );
+    let ble = link_cost("ble-1m-27", 50);
+    assert_eq!(
+        (count_of(&ble, "frames"), count_of(&ble, "on_air_bytes")),
+        (3, 119)
+    );
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let energy = json(&[
+        "energy",
+        "--device",
+        "stm32l0",
+        "--link",
+        "sigfox-rc1",
+        "--bytes",
+        "50",
+        "--interval",
+        "1d",
+        "--format",
+        "json",
+    ]);
+    for m in energy["messages"].as_array().unwrap() {
+        assert_eq!(
+            (count_of(m, "frames"), count_of(m, "on_air_bytes")),
+            (5, 390),
+            "{m}"
+        );
+    }
+    // random:4 sealed in the binary container with AES-GCM is 50 bytes.
+    for (link, on_air) in [("sigfox-rc1", 390), ("ble-1m-27", 119)] {
+        let r = json(&[
+            "recommend",
+            "--device",
+            "stm32l0",
+            "--link",
+            link,
+            "--sample",
+            "random:4",
+            "--container",
+            "binary",
+            "--interval",
+            "1d",
+            "--format",
+            "json",
+        ]);
+        let rows = r["rows"].as_array().unwrap();
+        let row = rows
+            .iter()
+            .find(|row| row["scheme"] == "aead:aes-128-gcm")
+            .unwrap_or_else(|| panic!("{link}: no AES-128-GCM row in {r}"));
+        assert_eq!(count_of(row, "sealed_bytes"), 50, "{link}: {row}");
+        assert_eq!(count_of(row, "on_air_bytes"), on_air, "{link}: {row}");
+    }
+}
+
+/// `send --link` takes a link with frames; a serial radio, whose packets
+/// carry one stream the framing delimits, and an unknown name exit 2.
+#[test]
+fn send_link_refuses_a_serial_radio_and_an_unknown_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen(dir.path(), "k.key");
+    for (link, why) in [
+        ("slice-of-radio", "byte stream"),
+        ("sigfox-rc9", "sigfox-rc1"),
+    ] {
+        let out = run(&[
+            "send",
+            "--to",
+            "udp://127.0.0.1:9",
+            "--key-file",
+            key.to_str().unwrap(),
+            "--container",
+            "binary",
+            "--count",
+            "1",
+            "--link",
+            link,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{link}: {err}");
+        assert!(err.contains(why), "{link}: {err}");
+    }
 }
 
 /// A device's OSCORE context and its gateway's (`keygen --scheme oscore:…`).
@@ -337,6 +541,11 @@ fn schc_over_a_radio_refuses_what_it_cannot_carry() {
         "serial",
     );
     refused(&[&send[..], &to_pty, &schc].concat(), "--link");
+    // RFC 9011 is LoRaWAN's profile: another link's frames are refused.
+    refused(
+        &[&send[..], &to_pty, &schc, &["--link", "sigfox-rc1"]].concat(),
+        "sigfox-rc1 is a framed link",
+    );
     refused(
         &[&send[..], &to_pty, &dr0, &["--compression", &rules]].concat(),
         "missing.json",
