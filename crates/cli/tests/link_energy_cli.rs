@@ -657,6 +657,84 @@ fn energy_import_refuses_bad_traces_with_the_reason() {
     refused(&dir.path().join("none.csv"), &ppk2, "none.csv");
 }
 
+/// Issue 61's SCHC bar: a chain:10 reading in oscore:aes-ccm-16-64-128 costs
+/// fewer bytes on air compressed than not at EU868 DR0 and DR3, in `link`,
+/// `energy` and `recommend` alike. Its SCHC packet is 16 bytes under RFC
+/// 8613's 247-byte message: 12 inside OSCORE (RFC 8824 §7.2: POST, Uri-Path
+/// "readings", Content-Format and the payload marker become inner rule 110's
+/// one-byte id) and 4 outside (rule 101, docs/schc.md).
+#[test]
+fn a_chain_reading_costs_fewer_bytes_on_air_with_schc_at_dr0_and_dr3() {
+    let scheme = "oscore:aes-ccm-16-64-128";
+    for link in ["lorawan-eu868-dr0", "lorawan-eu868-dr3"] {
+        let base = [
+            "--link",
+            link,
+            "--scheme",
+            scheme,
+            "--container",
+            "oscore",
+            "--sample",
+            "chain:10",
+            "--format",
+            "json",
+        ];
+        let schc = ["--compression", "schc"];
+        let plain = json(&[&["link"][..], &base].concat());
+        let packed = json(&[&["link"][..], &base, &schc].concat());
+        let (p, c) = (&plain["sealed"], &packed["sealed"]);
+        let comp = &c["compression"];
+        assert_eq!(
+            (
+                comp["uncompressed_bytes"].as_u64(),
+                p["message_bytes"].as_u64()
+            ),
+            (Some(247), Some(247)),
+            "{c}"
+        );
+        assert_eq!(comp["compressed_bytes"], 231, "{c}");
+        let on_air = |v: &serde_json::Value| v["on_air_bytes"].as_u64().unwrap();
+        assert!(
+            on_air(c) < on_air(p),
+            "{link}: {} compressed, {} not",
+            on_air(c),
+            on_air(p)
+        );
+        let energy = |extra: &[&str]| {
+            let e = json(&[&["energy", "--device", "mkr-wan-1300"][..], &base, extra].concat());
+            on_air(&e["messages"][1])
+        };
+        assert_eq!(
+            (energy(&schc), energy(&[])),
+            (on_air(c), on_air(p)),
+            "{link}"
+        );
+        let doc = json(&[
+            "recommend",
+            "--device",
+            "mkr-wan-1300",
+            "--link",
+            link,
+            "--container",
+            "oscore",
+            "--compression",
+            "schc",
+            "--sample",
+            "chain:10",
+            "--format",
+            "json",
+        ]);
+        let row = |compressed: bool| {
+            let rows = doc["rows"].as_array().unwrap();
+            let r = rows
+                .iter()
+                .find(|r| r["scheme"] == scheme && r["compression"].is_null() != compressed);
+            on_air(r.unwrap_or_else(|| panic!("no {scheme} row (compressed {compressed}): {doc}")))
+        };
+        assert_eq!((row(true), row(false)), (on_air(c), on_air(p)), "{link}");
+    }
+}
+
 /// `--compression schc`: the oscore container's message compressed with the
 /// default rules and sent as RFC 9011 says (the rule id in FPort when one
 /// frame carries it), in `link` and `energy` alike; what it cannot apply to
