@@ -515,6 +515,9 @@ fn the_first_screen_of_the_report_is_the_answer() {
         schc.contains("B on air instead of") && schc.contains("EDHOC session"),
         "{schc}"
     );
+    // Compressed inside OSCORE too (RFC 8824 §7.2), the reading costs fewer
+    // bytes on air than uncompressed (issue 61).
+    assert!(schc.contains("B fewer)"), "{schc}");
     // The identity is the measurement's floor: badged a baseline, never "broken".
     let html = std::fs::read_to_string(&run.html).unwrap();
     assert!(

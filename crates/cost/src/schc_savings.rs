@@ -145,7 +145,10 @@ fn radio_uj(
 }
 
 impl SchcSavings {
-    /// What `run` prints and the report says.
+    /// What `run` prints and the report says: what the reading and the
+    /// session cost on air and in energy, compressed against not; a saving
+    /// where it is one, a cost where the fragments and their ACK outweigh the
+    /// bytes.
     pub fn sentence(&self) -> String {
         let [m0, m1] = &self.message;
         let [s0, s1] = &self.session;
@@ -157,8 +160,20 @@ impl SchcSavings {
                 false => format!("{pct:.1} % more"),
             }
         };
+        let bytes = match m1.on_air_bytes.cmp(&m0.on_air_bytes) {
+            std::cmp::Ordering::Less => format!(" ({} B fewer)", m0.on_air_bytes - m1.on_air_bytes),
+            std::cmp::Ordering::Greater => {
+                format!(" ({} B more)", m1.on_air_bytes - m0.on_air_bytes)
+            }
+            std::cmp::Ordering::Equal => String::new(),
+        };
+        let frames = match m1.frames == m0.frames {
+            true => String::new(),
+            false => format!(" in {} frames instead of {}", m1.frames, m0.frames),
+        };
         format!(
-            "SCHC on {}: a {} reading in {} sends {} B on air instead of {}, {} energy a message on {}; \
+            "SCHC on {} (headers compressed outside and inside OSCORE, RFC 8824 §7.2): a {} reading in {} \
+             sends {} B on air instead of {}{bytes}{frames}, {} energy a message on {}; \
              an EDHOC session as CoAP carries it, {} B instead of {}, {} radio energy.",
             self.link,
             self.sample,
@@ -178,32 +193,49 @@ impl SchcSavings {
 mod tests {
     use super::*;
 
-    fn sent(on_air_bytes: u32, uj: f64) -> Sent {
+    fn sent(on_air_bytes: u32, frames: u32, uj: f64) -> Sent {
         Sent {
             on_air_bytes,
-            frames: 1,
+            frames,
             uj,
         }
     }
 
-    #[test]
-    fn the_sentence_says_more_where_schc_costs_more() {
-        let s = SchcSavings {
-            link: "lorawan-eu868-dr0".into(),
-            device: "mkr-wan-1300".into(),
+    fn savings(message: [Sent; 2]) -> SchcSavings {
+        SchcSavings {
+            link: "lorawan-eu868-dr3".into(),
+            device: "sodaq-mbili".into(),
             sample: "chain:10".into(),
             scheme: SCHEME.into(),
-            message: [sent(337, 1000.0), sent(331, 1007.0)],
-            session: [sent(236, 200.0), sent(188, 160.0)],
-        };
-        let text = s.sentence();
+            message,
+            session: [sent(236, 4, 200.0), sent(188, 4, 160.0)],
+        }
+    }
+
+    /// A saving reads as one; where an extra fragment and the ACK outweigh
+    /// the bytes, the energy reads as a cost, with the frames that explain it.
+    #[test]
+    fn the_sentence_says_what_schc_saves_and_what_it_costs() {
+        let saved = savings([sent(337, 6, 1000.0), sent(319, 6, 977.0)]).sentence();
         assert!(
-            text.contains("331 B on air instead of 337, 0.7 % more energy"),
-            "{text}"
+            saved.contains("sends 319 B on air instead of 337 (18 B fewer), 2.3 % less energy"),
+            "{saved}"
         );
         assert!(
-            text.contains("188 B instead of 236, 20.0 % less radio energy"),
-            "{text}"
+            saved.contains("188 B instead of 236, 20.0 % less radio energy"),
+            "{saved}"
+        );
+        let mixed = savings([sent(292, 3, 1000.0), sent(291, 4, 1106.0)]).sentence();
+        assert!(
+            mixed.contains(
+                "291 B on air instead of 292 (1 B fewer) in 4 frames instead of 3, 10.6 % more energy"
+            ),
+            "{mixed}"
+        );
+        let worse = savings([sent(292, 3, 1000.0), sent(303, 4, 1128.0)]).sentence();
+        assert!(
+            worse.contains("303 B on air instead of 292 (11 B more)"),
+            "{worse}"
         );
     }
 }
