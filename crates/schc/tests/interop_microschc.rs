@@ -1,14 +1,15 @@
 //! Interop with an independent SCHC implementation: microschc 0.22.0 (PyPI;
 //! scripts/setup installs it), reading the same default rule file itself
 //! (`tests/python/microschc_peer.py`). On random OSCORE readings and 2.04
-//! answers, as the device and the gateway send them, each side's compressed
+//! answers, as the device and the gateway send them, and on the readings'
+//! plaintexts (RFC 8824 §7.2's inner compression), each side's compressed
 //! bytes are the other's, and each decompresses what the other compressed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use ciphermeter_schc::rules_file::default_rules;
-use ciphermeter_schc::{Direction, compress, decompress};
+use ciphermeter_schc::{Direction, compress, decompress, inner, oscore};
 use seal::host::oscore::{OscoreKey, changed_reply, open_request, seal_request};
 use seal::oscore::context::Alg;
 use seal::oscore::replay::ReplayWindow;
@@ -95,12 +96,32 @@ fn microschc_and_ciphermeter_compress_alike_and_decompress_each_other() {
         state
     };
     let mut by_rule = std::collections::BTreeMap::new();
+    let mut by_inner_rule = std::collections::BTreeMap::new();
     for i in 0..MESSAGES {
         // Sequence numbers of one, two and three bytes; readings of 1 to 60 bytes.
         let sequence = next() % [256, 65_536, 1 << 24][i % 3];
         let reading: Vec<u8> = (0..1 + next() % 60)
             .map(|_| b'0' + (next() % 10) as u8)
             .collect();
+        // Inside OSCORE: the plaintext of a JSON, octet or CBOR reading, now
+        // and then to a path no inner rule describes (rule 22).
+        let format = [50, 42, 60][(next() % 3) as usize];
+        let path = if next() % 8 == 0 {
+            "elsewhere"
+        } else {
+            "readings"
+        };
+        let plaintext = oscore::reading_plaintext(&reading, path, format).unwrap();
+        let ours = inner::compress(&rules, &plaintext, Direction::Up).unwrap();
+        *by_inner_rule
+            .entry(ours.rule_id.to_uint().unwrap())
+            .or_insert(0) += 1;
+        let theirs = peer.ask("compress-inner", Direction::Up, &plaintext);
+        assert_eq!(hex(&theirs), hex(&ours.to_bytes()), "{}", hex(&plaintext));
+        let back = peer.ask("decompress-inner", Direction::Up, &ours.to_bytes());
+        assert_eq!(hex(&back), hex(&plaintext));
+        let back = inner::decompress(&rules, &theirs, Direction::Up).unwrap();
+        assert_eq!(hex(&back), hex(&plaintext));
         let request = seal_request(&device, sequence, &reading, "readings", 50).unwrap();
         // Random sequence numbers, so a window of their own: this is no replay test.
         let opened = open_request(&gateway, &mut ReplayWindow::new(), &request.bytes).unwrap();
@@ -130,5 +151,10 @@ fn microschc_and_ciphermeter_compress_alike_and_decompress_each_other() {
         by_rule.keys().copied().collect::<Vec<_>>(),
         [22, 101, 102, 103],
         "{by_rule:?}"
+    );
+    assert_eq!(
+        by_inner_rule.keys().copied().collect::<Vec<_>>(),
+        [22, 110, 111, 112],
+        "{by_inner_rule:?}"
     );
 }

@@ -6,9 +6,13 @@ CoAP parser has no OSCORE option (RFC 8824 §6.4), so this file gives it one: a
 HeaderParser that names CoAP's fields as RFC 8824 does, the OSCORE option as
 flags, piv, kid context and kid, and writes the message back from them.
 
-One JSON request per line on stdin: {"op": "compress" | "decompress",
-"way": "up" | "down", "hex": "..."}; one answer per line: {"hex": "..."} or
-{"error": "..."}.
+RFC 8824 §7.2's inner compression works on an OSCORE plaintext (the inner
+code, the class E options, the payload after its marker), which microschc has
+no parser for either: PlaintextParser names its fields as RFC 8824 does.
+
+One JSON request per line on stdin: {"op": "compress" | "decompress" |
+"compress-inner" | "decompress-inner", "way": "up" | "down", "hex": "..."};
+one answer per line: {"hex": "..."} or {"error": "..."}.
 """
 
 import base64
@@ -112,6 +116,49 @@ class OscoreCoAPParser(HeaderParser):
         return [("CoAP:message", Buffer(content=bytes(out), length=8 * len(out)))]
 
 
+class PlaintextParser(HeaderParser):
+    """An OSCORE plaintext: the code, the options, the payload marker as a field."""
+
+    def __init__(self):
+        super().__init__(name="CoAP")
+
+    def parse(self, buffer):
+        data = buffer.content[: buffer.length // 8]
+        fields = [FieldDescriptor(id="CoAP:Code", position=0, value=tv(data[0], length=8))]
+        at, number = 1, 0
+        while at < len(data) and data[at] != 0xFF:
+            delta, length = data[at] >> 4, data[at] & 15
+            at += 1
+            delta, at = extended(data, at, delta)
+            length, at = extended(data, at, length)
+            number += delta
+            value = data[at:at + length]
+            at += length
+            fields.append(FieldDescriptor(id=f"CoAP:Option({number})", position=0, value=bits(value, 8 * len(value))))
+        if at < len(data):
+            fields.append(FieldDescriptor(id=MARKER, position=0, value=tv(0xFF, length=8)))
+            at += 1
+        return HeaderDescriptor(id="CoAP", length=8 * at, fields=fields)
+
+    def unparse(self, decompressed_fields):
+        if not decompressed_fields:
+            return []
+        out, prev, marker = bytearray(), 0, False
+        for name, value in decompressed_fields:
+            raw = value.content[: (value.length + 7) // 8] if value.length else b""
+            if name == "CoAP:Code":
+                out.insert(0, raw[-1])
+            elif name.startswith("CoAP:Option("):
+                number = int(name[len("CoAP:Option("):-1])
+                out += option_bytes(number - prev, raw)
+                prev = number
+            elif name == MARKER:
+                marker = True
+        if marker:
+            out.append(0xFF)
+        return [("CoAP:plaintext", Buffer(content=bytes(out), length=8 * len(out)))]
+
+
 def extended(data, at, nibble):
     if nibble == 13:
         return data[at] + 13, at + 1
@@ -211,13 +258,16 @@ def load_rules(path):
 
 def main():
     rules = load_rules(sys.argv[1])
-    parser = PacketParser("CoAP-OSCORE", [OscoreCoAPParser()])
+    parsers = {"": PacketParser("CoAP-OSCORE", [OscoreCoAPParser()]),
+               "-inner": PacketParser("OSCORE-plaintext", [PlaintextParser()])}
     for line in sys.stdin:
         request = json.loads(line)
         way = DI.UP if request["way"] == "up" else DI.DOWN
         data = bytes.fromhex(request["hex"])
+        op, _, inner = request["op"].partition("-")
+        parser = parsers["-" + inner if inner else ""]
         try:
-            if request["op"] == "compress":
+            if op == "compress":
                 packet = parser.parse(Buffer(content=data, length=8 * len(data)))
                 packet.direction = way
                 rule = next(Ruler(rules).match_packet_descriptor(packet))
