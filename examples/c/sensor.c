@@ -11,6 +11,14 @@
  *
  * KEY, KEY_ID and SCHEME come from key.h, which `examples/c/build` writes
  * from a `ciphermeter keygen` key file: provisioning, here at build time.
+ *
+ * Built for a link with frames (`examples/c/build KEY OUT BOARD IMPL LINK`),
+ * key.h also holds FRAME_LEN, the link's frame (`ciphermeter link --link LINK
+ * --format json`: fragment_frame_bytes; 12 on sigfox-rc1, 20 on ble-1m-27,
+ * 51 at LoRaWAN EU868 DR0): a message longer than one frame is cut with
+ * cm_fragment, and each fragment is what the radio sends as one frame. Here
+ * each is framed on the UART as its own message, as `send --link` writes
+ * them to a serial line, and `ciphermeter gateway` puts them back together.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -159,6 +167,36 @@ static size_t reading(uint8_t *out, uint32_t t, int16_t temp_c10)
 	return n;
 }
 
+/* One message (or fragment) framed for the serial line. */
+static void send_framed(const uint8_t *message, size_t len)
+{
+	uint8_t header[3], trailer[1];
+	size_t hl, tl;
+	if (cm_frame(CM_CONTAINER_BINARY, message, len, header, &hl, trailer, &tl) != CM_OK)
+		board_exit(6);
+	uart_write(header, hl);
+	uart_write(message, len);
+	uart_write(trailer, tl);
+}
+
+#ifdef FRAME_LEN
+/* The message whole when it fits one frame, else its fragments, tagged with
+ * the message's number (its counter nonce, which goes on across reboots, so
+ * the 15 messages after one never share its tag): one frame each. */
+static void send_fragments(const uint8_t *message, size_t len, uint8_t tag)
+{
+	static uint8_t frame[FRAME_LEN];
+	size_t count, fl;
+	if (cm_fragment_count(len, FRAME_LEN, &count) != CM_OK)
+		board_exit(7);
+	for (size_t f = 0; f < count; f++) {
+		if (cm_fragment(message, len, FRAME_LEN, tag, f, frame, sizeof frame, &fl) != CM_OK)
+			board_exit(8);
+		send_framed(frame, fl);
+	}
+}
+#endif
+
 static uint8_t plain[96];
 static uint8_t sealed[640];
 static uint8_t opened[640];
@@ -172,8 +210,7 @@ int main(void)
 		board_exit(2);
 	for (int i = 0; i < READINGS; i++) {
 		uint64_t nonce;
-		size_t len, n, hl, tl, pl;
-		uint8_t header[3], trailer[1];
+		size_t len, n, pl;
 		const uint8_t *pt;
 		int32_t status = cm_counter_reserve(&slots, &counter, &nonce);
 		if (status != CM_OK)
@@ -187,11 +224,11 @@ int main(void)
 		if (cm_open(SCHEME, KEY, sizeof KEY, KEY_ID, sizeof KEY_ID, CM_CONTAINER_BINARY,
 			    sealed, len, opened, sizeof opened, &pt, &pl) != CM_OK || pl != n)
 			board_exit(5);
-		if (cm_frame(CM_CONTAINER_BINARY, sealed, len, header, &hl, trailer, &tl) != CM_OK)
-			board_exit(6);
-		uart_write(header, hl);
-		uart_write(sealed, len);
-		uart_write(trailer, tl);
+#ifdef FRAME_LEN
+		send_fragments(sealed, len, (uint8_t)nonce);
+#else
+		send_framed(sealed, len);
+#endif
 	}
 	board_exit(0);
 	return 0;

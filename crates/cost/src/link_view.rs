@@ -299,6 +299,9 @@ pub fn cost_json(spec: &LinkSpec, c: &LinkCost) -> Value {
         "on_air_bytes": c.on_air_bytes,
         "frames": c.frames,
         "frame_capacity": c.frame_capacity,
+        // The frame a longer message is cut at (`send --link`, the C
+        // library's `frame_len`); none on a serial radio's stream.
+        "fragment_frame_bytes": spec.fragments().then_some(c.frame_capacity),
         "airtime_ms": ms(c.airtime),
         "rx_ms": ms(c.rx_time),
         "delivery_ms": ms(c.delivery),

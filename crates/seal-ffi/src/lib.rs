@@ -9,8 +9,10 @@
 //!   restart never reuses a nonce (`seal::SlotCounter`).
 //! - `cm_frame` gives the bytes that delimit a message on a serial line, as
 //!   the gateway reads them; `cm_fragment_count` and `cm_fragment` cut a
-//!   message longer than a radio frame (LoRaWAN) into the fragments the
-//!   gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
+//!   message longer than a radio frame (any link with frames: LoRaWAN,
+//!   Sigfox, BLE, 802.15.4, LoRa, cellular; the frame is the link's
+//!   `fragment_frame_bytes` in `ciphermeter link --format json`) into the
+//!   fragments the gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
 //!   lengths.
 //!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
