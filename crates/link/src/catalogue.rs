@@ -308,6 +308,23 @@ impl LinkSpec {
         self.frame_capacity().map(Some)
     }
 
+    /// The zeros `--pad-to-packet` adds to `bytes` so that every frame or
+    /// packet goes out full: to whole packets on a serial radio, to one whole
+    /// frame (FOpts take room in it) where the message fits one, else to
+    /// fragments that each fill their frame beside the fragment header.
+    fn padding(&self, bytes: u32, fopts: u32, capacity: u32) -> Result<u32, LinkError> {
+        let room = capacity.saturating_sub(fopts);
+        if !self.fragments() || bytes <= room {
+            let filled = bytes + fopts;
+            return Ok(match filled % capacity {
+                0 => 0,
+                part => capacity - part,
+            });
+        }
+        let n = fragments::sizes(bytes, room, &self.name)?.len() as u32;
+        Ok(n * (room - seal::fragment::HEADER as u32) - bytes)
+    }
+
     /// The cost of sending `bytes`; with `pad_to_packet` the message is first padded
     /// to whole frames or packets (study 000's remedy for the serial radio's timeout).
     pub fn cost(&self, bytes: u32, pad_to_packet: bool) -> Result<LinkCost, LinkError> {
@@ -328,14 +345,10 @@ impl LinkSpec {
                 self.kind()
             )));
         }
-        let pad_to_packet = options.pad_to_packet;
         let capacity = self.frame_capacity()?;
-        // FOpts take room in the first frame, so whole frames hold them too.
-        let filled = bytes + fopts;
-        let padding = if pad_to_packet && !filled.is_multiple_of(capacity) {
-            capacity - filled % capacity
-        } else {
-            0
+        let padding = match options.pad_to_packet {
+            true => self.padding(bytes, fopts, capacity)?,
+            false => 0,
         };
         let sent = bytes + padding;
         let mut warnings = Vec::new();

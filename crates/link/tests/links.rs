@@ -213,6 +213,26 @@ fn sigfox_message_in_fragments_pays_their_headers() {
     assert!(err.contains("more than 128 fragments"), "{err}");
 }
 
+// --pad-to-packet fills every fragment's frame beside its header: 50 B on
+// ble-1m-27 is 18 + 18 + 14, padded by 4 to three full 20-byte frames; 50 B on
+// sigfox-rc1 is five full 12-byte frames already; 112 B at EU868 DR0 is
+// 49 + 49 + 14, padded by 35 to three full 51-byte FRMPayloads (3 x 64 B).
+#[test]
+fn padding_fills_every_fragment() {
+    let cat = Catalogue::builtin().unwrap();
+    let padded = |link: &str, bytes| cat.get(link).unwrap().cost(bytes, true).unwrap();
+    let ble = padded("ble-1m-27", 50);
+    assert_eq!(
+        (ble.padding, ble.frames, ble.on_air_bytes),
+        (4, 3, 60 + 3 * 21)
+    );
+    assert_eq!(padded("sigfox-rc1", 50).padding, 0);
+    let dr0 = padded("lorawan-eu868-dr0", 112);
+    assert_eq!((dr0.padding, dr0.frames, dr0.on_air_bytes), (35, 3, 3 * 64));
+    // One frame's worth is padded to that frame, FOpts beside it.
+    assert_eq!(padded("lorawan-eu868-dr0", 30).padding, 21);
+}
+
 // Which links fragment: every one whose frames arrive one by one; the serial
 // radio's packets are one byte stream, delimited by the stream's framing.
 #[test]
