@@ -148,6 +148,11 @@ impl SenderOptions {
                 "--framing, --envelope and --routing-key do not apply to coap://: one request per datagram",
             ));
         }
+        if let Some(link) = &self.link {
+            return Err(usage(format!(
+                "--link {link}: coap:// sends each OSCORE request whole in one datagram, not in the sealing core's fragments; to cost it on {link}: link --link {link} --scheme oscore:ALG --container oscore"
+            )));
+        }
         Ok(CoapSendConfig {
             to: coap::coap_addr(&to)?,
             uri_path: oscore::DEFAULT_URI_PATH.into(),
@@ -470,6 +475,34 @@ mod tests {
             assert!(err.contains("do not apply to coap://"), "{err}");
         }
         assert!(to("udp://127.0.0.1:9").coap_config("json", true).is_err());
+        // coap:// sends each request whole: --link is refused, not ignored.
+        let linked = SenderOptions {
+            link: Some("sigfox-rc1".into()),
+            ..coap.clone()
+        };
+        let err = linked.coap_config("json", true).err().unwrap();
+        assert!(err.is_usage() && err.to_string().contains("whole"), "{err}");
+    }
+
+    #[test]
+    fn link_gives_the_frame_of_every_link_with_frames_and_refuses_a_serial_radio() {
+        let with = |link: &str| SenderOptions {
+            link: Some(link.into()),
+            ..to("udp://127.0.0.1:9")
+        };
+        for (link, frame) in [
+            ("lorawan-eu868-dr0", 51),
+            ("sigfox-rc1", 12),
+            ("ble-1m-27", 20),
+        ] {
+            assert_eq!(with(link).config().unwrap().frame, Some(frame), "{link}");
+        }
+        let err = with("slice-of-radio").config().err().unwrap();
+        assert!(
+            err.is_usage() && err.to_string().contains("byte stream"),
+            "{err}"
+        );
+        assert!(with("carrier-pigeon").config().err().unwrap().is_usage());
     }
 
     #[test]
