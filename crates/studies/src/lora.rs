@@ -48,21 +48,20 @@ fn phy(sf: u8) -> LoraParams {
 }
 
 /// Time on air of `bytes` sent as packets of at most 255 B, in ms, with the
-/// packet count; an error says why it cannot be computed.
+/// packet count: one packet, or the sealing core's fragments with their
+/// 2-byte headers (`link::fragments`, as every LoRa link is costed); an
+/// error says why it cannot be computed.
 pub fn airtime_ms(sf: u8, bytes: u32) -> Result<(u32, f64), String> {
-    let packets = bytes.div_ceil(MAX_PACKET).max(1);
+    let packets = link::fragments::sizes(bytes, MAX_PACKET, "LoRa").map_err(|e| e.to_string())?;
     let mut total = 0.0;
-    let mut left = bytes;
-    for _ in 0..packets {
-        let n = left.min(MAX_PACKET);
+    for &n in &packets {
         total += phy(sf)
             .airtime(n)
             .map_err(|e| format!("SF{sf}, {n} B: {e}"))?
             .total
             .as_ms();
-        left -= n;
     }
-    Ok((packets, total))
+    Ok((packets.len() as u32, total))
 }
 
 /// One of study 004's algorithms and the concrete builds we cost it with
@@ -255,14 +254,22 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
     let dr0 = Region::Eu868
         .data_rate(0)
         .map_err(|e| Error::failed(e.to_string()))?;
-    let row = |label: &str, id: &str, how: String, on_air: u32| AlgorithmRow {
-        label: label.into(),
-        id: id.into(),
-        how,
-        on_air,
-        sf7: Cell::of(7, on_air),
-        sf12: Cell::of(12, on_air),
-        dr0_frames: on_air.div_ceil(dr0.max_payload).max(1),
+    // DR0 frames as a device sends them: in fragments past 51 B.
+    let row = |label: &str, id: &str, how: String, on_air: u32| -> Result<AlgorithmRow, Error> {
+        let dr0_frames = dr0
+            .message(on_air)
+            .map_err(Error::invalid)?
+            .frame_payloads
+            .len();
+        Ok(AlgorithmRow {
+            label: label.into(),
+            id: id.into(),
+            how,
+            on_air,
+            sf7: Cell::of(7, on_air),
+            sf12: Cell::of(12, on_air),
+            dr0_frames: dr0_frames as u32,
+        })
     };
     let len = opts.bytes;
     let mut algorithms = Vec::new();
@@ -274,7 +281,7 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
     let modern = MODERN.iter().map(|(l, id)| (l.to_string(), id.to_string()));
     for (label, id) in study.into_iter().chain(modern) {
         match expansion(&id, len as usize) {
-            Some((on_air, how)) => algorithms.push(row(&label, &id, how, on_air)),
+            Some((on_air, how)) => algorithms.push(row(&label, &id, how, on_air)?),
             None => missing.push(id),
         }
     }
@@ -291,7 +298,7 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
             .collect(),
         spreading_factors: sfs,
         algorithms,
-        plaintext: row("(plaintext)", "-", "none".into(), len),
+        plaintext: row("(plaintext)", "-", "none".into(), len)?,
         dr0_max_payload: dr0.max_payload,
         missing,
         findings,
@@ -402,7 +409,7 @@ impl Report {
         }
         out!(
             o,
-            "(ms; 'Nx:' = needs N LoRa packets of at most 255 B; 'DR0 fr.' = LoRaWAN EU868 DR0 frames of at most {} B, each + {MAC_OVERHEAD} B MAC)",
+            "(ms; 'Nx:' = needs N LoRa packets of at most 255 B; 'DR0 fr.' = LoRaWAN EU868 DR0 frames of at most {} B, each + {MAC_OVERHEAD} B MAC; past one, each carries a 2-byte fragment header)",
             self.dr0_max_payload
         );
         let errors: Vec<&String> = self
@@ -443,7 +450,9 @@ impl Report {
 mod tests {
     use super::*;
 
-    /// Above 255 B the plaintext needs two packets, like every algorithm row.
+    /// Above 255 B the plaintext needs two packets, like every algorithm row:
+    /// fragments of 2 + 253 and 2 + 147 bytes; at EU868 DR0, 9 frames of 49
+    /// message bytes beside their header.
     #[test]
     fn a_long_plaintext_counts_every_packet() {
         let r = run(&Options {
@@ -452,8 +461,9 @@ mod tests {
         })
         .unwrap();
         assert_eq!(r.plaintext.sf7.packets, 2);
+        assert_eq!(r.plaintext.dr0_frames, 9);
         let (_, two) = airtime_ms(7, 400).unwrap();
-        let one = airtime_ms(7, 255).unwrap().1 + airtime_ms(7, 145).unwrap().1;
+        let one = airtime_ms(7, 255).unwrap().1 + airtime_ms(7, 149).unwrap().1;
         assert_eq!(r.plaintext.sf7.ms, Some(two));
         assert!((two - one).abs() < 1e-9);
         assert!(r.text().contains("2x:"));
