@@ -153,6 +153,7 @@ impl Plan {
             implementations: Vec::new(),
             hardware: true,
             cost_table: None,
+            protocol: Default::default(),
         }
     }
 }
@@ -182,6 +183,7 @@ pub fn execute(
         link: spec,
         battery: Some(battery),
         interval_s,
+        protocol: Default::default(),
     }];
     for name in CONTRAST_LINKS.iter().filter(|n| **n != spec.name) {
         if let Ok(l) = cat.get(name)
@@ -193,6 +195,7 @@ pub fn execute(
                 link: l,
                 battery: Some(battery),
                 interval_s,
+                protocol: Default::default(),
             });
         }
     }

@@ -164,6 +164,40 @@ impl SendArgs {
     }
 }
 
+/// The link protocol's parameters (`energy`, `recommend`): each replaces the
+/// stack default in the link's data (docs/flags.md).
+#[derive(ClapArgs, Clone, Debug, Default)]
+pub struct ProtocolArgs {
+    /// BLE connection interval, 7.5ms to 4s in 1.25ms steps [default: the link's, Zephyr's 50ms].
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub conn_interval: Option<String>,
+    /// BLE connection events the peripheral may skip with nothing to send, 0 to 499 [default: 0].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub peripheral_latency: Option<String>,
+    /// 802.15.4/Thread sleepy end device's poll period [default: the link's, OpenThread's 236s].
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub poll_period: Option<String>,
+    /// LTE-M/NB-IoT PSM timers TAU,ACTIVE (T3412 extended, T3324; e.g. 2h,6s), or off.
+    #[arg(long, value_name = "TAU,ACTIVE", allow_hyphen_values = true)]
+    pub psm: Option<String>,
+    /// LTE-M/NB-IoT eDRX cycle (5.12s to 10485.76s), or off [default: off].
+    #[arg(long, value_name = "CYCLE", allow_hyphen_values = true)]
+    pub edrx: Option<String>,
+}
+
+impl ProtocolArgs {
+    pub fn overrides(&self) -> Result<energy::protocol::Overrides, CliError> {
+        energy::protocol::Overrides::from_flags(energy::protocol::Flags {
+            conn_interval: self.conn_interval.as_deref(),
+            peripheral_latency: self.peripheral_latency.as_deref(),
+            poll_period: self.poll_period.as_deref(),
+            psm: self.psm.as_deref(),
+            edrx: self.edrx.as_deref(),
+        })
+        .map_err(CliError::usage)
+    }
+}
+
 /// The flags that describe a real message to seal (`link`, `energy`).
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct MessageArgs {

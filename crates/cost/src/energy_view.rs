@@ -138,6 +138,9 @@ pub struct Request<'a> {
     /// establishment (classical, hybrid, post-quantum), the sealed message
     /// with that handshake's share (`--session-messages`).
     pub session_messages: Option<u64>,
+    /// The link protocol's parameters (`--conn-interval`, `--poll-period`,
+    /// `--psm`…); default: the stack's, from the link's data.
+    pub protocol: energy::protocol::Overrides,
 }
 
 pub struct EnergyView<'a> {
@@ -150,6 +153,9 @@ pub struct EnergyView<'a> {
     pub warnings: Vec<String>,
     /// With `session_messages`: each handshake's cost and when it stops mattering.
     pub sessions: Vec<crate::session::SessionAnswer>,
+    /// The link protocol's costs around the sealed message and until the
+    /// next (none for a link without them).
+    pub protocol: Option<energy::protocol::ProtocolCost>,
 }
 
 /// The two messages' sizes and where the sealing CPU time comes from.
@@ -200,6 +206,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         .transpose()?;
     let mut rows = Vec::new();
     let mut loads = Vec::new();
+    let mut protocols = Vec::new();
     for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
         let cost = match (&sizes.schc, label) {
             (Some(p), "sealed") => crate::on_air::packet_cost(spec, p, &req.send)?,
@@ -211,11 +218,22 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
             rx_time: cost.rx_time,
             tx_power_dbm: spec.tx_power_dbm,
         };
-        let est =
-            energy::estimate(device, radio, battery, &load, interval).map_err(Error::invalid)?;
+        let protocol = energy::protocol::cost(
+            spec,
+            radio,
+            cost.frames,
+            cost.airtime.as_secs() + cost.rx_time.as_secs(),
+            interval,
+            &req.protocol,
+        )
+        .map_err(Error::invalid)?;
+        let est = energy::estimate_with(device, radio, battery, &load, interval, protocol.as_ref())
+            .map_err(Error::invalid)?;
         loads.push(load);
+        protocols.push(protocol);
         rows.push((label.to_string(), cost, est));
     }
+    let protocol = protocols.pop().flatten();
     let mut sessions = Vec::new();
     // The sealed message (the second row) keyed by each kind of session.
     if let Some(n) = session_messages {
@@ -231,8 +249,15 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
             ));
             if let Some(h) = on_device.measured() {
                 let shared = crate::session::with_share(&load, h, n);
-                let est = energy::estimate(device, radio, battery, &shared, interval)
-                    .map_err(Error::invalid)?;
+                let est = energy::estimate_with(
+                    device,
+                    radio,
+                    battery,
+                    &shared,
+                    interval,
+                    protocol.as_ref(),
+                )
+                .map_err(Error::invalid)?;
                 rows.push((format!("session:{}", h.protocol), rows[1].1.clone(), est));
             }
         }
@@ -265,6 +290,7 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
         rows,
         warnings,
         sessions,
+        protocol,
     })
 }
 
@@ -298,6 +324,7 @@ impl EnergyView<'_> {
             "compression": sizes.schc.as_ref().map(crate::message::SchcPacket::json),
             "messages": rows.iter().map(|(label, c, e)| row_json(label, c, e)).collect::<Vec<_>>(),
             "sealing_adds": delta_json(&rows[0].2, &rows[1].2),
+            "link_protocol": self.protocol,
             "sessions": self.sessions,
             "warnings": warnings,
         })
@@ -346,42 +373,55 @@ impl EnergyView<'_> {
         let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(10);
         let _ = writeln!(
             o,
-            "{:<w$} {:>7} {:>12} {:>11} {:>11} {:>11} {:>12} {:>8} {:>6} {:>10}",
+            "{:<w$} {:>7} {:>12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>8} {:>6} {:>6} {:>10}",
             "message",
             "bytes",
             "time on air",
             "CPU uJ",
             "radio uJ",
+            "protocol uJ",
             "sleep uJ",
             "interval uJ",
             "CPU%",
             "radio%",
+            "proto%",
             "battery d"
         );
         for (label, c, e) in rows {
             let _ = writeln!(
                 o,
-                "{:<w$} {:>7} {:>12} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>8} {:>6.2} {:>10}",
+                "{:<w$} {:>7} {:>12} {:>11.2} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>8} {:>6.2} {:>6.2} {:>10}",
                 label,
                 c.message_bytes + c.padding,
                 c.airtime.to_string(),
                 e.cpu_j * 1e6,
                 (e.tx_j + e.rx_j) * 1e6,
+                e.protocol_j * 1e6,
                 e.sleep_j * 1e6,
                 e.interval_j * 1e6,
                 percent(e.cpu_share),
                 e.radio_share * 100.0,
+                e.protocol_share * 100.0,
                 e.battery_days.map_or("-".into(), |d| format!("{d:.0}"))
             );
         }
+        if let Some(p) = &self.protocol {
+            o.push_str(&protocol_text(p));
+        }
         let (p, s) = (&rows[0].2, &rows[1].2);
         let _ = writeln!(o);
+        let protocol_adds = (s.protocol_j - p.protocol_j) * 1e6;
         let _ = writeln!(
             o,
-            "  sealing adds {:.2} uJ per message: CPU {:.2} uJ, radio {:.2} uJ ({:+.2} % per interval)",
+            "  sealing adds {:.2} uJ per message: CPU {:.2} uJ, radio {:.2} uJ{} ({:+.2} % per interval)",
             (s.message_j - p.message_j) * 1e6,
             (s.cpu_j - p.cpu_j) * 1e6,
             (s.tx_j + s.rx_j - p.tx_j - p.rx_j) * 1e6,
+            if protocol_adds.abs() >= 0.005 {
+                format!(", protocol {protocol_adds:.2} uJ")
+            } else {
+                String::new()
+            },
             (s.interval_j / p.interval_j - 1.0) * 100.0
         );
         if let (Some(pd), Some(sd)) = (p.battery_days, s.battery_days) {
@@ -404,6 +444,29 @@ impl EnergyView<'_> {
         );
         o
     }
+}
+
+/// The protocol's costs under the table: each activity per interval, then
+/// the parameters with where each comes from.
+fn protocol_text(p: &energy::protocol::ProtocolCost) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "\n  protocol ({}), sealed message: {:.2} uJ around it, {:.2} uJ between messages",
+        p.kind, p.message_uj, p.idle_uj
+    );
+    for i in &p.items {
+        let _ = writeln!(
+            o,
+            "    {:>10.2} x {:.3} uJ = {:.2} uJ  {}",
+            i.count, i.each_uj, i.uj, i.what
+        );
+    }
+    for q in &p.parameters {
+        let _ = writeln!(o, "    {} = {} {} ({})", q.name, q.value, q.unit, q.from);
+    }
+    o
 }
 
 /// A share in percent, readable when it is tiny (a CPU share is often 1e-4 %).
@@ -520,6 +583,7 @@ fn delta_json(p: &EnergyEstimate, s: &EnergyEstimate) -> Value {
         "message_uj": (s.message_j - p.message_j) * 1e6,
         "cpu_uj": (s.cpu_j - p.cpu_j) * 1e6,
         "radio_uj": (s.tx_j + s.rx_j - p.tx_j - p.rx_j) * 1e6,
+        "protocol_uj": (s.protocol_j - p.protocol_j) * 1e6,
         "interval_percent": (s.interval_j / p.interval_j - 1.0) * 100.0,
         "battery_days": match (p.battery_days, s.battery_days) {
             (Some(a), Some(b)) => json!(b - a),
@@ -542,10 +606,12 @@ fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
         "tx_uj": e.tx_j * 1e6,
         "rx_uj": e.rx_j * 1e6,
         "sleep_uj": e.sleep_j * 1e6,
+        "protocol_uj": e.protocol_j * 1e6,
         "message_uj": e.message_j * 1e6,
         "interval_uj": e.interval_j * 1e6,
         "cpu_share": e.cpu_share,
         "radio_share": e.radio_share,
+        "protocol_share": e.protocol_share,
         "average_current_ua": e.average_ua,
         "battery_days": e.battery_days,
         "battery_note": e.battery_note,

@@ -62,6 +62,7 @@ pub fn compare(
                 link,
                 battery: None,
                 interval_s,
+                protocol: Default::default(),
             };
             let cost = cost_scheme(
                 scheme,

@@ -84,6 +84,9 @@ pub struct Request {
     /// A board's measured cost table (`mcu --board … --cost-table FILE`),
     /// whose builds are costed from it instead of the simulation.
     pub cost_table: Option<PathBuf>,
+    /// The link protocol's parameters (`--conn-interval`, `--poll-period`,
+    /// `--psm`…); default: the stack's, from the link's data.
+    pub protocol: energy::protocol::Overrides,
 }
 
 pub struct Ranking {
@@ -166,6 +169,9 @@ pub fn rank_names(
     let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
+    // The protocol's parameters judged once, before any scheme is costed.
+    energy::protocol::cost(spec, radio, 1, 0.0, interval_s, &req.protocol)
+        .map_err(Error::invalid)?;
     if let Some(n) = req.session_messages {
         crate::session::check_messages(n)?;
     }
@@ -210,6 +216,7 @@ pub fn rank_names(
         link: spec,
         battery: Some(battery),
         interval_s,
+        protocol: req.protocol.clone(),
     };
     let engines = match req.hardware {
         true => device_facts::engine::of_device(&device.name)?,
@@ -1285,6 +1292,7 @@ mod tests {
             implementations: Vec::new(),
             hardware: true,
             cost_table: None,
+            protocol: Default::default(),
         }
     }
 

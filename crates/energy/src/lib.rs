@@ -4,6 +4,9 @@
 //! - [`model`]: CPU energy = V × I_active × t_cpu; radio energy = V × I_tx × time on air
 //!   plus receive windows; sleep until the next message; battery life at an interval.
 //!
+//! - [`protocol`]: a link's protocol costs around and between messages (connection
+//!   events, CSMA-CA, polls, PSM and paging) at a message interval.
+//!
 //! - [`trace`]: a power profiler's trace read into each marked operation's
 //!   measured charge and energy (`energy import`).
 //!
@@ -13,10 +16,11 @@
 pub mod error;
 pub mod model;
 pub mod profiles;
+pub mod protocol;
 pub mod trace;
 
 pub use error::EnergyError;
-pub use model::{EnergyEstimate, MessageLoad, estimate};
+pub use model::{EnergyEstimate, MessageLoad, estimate, estimate_with};
 pub use profiles::{Battery, Device, Profiles, Radio};
 
 /// The label every energy figure carries in reports.

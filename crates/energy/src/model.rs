@@ -5,6 +5,7 @@ use link::Micros;
 
 use crate::error::EnergyError;
 use crate::profiles::{Battery, Device, Radio};
+use crate::protocol::ProtocolCost;
 
 /// 365.25 days, for the yearly self-discharge rate.
 const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
@@ -28,13 +29,19 @@ pub struct EnergyEstimate {
     pub tx_j: f64,
     pub rx_j: f64,
     pub sleep_j: f64,
-    /// CPU + TX + RX for one message.
+    /// The link protocol's costs in this interval (`protocol`): around the
+    /// message (CSMA-CA, start-up, a cellular connection) and between
+    /// messages (empty connection events, polls, paging); zero without one.
+    pub protocol_j: f64,
+    /// CPU + TX + RX + protocol: what one message costs, with its link's
+    /// upkeep until the next.
     pub message_j: f64,
     /// One message plus sleeping until the next.
     pub interval_j: f64,
     /// Shares of `message_j`.
     pub cpu_share: f64,
     pub radio_share: f64,
+    pub protocol_share: f64,
     /// Mean current drawn from the battery over an interval, in µA at the battery voltage.
     pub average_ua: Option<f64>,
     pub battery_days: Option<f64>,
@@ -51,6 +58,20 @@ pub fn estimate(
     load: &MessageLoad,
     interval_s: f64,
 ) -> Result<EnergyEstimate, EnergyError> {
+    estimate_with(device, radio, battery, load, interval_s, None)
+}
+
+/// [`estimate`] with the link protocol's costs in the interval
+/// (`protocol::cost`): they count in the message's energy, keep the radio
+/// from sleeping while busy, and so shorten battery life.
+pub fn estimate_with(
+    device: &Device,
+    radio: &Radio,
+    battery: Option<&Battery>,
+    load: &MessageLoad,
+    interval_s: f64,
+    protocol: Option<&ProtocolCost>,
+) -> Result<EnergyEstimate, EnergyError> {
     if !(load.cpu_time_s.is_finite() && load.cpu_time_s >= 0.0) {
         return Err(EnergyError::Invalid(
             "CPU time must be zero or positive".into(),
@@ -60,10 +81,16 @@ pub fn estimate(
         return Err(EnergyError::Invalid("the interval must be positive".into()));
     }
     let tx_ma = radio.tx_ma(load.tx_power_dbm)?;
-    let active_s = load.cpu_time_s + load.airtime.as_secs() + load.rx_time.as_secs();
+    let busy_s = protocol.map_or(0.0, ProtocolCost::busy_s);
+    let active_s = load.cpu_time_s + load.airtime.as_secs() + load.rx_time.as_secs() + busy_s;
     if active_s > interval_s {
+        let with = if busy_s > 0.0 {
+            format!(", {busy_s:.3} s of it the link protocol's")
+        } else {
+            String::new()
+        };
         return Err(EnergyError::Invalid(format!(
-            "the interval ({interval_s} s) is shorter than one message's active time ({active_s:.3} s)"
+            "the interval ({interval_s} s) is shorter than one message's active time ({active_s:.3} s{with})"
         )));
     }
     let v_dev = device.voltage_v.value;
@@ -73,7 +100,8 @@ pub fn estimate(
     let rx_j = v_radio * radio.rx_ma.value * 1e-3 * load.rx_time.as_secs();
     let sleep_w = v_dev * device.sleep_ua.value * 1e-6 + v_radio * radio.sleep_ua.value * 1e-6;
     let sleep_j = sleep_w * (interval_s - active_s);
-    let message_j = cpu_j + tx_j + rx_j;
+    let protocol_j = protocol.map_or(0.0, ProtocolCost::total_j);
+    let message_j = cpu_j + tx_j + rx_j + protocol_j;
     let interval_j = message_j + sleep_j;
     let share = |x: f64| if message_j > 0.0 { x / message_j } else { 0.0 };
     let mut warnings = Vec::new();
@@ -105,10 +133,12 @@ pub fn estimate(
         tx_j,
         rx_j,
         sleep_j,
+        protocol_j,
         message_j,
         interval_j,
         cpu_share: share(cpu_j),
         radio_share: share(tx_j + rx_j),
+        protocol_share: share(protocol_j),
         average_ua,
         battery_days,
         battery_note,

@@ -76,6 +76,10 @@ pub struct Radio {
     pub rx_ma: Figure<f64>,
     pub sleep_ua: Figure<f64>,
     pub tx: Vec<TxLevel>,
+    /// Time from enable to ready when the radio starts to send or receive,
+    /// µs (counted at that state's current by `protocol`).
+    #[serde(default)]
+    pub ramp_up_us: Option<Figure<f64>>,
     #[serde(default)]
     pub notes: Option<String>,
 }
@@ -201,6 +205,9 @@ impl Profiles {
             positive(&who, "voltage_v", &r.voltage_v, false).map_err(err)?;
             positive(&who, "rx_ma", &r.rx_ma, false).map_err(err)?;
             positive(&who, "sleep_ua", &r.sleep_ua, true).map_err(err)?;
+            if let Some(ramp) = &r.ramp_up_us {
+                positive(&who, "ramp_up_us", ramp, true).map_err(err)?;
+            }
             for t in &r.tx {
                 positive(&who, &format!("tx {} dBm", t.dbm), &t.ma, false).map_err(err)?;
             }

@@ -7,6 +7,7 @@
 //! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
 //! - [`fragments`]: a message longer than a frame, in the sealing core's fragments.
 //! - [`figure`]: a number with its source, shared with the energy crate.
+//! - [`protocol`]: a link's protocol figures around and between messages (`[link.protocol]`).
 
 pub mod catalogue;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod framed;
 pub mod lora;
 pub mod lorawan;
 pub mod lorawan_frame;
+pub mod protocol;
 pub mod schc_uplink;
 pub mod serial;
 pub mod time;

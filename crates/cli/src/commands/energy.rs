@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use clap::{Args as ClapArgs, Subcommand};
 use cost::energy_view::{self, CpuSource, Messages, Request};
 
-use crate::args::{DbArgs, Format, MessageArgs, SendArgs, links, profiles, show, show_value};
+use crate::args::{
+    DbArgs, Format, MessageArgs, ProtocolArgs, SendArgs, links, profiles, show, show_value,
+};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -67,6 +69,8 @@ pub struct Args {
     implementation: String,
     #[command(flatten)]
     send: SendArgs,
+    #[command(flatten)]
+    protocol: ProtocolArgs,
     /// List devices, radios and batteries and exit.
     #[arg(long)]
     list: bool,
@@ -169,6 +173,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         messages,
         cpu,
         session_messages: args.session_messages,
+        protocol: args.protocol.overrides()?,
     };
     let view = energy_view::view(&req)?;
     show(args.format, || view.json(), || view.text())

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use cost::ranking;
 
-use crate::args::{DbArgs, Format, print_json};
+use crate::args::{DbArgs, Format, ProtocolArgs, print_json};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -73,6 +73,8 @@ pub struct Args {
     pub format: Format,
     #[command(flatten)]
     pub db: DbArgs,
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -95,6 +97,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         implementations: choice.software,
         hardware: choice.hardware,
         cost_table: args.cost_table,
+        protocol: args.protocol.overrides()?,
     };
     let store = args.db.open()?;
     let progress = std::io::stderr().is_terminal();

@@ -1,0 +1,653 @@
+//! What a link's protocol costs the radio around and between messages, at a
+//! message interval: a BLE connection's empty events, an 802.15.4 MAC's
+//! CSMA-CA and radio start-up per frame and a sleepy end device's polls, a
+//! cellular modem's connection, RRC inactivity, paging and periodic TAUs.
+//!
+//! The figures are the link's `[link.protocol]` (`link::protocol`), each with
+//! its source, and the radio's currents and ramp-up; a user's flags
+//! ([`Overrides`]) replace the stack defaults. [`cost`] is the one place they
+//! are priced; `estimate_with` adds the result to a message's energy, and
+//! [`average_ua`] gives a link's mean current at an interval (for tests held
+//! to published measurements).
+
+use link::LinkSpec;
+use link::protocol::{BleConnection, Cellular, Mac802154, ProtocolSpec};
+use serde::Serialize;
+
+use crate::error::EnergyError;
+use crate::model::parse_interval;
+use crate::profiles::Radio;
+
+/// A user's protocol parameters (flags); `None` keeps the link's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// `--conn-interval`: BLE connection interval, s.
+    pub conn_interval_s: Option<f64>,
+    /// `--peripheral-latency`: BLE connection events a peripheral may skip.
+    pub peripheral_latency: Option<u32>,
+    /// `--poll-period`: an 802.15.4 sleepy end device's data poll period, s.
+    pub poll_period_s: Option<f64>,
+    /// `--psm TAU,ACTIVE` (`Some(Some(..))`) or `--psm off` (`Some(None)`).
+    pub psm: Option<Option<Psm>>,
+    /// `--edrx CYCLE` (`Some(Some(s))`) or `--edrx off` (`Some(None)`).
+    pub edrx_s: Option<Option<f64>>,
+}
+
+/// PSM timers: T3412 extended (periodic TAU) and T3324 (active time), s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Psm {
+    pub tau_s: f64,
+    pub active_s: f64,
+}
+
+/// The flags as typed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flags<'a> {
+    pub conn_interval: Option<&'a str>,
+    pub peripheral_latency: Option<&'a str>,
+    pub poll_period: Option<&'a str>,
+    pub psm: Option<&'a str>,
+    pub edrx: Option<&'a str>,
+}
+
+/// BLE: 7.5 ms to 4 s in steps of 1.25 ms (Core 5.3 Vol 6 Part B §4.5.1).
+const CONN_INTERVAL_STEP_S: f64 = 0.00125;
+const CONN_INTERVAL_MIN_S: f64 = 0.0075;
+const CONN_INTERVAL_MAX_S: f64 = 4.0;
+/// connPeripheralLatency at most 499, and (1 + latency) × interval under half
+/// the largest supervision timeout, 32 s (Core 5.3 Vol 6 Part B §4.5.1–4.5.2).
+const LATENCY_MAX: u32 = 499;
+const SKIPPED_SPAN_MAX_S: f64 = 16.0;
+/// OpenThread's poll period: OPENTHREAD_CONFIG_MAC_MINIMUM_POLL_PERIOD (10 ms)
+/// to (1 << 26) - 1 ms (`otLinkSetPollPeriod`).
+const POLL_MIN_S: f64 = 0.010;
+const POLL_MAX_S: f64 = 67_108.863;
+/// 3GPP TS 24.008 §10.5.7.4a / §10.5.7.3: T3412 extended up to 320 h × 31,
+/// T3324 up to 31 × 6 min.
+const TAU_MAX_S: f64 = 320.0 * 3600.0 * 31.0;
+const ACTIVE_MAX_S: f64 = 31.0 * 360.0;
+/// 3GPP TS 24.008 §10.5.5.32: eDRX cycles from 5.12 s (LTE-M) to 10485.76 s (NB-IoT).
+const EDRX_MIN_S: f64 = 5.12;
+const EDRX_MAX_S: f64 = 10_485.76;
+
+fn invalid(msg: String) -> EnergyError {
+    EnergyError::Invalid(msg)
+}
+
+fn duration(flag: &str, text: &str) -> Result<f64, EnergyError> {
+    parse_interval(text).map_err(|_| {
+        invalid(format!(
+            "{flag}: '{text}' is not a duration (examples: 50ms, 1s, 4m, 2h)"
+        ))
+    })
+}
+
+impl Overrides {
+    /// Parses and range-checks the flags; bad values are the user's fault.
+    pub fn from_flags(f: Flags) -> Result<Overrides, EnergyError> {
+        let mut o = Overrides::default();
+        if let Some(t) = f.conn_interval {
+            let s = duration("--conn-interval", t)?;
+            let steps = s / CONN_INTERVAL_STEP_S;
+            if !(CONN_INTERVAL_MIN_S - 1e-9..=CONN_INTERVAL_MAX_S + 1e-9).contains(&s)
+                || (steps - steps.round()).abs() > 1e-6
+            {
+                return Err(invalid(format!(
+                    "--conn-interval: {t} is not a BLE connection interval (7.5ms to 4s in steps of 1.25ms)"
+                )));
+            }
+            o.conn_interval_s = Some(steps.round() * CONN_INTERVAL_STEP_S);
+        }
+        if let Some(t) = f.peripheral_latency {
+            let n: u32 = t.trim().parse().map_err(|_| {
+                invalid(format!(
+                    "--peripheral-latency: '{t}' is not a count of connection events (0 to {LATENCY_MAX})"
+                ))
+            })?;
+            if n > LATENCY_MAX {
+                return Err(invalid(format!(
+                    "--peripheral-latency: {n} is above {LATENCY_MAX}, the largest the Bluetooth Core allows"
+                )));
+            }
+            o.peripheral_latency = Some(n);
+        }
+        if let Some(t) = f.poll_period {
+            let s = duration("--poll-period", t)?;
+            if !(POLL_MIN_S..=POLL_MAX_S).contains(&s) {
+                return Err(invalid(format!(
+                    "--poll-period: {t} is outside OpenThread's poll periods (10ms to about 18.6h)"
+                )));
+            }
+            o.poll_period_s = Some(s);
+        }
+        if let Some(t) = f.psm {
+            o.psm = Some(if t.trim() == "off" {
+                None
+            } else {
+                let (tau, active) = t.split_once(',').ok_or_else(|| {
+                    invalid(format!(
+                        "--psm: '{t}' is not TAU,ACTIVE (e.g. 1h,1m: T3412 extended, then T3324) or off"
+                    ))
+                })?;
+                let tau_s = duration("--psm", tau.trim())?;
+                let active_s = duration("--psm", active.trim())?;
+                if tau_s > TAU_MAX_S || active_s > ACTIVE_MAX_S || active_s >= tau_s {
+                    return Err(invalid(format!(
+                        "--psm: {t}: the active time (T3324, at most 186m) must be shorter than the TAU period (T3412 extended, at most 9920h)"
+                    )));
+                }
+                Some(Psm { tau_s, active_s })
+            });
+        }
+        if let Some(t) = f.edrx {
+            o.edrx_s = Some(if t.trim() == "off" {
+                None
+            } else {
+                let s = duration("--edrx", t)?;
+                if !(EDRX_MIN_S - 1e-9..=EDRX_MAX_S + 1e-9).contains(&s) {
+                    return Err(invalid(format!(
+                        "--edrx: {t} is outside 3GPP's eDRX cycles (5.12s to 10485.76s) or off"
+                    )));
+                }
+                Some(s)
+            });
+        }
+        Ok(o)
+    }
+
+    fn named(&self) -> Vec<(&'static str, &'static str)> {
+        let mut v = Vec::new();
+        if self.conn_interval_s.is_some() {
+            v.push(("--conn-interval", "ble-connection"));
+        }
+        if self.peripheral_latency.is_some() {
+            v.push(("--peripheral-latency", "ble-connection"));
+        }
+        if self.poll_period_s.is_some() {
+            v.push(("--poll-period", "ieee802154"));
+        }
+        if self.psm.is_some() {
+            v.push(("--psm", "cellular"));
+        }
+        if self.edrx_s.is_some() {
+            v.push(("--edrx", "cellular"));
+        }
+        v
+    }
+
+    /// Refuses a flag the link's protocol has no use for.
+    pub fn check_applies(&self, link: &LinkSpec) -> Result<(), EnergyError> {
+        let kind = link.protocol.as_ref().map(ProtocolSpec::kind);
+        for (flag, wants) in self.named() {
+            if kind != Some(wants) {
+                let what = match wants {
+                    "ble-connection" => "a BLE connection (ble-*)",
+                    "ieee802154" => "an 802.15.4 link (ieee802154, thread)",
+                    _ => "a cellular link (ltem, nbiot)",
+                };
+                return Err(invalid(format!(
+                    "{flag} sets a parameter of {what}; {} is {}",
+                    link.name,
+                    match kind {
+                        Some(k) => format!("a {k} link"),
+                        None => format!("a {} link with no protocol costs modelled", link.kind()),
+                    }
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One parameter the cost used: its value and where it comes from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Parameter {
+    #[serde(rename = "parameter")]
+    pub name: &'static str,
+    #[serde(rename = "parameter_value")]
+    pub value: f64,
+    #[serde(rename = "parameter_unit")]
+    pub unit: &'static str,
+    /// The data file's provenance, or the flag that set it.
+    #[serde(rename = "parameter_source")]
+    pub from: String,
+}
+
+/// One kind of protocol activity in an interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Item {
+    #[serde(rename = "activity")]
+    pub what: String,
+    /// How many per message interval (may be fractional: a mean).
+    #[serde(rename = "per_interval")]
+    pub count: f64,
+    pub each_uj: f64,
+    #[serde(rename = "activity_uj")]
+    pub uj: f64,
+    /// Whether it is around the message (per frame, per connection) rather
+    /// than between messages.
+    #[serde(rename = "around_message")]
+    pub with_message: bool,
+}
+
+/// What the protocol costs in one message interval, as a model estimate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProtocolCost {
+    #[serde(rename = "protocol_kind")]
+    pub kind: &'static str,
+    /// Around the message: CSMA-CA, start-up, the cellular connection, µJ.
+    #[serde(rename = "around_message_uj")]
+    pub message_uj: f64,
+    /// Between messages: empty connection events, polls, paging, TAUs, µJ.
+    #[serde(rename = "between_messages_uj")]
+    pub idle_uj: f64,
+    /// Time in the interval the radio is busy with these (not asleep), ms.
+    pub busy_ms: f64,
+    #[serde(rename = "activities")]
+    pub items: Vec<Item>,
+    #[serde(rename = "protocol_parameters")]
+    pub parameters: Vec<Parameter>,
+}
+
+impl ProtocolCost {
+    /// Everything in the interval, J.
+    pub fn total_j(&self) -> f64 {
+        (self.message_uj + self.idle_uj) * 1e-6
+    }
+
+    /// Radio-busy time in the interval, s.
+    pub fn busy_s(&self) -> f64 {
+        self.busy_ms * 1e-3
+    }
+}
+
+struct Acc {
+    items: Vec<Item>,
+    parameters: Vec<Parameter>,
+    busy_s: f64,
+}
+
+impl Acc {
+    fn item(
+        &mut self,
+        what: String,
+        count: f64,
+        each_j: f64,
+        busy_each_s: f64,
+        with_message: bool,
+    ) {
+        self.busy_s += count * busy_each_s;
+        self.items.push(Item {
+            what,
+            count,
+            each_uj: each_j * 1e6,
+            uj: count * each_j * 1e6,
+            with_message,
+        });
+    }
+
+    fn param(&mut self, name: &'static str, value: f64, unit: &'static str, from: String) {
+        self.parameters.push(Parameter {
+            name,
+            value,
+            unit,
+            from,
+        });
+    }
+
+    fn done(self, kind: &'static str) -> ProtocolCost {
+        let sum = |m: bool| {
+            self.items
+                .iter()
+                .filter(|i| i.with_message == m)
+                .map(|i| i.uj)
+                .fold(0.0, |a, b| a + b)
+        };
+        ProtocolCost {
+            kind,
+            message_uj: sum(true),
+            idle_uj: sum(false),
+            busy_ms: self.busy_s * 1e3,
+            items: self.items,
+            parameters: self.parameters,
+        }
+    }
+}
+
+/// Where a parameter came from: the flag, or the data file's figure.
+fn from(flag: Option<&str>, provenance: String) -> String {
+    match flag {
+        Some(f) => format!("set by {f}"),
+        None => provenance,
+    }
+}
+
+/// The protocol's cost in one interval of `interval_s` for a message of
+/// `frames` frames whose own radio time is `message_s`; `None` for a link
+/// without `[link.protocol]`.
+pub fn cost(
+    link: &LinkSpec,
+    radio: &Radio,
+    frames: u32,
+    message_s: f64,
+    interval_s: f64,
+    o: &Overrides,
+) -> Result<Option<ProtocolCost>, EnergyError> {
+    o.check_applies(link)?;
+    let Some(spec) = &link.protocol else {
+        return Ok(None);
+    };
+    let tx_ma = radio.tx_ma(link.tx_power_dbm)?.value;
+    let power = Power {
+        v: radio.voltage_v.value,
+        tx_ma,
+        rx_ma: radio.rx_ma.value,
+    };
+    let mut acc = Acc {
+        items: Vec::new(),
+        parameters: Vec::new(),
+        busy_s: 0.0,
+    };
+    match spec {
+        ProtocolSpec::BleConnection(b) => {
+            let ramp = ramp_up_s(radio, link)?;
+            ble(&mut acc, b, power, ramp, frames, interval_s, o)?;
+        }
+        ProtocolSpec::Ieee802154(m) => {
+            let ramp = ramp_up_s(radio, link)?;
+            let framed = link.framed.as_ref().ok_or_else(|| {
+                EnergyError::Data(format!(
+                    "link '{}': an 802.15.4 protocol needs [link.framed]",
+                    link.name
+                ))
+            })?;
+            mac802154(&mut acc, m, framed, power, ramp, frames, interval_s, o);
+        }
+        ProtocolSpec::Cellular(c) => cellular(&mut acc, c, power, message_s, interval_s, o),
+    }
+    Ok(Some(acc.done(spec.kind())))
+}
+
+/// A link's mean current over an interval from its protocol alone, µA at the
+/// radio's voltage (no message, no sleep floor): for comparisons with
+/// published event currents.
+pub fn average_ua(
+    link: &LinkSpec,
+    radio: &Radio,
+    frames: u32,
+    interval_s: f64,
+    o: &Overrides,
+) -> Result<Option<f64>, EnergyError> {
+    Ok(cost(link, radio, frames, 0.0, interval_s, o)?
+        .map(|c| c.total_j() / interval_s / radio.voltage_v.value * 1e6))
+}
+
+#[derive(Clone, Copy)]
+struct Power {
+    v: f64,
+    tx_ma: f64,
+    rx_ma: f64,
+}
+
+impl Power {
+    fn tx_j(&self, s: f64) -> f64 {
+        self.v * self.tx_ma * 1e-3 * s
+    }
+    fn rx_j(&self, s: f64) -> f64 {
+        self.v * self.rx_ma * 1e-3 * s
+    }
+}
+
+fn ramp_up_s(radio: &Radio, link: &LinkSpec) -> Result<f64, EnergyError> {
+    radio
+        .ramp_up_us
+        .as_ref()
+        .map(|r| r.value * 1e-6)
+        .ok_or_else(|| {
+            EnergyError::Data(format!(
+                "radio '{}' has no ramp_up_us, which link '{}''s protocol needs",
+                radio.name, link.name
+            ))
+        })
+}
+
+fn ble(
+    acc: &mut Acc,
+    b: &BleConnection,
+    p: Power,
+    ramp_s: f64,
+    frames: u32,
+    interval_s: f64,
+    o: &Overrides,
+) -> Result<(), EnergyError> {
+    let ci = o.conn_interval_s.unwrap_or(b.conn_interval_ms.value * 1e-3);
+    let latency = o.peripheral_latency.unwrap_or(b.peripheral_latency.value);
+    acc.param(
+        "conn_interval",
+        ci * 1e3,
+        "ms",
+        from(
+            o.conn_interval_s.map(|_| "--conn-interval"),
+            b.conn_interval_ms.provenance(),
+        ),
+    );
+    acc.param(
+        "peripheral_latency",
+        f64::from(latency),
+        "events",
+        from(
+            o.peripheral_latency.map(|_| "--peripheral-latency"),
+            b.peripheral_latency.provenance(),
+        ),
+    );
+    let span = ci * f64::from(1 + latency);
+    if span > SKIPPED_SPAN_MAX_S {
+        return Err(invalid(format!(
+            "a connection interval of {} ms with peripheral latency {latency} leaves {span:.2} s between events; the supervision timeout (at most 32 s) must be more than twice that",
+            ci * 1e3
+        )));
+    }
+    let widening = b.sleep_clock_ppm.value * 1e-6 * span;
+    let empty = b.empty_pdu_us.value * 1e-6;
+    // The peripheral listens first: start-up, the widened window and its
+    // margin, the central's empty PDU; then answers with its own after T_IFS.
+    let rx_s = ramp_s + widening + b.window_margin_us.value * 1e-6 + empty;
+    let tx_s = ramp_s + empty;
+    let event_j = p.rx_j(rx_s) + p.tx_j(tx_s);
+    let events = (interval_s / span - f64::from(frames)).max(0.0);
+    acc.item(
+        format!(
+            "empty connection events (one per {:.2} ms{})",
+            span * 1e3,
+            if latency > 0 {
+                format!(", interval × (1 + latency {latency})")
+            } else {
+                String::new()
+            }
+        ),
+        events,
+        event_j,
+        rx_s + tx_s,
+        false,
+    );
+    acc.item(
+        "radio start-up before each data frame and its answer".into(),
+        f64::from(frames),
+        p.tx_j(ramp_s) + p.rx_j(ramp_s),
+        2.0 * ramp_s,
+        true,
+    );
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mac802154(
+    acc: &mut Acc,
+    m: &Mac802154,
+    f: &link::framed::FramedLink,
+    p: Power,
+    ramp_s: f64,
+    frames: u32,
+    interval_s: f64,
+    o: &Overrides,
+) {
+    // Unslotted CSMA-CA on an idle channel: one back-off of a mean
+    // (2^macMinBE - 1) / 2 unit periods, one CCA (IEEE 802.15.4-2015 §6.2.5.1).
+    let backoff_s = (2f64.powi(m.min_be.value as i32) - 1.0) / 2.0 * m.unit_backoff_us.value * 1e-6;
+    let cca_s = m.cca_us.value * 1e-6;
+    let listen_s = ramp_s
+        + cca_s
+        + if m.backoff_listens.value {
+            backoff_s
+        } else {
+            0.0
+        };
+    let csma_j = p.rx_j(listen_s) + p.tx_j(ramp_s);
+    let csma_busy = backoff_s + cca_s + 2.0 * ramp_s;
+    acc.param(
+        "mean_backoff",
+        backoff_s * 1e6,
+        "us",
+        format!(
+            "macMinBE {} ({}); aUnitBackoffPeriod {} us ({})",
+            m.min_be.value,
+            m.min_be.provenance(),
+            m.unit_backoff_us.value,
+            m.unit_backoff_us.provenance()
+        ),
+    );
+    acc.item(
+        "CSMA-CA back-off, CCA and radio start-up before each frame".into(),
+        f64::from(frames),
+        csma_j,
+        csma_busy,
+        true,
+    );
+    let (Some(period), Some(bytes)) = (&m.poll_period_s, &m.poll_frame_bytes) else {
+        return;
+    };
+    let poll_s = o.poll_period_s.unwrap_or(period.value);
+    acc.param(
+        "poll_period",
+        poll_s,
+        "s",
+        from(
+            o.poll_period_s.map(|_| "--poll-period"),
+            period.provenance(),
+        ),
+    );
+    let request_s = f64::from(bytes.value) * 8.0 / f.bitrate_bps.value as f64;
+    let ack_s = f
+        .rx_per_frame_us
+        .as_ref()
+        .map_or(0.0, |a| a.value as f64 * 1e-6);
+    let poll_j = csma_j + p.tx_j(request_s) + p.rx_j(ack_s);
+    acc.item(
+        format!("data polls to the parent (one per {poll_s} s)"),
+        interval_s / poll_s,
+        poll_j,
+        csma_busy + request_s + ack_s,
+        false,
+    );
+}
+
+fn cellular(acc: &mut Acc, c: &Cellular, p: Power, message_s: f64, interval_s: f64, o: &Overrides) {
+    let psm = match o.psm {
+        Some(set) => set,
+        None => Some(Psm {
+            tau_s: c.tau_s.value,
+            active_s: c.active_time_s.value,
+        }),
+    };
+    let edrx = match o.edrx_s {
+        Some(set) => set,
+        None => c.edrx_s.as_ref().map(|e| e.value),
+    };
+    let psm_from = |f: &link::Figure<f64>| from(o.psm.map(|_| "--psm"), f.provenance());
+    match psm {
+        Some(t) => {
+            acc.param("psm_tau", t.tau_s, "s", psm_from(&c.tau_s));
+            acc.param(
+                "psm_active_time",
+                t.active_s,
+                "s",
+                psm_from(&c.active_time_s),
+            );
+        }
+        None => acc.param("psm", 0.0, "off", "set by --psm off".into()),
+    }
+    let cycle = edrx.unwrap_or(c.drx_cycle_s.value);
+    acc.param(
+        if edrx.is_some() {
+            "edrx_cycle"
+        } else {
+            "drx_cycle"
+        },
+        cycle,
+        "s",
+        match (edrx, o.edrx_s) {
+            (_, Some(_)) => "set by --edrx".into(),
+            (Some(_), None) => c
+                .edrx_s
+                .as_ref()
+                .map(|e| e.provenance())
+                .unwrap_or_default(),
+            (None, None) => c.drx_cycle_s.provenance(),
+        },
+    );
+    acc.param(
+        "rrc_inactivity",
+        c.rrc_inactivity_s.value,
+        "s",
+        c.rrc_inactivity_s.provenance(),
+    );
+    acc.item(
+        "connection from PSM (random access, RRC set-up, release)".into(),
+        1.0,
+        c.connect_j.value,
+        c.connect_s.value,
+        true,
+    );
+    let mut left = (interval_s - message_s - c.connect_s.value).max(0.0);
+    let tail = c.rrc_inactivity_s.value.min(left);
+    left -= tail;
+    acc.item(
+        format!(
+            "connected until the RRC inactivity timer ({} s) releases",
+            c.rrc_inactivity_s.value
+        ),
+        if tail > 0.0 { 1.0 } else { 0.0 },
+        p.v * c.connected_ma.value * 1e-3 * tail,
+        tail,
+        true,
+    );
+    let idle = match psm {
+        Some(t) => t.active_s.min(left),
+        None => left,
+    };
+    acc.item(
+        format!(
+            "paging occasions in idle mode (one per {cycle} s{})",
+            if psm.is_some() {
+                ", until the active time ends"
+            } else {
+                ""
+            }
+        ),
+        idle / cycle,
+        p.v * c.paging_uc.value * 1e-6,
+        0.0,
+        false,
+    );
+    if let Some(t) = psm {
+        // Each message restarts T3412: a TAU only when the interval is longer.
+        let taus = ((interval_s / t.tau_s).ceil() - 1.0).max(0.0);
+        acc.item(
+            "periodic tracking area updates from PSM".into(),
+            taus,
+            c.tau_j.value,
+            c.connect_s.value,
+            false,
+        );
+    }
+}
