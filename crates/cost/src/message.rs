@@ -115,9 +115,10 @@ pub struct Sealed {
 }
 
 /// Said wherever a compressed message's CPU time is: the device tables time
-/// the seal path, not SCHC's compression after it.
-pub const SCHC_CPU_NOTE: &str =
-    "; SCHC compression's own CPU is not in it (the device does not measure it yet)";
+/// the seal path, not SCHC's compression after it, which the SCHC probe
+/// measures apart (crates/mcu `schc_probe`).
+pub const SCHC_CPU_NOTE: &str = "; SCHC compression's own CPU is not in it (measured apart on \
+     the Cortex-M targets: data/schc/device-cpu.json, docs/schc.md)";
 
 /// What a compressed message's rows say of its compression.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -66,6 +66,28 @@ fn digest(firmware: &Path, mut files: Vec<PathBuf>) -> Result<String, FactsError
     Ok(hex(&hash.finalize()[..8]))
 }
 
+/// The digest of the SCHC CPU probe (firmware-schc/, `data/schc/device-cpu.json`),
+/// from the repository's root: its own sources, the SCHC crate, the rules it
+/// compresses with, the memory maps it borrows and the sealing core whose
+/// CoAP code it runs. Apart from [`firmware_revision`]: the probe moves no
+/// device cost table, and a change to crates/schc moves only its own table.
+pub fn schc_probe_revision(root: &Path) -> Result<String, FactsError> {
+    let mut files = Vec::new();
+    for rel in ["Cargo.toml", "Cargo.lock", "build.rs", ".cargo", "src"] {
+        collect(&root.join("firmware-schc").join(rel), &mut files)?;
+    }
+    for rel in ["src", "Cargo.toml"] {
+        collect(&root.join("crates/schc").join(rel), &mut files)?;
+    }
+    for rel in ["src", "Cargo.toml", "build.rs"] {
+        collect(&root.join("crates/seal").join(rel), &mut files)?;
+    }
+    files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
+    collect(&root.join("data/schc/default-rules.json"), &mut files)?;
+    collect(&root.join("firmware/memory"), &mut files)?;
+    digest(root, files)
+}
+
 /// The firmware sources only the constant-time check builds (`ct`).
 pub const CT_SOURCES: &str = "src/ct";
 

@@ -167,7 +167,7 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
 }
 
 /// What a firmware build never takes from the calling environment.
-const UNSET_FOR_FIRMWARE: [&str; 7] = [
+pub(crate) const UNSET_FOR_FIRMWARE: [&str; 7] = [
     "RUSTFLAGS",
     "CARGO_ENCODED_RUSTFLAGS",
     "CARGO_BUILD_RUSTFLAGS",

@@ -30,6 +30,7 @@ pub mod error;
 pub mod fit;
 pub mod parse;
 pub mod results;
+pub mod schc_probe;
 pub mod seal_check;
 pub mod summary;
 pub mod tiny_security;

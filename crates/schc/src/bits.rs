@@ -100,14 +100,29 @@ impl Bits {
     }
 
     pub fn push(&mut self, other: &Bits) {
-        if self.len.is_multiple_of(8) {
+        let n = other.len.div_ceil(8);
+        let shift = self.len % 8;
+        if shift == 0 {
             // Byte-aligned: copy whole bytes.
-            self.bytes.extend_from_slice(&other.bytes);
-            self.len += other.len;
-            return;
+            self.bytes.extend_from_slice(&other.bytes[..n]);
+        } else {
+            // Each byte split across two: its high bits end this byte, its
+            // low bits start the next (a payload after a residue of 44 bits
+            // is copied a byte at a time, not a bit: crates/mcu schc_probe).
+            for &b in &other.bytes[..n] {
+                if let Some(last) = self.bytes.last_mut() {
+                    *last |= b >> shift;
+                }
+                self.bytes.push(b << (8 - shift));
+            }
         }
-        for i in 0..other.len {
-            self.push_bit(other.bit(i));
+        self.len += other.len;
+        self.bytes.truncate(self.len.div_ceil(8));
+        // Bits past the end stay zero, whatever `other` kept past its own.
+        if !self.len.is_multiple_of(8)
+            && let Some(last) = self.bytes.last_mut()
+        {
+            *last &= 0xff << (8 - self.len % 8);
         }
     }
 }
@@ -165,5 +180,24 @@ mod tests {
         assert_eq!(Bits::right_aligned(&[0x01], 2), Some(Bits::from_uint(1, 2)));
         assert_eq!(Bits::right_aligned(&[0x09], 2), None, "0x09 needs 4 bits");
         assert!(Bits::from_bytes(&[0xab, 0xcd]).starts_with(&Bits::from_uint(0xa, 4)));
+    }
+
+    /// `push` a byte at a time is `push_bit` bit by bit, at every offset
+    /// and length, the bits past the end left zero.
+    #[test]
+    fn push_is_bit_by_bit_at_every_offset() {
+        let data = [0xa5, 0xff, 0x3c, 0x81, 0x7e];
+        for head in 0..17 {
+            for len in 0..=data.len() * 8 {
+                let other = Bits::from_bytes(&data).slice(0, len);
+                let mut fast = Bits::from_uint(0x1_5555, head);
+                fast.push(&other);
+                let mut slow = Bits::from_uint(0x1_5555, head);
+                for i in 0..len {
+                    slow.push_bit(other.bit(i));
+                }
+                assert_eq!(fast, slow, "head {head}, len {len}");
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ pub mod inner;
 #[cfg(feature = "std")]
 pub mod oscore;
 pub mod rule;
-#[cfg(feature = "std")]
+#[cfg(feature = "rules")]
 pub mod rules_file;
 
 pub use bits::Bits;

@@ -17,6 +17,12 @@
 //! Anything else is refused with its name and place: a rule file is read
 //! whole or not at all.
 
+use alloc::format;
+use alloc::string::String;
+#[cfg(feature = "std")]
+use alloc::string::ToString;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
 use std::path::Path;
 
 use base64::Engine;
@@ -56,6 +62,7 @@ fn bad(why: impl Into<String>) -> SchcError {
     SchcError::BadRule(why.into())
 }
 
+#[cfg(feature = "std")]
 /// What `--compression` names, for every command that takes it: `schc`
 /// (the default rules) or `schc:RULES` (a rule file); the rules, and how
 /// the answer names them (`default` or the file).
@@ -87,6 +94,7 @@ pub fn named(text: &str) -> Result<(RuleSet, String), String> {
 }
 
 /// Reads a rule file.
+#[cfg(feature = "std")]
 pub fn load(path: &Path) -> Result<RuleSet, SchcError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
