@@ -48,16 +48,47 @@ fn edhoc_method_3_suite_2_has_the_traces_sizes_and_links_airtime_on_dr0_and_dr5(
             ["initiator", "responder", "initiator", "responder"]
         );
         let mut total = 0.0;
-        for m in messages {
-            // One truth: `link` prices the same bytes the same way.
+        for m in messages.iter().step_by(2) {
+            // One truth: `link` prices the device's uplinks the same way.
             let bytes = m["bytes"].to_string();
             let l = json(&["link", "--link", link, "--bytes", &bytes]);
             assert_eq!(m["airtime_ms"], l["airtime_ms"], "{link} {bytes}");
             assert_eq!(m["frames"], l["frames"]);
             assert_eq!(m["on_air_bytes"], l["on_air_bytes"]);
+            assert!(m.get("downlink").is_none(), "{m}");
+        }
+        // The gateway's message_2 and message_4 come down in RX1, 1 s after the
+        // device's uplink, at EU868's RX1 rate (the uplink's) and without the
+        // uplink's payload CRC (LoRaWAN 1.0.x §3.1). From the LoRa airtime
+        // formula, PHYPayloads of 45 + 13 and 9 + 13 bytes, CR 4/5, explicit
+        // header, 8-symbol preamble (12.25 symbols):
+        // SF12/125 kHz with LDRO (32.768 ms a symbol): 8 + ceil((8*58 - 48 + 28) / 40) * 5
+        // = 68 and 8 + ceil(156 / 40) * 5 = 28 symbols (33 with a CRC);
+        // SF7/125 kHz (1.024 ms): 8 + ceil((464 - 28 + 28) / 28) * 5 = 93 and 43.
+        let down_ms = match link {
+            "lorawan-eu868-dr0" => [80.25 * 32.768, 40.25 * 32.768],
+            _ => [105.25 * 1.024, 55.25 * 1.024],
+        };
+        for (m, ms) in messages.iter().skip(1).step_by(2).zip(down_ms) {
+            let airtime = m["airtime_ms"].as_f64().unwrap();
+            assert!((airtime - ms).abs() < 1e-6, "{link}: {m}");
+            let d = &m["downlink"];
+            assert_eq!(
+                (d["mode"].as_str(), d["wait_s"].as_f64()),
+                (Some("class-a"), Some(1.0)),
+                "{m}"
+            );
+            assert_eq!(d["listen_ms"], m["airtime_ms"], "{m}");
+            assert_eq!(
+                m["on_air_bytes"].as_u64().unwrap(),
+                m["bytes"].as_u64().unwrap() + 13
+            );
+        }
+        for m in messages {
             total += m["airtime_ms"].as_f64().unwrap();
         }
         assert!((h["total_airtime_ms"].as_f64().unwrap() - total).abs() < 1e-6);
+        assert_eq!(h["initiator_downlink_wait_s"], 2.0, "{link}");
         // The device's wait between message_1 and message_3 is message_1's duty cycle.
         assert_eq!(h["initiator_duty_wait_s"], messages[0]["min_interval_s"]);
         assert_eq!(
@@ -106,6 +137,77 @@ fn methods_suites_and_links_that_cannot_be_run_exit_2_with_the_reason() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("unknown link"));
+}
+
+/// "What does EDHOC cost on Sigfox?": it cannot run. message_2 (45 B) is the
+/// gateway's, and a Sigfox RC1 downlink carries 8 B, one in the window the
+/// device opens after an uplink that asks, 4 a day as RC1 is sold: the
+/// handshake exits 2 naming the limits, and a session answer says the same.
+#[test]
+fn edhoc_on_sigfox_is_refused_as_message_2_fits_no_downlink() {
+    Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args(["handshake", "edhoc", "--link", "sigfox-rc1"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "message_2 (the responder's): on sigfox-rc1, 45 B cannot go down to the device: a downlink carries 8 B",
+        ))
+        .stderr(predicates::str::contains("would take 8"));
+    let e = json(&[
+        "energy",
+        "--device",
+        "stm32l0",
+        "--link",
+        "sigfox-rc1",
+        "--scheme",
+        "aead:aes-128-gcm",
+        "--interval",
+        "1h",
+        "--session-messages",
+        "100",
+    ]);
+    let edhoc = &e["sessions"][0];
+    assert_eq!(edhoc["protocol"], "edhoc", "{e}");
+    let why = edhoc["refused"].as_str().unwrap();
+    assert!(why.contains("carries 8 B"), "{why}");
+    assert!(
+        edhoc["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("cannot run here"),
+        "{edhoc}"
+    );
+    assert!(edhoc["handshake_uj"].is_null());
+    // The KEMs send no downlink: not refused for one.
+    assert!(e["sessions"][1]["refused"].is_null(), "{e}");
+}
+
+/// BLE, as before in kind: the central sends message_2 and message_4 as
+/// the device sends, so each costs what `link` costs its bytes, the device
+/// listening for their time on air and waiting for nothing.
+#[test]
+fn edhoc_on_ble_sends_down_as_up() {
+    let h = json(&["handshake", "edhoc", "--link", "ble-1m-251"]);
+    for m in h["messages"].as_array().unwrap() {
+        let bytes = m["bytes"].to_string();
+        let l = json(&["link", "--link", "ble-1m-251", "--bytes", &bytes]);
+        assert_eq!(m["airtime_ms"], l["airtime_ms"], "{m}");
+        assert_eq!(
+            (&m["frames"], &m["on_air_bytes"]),
+            (&l["frames"], &l["on_air_bytes"])
+        );
+        if m["sender"] == "responder" {
+            let d = &m["downlink"];
+            assert_eq!(
+                (d["mode"].as_str(), d["wait_s"].as_f64()),
+                (Some("symmetric"), Some(0.0))
+            );
+            assert_eq!(d["listen_ms"], m["airtime_ms"], "{m}");
+        }
+    }
+    assert_eq!(h["initiator_downlink_wait_s"], 0.0);
 }
 
 /// The shipped device table's cycles for one operation of a firmware build
@@ -467,6 +569,10 @@ fn ml_kem_512_in_rfc_9011_fragments_costs_each_frame_and_the_ack() {
         "{h}"
     );
     assert_eq!(m["schc"]["acks"], 1);
+    // The 1-byte ACK comes down in RX1 at DR0: 14 B of PHYPayload without the
+    // uplink's CRC, 8 + ceil((112 - 48 + 28) / 40) * 5 = 23 symbols and 12.25
+    // of preamble (with a CRC also 23: `link`'s figure for an uplink of 1 B).
+    assert!((m["schc"]["ack_airtime_ms"].as_f64().unwrap() - 35.25 * 32.768).abs() < 1e-6);
     assert!((m["schc"]["ack_airtime_ms"].as_f64().unwrap() - airtime("1")).abs() < 1e-6);
     for (args, why) in [
         (
@@ -488,17 +594,6 @@ fn ml_kem_512_in_rfc_9011_fragments_costs_each_frame_and_the_ack() {
             ][..],
             "unknown fragmentation 'tiles'",
         ),
-        // US915 DR0's 11 bytes: message_1 is cut, message_2 would go downlink.
-        (
-            &[
-                "edhoc",
-                "--link",
-                "lorawan-us915-dr0",
-                "--fragmentation",
-                "schc",
-            ][..],
-            "message_2 (45 B) needs fragments downlink",
-        ),
     ] {
         let out = Command::cargo_bin("ciphermeter")
             .unwrap()
@@ -510,6 +605,27 @@ fn ml_kem_512_in_rfc_9011_fragments_costs_each_frame_and_the_ack() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(why), "{args:?}: {err}");
     }
+    // US915 DR0's 11 bytes: message_1 is cut into SCHC fragments, but
+    // message_2 needs none: it comes down in RX1 at DR10 (SF10/500 kHz),
+    // whose limit is 242 B (RP002).
+    let h = json(&[
+        "handshake",
+        "edhoc",
+        "--link",
+        "lorawan-us915-dr0",
+        "--fragmentation",
+        "schc",
+    ]);
+    assert!(
+        h["messages"][0]["schc"]["fragments"].as_u64() > Some(1),
+        "{h}"
+    );
+    let m2 = &h["messages"][1];
+    assert_eq!(m2["frames"], 1, "{m2}");
+    assert!(
+        m2["downlink"]["how"].as_str().unwrap().contains("DR10"),
+        "{m2}"
+    );
 }
 
 /// On BLE the CPU matters: its share of the device's energy is reported, and

@@ -48,7 +48,8 @@ pub struct DeviceHandshake {
     pub responder_cpu_ms: f64,
     /// The device's energy: its CPU, its radio sending message_1 and
     /// message_3 (with their receive windows) and receiving message_2 and
-    /// message_4 for their time on air. Model estimates, µJ.
+    /// message_4 as the link's downlink brings them (their time on air, or
+    /// the whole window a Sigfox device listens). Model estimates, µJ.
     pub cpu_uj: f64,
     pub tx_uj: f64,
     pub rx_uj: f64,
@@ -157,6 +158,9 @@ pub fn on_device(
         target,
         failure,
     };
+    if let Some(why) = &handshake.refused {
+        return Ok(unavailable(None, why.clone()));
+    }
     let Some(target) = device_target(device)? else {
         return Ok(unavailable(
             None,
@@ -256,7 +260,8 @@ pub fn on_device(
         } else {
             responder_ms += ms(w);
             initiator_ms += ms(r);
-            rx_time = rx_time + m.airtime;
+            // The device's listening for the downlink (`link::downlink`).
+            rx_time = rx_time + m.rx_time;
         }
         messages.push(MessageCpu {
             message: m.message,
@@ -601,6 +606,14 @@ pub struct SessionAnswer {
     pub handshake_frames: u32,
     /// The device's wait under the duty cycle before the key exists, s.
     pub duty_wait_s: f64,
+    /// The device's wait for the responder's downlinks, radio off, s
+    /// (LoRaWAN's RX1 delays; none where the other side sends as it does).
+    #[serde(default)]
+    pub downlink_wait_s: f64,
+    /// Why the key establishment cannot run on the link (a message of the
+    /// responder's that no downlink carries); null when it can.
+    #[serde(default)]
+    pub refused: Option<String>,
     /// Both parties authenticated; false: only the gateway, implicitly.
     pub mutual_authentication: bool,
     /// The device's own CPU time for its part, ms (none: no device cycles).
@@ -647,6 +660,10 @@ pub fn answer(
             String::new()
         }
     );
+    let head = match cost.initiator_downlink_wait_s {
+        w if w > 0.0 => format!("{head}, waiting {w:.0} s for the gateway's downlinks"),
+        _ => head,
+    };
     let mut out = SessionAnswer {
         protocol: cost.protocol.clone(),
         class: cost.class,
@@ -654,6 +671,8 @@ pub fn answer(
         handshake_bytes: cost.total_bytes,
         handshake_frames: cost.total_frames,
         duty_wait_s: cost.initiator_duty_wait_s,
+        downlink_wait_s: cost.initiator_downlink_wait_s,
+        refused: cost.refused.clone(),
         mutual_authentication: cost.mutual_authentication,
         device_cpu_ms: handshake.measured().map(|h| h.initiator_cpu_ms),
         handshake_uj: None,
@@ -662,6 +681,11 @@ pub fn answer(
         sentence: String::new(),
     };
     out.sentence = match handshake {
+        _ if cost.refused.is_some() => format!(
+            "Key establishment, {}: {name} cannot run here: {}.",
+            cost.class.as_str(),
+            cost.refused.as_deref().unwrap_or_default()
+        ),
         OnDevice::Measured(h) if message_uj > 0.0 => {
             let worth = h.energy_uj / message_uj;
             let negligible = (100.0 * worth).ceil() as u64;

@@ -1,10 +1,13 @@
 //! A handshake's messages on a link: each message's bytes, frames and time
 //! on air, who sends it, and how long the duty cycle holds its sender back.
 //!
-//! Every message is costed with the link's own model (`link::LinkSpec::cost`),
-//! the downlinks (message_2, message_4) at the same data rate as the
-//! uplinks: LoRaWAN EU868's RX1 window answers at the uplink's data rate
-//! unless the network sets an offset.
+//! The device's messages are costed with the link's own model
+//! (`link::LinkSpec::cost`), the responder's (message_2, message_4) as the
+//! link's downlink carries them (`link::downlink`): LoRaWAN in RX1 after the
+//! device's uplink, within that data rate's limit; Sigfox in one 8-byte
+//! downlink the device asks for; BLE, 802.15.4 and the others as the device
+//! sends. A message no downlink carries refuses the handshake
+//! ([`HandshakeError::Downlink`]).
 
 use serde::Serialize;
 
@@ -32,6 +35,9 @@ pub struct MessageCost {
     /// Carried by CoAP and compressed with SCHC (`--compression schc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compressed: Option<Compressed>,
+    /// The responder's message: how the link's downlink brings it to the device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub downlink: Option<Downlink>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// The device firmware's operations that write and read this message.
@@ -41,11 +47,29 @@ pub struct MessageCost {
     #[serde(skip)]
     pub within_wait_s: f64,
     /// Exact transmitter-on time (`airtime_ms` is its rounding) and the
-    /// receive windows after its frames, as the link model gives them.
+    /// device's receiver-on time: the receive windows after its own frames,
+    /// or, for the responder's message, its downlink's listening.
     #[serde(skip)]
     pub airtime: link::Micros,
     #[serde(skip)]
     pub rx_time: link::Micros,
+}
+
+/// How a responder's message reaches the device (`link::downlink`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Downlink {
+    /// `symmetric`, `class-a` or `on-request`.
+    pub mode: link::downlink::Mode,
+    /// The window or way it comes, in words.
+    pub how: String,
+    /// The device's wait, radio off, from the end of its uplink to the window.
+    pub wait_s: f64,
+    /// The device's receiver-on time for it (the frames, or the whole window).
+    pub listen_ms: f64,
+    /// Each downlink answers an uplink of the device's that asks for it.
+    pub answers_uplink: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// One measured firmware operation: the build that carries it and its name
@@ -118,6 +142,10 @@ pub struct HandshakeCost {
     /// What the device must wait under the duty cycle between its first and
     /// last message (message_1's frames must be paid off before message_3).
     pub initiator_duty_wait_s: f64,
+    /// What the device waits for the responder's downlinks, radio off, from
+    /// the end of its uplink to each receive window (LoRaWAN's RX1 delay,
+    /// Sigfox's 20 s); its listening is in their `listen_ms`.
+    pub initiator_downlink_wait_s: f64,
     /// The context the handshake exported, as OSCORE's (RFC 9528 A.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oscore_alg: Option<&'static str>,
@@ -125,6 +153,10 @@ pub struct HandshakeCost {
     pub oscore_sender_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oscore_recipient_id: Option<String>,
+    /// Why the handshake cannot run on the link (a message no downlink
+    /// carries); then nothing above is costed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// How a message longer than one frame is cut.
@@ -217,15 +249,27 @@ pub fn cost(
             ),
             _ => None,
         };
-        let mut m = message_cost(
-            name,
-            sender,
-            bytes.len() as u32,
-            (None, fragmentation),
-            edhoc_ops(name),
-            link,
-            packet.as_ref(),
-        )?;
+        let mut m = match role {
+            Role::Initiator => message_cost(
+                name,
+                sender,
+                bytes.len() as u32,
+                (None, fragmentation),
+                edhoc_ops(name),
+                link,
+                packet.as_ref(),
+            )?,
+            // Compressed, the SCHC packet goes down whole, its rule id in FPort.
+            Role::Responder => downlink_cost(
+                name,
+                bytes.len() as u32,
+                packet
+                    .as_ref()
+                    .map_or(bytes.len(), |p| p.after_rule_id().len()) as u32,
+                edhoc_ops(name),
+                link,
+            )?,
+        };
         if let (Some(p), Some(coap)) = (&packet, &carried) {
             m.compressed = Some(Compressed {
                 coap_bytes: coap[i].len() as u32,
@@ -261,7 +305,7 @@ pub(crate) fn message_cost(
     let capacity = whole.frame_capacity;
     // A compressed message goes as RFC 9011 sends a SCHC packet.
     let schc = match packet {
-        Some(p) => Some(schc_packet(name, sender, p, link)?),
+        Some(p) => Some(schc_packet(name, p, link)?),
         None => (fragmentation == Fragmentation::Schc && bytes > capacity)
             .then(|| schc_parts(name, sender, bytes, link))
             .transpose()?
@@ -326,37 +370,76 @@ pub(crate) fn message_cost(
             + acks.as_ref().map_or(link::Micros::ZERO, |(ack, _)| *ack),
         schc: acks.map(|(_, summary)| summary),
         compressed: None,
+        downlink: None,
     })
 }
 
-/// A message compressed with SCHC (CoAP-carried, `--compression schc`):
-/// uplink as RFC 9011 sends it (one frame, the rule id in FPort, or
-/// fragments and their ACK); downlink in one frame, as no downlink
-/// fragments are costed.
+/// The device's message compressed with SCHC (CoAP-carried, `--compression
+/// schc`), uplink as RFC 9011 sends it (one frame, the rule id in FPort, or
+/// fragments and their ACK). The responder's go down whole ([`downlink_cost`]).
 #[allow(clippy::type_complexity)]
 fn schc_packet(
     name: &str,
-    sender: &str,
     packet: &schc::Compressed,
     link: &link::LinkSpec,
 ) -> Result<(Vec<link::LinkCost>, link::Micros, Option<SchcFragments>), HandshakeError> {
-    let refused =
-        |e: link::LinkError| HandshakeError::Usage(format!("{name} on {}: {e}", link.name));
-    if sender == "initiator" {
-        let up =
-            link::schc_uplink::uplink(link, &packet.bits, packet.rule_id.len()).map_err(refused)?;
-        return Ok((up.frames, up.ack, up.fragments));
+    let up = link::schc_uplink::uplink(link, &packet.bits, packet.rule_id.len())
+        .map_err(|e| HandshakeError::Usage(format!("{name} on {}: {e}", link.name)))?;
+    Ok((up.frames, up.ack, up.fragments))
+}
+
+/// A responder's message as a refusal names it.
+fn downlink_name(name: &str) -> &'static str {
+    match name {
+        "message_2" => "message_2 (the responder's)",
+        "message_4" => "message_4 (the responder's)",
+        _ => "the responder's message",
     }
-    let rest = packet.after_rule_id().len() as u32;
-    let capacity = link.frame_capacity()?;
-    if rest > capacity {
-        return Err(HandshakeError::Usage(format!(
-            "{name} compressed ({rest} B) needs fragments downlink on {}: RFC 9011's downlink \
-             fragmentation (ACK-Always) is not costed here",
-            link.name
-        )));
-    }
-    Ok((vec![link.cost(rest, false)?], link::Micros::ZERO, None))
+}
+
+/// The responder's message of `bytes`, `sent` of them on the link (fewer
+/// when compressed), as the link's downlink brings it to the device: its
+/// frames, the sender's time on air, the device's wait and listening. A
+/// message no downlink carries refuses the handshake.
+pub(crate) fn downlink_cost(
+    name: &'static str,
+    bytes: u32,
+    sent: u32,
+    device_ops: DeviceOps,
+    link: &link::LinkSpec,
+) -> Result<MessageCost, HandshakeError> {
+    let d = link::downlink::cost(link, sent).map_err(|reason| match reason {
+        link::LinkError::DownlinkRefused { .. } => HandshakeError::Downlink {
+            message: downlink_name(name),
+            reason,
+        },
+        other => HandshakeError::Link(other),
+    })?;
+    Ok(MessageCost {
+        message: name,
+        sender: "responder",
+        bytes,
+        frames: d.frames,
+        on_air_bytes: d.on_air_bytes,
+        airtime_ms: d.airtime.as_ms(),
+        min_interval_s: d.min_interval.map(|i| i.as_secs()),
+        fragment_header_bytes: None,
+        schc: None,
+        compressed: None,
+        warnings: d.warnings,
+        device_ops,
+        within_wait_s: 0.0,
+        airtime: d.airtime,
+        rx_time: d.rx_time,
+        downlink: Some(Downlink {
+            mode: d.mode,
+            how: d.how,
+            wait_s: d.wait.as_secs(),
+            listen_ms: d.rx_time.as_ms(),
+            answers_uplink: d.answers_uplink,
+            notes: d.notes,
+        }),
+    })
 }
 
 /// `bytes` in RFC 9011's uplink fragments (`link::schc_uplink`): each
@@ -422,10 +505,30 @@ pub(crate) fn totals(
         total_airtime_ms: messages.iter().map(|m| m.airtime_ms).sum(),
         initiator_airtime_ms: initiator.iter().map(|m| m.airtime_ms).sum(),
         initiator_duty_wait_s,
+        initiator_downlink_wait_s: messages
+            .iter()
+            .filter_map(|m| m.downlink.as_ref())
+            .fold(0.0, |t, d| t + d.wait_s),
         messages,
         oscore_alg: None,
         oscore_sender_id: None,
         oscore_recipient_id: None,
+        refused: None,
+    }
+}
+
+impl HandshakeCost {
+    /// `protocol` refused on `link` for `why`: no messages, nothing costed.
+    pub fn refused(
+        protocol: &str,
+        class: Class,
+        link: &link::LinkSpec,
+        why: &HandshakeError,
+    ) -> Self {
+        HandshakeCost {
+            refused: Some(why.to_string()),
+            ..totals(protocol.into(), class, Vec::new(), link)
+        }
     }
 }
 
@@ -460,6 +563,12 @@ impl HandshakeCost {
                     c.coap_bytes, c.rule_id, c.packet_bytes
                 ));
             }
+            if let Some(d) = &m.downlink {
+                out.push_str(&format!(
+                    "           down {}; the device listens {:.1} ms\n",
+                    d.how, d.listen_ms
+                ));
+            }
             if let Some(s) = &m.schc {
                 out.push_str(&format!(
                     "           in {} RFC 9011 SCHC fragments ({} tiles, the last in the All-1 with its \
@@ -472,6 +581,14 @@ impl HandshakeCost {
             "{:<10} {:<9} {:>5} {:>6} {:>12.1}\n",
             "total", "", self.total_bytes, self.total_frames, self.total_airtime_ms
         ));
+        // A note of the link's downlink (a sleepy 802.15.4 device's polls), once.
+        if let Some(n) = self
+            .messages
+            .iter()
+            .find_map(|m| m.downlink.as_ref().and_then(|d| d.notes.as_ref()))
+        {
+            out.push_str(&format!("down: {n}\n"));
+        }
         out.push_str(&format!(
             "the device waits {:.1} s under the duty cycle before the key exists",
             self.initiator_duty_wait_s
@@ -488,6 +605,18 @@ impl HandshakeCost {
         if after > 0.05 {
             out.push_str(&format!(
                 " (its {claimed:.1} s of duty cycle above, less the {after:.1} s after its last frame, before it may send again)"
+            ));
+        }
+        let down: Vec<&Downlink> = self
+            .messages
+            .iter()
+            .filter_map(|m| m.downlink.as_ref())
+            .collect();
+        if !down.is_empty() {
+            out.push_str(&format!(
+                "; for the responder's messages it waits {:.1} s more, radio off, and listens {:.1} ms",
+                self.initiator_downlink_wait_s,
+                down.iter().map(|d| d.listen_ms).sum::<f64>()
             ));
         }
         if let (Some(alg), Some(s), Some(r)) = (

@@ -11,6 +11,13 @@ pub enum HandshakeError {
     /// A peer's message did not verify or parse.
     #[error("EDHOC: {0}")]
     Protocol(String),
+    /// A message of the responder's that no downlink of the link carries
+    /// (`link::downlink`): the handshake cannot run there.
+    #[error("{message}: {reason}")]
+    Downlink {
+        message: &'static str,
+        reason: link::LinkError,
+    },
     #[error(transparent)]
     Link(#[from] link::LinkError),
 }

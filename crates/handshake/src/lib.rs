@@ -30,13 +30,33 @@ pub const SESSION_PROTOCOLS: [&str; 4] = ["edhoc", "x-wing", "ml-kem-512", "ml-k
 
 /// A key establishment by name on `link`: `edhoc` (method 3, suite 2,
 /// message_4 sent) or a KEM setup (`ml-kem-512`, `x-wing`, `ml-kem-512+ml-dsa-44`…).
+/// One that cannot run there, a message of the responder's no downlink
+/// carries (EDHOC's message_2 on Sigfox) or one the link cannot send at all
+/// (a signed ciphertext past 128 fragments), comes back `refused`, so that
+/// a session answer says why.
 pub fn establishment_on_link(
     name: &str,
     link: &link::LinkSpec,
 ) -> Result<HandshakeCost, HandshakeError> {
-    match name {
-        "edhoc" => edhoc_on_link(3, 2, true, link, Fragmentation::Ciphermeter, None),
-        other => kem_on_link(KemSetup::parse(other)?, link, Fragmentation::Ciphermeter),
+    let (class, cost) = match name {
+        "edhoc" => (
+            Class::Classical,
+            edhoc_on_link(3, 2, true, link, Fragmentation::Ciphermeter, None),
+        ),
+        other => {
+            let setup = KemSetup::parse(other)?;
+            (
+                setup.kem.class,
+                kem_on_link(setup, link, Fragmentation::Ciphermeter),
+            )
+        }
+    };
+    match cost {
+        Err(
+            e @ (HandshakeError::Downlink { .. }
+            | HandshakeError::Link(link::LinkError::Invalid(_))),
+        ) => Ok(HandshakeCost::refused(name, class, link, &e)),
+        other => other,
     }
 }
 

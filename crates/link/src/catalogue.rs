@@ -132,6 +132,9 @@ pub struct LinkSpec {
     /// scheme built on it adds little code).
     #[serde(default)]
     pub stack: Option<LinkStack>,
+    /// How a message reaches the device (`[link.downlink]`).
+    #[serde(default)]
+    pub downlink: Option<crate::downlink::DownlinkSpec>,
 }
 
 /// What a link's protocol stack already holds, from its specification.
@@ -248,6 +251,9 @@ impl LinkSpec {
                     "{who}: bitrate and max_payload must be positive"
                 )));
             }
+        }
+        if let Some(d) = &self.downlink {
+            d.validate(self)?;
         }
         if let Some(s) = &self.serial {
             s.serial_baud.check(&who, "serial_baud")?;
@@ -389,13 +395,12 @@ impl LinkSpec {
             cost.delivery = msg.airtime;
             cost.min_interval = msg.min_interval();
             cost.max_per_hour = msg.max_per_hour();
-            // Class A: RX1 at the uplink's data rate, RX2 at the region's fixed rate
-            // (EU868: DR0, SF12/125 kHz; US915: DR8, SF12/500 kHz), per uplink.
-            let rx2 = match w.region {
-                Region::Eu868 => LoraParams::lorawan(12, Bandwidth::KHZ_125),
-                Region::Us915 => LoraParams::lorawan(12, Bandwidth::KHZ_500),
-            };
-            let window = rate.phy().symbol_time() + rx2.symbol_time();
+            // Class A: RX1 at the rate the region maps the uplink's to, RX2 at
+            // the region's fixed rate, both opened empty after each uplink.
+            let offset = self.downlink.as_ref().map_or(0, |d| d.rx1_offset());
+            let rx1 = w.region.rx1_data_rate(w.dr, offset)?;
+            let rx2 = w.region.rx2_data_rate()?;
+            let window = rx1.phy().symbol_time() + rx2.phy().symbol_time();
             cost.rx_time = window.times(w.rx_window_symbols.value * u64::from(cost.frames));
             if cost.frames > 1 {
                 warnings.push(format!(

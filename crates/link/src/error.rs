@@ -16,6 +16,15 @@ pub enum LinkError {
     /// A data file that does not parse or lacks a source.
     #[error("{0}")]
     Data(String),
+    /// A message to the device that no downlink of the link can carry
+    /// (`downlink::cost`), or more downlinks than the link allows.
+    #[error("on {link}, {reason}")]
+    DownlinkRefused {
+        link: String,
+        /// The message's bytes (0: a count of downlinks refused).
+        bytes: u32,
+        reason: String,
+    },
 }
 
 impl LinkError {

@@ -4,12 +4,14 @@
 //! - [`lorawan`]: MAC overhead, per-data-rate limits, duty cycle, dwell time.
 //! - [`lorawan_frame`]: LoRaWAN 1.0.x uplink frames built and opened (AppSKey, NwkSKey, MIC).
 //! - [`catalogue`]: the link entries from the data files and [`LinkSpec::cost`].
+//! - [`downlink`]: a message to the device, as each link's downlink carries it or refuses it.
 //! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
 //! - [`fragments`]: a message longer than a frame, in the sealing core's fragments.
 //! - [`figure`]: a number with its source, shared with the energy crate.
 //! - [`protocol`]: a link's protocol figures around and between messages (`[link.protocol]`).
 
 pub mod catalogue;
+pub mod downlink;
 pub mod error;
 pub mod figure;
 pub mod fragments;

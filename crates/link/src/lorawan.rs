@@ -129,11 +129,69 @@ impl Region {
             Region::Us915 => Some(Micros::from_ms(400)),
         }
     }
+
+    /// A downlink data rate of the region: EU868's are its uplink rates
+    /// (DR0-DR6); US915's are DR8-DR13 at 500 kHz, with the maximum
+    /// FRMPayload RP002 gives them (N = 53/129/242/242/242/242).
+    pub fn downlink_rate(self, dr: u8) -> Result<DataRate, LinkError> {
+        match self {
+            Region::Eu868 => self.data_rate(dr),
+            Region::Us915 => US915_DOWN
+                .get(usize::from(dr.wrapping_sub(8)))
+                .map(|&(sf, max)| DataRate {
+                    region: self,
+                    dr,
+                    sf,
+                    bandwidth: Bandwidth::KHZ_500,
+                    max_payload: max,
+                })
+                .ok_or_else(|| {
+                    LinkError::invalid(format!(
+                        "US915 has downlink data rates DR8..DR13, not DR{dr}"
+                    ))
+                }),
+        }
+    }
+
+    /// The data rate of the first receive window after an uplink at
+    /// `uplink_dr` with the network's RX1DROffset `offset` (RP002: EU868
+    /// DR minus the offset, down to DR0; US915 DR10 + DR (DR4 as DR3),
+    /// minus the offset, down to DR8).
+    pub fn rx1_data_rate(self, uplink_dr: u8, offset: u8) -> Result<DataRate, LinkError> {
+        self.data_rate(uplink_dr)?;
+        let dr = match self {
+            Region::Eu868 => uplink_dr.saturating_sub(offset),
+            Region::Us915 => (10 + uplink_dr.min(3)).saturating_sub(offset).max(8),
+        };
+        self.downlink_rate(dr)
+    }
+
+    /// The second receive window's default data rate (RP002: EU868 DR0,
+    /// SF12/125 kHz at 869.525 MHz; US915 DR8, SF12/500 kHz at 923.3 MHz).
+    pub fn rx2_data_rate(self) -> Result<DataRate, LinkError> {
+        self.downlink_rate(match self {
+            Region::Eu868 => 0,
+            Region::Us915 => 8,
+        })
+    }
 }
+
+// US915 downlink data rates DR8-DR13, all 500 kHz (RP002 §2.5: "US902-928
+// Data rate table" and "maximum payload size", N).
+const US915_DOWN: [(u8, u32); 6] = [(12, 53), (11, 129), (10, 242), (9, 242), (8, 242), (7, 242)];
 
 impl DataRate {
     pub fn phy(&self) -> LoraParams {
         LoraParams::lorawan(self.sf, self.bandwidth)
+    }
+
+    /// The PHY of a downlink at this rate: no payload CRC (LoRaWAN 1.0.x
+    /// §3.1: only uplinks carry it), the rest as an uplink's.
+    pub fn downlink_phy(&self) -> LoraParams {
+        LoraParams {
+            crc: false,
+            ..self.phy()
+        }
     }
 
     /// Time on air of one uplink carrying `app_bytes` of FRMPayload.

@@ -139,7 +139,8 @@ pub fn uplink(
         .frame(&profile)
         .payload
         .len();
-    let ack = link.cost(ack_bytes as u32, false)?.airtime;
+    // The ACK comes down in the receive window after the All-1 (`downlink`).
+    let ack = crate::downlink::cost(link, ack_bytes as u32)?.rx_time;
     Ok(Uplink {
         fragments: Some(SchcFragments {
             fragments: frames.len() as u32,
