@@ -174,6 +174,9 @@ pub struct ProtocolArgs {
     /// BLE connection events the peripheral may skip with nothing to send, 0 to 499 [default: 0].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub peripheral_latency: Option<String>,
+    /// BLE advertising interval (ble-adv-1m), 20ms to 10.24s in 0.625ms steps [default: Zephyr's 100ms].
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub adv_interval: Option<String>,
     /// 802.15.4/Thread sleepy end device's poll period [default: the link's, OpenThread's 236s].
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub poll_period: Option<String>,
@@ -190,6 +193,7 @@ impl ProtocolArgs {
         energy::protocol::Overrides::from_flags(energy::protocol::Flags {
             conn_interval: self.conn_interval.as_deref(),
             peripheral_latency: self.peripheral_latency.as_deref(),
+            adv_interval: self.adv_interval.as_deref(),
             poll_period: self.poll_period.as_deref(),
             psm: self.psm.as_deref(),
             edrx: self.edrx.as_deref(),

@@ -106,6 +106,29 @@ fn ble_connection_events_known_and_moved_by_the_interval_flag() {
     );
 }
 
+// ble-adv-1m, a 10-byte reading: each advertising event sends it on 3
+// channels (720 us) after 3 ramp-ups (120 us) at 4.8 mA and 3 V: 12.096 uJ,
+// every 105 ms (100 ms and advDelay's mean 5 ms); --adv-interval 1s: 1005 ms.
+#[test]
+fn ble_advertising_known_and_moved_by_the_adv_interval_flag() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/examples");
+    let d = energy("ble-adv-1m", "1m", &["--data-dir", examples]);
+    assert_eq!(d["link_protocol"]["protocol_kind"], "ble-advertising");
+    close(
+        num(&d["link_protocol"], "between_messages_uj"),
+        (60.0 / 0.105 - 1.0) * 12.096,
+    );
+    let slow = energy(
+        "ble-adv-1m",
+        "1m",
+        &["--data-dir", examples, "--adv-interval", "1s"],
+    );
+    close(
+        num(&slow["link_protocol"], "between_messages_uj"),
+        (60.0 / 1.005 - 1.0) * 12.096,
+    );
+}
+
 // thread, one frame a minute: CSMA-CA before it 18.3504 uJ; a poll every
 // 236 s of 38.76 uJ (CSMA-CA, the 28-byte data request, the ACK wait).
 // --poll-period 2s: 30 polls a minute.
@@ -187,7 +210,11 @@ fn a_cr2032_nrf52840_at_one_reading_a_minute_pays_its_protocols_idle_costs() {
 
 #[test]
 fn bad_protocol_flags_exit_2_with_the_reason() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--link", "ble-1m-251", "--adv-interval", "10ms"],
+            "20ms to 10.24s",
+        ),
         (
             &["--link", "ble-1m-251", "--conn-interval", "3ms"],
             "7.5ms to 4s",

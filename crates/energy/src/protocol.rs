@@ -11,7 +11,7 @@
 //! to published measurements).
 
 use link::LinkSpec;
-use link::protocol::{BleConnection, Cellular, Mac802154, ProtocolSpec};
+use link::protocol::{BleAdvertising, BleConnection, Cellular, Mac802154, ProtocolSpec};
 use serde::Serialize;
 
 use crate::error::EnergyError;
@@ -25,6 +25,8 @@ pub struct Overrides {
     pub conn_interval_s: Option<f64>,
     /// `--peripheral-latency`: BLE connection events a peripheral may skip.
     pub peripheral_latency: Option<u32>,
+    /// `--adv-interval`: BLE advertising interval, s.
+    pub adv_interval_s: Option<f64>,
     /// `--poll-period`: an 802.15.4 sleepy end device's data poll period, s.
     pub poll_period_s: Option<f64>,
     /// `--psm TAU,ACTIVE` (`Some(Some(..))`) or `--psm off` (`Some(None)`).
@@ -45,6 +47,7 @@ pub struct Psm {
 pub struct Flags<'a> {
     pub conn_interval: Option<&'a str>,
     pub peripheral_latency: Option<&'a str>,
+    pub adv_interval: Option<&'a str>,
     pub poll_period: Option<&'a str>,
     pub psm: Option<&'a str>,
     pub edrx: Option<&'a str>,
@@ -58,6 +61,11 @@ const CONN_INTERVAL_MAX_S: f64 = 4.0;
 /// the largest supervision timeout, 32 s (Core 5.3 Vol 6 Part B §4.5.1–4.5.2).
 const LATENCY_MAX: u32 = 499;
 const SKIPPED_SPAN_MAX_S: f64 = 16.0;
+/// Legacy advertising: advInterval 20 ms to 10.24 s in 0.625 ms steps (Core
+/// 5.3 Vol 6 Part B §4.4.2.2.1).
+const ADV_STEP_S: f64 = 0.000625;
+const ADV_MIN_S: f64 = 0.020;
+const ADV_MAX_S: f64 = 10.24;
 /// OpenThread's poll period: OPENTHREAD_CONFIG_MAC_MINIMUM_POLL_PERIOD (10 ms)
 /// to (1 << 26) - 1 ms (`otLinkSetPollPeriod`).
 const POLL_MIN_S: f64 = 0.010;
@@ -111,6 +119,18 @@ impl Overrides {
             }
             o.peripheral_latency = Some(n);
         }
+        if let Some(t) = f.adv_interval {
+            let s = duration("--adv-interval", t)?;
+            let steps = s / ADV_STEP_S;
+            if !(ADV_MIN_S - 1e-9..=ADV_MAX_S + 1e-9).contains(&s)
+                || (steps - steps.round()).abs() > 1e-6
+            {
+                return Err(invalid(format!(
+                    "--adv-interval: {t} is not a BLE advertising interval (20ms to 10.24s in steps of 0.625ms)"
+                )));
+            }
+            o.adv_interval_s = Some(steps.round() * ADV_STEP_S);
+        }
         if let Some(t) = f.poll_period {
             let s = duration("--poll-period", t)?;
             if !(POLL_MIN_S..=POLL_MAX_S).contains(&s) {
@@ -163,6 +183,9 @@ impl Overrides {
         if self.peripheral_latency.is_some() {
             v.push(("--peripheral-latency", "ble-connection"));
         }
+        if self.adv_interval_s.is_some() {
+            v.push(("--adv-interval", "ble-advertising"));
+        }
         if self.poll_period_s.is_some() {
             v.push(("--poll-period", "ieee802154"));
         }
@@ -181,7 +204,8 @@ impl Overrides {
         for (flag, wants) in self.named() {
             if kind != Some(wants) {
                 let what = match wants {
-                    "ble-connection" => "a BLE connection (ble-*)",
+                    "ble-connection" => "a BLE connection (ble-1m-*, ble-2m-*)",
+                    "ble-advertising" => "BLE advertising (ble-adv-1m)",
                     "ieee802154" => "an 802.15.4 link (ieee802154, thread)",
                     _ => "a cellular link (ltem, nbiot)",
                 };
@@ -353,6 +377,20 @@ pub fn cost(
             let ramp = ramp_up_s(radio, link)?;
             ble(&mut acc, b, power, ramp, frames, interval_s, o)?;
         }
+        ProtocolSpec::BleAdvertising(a) => {
+            let ramp = ramp_up_s(radio, link)?;
+            let reps = link
+                .framed
+                .as_ref()
+                .map_or(1, |f| f.repetitions.value.max(1));
+            let shape = Broadcast {
+                ramp_s: ramp,
+                channels: reps,
+                frames,
+                airtime_s: message_s,
+            };
+            advertising(&mut acc, a, power, shape, interval_s, o);
+        }
         ProtocolSpec::Ieee802154(m) => {
             let ramp = ramp_up_s(radio, link)?;
             let framed = link.framed.as_ref().ok_or_else(|| {
@@ -478,6 +516,61 @@ fn ble(
         true,
     );
     Ok(())
+}
+
+/// What one advertised message looks like on air.
+struct Broadcast {
+    ramp_s: f64,
+    /// Primary channels each PDU goes out on (the link's repetitions).
+    channels: u32,
+    frames: u32,
+    /// The message's airtime, every channel's PDU (an advertiser does not listen).
+    airtime_s: f64,
+}
+
+/// Advertising: every event sends the reading's PDU once per channel, each
+/// after a ramp-up; those that carry a new reading are the message's own
+/// airtime, the rest repeat it until the next.
+fn advertising(
+    acc: &mut Acc,
+    a: &BleAdvertising,
+    p: Power,
+    b: Broadcast,
+    interval_s: f64,
+    o: &Overrides,
+) {
+    let adv = o.adv_interval_s.unwrap_or(a.adv_interval_ms.value * 1e-3);
+    acc.param(
+        "adv_interval",
+        adv * 1e3,
+        "ms",
+        from(
+            o.adv_interval_s.map(|_| "--adv-interval"),
+            a.adv_interval_ms.provenance(),
+        ),
+    );
+    let period = adv + a.adv_delay_ms.value * 1e-3;
+    let frames = b.frames.max(1);
+    let startup = f64::from(b.channels) * b.ramp_s;
+    acc.item(
+        "radio start-up before each channel's PDU of the new reading".into(),
+        f64::from(frames),
+        p.tx_j(startup),
+        startup,
+        true,
+    );
+    // One event's PDUs on air: the message's airtime spread over its frames.
+    let event_s = b.airtime_s / f64::from(frames) + startup;
+    acc.item(
+        format!(
+            "advertising events repeating the reading (one per {:.1} ms with advDelay)",
+            period * 1e3
+        ),
+        (interval_s / period - f64::from(frames)).max(0.0),
+        p.tx_j(event_s),
+        event_s,
+        false,
+    );
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -61,6 +61,44 @@ fn ble_connection_events_at_zephyrs_interval() {
     assert_eq!(c.parameters[0].from, "set by --conn-interval");
 }
 
+// ble-adv-1m, a 10-byte reading in one frame: 30 B on each of 3 channels,
+// 720 us on air at 1 Mb/s, and 3 ramp-ups of 40 us: 840 us at 4.8 mA and
+// 3 V = 12.096 uJ an event. Zephyr's 100 ms interval plus advDelay's mean
+// 5 ms: 60 / 0.105 - 1 = 570.43 events repeating it in a minute.
+#[test]
+fn ble_advertising_repeats_the_reading_every_interval() {
+    let mut cat = Catalogue::builtin().unwrap();
+    cat.add_file(
+        "examples/links/ble-advertising.toml",
+        include_str!("../../../data/examples/links/ble-advertising.toml"),
+    )
+    .unwrap();
+    let spec = cat.get("ble-adv-1m").unwrap().clone();
+    let radio = Profiles::builtin()
+        .unwrap()
+        .radio(&spec.radio)
+        .unwrap()
+        .clone();
+    let cost_10 = spec.cost(10, false).unwrap();
+    assert_eq!(cost_10.airtime, Micros::from_us(720));
+    let c = cost(&spec, &radio, 1, 720e-6, 60.0, &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.kind, "ble-advertising");
+    close(c.message_uj, 1.728);
+    close(c.items[1].each_uj, 12.096);
+    close(c.idle_uj, (60.0 / 0.105 - 1.0) * 12.096);
+    let slow = flags(Flags {
+        adv_interval: Some("1s"),
+        ..Flags::default()
+    })
+    .unwrap();
+    let c = cost(&spec, &radio, 1, 720e-6, 60.0, &slow)
+        .unwrap()
+        .unwrap();
+    close(c.idle_uj, (60.0 / 1.005 - 1.0) * 12.096);
+}
+
 // thread: one frame's CSMA-CA (mean back-off (2^3 - 1)/2 x 320 us = 1120 us,
 // CCA 128 us, RX ramp-up 40 us, all at 4.6 mA; TX ramp-up 40 us at 4.8 mA)
 // = 3 x (4.6 mA x 1288 us + 4.8 mA x 40 us) = 18.3504 uJ. A poll: that, the
@@ -176,6 +214,10 @@ fn bad_or_misplaced_protocol_flags_are_refused() {
         },
         Flags {
             peripheral_latency: Some("-1"),
+            ..Flags::default()
+        },
+        Flags {
+            adv_interval: Some("10ms"),
             ..Flags::default()
         },
         Flags {

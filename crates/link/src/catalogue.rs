@@ -135,6 +135,10 @@ pub struct LinkSpec {
     /// How a message reaches the device (`[link.downlink]`).
     #[serde(default)]
     pub downlink: Option<crate::downlink::DownlinkSpec>,
+    /// What the protocol costs around and between messages (connection
+    /// events, CSMA-CA, polls, PSM): `energy::protocol` prices it.
+    #[serde(default)]
+    pub protocol: Option<crate::protocol::ProtocolSpec>,
 }
 
 /// What a link's protocol stack already holds, from its specification.
@@ -268,6 +272,9 @@ impl LinkSpec {
                     "{who}: baud, air rate and packet size must be positive"
                 )));
             }
+        }
+        if let Some(p) = &self.protocol {
+            p.validate(&who)?;
         }
         Ok(())
     }

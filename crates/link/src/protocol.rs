@@ -1,5 +1,5 @@
 //! What a link's protocol costs around and between messages, as its data file
-//! says (`[link.protocol]`): a BLE connection's empty events, an 802.15.4 MAC's
+//! says (`[link.protocol]`): a BLE connection's empty events or advertising, an 802.15.4 MAC's
 //! CSMA-CA, radio start-up and a sleepy end device's polls, a cellular modem's
 //! connection, RRC inactivity, paging and PSM. The figures only; the energy
 //! they cost at a message interval is `energy::protocol`.
@@ -15,6 +15,10 @@ pub enum ProtocolSpec {
     /// A BLE peripheral in a connection: one connection event every
     /// interval × (1 + peripheral latency), empty when there is nothing to send.
     BleConnection(BleConnection),
+    /// A BLE broadcaster: connectionless advertising events, each the
+    /// latest reading on the three primary channels, every advertising
+    /// interval plus its random delay.
+    BleAdvertising(BleAdvertising),
     /// An IEEE 802.15.4 MAC: unslotted CSMA-CA before each frame and, for a
     /// sleepy end device, a data request to its parent every poll period.
     Ieee802154(Mac802154),
@@ -37,6 +41,15 @@ pub struct BleConnection {
     pub sleep_clock_ppm: Figure<f64>,
     /// Receive-window margin for the central's clock jitter, µs.
     pub window_margin_us: Figure<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BleAdvertising {
+    /// advInterval, ms (legacy advertising: 20 ms to 10.24 s in 0.625 ms steps).
+    pub adv_interval_ms: Figure<f64>,
+    /// Mean of advDelay, the random 0-10 ms added to each interval, ms.
+    pub adv_delay_ms: Figure<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -88,10 +101,11 @@ pub struct Cellular {
 }
 
 impl ProtocolSpec {
-    /// "ble-connection", "ieee802154" or "cellular".
+    /// "ble-connection", "ble-advertising", "ieee802154" or "cellular".
     pub fn kind(&self) -> &'static str {
         match self {
             ProtocolSpec::BleConnection(_) => "ble-connection",
+            ProtocolSpec::BleAdvertising(_) => "ble-advertising",
             ProtocolSpec::Ieee802154(_) => "ieee802154",
             ProtocolSpec::Cellular(_) => "cellular",
         }
@@ -109,6 +123,12 @@ impl ProtocolSpec {
                     ("window_margin_us", &b.window_margin_us),
                 ]);
                 b.peripheral_latency.check(who, "peripheral_latency")?;
+            }
+            ProtocolSpec::BleAdvertising(a) => {
+                floats.extend([
+                    ("adv_interval_ms", &a.adv_interval_ms),
+                    ("adv_delay_ms", &a.adv_delay_ms),
+                ]);
             }
             ProtocolSpec::Ieee802154(m) => {
                 floats.extend([
