@@ -60,6 +60,10 @@ struct Run {
     /// Further `energy` flags (a protocol's settings), as typed.
     #[serde(default)]
     args: Vec<String>,
+    /// For `activity_charge_uc`: the start of the protocol activity's name in the
+    /// JSON's `link_protocol.activities` ("data polls").
+    #[serde(default)]
+    activity: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -172,11 +176,33 @@ fn model_value(f: &Published, volts: &BTreeMap<String, f64>) -> f64 {
         );
         device_v
     };
+    // A message with the protocol's work around it (a cellular connection and its
+    // RRC inactivity time), without what the protocol spends between messages.
+    let around_uj = || {
+        let between = v["link_protocol"]["between_messages_uj"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{}: no link_protocol.between_messages_uj", f.id));
+        num("message_uj") - between
+    };
+    let activity_uj = || {
+        let name = r
+            .activity
+            .as_deref()
+            .expect("activity_charge_uc names an activity");
+        let activities = v["link_protocol"]["activities"].as_array().unwrap();
+        let found = activities
+            .iter()
+            .find(|a| a["activity"].as_str().is_some_and(|t| t.starts_with(name)))
+            .unwrap_or_else(|| panic!("{}: no activity '{name}' in {activities:?}", f.id));
+        found["each_uj"].as_f64().unwrap()
+    };
     match f.quantity.as_str() {
         "battery_life_years" => num("battery_days") / 365.25,
         "charge_per_message_uc" => num("message_uj") / radio_v,
         "charge_per_message_mc" => num("message_uj") / radio_v / 1000.0,
-        "energy_per_message_uwh" => num("message_uj") / 3600.0,
+        "charge_around_message_mc" => around_uj() / radio_v / 1000.0,
+        "energy_around_message_uwh" => around_uj() / 3600.0,
+        "activity_charge_uc" => activity_uj() / radio_v,
         "average_current_ua" => num("interval_uj") / interval_s / one_supply(),
         "charge_per_minute_uc" => num("interval_uj") / interval_s * 60.0 / one_supply(),
         other => panic!("{}: unknown quantity {other}", f.id),
