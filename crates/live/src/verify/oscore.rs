@@ -223,3 +223,32 @@ fn refusal(e: OscoreError) -> Refusal {
         diagnostic: e.diagnostic(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use seal::oscore::Alg;
+
+    /// With `--compression schc`, the ring opens a reading whose plaintext the
+    /// inner rules compressed (RFC 8824 §7.2), as `send` seals it; a request
+    /// sealed without them decrypts to a plaintext no rule names, and is a
+    /// bad request (4.00), not a reading.
+    #[test]
+    fn a_compressed_ring_opens_inner_compressed_readings_only() {
+        let rules = Arc::new(schc::rules_file::default_rules().unwrap());
+        let (device, gateway) = OscoreKey::generate_pair(Alg::AesCcm16_64_128).unwrap();
+        let mut ring = OscoreRing::from_keys(vec![gateway]).unwrap();
+        ring.compressed_with(rules.clone());
+        let reading = br#"{"t":21.5}"#;
+        let sealed =
+            schc::oscore::seal_reading(&rules, &device, 3, reading, "readings", 50).unwrap();
+        let (verified, _) = ring.open(&sealed.bytes).unwrap();
+        assert_eq!(
+            (verified.reading.as_slice(), verified.counter),
+            (&reading[..], Some(3))
+        );
+        let plain = host::seal_request(&device, 4, reading, "readings", 50).unwrap();
+        let refused = ring.open(&plain.bytes).err().unwrap();
+        assert_eq!((refused.reason, refused.code), (Reason::Garbage, 0x80));
+    }
+}
