@@ -678,7 +678,7 @@ mod tests {
         assert_eq!(row.data["frames"], 2);
         let f = |k: &str| row.data[k].as_f64().unwrap();
         assert!(
-            (f("protocol_uj") - 44_080.5084).abs() < 1e-3,
+            (f("protocol_uj") - 44_080.508_4).abs() < 1e-3,
             "{}",
             f("protocol_uj")
         );
