@@ -464,7 +464,10 @@ fn protocol_text(p: &energy::protocol::ProtocolCost) -> String {
         );
     }
     for q in &p.parameters {
-        let _ = writeln!(o, "    {} = {} {} ({})", q.name, q.value, q.unit, q.from);
+        let _ = match q.unit {
+            "off" => writeln!(o, "    {} off ({})", q.name, q.from),
+            unit => writeln!(o, "    {} = {} {unit} ({})", q.name, q.value, q.from),
+        };
     }
     o
 }

@@ -695,7 +695,14 @@ fn cellular(acc: &mut Acc, c: &Cellular, p: Power, message_s: f64, interval_s: f
         c.rrc_inactivity_s.provenance(),
     );
     acc.item(
-        "connection from PSM (random access, RRC set-up, release)".into(),
+        format!(
+            "connection{} (random access, RRC set-up, release)",
+            if psm.is_some() {
+                " from PSM"
+            } else {
+                " from idle"
+            }
+        ),
         1.0,
         c.connect_j.value,
         c.connect_s.value,
