@@ -140,6 +140,8 @@ pub struct SchcPacket {
     pub rules: String,
     /// The message's bytes before compression.
     pub uncompressed_bytes: usize,
+    /// Its plaintext was compressed too, by the rules' inner rules (RFC 8824 §7.2).
+    pub inner: bool,
 }
 
 impl SchcPacket {
@@ -163,10 +165,14 @@ impl SchcPacket {
         serde_json::to_value(self.summary()).unwrap_or_default()
     }
 
-    /// "rule 101 of the default rules: 247 → 232 B".
+    /// "rule 101 of the default rules, and its plaintext by their inner rules: 247 → 231 B".
     pub fn describe(&self) -> String {
+        let inner = match self.inner {
+            true => ", and its plaintext by their inner rules",
+            false => "",
+        };
         format!(
-            "SCHC rule {} of the {} rules: {} → {} B, the rule id in FPort when one frame carries it",
+            "SCHC rule {} of the {} rules{inner}: {} → {} B, the rule id in FPort when one frame carries it",
             self.rule_id,
             self.rules,
             self.uncompressed_bytes,
@@ -193,6 +199,7 @@ fn compress(
         packet: packet.bits,
         rules: label.to_string(),
         uncompressed_bytes: uncompressed,
+        inner: schc::inner::has_inner_rules(rules),
     })
 }
 
