@@ -17,8 +17,10 @@ pub struct Answer {
     pub ranking: Option<RankingSummary>,
     /// The cheapest integrity-only scheme on the run's link, and its µJ.
     pub integrity_only: Option<(String, f64)>,
-    /// Per link, the CPU's share of a message's energy across the schemes (min, max).
-    pub cpu_shares: Vec<(String, f64, f64)>,
+    /// Per link, the CPU's share of a message's energy across the schemes
+    /// (min, max), and the largest share of the link protocol's own costs
+    /// around and between messages (`energy::protocol`; 0 without them).
+    pub cpu_shares: Vec<(String, f64, f64, f64)>,
     /// The studies' statements: agree, differ, not judged (figures to compare apart).
     pub verdicts: [usize; 3],
     /// What SCHC saves on the run's link (LoRaWAN runs).
@@ -49,7 +51,7 @@ impl Answer {
         // The ranking's device and link when there is one; else every energy row.
         let device = self.ranking.as_ref().map(|r| r.device.clone());
         let link = self.ranking.as_ref().map(|r| r.link.clone());
-        let mut shares: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+        let mut shares: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
         for r in results.iter().filter(|r| r.section == ENERGY) {
             let text = |k: &str| r.data.get(k).and_then(Value::as_str).map(str::to_string);
             if device.is_some() && text("device") != device {
@@ -64,8 +66,12 @@ impl Answer {
                 && let Some(cpu) = r.data.get("cpu_uj").and_then(Value::as_f64)
             {
                 let share = cpu / r.value;
-                let e = shares.entry(row_link.clone()).or_insert((share, share));
-                *e = (e.0.min(share), e.1.max(share));
+                let upkeep = r.data.get("protocol_uj").and_then(Value::as_f64);
+                let upkeep = upkeep.unwrap_or(0.0) / r.value;
+                let e = shares
+                    .entry(row_link.clone())
+                    .or_insert((share, share, upkeep));
+                *e = (e.0.min(share), e.1.max(share), e.2.max(upkeep));
             }
             let cheaper = self
                 .integrity_only
@@ -80,8 +86,10 @@ impl Answer {
             }
         }
         // The run's own link first.
-        let mut v: Vec<(String, f64, f64)> =
-            shares.into_iter().map(|(l, (a, b))| (l, a, b)).collect();
+        let mut v: Vec<(String, f64, f64, f64)> = shares
+            .into_iter()
+            .map(|(l, (a, b, p))| (l, a, b, p))
+            .collect();
         v.sort_by_key(|(l, ..)| Some(l) != link.as_ref());
         self.cpu_shares = v;
     }
@@ -92,16 +100,23 @@ impl Answer {
     }
 
     /// "On L the CPU is 0.1–2 % of a message's energy, so the bytes on air decide."
+    /// The message's energy holds the link protocol's costs until the next
+    /// message; where they are most of it, the sentence says so.
     pub fn cpu_sentences(&self) -> Vec<String> {
         self.cpu_shares
             .iter()
-            .map(|(link, lo, hi)| {
-                let decides = if *hi < 0.2 {
-                    "so the bytes on air decide"
+            .map(|(link, lo, hi, upkeep)| {
+                let decides = if *upkeep > 0.5 {
+                    format!(
+                        "so the link's own upkeep between messages decides (up to {} of it)",
+                        percent_range(*upkeep, *upkeep)
+                    )
+                } else if *hi < 0.2 {
+                    "so the bytes on air decide".to_string()
                 } else if *lo > 0.5 {
-                    "so the cipher's speed decides"
+                    "so the cipher's speed decides".to_string()
                 } else {
-                    "so both the bytes on air and the cipher's speed count"
+                    "so both the bytes on air and the cipher's speed count".to_string()
                 };
                 format!(
                     "On {link} the CPU is {} of a message's energy, {decides}.",
@@ -267,7 +282,53 @@ fn percent_range(lo: f64, hi: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::percent_range;
+    use super::*;
+
+    /// A stored energy row of `run`: its value the message's energy, the
+    /// link protocol's part in `protocol_uj` where the link has one.
+    fn energy(link: &str, cpu_uj: f64, protocol_uj: Option<f64>, message_uj: f64) -> ResultRow {
+        ResultRow {
+            section: ENERGY.into(),
+            target: store::conventions::HOST.into(),
+            subject: "aead:aes-128-gcm".into(),
+            operation: "message".into(),
+            size_bytes: Some(216),
+            context: String::new(),
+            metric: store::conventions::MESSAGE_UJ.into(),
+            unit: "µJ".into(),
+            value: message_uj,
+            ci_low: None,
+            ci_high: None,
+            samples: None,
+            data: serde_json::json!({
+                "link": link,
+                "status": "recommended",
+                "cpu_uj": cpu_uj,
+                "protocol_uj": protocol_uj,
+            }),
+        }
+    }
+
+    /// The CPU's share is of the whole message energy, the link's upkeep
+    /// until the next message included, and says when that upkeep decides.
+    #[test]
+    fn the_cpu_share_counts_the_link_protocols_upkeep() {
+        let rows = [
+            energy("ble-1m-251", 1_155.0, Some(44_080.5), 45_300.0),
+            energy("ble-1m-251", 900.0, Some(44_080.5), 45_045.0),
+            energy("lorawan-eu868-dr5", 10.0, None, 60_000.0),
+        ];
+        let answer = Answer::from_run(&rows, &[]);
+        let sentences = answer.cpu_sentences();
+        assert_eq!(
+            sentences[0],
+            "On ble-1m-251 the CPU is 2–3 % of a message's energy, so the link's own upkeep between messages decides (up to 98 % of it)."
+        );
+        assert_eq!(
+            sentences[1],
+            "On lorawan-eu868-dr5 the CPU is 0.0 % of a message's energy, so the bytes on air decide."
+        );
+    }
 
     #[test]
     fn shares_read_as_percent_ranges() {
