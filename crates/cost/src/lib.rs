@@ -16,6 +16,7 @@ pub mod energy_view;
 pub mod engine_cost;
 pub mod error;
 pub mod frame;
+pub mod frame_fit;
 pub mod implementation_choice;
 pub mod key_establishment;
 pub mod link_view;

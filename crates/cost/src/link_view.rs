@@ -232,9 +232,11 @@ fn comparison_text(
         });
     }
     if rows.iter().any(|(_, c)| c.min_interval.is_some()) {
-        line(&mut o, "duty cycle: every", &|c| {
-            c.min_interval
-                .map_or("-".into(), |t| format!("{:.1} s", t.as_secs()))
+        line(&mut o, "limits: every", &|c| {
+            c.min_interval.map_or("-".into(), |t| {
+                let by = c.limited_by().map_or("", |l| l.short());
+                format!("{:.1} s ({by})", t.as_secs())
+            })
         });
         line(&mut o, "max per hour", &|c| {
             c.max_per_hour.map_or("-".into(), |n| n.to_string())
@@ -362,8 +364,10 @@ pub fn cost_text(spec: &LinkSpec, c: &LinkCost) -> String {
     if let (Some(iv), Some(n)) = (c.min_interval, c.max_per_hour) {
         let _ = writeln!(
             o,
-            "  duty cycle         next message after {:.1} s at the earliest; at most {n} per hour",
-            iv.as_secs()
+            "  limits             next message after {:.1} s at the earliest, set by {} ({}); at most {n} per hour",
+            iv.as_secs(),
+            c.limited_by().map_or("the duty cycle", |l| l.words()),
+            crate::duty_cycle::rule(spec).unwrap_or_default()
         );
     }
     for w in &c.warnings {

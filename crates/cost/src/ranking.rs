@@ -100,6 +100,8 @@ pub struct Ranking {
     pub interval_s: f64,
     /// Whether the link's duty cycle allows that interval (none without a rule).
     pub duty_cycle: Option<DutyCycleAnswer>,
+    /// When no choice fits one frame: that said, and what would, costed.
+    pub frame_fit: Option<crate::frame_fit::FrameFit>,
     /// With `session_messages`: when each key establishment stops mattering.
     pub sessions: Vec<crate::session::SessionAnswer>,
     /// The first choices, when they tie, and what picked among them.
@@ -224,6 +226,9 @@ pub fn rank_names(
     };
     let mut ranked = Vec::new();
     let mut excluded = Vec::new();
+    // Messages the interval left without an energy (shorter than their
+    // active time), kept to say why if nothing else is ranked.
+    let mut too_short = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let scheme = match parse_scheme(name) {
             Ok(s) => s,
@@ -281,6 +286,7 @@ pub fn rank_names(
             };
             if let Some(gap) = &cost.energy_gap {
                 excluded.push((cost.name().to_string(), gap.clone()));
+                too_short.extend(cost.link_cost);
                 continue;
             }
             // On a simulated device a scheme is a candidate only with the
@@ -314,6 +320,16 @@ pub fn rank_names(
             ranked.push(cost);
         }
     }
+    // An interval no message could keep is refused with its cause, before
+    // anything is ranked against it.
+    let costs: Vec<&link::LinkCost> = ranked
+        .iter()
+        .filter_map(|c| c.link_cost.as_ref())
+        .chain(&too_short)
+        .collect();
+    if let Some(why) = duty_cycle::refusal(spec, interval_s, &costs) {
+        return Err(Error::invalid(why));
+    }
     let mut ranks = order(&mut ranked, interval_s);
     let mut sessions = Vec::new();
     if let Some(n) = req.session_messages {
@@ -346,7 +362,14 @@ pub fn rank_names(
             })
         })
         .collect();
-    let duty_cycle = duty_cycle::answer(spec, interval_s, &req.payload, &choices)?;
+    let duty_cycle = duty_cycle::answer(&cat, spec, interval_s, &req.payload, &choices)?;
+    let asked = crate::frame_fit::Asked {
+        interval_s,
+        payload: &req.payload,
+        serialization: req.serialization.as_deref(),
+        containers: &req.containers,
+    };
+    let frame_fit = crate::frame_fit::answer(&cat, spec, &asked, &choices)?;
     let tie = tie_at_the_top(&mut ranked, &mut ranks, interval_s, spec.stack.as_ref());
     Ok(Ranking {
         ranked,
@@ -354,6 +377,7 @@ pub fn rank_names(
         excluded,
         interval_s,
         duty_cycle,
+        frame_fit,
         sessions,
         tie,
     })
@@ -728,6 +752,7 @@ impl Ranking {
                 .map(|c| c.as_str().to_string())
                 .collect(),
             duty_cycle: self.duty_cycle.clone(),
+            frame_fit: self.frame_fit.clone(),
             sessions: self.sessions.clone(),
             tie: self.tie.clone(),
             post_quantum: self.post_quantum(req),
@@ -755,6 +780,11 @@ impl Ranking {
                             .as_ref()
                             .and_then(|l| l.min_interval.map(|t| t.as_secs())),
                         duty_cycle_allowed: allowed(c, self.interval_s),
+                        limits_broken: c
+                            .link_cost
+                            .as_ref()
+                            .map(|l| l.limits_broken(self.interval_s))
+                            .unwrap_or_default(),
                         cpu_time_us: c.cpu_us,
                         cpu_uj: e.cpu_j * 1e6,
                         radio_uj: (e.tx_j + e.rx_j) * 1e6,
@@ -852,6 +882,9 @@ pub struct RankingSummary {
     /// Whether the link's duty cycle allows the interval, said first.
     #[serde(default)]
     pub duty_cycle: Option<DutyCycleAnswer>,
+    /// When no choice fits one frame: that said, and what would, costed.
+    #[serde(default)]
+    pub frame_fit: Option<crate::frame_fit::FrameFit>,
     /// With `--session-messages`: each handshake's cost and when it stops mattering.
     #[serde(default)]
     pub sessions: Vec<crate::session::SessionAnswer>,
@@ -892,10 +925,15 @@ pub struct RankedRow {
     /// Duty cycle: the earliest next message start, as `link` says.
     #[serde(default)]
     pub min_interval_s: Option<f64>,
-    /// Whether the duty cycle allows one message every `interval_s`; a
-    /// choice that does not ranks after every one that does.
+    /// Whether the link's limits (duty cycle, uplinks a day) allow one
+    /// message every `interval_s`; a choice that does not ranks after every
+    /// one that does.
     #[serde(default = "yes")]
     pub duty_cycle_allowed: bool,
+    /// The limits it breaks at `interval_s` (`duty_cycle`,
+    /// `uplinks_per_day`); empty when allowed.
+    #[serde(default)]
+    pub limits_broken: Vec<link::limits::Limit>,
     /// The seal's CPU time, µs (the device's own where `device_measured`).
     #[serde(alias = "cpu_us")]
     pub cpu_time_us: f64,
@@ -1086,6 +1124,9 @@ impl RankingSummary {
         if let Some(d) = &self.duty_cycle {
             let _ = writeln!(o, "{}\n", d.sentence);
         }
+        if let Some(f) = &self.frame_fit {
+            let _ = writeln!(o, "{}", f.text());
+        }
         let _ = writeln!(
             o,
             "Schemes for {} over {} carrying {} (energy: model estimate; msg B: the sealed message, air B: what the radio sends)",
@@ -1143,7 +1184,10 @@ impl RankingSummary {
             };
             let mark = match row.duty_cycle_allowed {
                 true => mark,
-                false => format!(" [NOT ALLOWED]{mark}"),
+                false => {
+                    let broken: Vec<&str> = row.limits_broken.iter().map(|l| l.short()).collect();
+                    format!(" [NOT ALLOWED: {}]{mark}", broken.join(", "))
+                }
             };
             let mark = match &row.engine {
                 Some(e) => format!(" [{}: published]{mark}", e.engine),

@@ -292,7 +292,8 @@ fn finish(
     let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme, implementation));
     let (link_cost, energy, energy_gap) =
         match energy_of(setting, sealed.bytes.len(), sealed.schc.as_ref(), cpu_us) {
-            Ok((c, e)) => (Some(c), Some(e), None),
+            Ok((c, Ok(e))) => (Some(c), Some(e), None),
+            Ok((c, Err(why))) => (Some(c), None, Some(why)),
             Err(why) => (None, None, Some(why)),
         };
     // A compressed message's bytes are what the radio carries (its frames'
@@ -334,16 +335,19 @@ fn finish(
     })
 }
 
+/// The message's cost on the link and its energy; when the energy has no
+/// answer (the interval is shorter than the message's active time), the
+/// cost still, so that a refusal can say why.
 fn energy_of(
     s: &Setting,
     bytes: usize,
     schc: Option<&SchcPacket>,
     cpu_us: f64,
-) -> Result<(LinkCost, EnergyEstimate), String> {
+) -> Result<(LinkCost, Result<EnergyEstimate, String>), String> {
     let options = link::SendOptions::default();
     let cost =
         crate::on_air::message_cost(s.link, bytes, schc, &options).map_err(|e| e.to_string())?;
-    let est = message_energy(s, &cost, cpu_us)?;
+    let est = message_energy(s, &cost, cpu_us);
     Ok((cost, est))
 }
 
@@ -454,6 +458,7 @@ impl SchemeCost {
             None => self.sealed_bytes,
         };
         let (cost, e) = energy_of(s, bytes, self.schc.as_ref(), self.cpu_us).ok()?;
+        let e = e.ok()?;
         let (cost, e) = (&cost, &e);
         let interval_s = s.interval_s;
         let mut data = self.common();

@@ -132,6 +132,9 @@ pub struct LinkSpec {
     /// scheme built on it adds little code).
     #[serde(default)]
     pub stack: Option<LinkStack>,
+    /// How often it may send (`[link.limits]`: duty cycle, uplinks a day).
+    #[serde(default)]
+    pub limits: Option<crate::limits::LinkLimits>,
     /// How a message reaches the device (`[link.downlink]`).
     #[serde(default)]
     pub downlink: Option<crate::downlink::DownlinkSpec>,
@@ -152,6 +155,9 @@ pub struct LinkStack {
     #[serde(default)]
     pub standard: Option<String>,
     pub source: String,
+    /// What the link's own security does (`[link.stack.own]`).
+    #[serde(default)]
+    pub own: Option<crate::own_security::OwnSecurity>,
 }
 
 /// What one message costs on a link. Times are exact.
@@ -174,8 +180,11 @@ pub struct LinkCost {
     /// and the timeout); for the other links, the transmit time.
     pub delivery: Micros,
     pub last_waits_timeout: bool,
-    /// LoRaWAN duty cycle: earliest next message start.
+    /// Earliest next message start under the link's limits (LoRaWAN's
+    /// regional duty cycle, `[link.limits]`).
     pub min_interval: Option<Micros>,
+    /// Each limit's own earliest next start; `min_interval` is the latest.
+    pub limits: Vec<(crate::limits::Limit, Micros)>,
     pub max_per_hour: Option<u64>,
     /// Bytes of the link's own message integrity (LoRaWAN: a 4-byte MIC per
     /// frame); `None` where the link model has none.
@@ -255,6 +264,12 @@ impl LinkSpec {
                     "{who}: bitrate and max_payload must be positive"
                 )));
             }
+        }
+        if let Some(l) = &self.limits {
+            l.validate(&who)?;
+        }
+        if let Some(own) = self.stack.as_ref().and_then(|s| s.own.as_ref()) {
+            own.validate(&who)?;
         }
         if let Some(d) = &self.downlink {
             d.validate(self)?;
@@ -377,6 +392,7 @@ impl LinkSpec {
             delivery: Micros::ZERO,
             last_waits_timeout: false,
             min_interval: None,
+            limits: Vec::new(),
             max_per_hour: None,
             network_mic_bytes: None,
             fopts,
@@ -401,6 +417,10 @@ impl LinkSpec {
             cost.airtime = msg.airtime;
             cost.delivery = msg.airtime;
             cost.min_interval = msg.min_interval();
+            cost.limits.extend(
+                cost.min_interval
+                    .map(|iv| (crate::limits::Limit::DutyCycle, iv)),
+            );
             cost.max_per_hour = msg.max_per_hour();
             // Class A: RX1 at the rate the region maps the uplink's to, RX2 at
             // the region's fixed rate, both opened empty after each uplink.
@@ -439,6 +459,9 @@ impl LinkSpec {
             cost.last_waits_timeout = t.last_waits_timeout;
         }
         cost.warnings = warnings;
+        if let Some(l) = &self.limits {
+            l.apply(&mut cost);
+        }
         Ok(cost)
     }
 }

@@ -7,6 +7,8 @@
 //! - [`downlink`]: a message to the device, as each link's downlink carries it or refuses it.
 //! - [`serial`] and [`framed`]: the models behind non-LoRa entries.
 //! - [`fragments`]: a message longer than a frame, in the sealing core's fragments.
+//! - [`limits`]: how often a link may send (duty cycle, uplinks a day).
+//! - [`own_security`]: what a link's own security protects, costed as an option.
 //! - [`figure`]: a number with its source, shared with the energy crate.
 //! - [`protocol`]: a link's protocol figures around and between messages (`[link.protocol]`).
 
@@ -16,9 +18,11 @@ pub mod error;
 pub mod figure;
 pub mod fragments;
 pub mod framed;
+pub mod limits;
 pub mod lora;
 pub mod lorawan;
 pub mod lorawan_frame;
+pub mod own_security;
 pub mod protocol;
 pub mod schc_uplink;
 pub mod serial;

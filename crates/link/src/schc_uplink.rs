@@ -47,6 +47,13 @@ impl Uplink {
                 (Some(a), Some(b)) => Some(a + b),
                 _ => None,
             };
+            // Each limit's wait adds up frame by frame, as the duty cycle's does.
+            for (limit, iv) in &mut total.limits {
+                match f.limits.iter().find(|l| l.0 == *limit) {
+                    Some(l) => *iv = *iv + l.1,
+                    None => *iv = Micros::ZERO,
+                }
+            }
             total.network_mic_bytes = match (total.network_mic_bytes, f.network_mic_bytes) {
                 (Some(a), Some(b)) => Some(a + b),
                 _ => None,

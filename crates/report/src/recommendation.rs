@@ -42,6 +42,23 @@ fn ranking(r: &RankingSummary) -> String {
         };
         s.push_str(&format!("<p class=\"{class}\">{}</p>", esc(&d.sentence)));
     }
+    if let Some(f) = &r.frame_fit {
+        s.push_str(&format!("<p class=\"warn\">{}</p><ul>", esc(&f.sentence)));
+        for o in &f.fit_options {
+            s.push_str(&format!(
+                "<li>{}: {} B on air in {} frame(s){}; protects {}; does not protect {}</li>",
+                esc(&o.what),
+                o.on_air_bytes,
+                o.frames,
+                o.forgery
+                    .as_ref()
+                    .map_or(String::new(), |x| format!(", forgery {}", esc(x))),
+                esc(&o.protects),
+                esc(&o.does_not_protect)
+            ));
+        }
+        s.push_str("</ul>");
+    }
     if r.rows.is_empty() {
         s.push_str("<p class=\"warn\">No scheme meets the constraints.</p>");
     } else {
@@ -69,10 +86,20 @@ fn ranking(r: &RankingSummary) -> String {
                     "{}{}{}",
                     esc(&row.scheme),
                     status_badge(&row.status, row.status_reason.as_deref()),
-                    if row.duty_cycle_allowed {
-                        ""
-                    } else {
-                        " <span class=\"warn\">not allowed by the duty cycle</span>"
+                    match row.duty_cycle_allowed {
+                        true => String::new(),
+                        false => format!(
+                            " <span class=\"warn\">not allowed by {}</span>",
+                            match row.limits_broken.is_empty() {
+                                true => "the duty cycle".to_string(),
+                                false => row
+                                    .limits_broken
+                                    .iter()
+                                    .map(|l| l.words())
+                                    .collect::<Vec<_>>()
+                                    .join(" and "),
+                            }
+                        ),
                     }
                 ),
                 esc(&row.implementation_sentence()),
