@@ -9,12 +9,15 @@
  *
  * Arguments: trace=FILE, marks=HEX[:HEX...].
  *
- * For the operands of variable-latency instructions (UDIV), which plugins
- * cannot read, the host runs QEMU again with its CPU log filtered to those
- * instructions and `watch=HEX[:HEX...] index=FILE` here instead of trace=:
+ * For the operands of variable-latency instructions (UDIV) and the flags of
+ * the instructions in IT blocks, which plugins cannot read, the host runs
+ * QEMU again with its CPU log filtered to those instructions and
+ * `watch=HEX[:HEX...] index=FILE` here instead of trace=:
  * the plugin numbers every execution of a watched instruction, in a region or
  * not, and writes the numbers of those inside each region, END after each,
  * and at exit ESCAPE and how many ran, so the host can find each in the log.
+ * An instruction an IT block skips is counted too: QEMU calls its callback
+ * before the condition's test, so it is in the trace and in the index.
  *
  * QEMU 7.2 ships no plugin header to build against, so the few entry points
  * used here are declared below as QEMU's plugin API (version 1) defines them.
@@ -47,12 +50,16 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 #define ESCAPE 0xFFFFFFFEu
 #define END 0xFFFFFFFFu
 #define MAX_MARKS 256
+#define MAX_WATCHED 4096
+/* Set in an instruction's callback data (its address, which is even) when
+ * it is watched: decided once, when it is translated. */
+#define WATCHED 1u
 
 static FILE *trace;
 static FILE *index_file;
 static uint32_t marks[MAX_MARKS];
 static int n_marks;
-static uint32_t watched[MAX_MARKS];
+static uint32_t watched[MAX_WATCHED];
 static int n_watched;
 static uint32_t watched_ran;
 static int in_region;
@@ -85,11 +92,14 @@ static int is_mark(uint32_t pc)
 	return is_in(marks, n_marks, pc);
 }
 
-/* Reads HEX[:HEX...] into list; returns how many. */
-static int read_list(char *p, uint32_t *list)
+/* Reads at most max of HEX[:HEX...] into list; returns how many, or -1 if
+ * there are more. */
+static int read_list(char *p, uint32_t *list, int max)
 {
 	int n = 0;
-	for (; *p && n < MAX_MARKS; p++) {
+	for (; *p; p++) {
+		if (n == max)
+			return -1;
 		list[n++] = (uint32_t)strtoul(p, &p, 16) & ~1u;
 		if (*p != ':')
 			break;
@@ -100,7 +110,8 @@ static int read_list(char *p, uint32_t *list)
 static void on_insn(unsigned int vcpu, void *userdata)
 {
 	(void)vcpu;
-	uint32_t pc = (uint32_t)(uintptr_t)userdata;
+	uint32_t pc = (uint32_t)(uintptr_t)userdata & ~WATCHED;
+	int is_watched = (uint32_t)(uintptr_t)userdata & WATCHED;
 	int again = pc == last_pc;
 	last_pc = pc;
 	if (is_mark(pc) && !again) {
@@ -114,7 +125,7 @@ static void on_insn(unsigned int vcpu, void *userdata)
 	}
 	if (in_region && !again)
 		put(pc);
-	if (n_watched && !again && is_in(watched, n_watched, pc)) {
+	if (is_watched && !again) {
 		if (in_region)
 			put_to(index_file, watched_ran);
 		watched_ran++;
@@ -138,8 +149,10 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		void *pc = (void *)(uintptr_t)(qemu_plugin_insn_vaddr(insn) & ~1ull);
-		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, pc);
+		uint32_t pc = (uint32_t)qemu_plugin_insn_vaddr(insn) & ~1u;
+		if (is_in(watched, n_watched, pc))
+			pc |= WATCHED;
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, (void *)(uintptr_t)pc);
 		if (trace)
 			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, CB_NO_REGS, MEM_RW, NULL);
 	}
@@ -168,16 +181,16 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		} else if (!strncmp(argv[i], "index=", 6)) {
 			index_file = fopen(argv[i] + 6, "wb");
 		} else if (!strncmp(argv[i], "marks=", 6)) {
-			n_marks = read_list(argv[i] + 6, marks);
+			n_marks = read_list(argv[i] + 6, marks, MAX_MARKS);
 		} else if (!strncmp(argv[i], "watch=", 6)) {
-			n_watched = read_list(argv[i] + 6, watched);
+			n_watched = read_list(argv[i] + 6, watched, MAX_WATCHED);
 		} else {
 			fprintf(stderr, "ct-trace: unknown argument %s\n", argv[i]);
 			return -1;
 		}
 	}
-	if ((!trace && !index_file) || n_marks == 0 || (index_file && n_watched == 0)) {
-		fprintf(stderr, "ct-trace: needs marks=HEX[:HEX...] and trace=FILE, or index=FILE and watch=HEX[:HEX...]\n");
+	if ((!trace && !index_file) || n_marks <= 0 || n_watched < 0 || (index_file && n_watched == 0)) {
+		fprintf(stderr, "ct-trace: needs marks=HEX[:HEX...] (at most %d) and trace=FILE, or index=FILE and watch=HEX[:HEX...] (at most %d)\n", MAX_MARKS, MAX_WATCHED);
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);

@@ -20,6 +20,9 @@ pub enum Difference {
     /// An instruction whose time depends on its operands (UDIV on the M3
     /// and M4, UMULL on the M3, DIV on RISC-V) took operands of another size.
     OperandLatency,
+    /// An instruction of an IT block (Cortex-M3, M4) ran in one run and was
+    /// skipped in another, on the same instruction addresses.
+    ConditionalExecution,
 }
 
 impl Difference {
@@ -31,6 +34,7 @@ impl Difference {
             Difference::OperandLatency => {
                 "an instruction whose time follows the secret through its operands"
             }
+            Difference::ConditionalExecution => "conditional execution that depends on the secret",
         }
     }
 }

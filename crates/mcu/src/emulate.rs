@@ -170,25 +170,29 @@ pub fn run_qemu_trace(
 
 /// The registers before each execution of the `watched` instructions, from
 /// QEMU's CPU log (one instruction per block, unchained, so each execution
-/// logs once), with the plugin writing `index`: which of those executions
-/// fell in which region (crates/mcu `ct::operands` pairs them). No
-/// instruction counting: a block started again after an icount stop would
-/// log twice.
+/// logs once) filtered to `ranges` (first and last address, which cover the
+/// watched instructions and no other), with QEMU's disassembly of each, and
+/// the plugin writing `index`: which of those executions fell in which
+/// region (crates/mcu `ct::operands` pairs them). No instruction counting: a
+/// block started again after an icount stop would log twice.
 pub fn run_qemu_operands(
     target: Target,
     elf: &Path,
     plugin: &Path,
     index: &Path,
     watched: &[u32],
-) -> Result<(Output, Vec<crate::ct::operands::Registers>), McuError> {
+    ranges: &[(u32, u32)],
+) -> Result<(Output, crate::ct::operands::Log), McuError> {
     let hex = |list: &[u32]| -> Vec<String> { list.iter().map(|a| format!("{a:x}")).collect() };
     let marks = crate::elf::marks(elf)?;
     let mut cmd = simulator(target, elf, None, false)?;
-    let width = if target.is_riscv() { 4 } else { 2 };
-    let ranges: Vec<String> = watched.iter().map(|a| format!("{a:#x}+{width}")).collect();
+    let ranges: Vec<String> = ranges
+        .iter()
+        .map(|(first, last)| format!("{first:#x}..{last:#x}"))
+        .collect();
     let qemu = target.qemu_binary().unwrap_or("qemu-system-arm");
     cmd.args(one_instruction_per_block(qemu))
-        .args(["-d", "nochain,cpu", "-dfilter", &ranges.join(",")])
+        .args(["-d", "nochain,cpu,in_asm", "-dfilter", &ranges.join(",")])
         .arg("-plugin")
         .arg(format!(
             "{},index={},marks={},watch={}",
@@ -204,8 +208,9 @@ pub fn run_qemu_operands(
         }
         Ok(reader.finish())
     })?;
-    let (registers, stderr) = logged?;
-    Ok((Output { stderr, ..out }, registers))
+    let mut log = logged?;
+    let stderr = std::mem::take(&mut log.other);
+    Ok((Output { stderr, ..out }, log))
 }
 
 /// QEMU's switch for one instruction per translation block: `-singlestep`

@@ -24,7 +24,7 @@ enum Expect {
     Clean,
 }
 
-use Difference::{Branch, DataAddress, OperandLatency};
+use Difference::{Branch, ConditionalExecution, DataAddress, OperandLatency};
 use Expect::{Clean, Leak, Warning};
 
 fn plants(target: Target) -> Report {
@@ -36,8 +36,9 @@ fn plants(target: Target) -> Report {
     report
 }
 
-/// `expect` in PLANTED's order: branch, table, compare, division, long multiply.
-fn holds(target: Target, expect: [Expect; 5]) {
+/// `expect` in PLANTED's order: branch, table, compare, division, long
+/// multiply, condition.
+fn holds(target: Target, expect: [Expect; 6]) {
     let report = plants(target);
     let text = ct::table(&report);
     let op = |name: &str| {
@@ -95,27 +96,44 @@ fn holds(target: Target, expect: [Expect; 5]) {
 fn avr_sees_branches_cycles_and_data_addresses() {
     // No cache: a secret table index is a warning. Division is compiler-builtins'
     // shift-and-subtract loop, whose branches follow the dividend. MUL takes
-    // two cycles whatever its operands.
+    // two cycles whatever its operands. No conditional execution: a division
+    // under a secret condition is a branch around it.
     holds(
         Target::Atmega1284p,
-        [Leak(Branch), Warning, Leak(Branch), Leak(Branch), Clean],
+        [
+            Leak(Branch),
+            Warning,
+            Leak(Branch),
+            Leak(Branch),
+            Clean,
+            Leak(Branch),
+        ],
     );
 }
 
 #[test]
 fn cortex_m0plus_sees_branches_addresses_and_its_division_helper() {
     // No data cache: a secret index is a warning. No divide instruction: the
-    // compiler's helper branches on the operands.
+    // compiler's helper branches on the operands. ARMv6-M has no IT blocks.
     holds(
         Target::CortexM0plus,
-        [Leak(Branch), Warning, Leak(Branch), Leak(Branch), Clean],
+        [
+            Leak(Branch),
+            Warning,
+            Leak(Branch),
+            Leak(Branch),
+            Clean,
+            Leak(Branch),
+        ],
     );
 }
 
 #[test]
-fn cortex_m3_sees_udiv_and_umull_operands() {
+fn cortex_m3_sees_udiv_and_umull_operands_and_a_skipped_udiv() {
     // UDIV ends early by its operands' leading zeros, and the M3's long
-    // multiplies by their width: both read from the logged registers.
+    // multiplies by their width: both read from the logged registers. A UDIV
+    // an IT block skips takes one cycle on the same instruction addresses:
+    // the logged flags say whether it ran.
     holds(
         Target::CortexM3,
         [
@@ -124,12 +142,13 @@ fn cortex_m3_sees_udiv_and_umull_operands() {
             Leak(Branch),
             Leak(OperandLatency),
             Leak(OperandLatency),
+            Leak(ConditionalExecution),
         ],
     );
 }
 
 #[test]
-fn cortex_m4_sees_udiv_operands_and_its_single_cycle_multiply() {
+fn cortex_m4_sees_udiv_operands_a_skipped_udiv_and_its_single_cycle_multiply() {
     holds(
         Target::CortexM4,
         [
@@ -138,6 +157,7 @@ fn cortex_m4_sees_udiv_operands_and_its_single_cycle_multiply() {
             Leak(Branch),
             Leak(OperandLatency),
             Clean,
+            Leak(ConditionalExecution),
         ],
     );
 }
@@ -154,6 +174,7 @@ fn riscv32imc_sees_a_secret_address_as_a_leak_through_its_cache() {
             Leak(Branch),
             Leak(OperandLatency),
             Clean,
+            Leak(Branch),
         ],
     );
 }

@@ -12,7 +12,7 @@ use crate::probe::Probe;
 type Plant = fn(&[u8; 16], &[u8; 16]) -> u32;
 
 /// Region names and functions, run in this order every run.
-const PLANTS: [(&str, Plant); 10] = [
+const PLANTS: [(&str, Plant); 12] = [
     ("ct-branch-on-key-bit", branch_on_key_bit),
     ("ct-select-on-key-bit", select_on_key_bit),
     ("ct-table-lookup", table_lookup),
@@ -23,6 +23,8 @@ const PLANTS: [(&str, Plant); 10] = [
     ("ct-division-by-multiplication", division_by_multiplication),
     ("ct-secret-long-multiply", secret_long_multiply),
     ("ct-long-multiply-by-halves", long_multiply_by_halves),
+    ("ct-secret-condition", secret_condition),
+    ("ct-public-condition", public_condition),
 ];
 
 pub fn run<P: Probe>(b: &mut Bench<P>, secrets: &mut Secrets) {
@@ -196,6 +198,71 @@ fn long_multiply_by_halves(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
     (acc ^ (acc >> 32)) as u32
 }
 
+/// A dividend and divisor the same in every run: a division's time alone
+/// cannot follow the secret, only whether it runs.
+const DIVIDEND: u32 = 0x00ff_ffff;
+
+/// Divides where a key bit is set: on ARMv7-M in an IT block (`it ne;
+/// udivne`), whose skipped UDIV takes one cycle and a run one 2 to 12, on the
+/// same instruction addresses; elsewhere a branch around the division.
+#[inline(never)]
+fn secret_condition(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
+    let mut acc = 0u32;
+    for &k in secret {
+        acc = acc.wrapping_add(divide_if(
+            u32::from(k) & 1,
+            black_box(DIVIDEND),
+            black_box(Q),
+        ));
+    }
+    acc
+}
+
+/// The same sum with the division run every time, under a condition that is
+/// public (the dividend is not zero), and its quotient kept by a mask.
+#[inline(never)]
+fn public_condition(secret: &[u8; 16], _: &[u8; 16]) -> u32 {
+    let mut acc = 0u32;
+    for &k in secret {
+        let dividend = black_box(DIVIDEND);
+        let quotient = divide_if(dividend, dividend, black_box(Q));
+        let mask = 0u32.wrapping_sub(black_box(u32::from(k) & 1));
+        acc = acc.wrapping_add(quotient & mask);
+    }
+    acc
+}
+
+/// `dividend / divisor` where `condition` is not zero, else 0.
+#[cfg(all(target_arch = "arm", not(board_microbit)))]
+#[inline(always)]
+fn divide_if(condition: u32, dividend: u32, divisor: u32) -> u32 {
+    let mut quotient = 0u32;
+    // SAFETY: flags and registers only; UDIV by a non-zero divisor.
+    unsafe {
+        core::arch::asm!(
+            "cmp {c}, #0",
+            "it ne",
+            "udivne {q}, {n}, {d}",
+            c = in(reg) condition,
+            n = in(reg) dividend,
+            d = in(reg) divisor,
+            q = inout(reg) quotient,
+            options(pure, nomem, nostack),
+        );
+    }
+    quotient
+}
+
+#[cfg(not(all(target_arch = "arm", not(board_microbit))))]
+#[inline(always)]
+fn divide_if(condition: u32, dividend: u32, divisor: u32) -> u32 {
+    if black_box(condition) != 0 {
+        dividend / divisor
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,7 +293,7 @@ mod tests {
     #[test]
     fn the_host_lists_the_same_pairs() {
         // crates/mcu ct::PLANTED names these regions in these pairs.
-        let names: [&str; 10] = PLANTS.map(|(n, _)| n);
+        let names: [&str; 12] = PLANTS.map(|(n, _)| n);
         assert_eq!(
             names,
             [
@@ -240,6 +307,8 @@ mod tests {
                 "ct-division-by-multiplication",
                 "ct-secret-long-multiply",
                 "ct-long-multiply-by-halves",
+                "ct-secret-condition",
+                "ct-public-condition",
             ]
         );
     }

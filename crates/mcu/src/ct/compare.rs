@@ -3,6 +3,7 @@
 
 pub use device_facts::constant_time::{Difference, Place};
 
+use super::conditional::Conditional;
 use super::latency::Latency;
 use crate::elf::{Function, function_at};
 
@@ -18,6 +19,8 @@ pub struct Observed {
     pub data: Vec<(u32, u32)>,
     /// Each variable-latency instruction that ran, priced by its operands.
     pub latencies: Vec<Latency>,
+    /// Each instruction of an IT block that came up, run or skipped.
+    pub conditions: Vec<Conditional>,
 }
 
 /// Each difference found across the runs: control flow first (it decides
@@ -29,6 +32,10 @@ pub struct Differences {
     pub data: Option<Place>,
     /// A variable-latency instruction whose operands differ in what its time follows.
     pub latency: Option<Place>,
+    /// An instruction of an IT block run in one run and skipped in another,
+    /// which takes other cycles run than skipped (not a MOVNE or an EORNE,
+    /// which compilers make of masks: one cycle either way).
+    pub conditional: Option<Place>,
 }
 
 pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
@@ -78,6 +85,7 @@ pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
             ));
         }
     }
+    conditions(runs, functions, &mut found);
     let classes = |r: &Observed| r.latencies.iter().map(|l| l.class).collect::<Vec<_>>();
     let first_classes = classes(first);
     if let Some((j, other)) = runs
@@ -109,6 +117,37 @@ pub fn compare(runs: &[Observed], functions: &[Function]) -> Differences {
         }
     }
     found
+}
+
+/// Where an instruction of an IT block that takes other cycles run than
+/// skipped first ran in one run and not in another, on one path.
+fn conditions(runs: &[Observed], functions: &[Function], found: &mut Differences) {
+    let first = &runs[0];
+    for (j, other) in runs.iter().enumerate().skip(1) {
+        let parted = first
+            .conditions
+            .iter()
+            .zip(&other.conditions)
+            .find(|(a, b)| a.pc == b.pc && a.passed != b.passed && !a.same_either_way());
+        if let Some((a, b)) = parted {
+            let upto = first
+                .path
+                .iter()
+                .position(|&x| x == a.pc)
+                .map_or(0, |k| k + 1);
+            let mut p = place(
+                Difference::ConditionalExecution,
+                a.pc,
+                &first.path[..upto],
+                functions,
+                [0, j],
+            );
+            p.instruction = Some(a.instruction.clone());
+            p.latency = Some([a.took(), b.took()]);
+            found.conditional = Some(p);
+            return;
+        }
+    }
 }
 
 /// The deepest call chain [`Place::called_from`] follows.
@@ -161,6 +200,7 @@ mod tests {
             path: path.to_vec(),
             data: data.to_vec(),
             latencies: Vec::new(),
+            conditions: Vec::new(),
         }
     }
 
@@ -257,5 +297,49 @@ mod tests {
             p.describe()
         );
         assert_eq!(compare(&[a.clone(), a], &functions()).latency, None);
+    }
+
+    #[test]
+    fn a_condition_that_follows_the_secret_is_placed_at_its_instruction() {
+        let conditional = |pc, instruction: &str, passed, cycles| Conditional {
+            pc,
+            instruction: instruction.into(),
+            passed,
+            cycles,
+        };
+        let mut a = run(10, &[0x100, 0x102, 0x104, 0x106], &[]);
+        let mut b = a.clone();
+        a.conditions = vec![
+            conditional(0x104, "MOVNE", true, [1, 1]),
+            conditional(0x106, "UDIVNE", true, [7, 1]),
+        ];
+        b.conditions = vec![
+            conditional(0x104, "MOVNE", false, [1, 1]),
+            conditional(0x106, "UDIVNE", false, [7, 1]),
+        ];
+        let d = compare(&[a.clone(), a.clone(), b], &functions());
+        assert_eq!((d.path, d.count, d.data), (None, None, None));
+        let p = d.conditional.unwrap();
+        assert_eq!(
+            (p.what, p.address, p.runs, p.latency),
+            (
+                Difference::ConditionalExecution,
+                0x106,
+                [0, 2],
+                Some([7, 1])
+            )
+        );
+        assert!(
+            p.describe()
+                .contains("(UDIVNE: 7 vs 1 cycles) at 0x106 in caller"),
+            "{}",
+            p.describe()
+        );
+        // A MOVNE run or skipped takes one cycle: not even a warning.
+        let mut c = a.clone();
+        c.conditions[0].passed = false;
+        assert_eq!(compare(&[a.clone(), c], &functions()).conditional, None);
+        // The same pattern in every run: nothing.
+        assert_eq!(compare(&[a.clone(), a], &functions()).conditional, None);
     }
 }

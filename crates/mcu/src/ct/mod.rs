@@ -12,13 +12,17 @@
 //!   else a warning. Where a variable-latency instruction runs in a region
 //!   (UDIV on M3/M4, UMULL on M3, DIV on RISC-V), a second run logs its
 //!   operands ([`operands`]) and prices them ([`latency`]): operands of
-//!   another size in another run are a leak.
+//!   another size in another run are a leak. The same run logs the flags
+//!   before each instruction of an IT block on the M3 and M4
+//!   ([`conditional`]): a multi-cycle instruction run in one run and skipped
+//!   in another is a leak, on the same instruction addresses.
 //!
 //! The firmware side is `firmware/src/ct`: [`RUNS`] runs of the scheme's key
 //! setup and seal, each on its own key, nonce and plaintext drawn from the
 //! seed written into the ELF, or the planted leaks ([`PLANTS`]).
 
 pub mod compare;
+pub mod conditional;
 pub mod latency;
 pub mod operands;
 pub mod trace;
@@ -36,12 +40,13 @@ pub const PLANTS: &str = "plants";
 
 /// The planted leaks (region names) with the function each plants, and the
 /// constant-time twin of each (firmware/src/ct/plants.rs).
-pub const PLANTED: [(&str, &str); 5] = [
+pub const PLANTED: [(&str, &str); 6] = [
     ("ct-branch-on-key-bit", "ct-select-on-key-bit"),
     ("ct-table-lookup", "ct-table-scan"),
     ("ct-early-exit-compare", "ct-constant-time-compare"),
     ("ct-secret-division", "ct-division-by-multiplication"),
     ("ct-secret-long-multiply", "ct-long-multiply-by-halves"),
+    ("ct-secret-condition", "ct-public-condition"),
 ];
 
 /// The ELF symbol that holds the seed (firmware `CIPHERMETER_CT_SEED`).
@@ -72,9 +77,15 @@ pub fn model(target: Target) -> String {
         }
         _ => "the core has no instruction whose time follows its operands",
     };
+    let conditional = if conditional::has_it_blocks(target) {
+        "; conditional execution: whether each instruction of an IT block ran, a skipped one \
+         priced as a NOP and a run one by its class (data/cycle-timings/cortex-m.toml)"
+    } else {
+        ""
+    };
     format!(
         "QEMU's executed instruction addresses and data addresses of {RUNS} runs on unlike \
-         secrets ({addresses}); variable-latency instructions: {operands}"
+         secrets ({addresses}); variable-latency instructions: {operands}{conditional}"
     )
 }
 
@@ -229,12 +240,13 @@ fn seed_copy(elf: &std::path::Path, to: &std::path::Path, seed: u64) -> Result<(
     std::fs::write(to, bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))
 }
 
-/// The most instructions the plugin watches (firmware/ct-trace `MAX_MARKS`).
-const MAX_WATCHED: usize = 256;
+/// The most instructions the plugin watches (firmware/ct-trace `MAX_WATCHED`).
+const MAX_WATCHED: usize = 4096;
 
 /// Prices the operands of every variable-latency instruction the regions
-/// ran, from a second run that logs them (QEMU targets only; the AVR's
-/// cycles already include them).
+/// ran, and judges every instruction of an IT block they ran run or
+/// skipped, from a second run that logs the registers before each (QEMU
+/// targets only; the AVR's cycles already include them).
 fn price_operands(
     target: Target,
     elf: &std::path::Path,
@@ -249,27 +261,56 @@ fn price_operands(
         .iter()
         .flat_map(|o| o.path.iter().copied())
         .collect();
-    let watched: Vec<u32> = ran
+    let variable = ran
         .into_iter()
-        .filter(|&pc| code(pc, 4).is_some_and(|i| latency::variable(target, i).is_some()))
-        .collect();
+        .filter(|&pc| code(pc, 4).is_some_and(|i| latency::variable(target, i).is_some()));
+    // Each IT block whole (the IT and the instructions it makes conditional):
+    // the log's filter takes ranges, and the plugin numbers each instruction in them.
+    let mut blocks = std::collections::BTreeMap::new();
+    if conditional::has_it_blocks(target) {
+        for o in observed.iter() {
+            for block in conditional::it_blocks(&o.path, code) {
+                blocks.entry(block[0]).or_insert(block);
+            }
+        }
+    }
+    let mut watched: std::collections::BTreeSet<u32> =
+        blocks.values().flat_map(|b| b.iter()).copied().collect();
+    let mut ranges: Vec<(u32, u32)> = blocks.values().map(|b| (b[0], b[b.len() - 1])).collect();
+    for pc in variable {
+        if watched.insert(pc) {
+            ranges.push((pc, pc));
+        }
+    }
     if watched.is_empty() {
         return Ok(());
     }
     if watched.len() > MAX_WATCHED {
         return Err(format!(
-            "{} variable-latency instructions ran, more than the {MAX_WATCHED} the operand \
-             run can watch",
+            "{} variable-latency and conditional instructions ran, more than the \
+             {MAX_WATCHED} the operand run can watch",
             watched.len()
         ));
     }
+    let watched: Vec<u32> = watched.into_iter().collect();
     let plugin = compile::qemu_plugin().map_err(|e| e.to_string())?;
     // QEMU may log a block it then stops before running; a second run, which
     // stops elsewhere, settles it, and a second mismatch is the verdict's reason.
-    let priced = read_operands(target, elf, &plugin, &watched, image, observed.len())
-        .or_else(|_| read_operands(target, elf, &plugin, &watched, image, observed.len()))?;
-    for (o, latencies) in observed.iter_mut().zip(priced) {
-        o.latencies = latencies;
+    let read = || {
+        read_operands(
+            target,
+            elf,
+            &plugin,
+            &watched,
+            &ranges,
+            image,
+            observed.len(),
+        )
+    };
+    let priced = read().or_else(|_| read())?;
+    for (o, watched) in observed.iter_mut().zip(priced) {
+        o.latencies = watched.latencies;
+        o.conditions = watched.conditions;
     }
     Ok(())
 }
@@ -280,11 +321,12 @@ fn read_operands(
     elf: &std::path::Path,
     plugin: &std::path::Path,
     watched: &[u32],
+    ranges: &[(u32, u32)],
     image: &Image,
     regions: usize,
-) -> Result<Vec<Vec<latency::Latency>>, String> {
+) -> Result<Vec<operands::Watched>, String> {
     let index = elf.with_extension("operands");
-    let output = emulate::run_qemu_operands(target, elf, plugin, &index, watched);
+    let output = emulate::run_qemu_operands(target, elf, plugin, &index, watched, ranges);
     let bytes = std::fs::read(&index);
     std::fs::remove_file(&index).ok();
     let (output, log) = output.map_err(|e| e.to_string())?;
@@ -384,8 +426,9 @@ fn judge(target: Target, name: String, runs: &[Observed], image: &Image) -> Oper
         (leak, data) => (leak, data),
     };
     warnings.extend(data_warning);
-    // On one path, operands of another size take another time.
-    let leak = leak.or(found.latency);
+    // On one path, a multi-cycle instruction run in one run and skipped in
+    // another, or operands of another size, take another time.
+    let leak = leak.or(found.conditional).or(found.latency);
     let cycles = |r: &Observed| -> Option<u64> {
         r.latencies
             .iter()

@@ -1,12 +1,17 @@
-//! The operands of variable-latency instructions, which QEMU's plugins
-//! cannot read: a second run logs the CPU's registers before each execution
-//! of those instructions only (`emulate::run_qemu_operands`), and the plugin
-//! numbers the executions inside each region, so each region's executions
-//! are found in the log and priced with the core's latency model
-//! ([`super::latency`]).
+//! The operands of variable-latency instructions, and the flags of the
+//! instructions in IT blocks, which QEMU's plugins cannot read: a second run
+//! logs the CPU's registers before each execution of those instructions only
+//! (`emulate::run_qemu_operands`), with QEMU's disassembly of each, and the
+//! plugin numbers the executions inside each region, so each region's
+//! executions are found in the log, priced with the core's latency model
+//! ([`super::latency`]) and judged run or skipped ([`super::conditional`]).
 
+use std::collections::HashMap;
+
+use super::conditional::{self, Conditional};
 use super::latency::{self, Latency};
 use crate::Target;
+use crate::cycles::trace::{Disassembled, disassembled};
 
 /// The registers before one instruction ran: `values[n]` is R`n` on a
 /// Cortex-M and x`n` on RISC-V.
@@ -14,6 +19,8 @@ use crate::Target;
 pub struct Registers {
     pub pc: u32,
     pub values: Vec<u32>,
+    /// The XPSR on a Cortex-M (flags and IT state).
+    pub xpsr: Option<u32>,
 }
 
 /// Reads QEMU's `-d cpu` log as it streams: ARM's `R00=… R15=…` lines and
@@ -24,10 +31,21 @@ pub struct LogReader {
     entries: Vec<Registers>,
     current: Option<Registers>,
     other: Vec<String>,
+    /// QEMU's disassembly (`-d in_asm`) of each logged instruction.
+    code: HashMap<u32, Disassembled>,
 }
 
 impl LogReader {
     pub fn feed(&mut self, line: &str) {
+        if line.starts_with("0x")
+            && let Some(insn) = disassembled(line)
+        {
+            self.code.insert(insn.addr, insn);
+            return;
+        }
+        if line.starts_with("IN:") || line.trim().is_empty() {
+            return;
+        }
         let mut tokens = line.split_whitespace().peekable();
         let logged =
             line.starts_with(' ') || arm_register(line).is_some() || line.starts_with("XPSR=");
@@ -44,6 +62,8 @@ impl LogReader {
                 if n == 15 {
                     self.current.get_or_insert_default().pc = value;
                 }
+            } else if let Some(value) = token.strip_prefix("XPSR=").and_then(hex) {
+                self.current.get_or_insert_default().xpsr = Some(value);
             } else if token == "pc" {
                 self.start();
                 let value = tokens.next().and_then(hex);
@@ -76,10 +96,31 @@ impl LogReader {
     /// so none is dropped: a block QEMU logged and then stopped before it ran
     /// would make the log longer than the plugin's count, which [`price`]
     /// refuses.
-    pub fn finish(mut self) -> (Vec<Registers>, String) {
+    pub fn finish(mut self) -> Log {
         self.start();
-        (std::mem::take(&mut self.entries), self.other.join("\n"))
+        Log {
+            entries: std::mem::take(&mut self.entries),
+            code: std::mem::take(&mut self.code),
+            other: self.other.join("\n"),
+        }
     }
+}
+
+/// The operand run's log: each logged execution's registers in order, the
+/// disassembly of each instruction logged, and what was not the log.
+#[derive(Debug, Default)]
+pub struct Log {
+    pub entries: Vec<Registers>,
+    pub code: HashMap<u32, Disassembled>,
+    pub other: String,
+}
+
+/// What one region's watched executions were: each variable-latency one
+/// that ran, priced, and each one in an IT block, run or skipped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Watched {
+    pub latencies: Vec<Latency>,
+    pub conditions: Vec<Conditional>,
 }
 
 /// `R07=2000fe50` as (7, 0x2000fe50).
@@ -123,39 +164,54 @@ pub fn read_index(bytes: &[u8]) -> Result<(Vec<Vec<u32>>, u32), String> {
     Err("the operand index has no count: QEMU did not finish".into())
 }
 
-/// Each region's variable-latency executions, priced: the index's numbers
-/// looked up in the log, each decoded from the instruction at its address.
+/// Each region's watched executions: the index's numbers looked up in the
+/// log, a variable-latency one priced by the instruction at its address (one
+/// in an IT block only if it ran), one in an IT block judged run or skipped
+/// from its XPSR and QEMU's disassembly. Another watched instruction (the IT
+/// itself, logged with its block) says nothing.
 pub fn price<'a>(
     target: Target,
     index: &[Vec<u32>],
     total: u32,
-    log: &[Registers],
+    log: &Log,
     code: impl Fn(u32, usize) -> Option<&'a [u8]>,
-) -> Result<Vec<Vec<Latency>>, String> {
-    if log.len() != total as usize {
+) -> Result<Vec<Watched>, String> {
+    if log.entries.len() != total as usize {
         return Err(format!(
-            "QEMU's log holds {} executions of the variable-latency instructions and the \
+            "QEMU's log holds {} executions of the watched instructions and the \
              plugin counted {total}: the operands cannot be matched to their runs",
-            log.len()
+            log.entries.len()
         ));
     }
     index
         .iter()
         .map(|region| {
-            region
-                .iter()
-                .map(|&k| {
-                    let regs = &log[k as usize];
-                    let insn = code(regs.pc, 4)
-                        .ok_or_else(|| format!("no code at {:#x} in the ELF", regs.pc))?;
-                    latency::price(target, regs.pc, insn, &regs.values).ok_or_else(|| {
-                        format!(
-                            "the instruction at {:#x} is not one whose operands this check reads",
+            let mut watched = Watched::default();
+            for &k in region {
+                let regs = &log.entries[k as usize];
+                let insn = code(regs.pc, 4)
+                    .ok_or_else(|| format!("no code at {:#x} in the ELF", regs.pc))?;
+                let priced = latency::price(target, regs.pc, insn, &regs.values);
+                let condition = match (regs.xpsr, log.code.get(&regs.pc)) {
+                    (Some(xpsr), Some(insn)) => {
+                        conditional::judge(target, insn, xpsr, priced.and_then(|p| p.cycles))
+                    }
+                    (Some(xpsr), None) if conditional::condition(xpsr).is_some() => {
+                        return Err(format!(
+                            "QEMU logged no disassembly of the instruction at {:#x}",
                             regs.pc
-                        )
-                    })
-                })
-                .collect()
+                        ));
+                    }
+                    _ => None,
+                };
+                if let Some(p) = priced
+                    && condition.as_ref().is_none_or(|c| c.passed)
+                {
+                    watched.latencies.push(p);
+                }
+                watched.conditions.extend(condition);
+            }
+            Ok(watched)
         })
         .collect()
 }
@@ -179,8 +235,9 @@ mod tests {
         ] {
             r.feed(line);
         }
-        let (entries, other) = r.finish();
+        let Log { entries, other, .. } = r.finish();
         assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].xpsr, Some(0x6100_0000));
         assert_eq!(entries[0].pc, 0xb4a);
         assert_eq!(entries[0].values[1], 0xcccc_cccd);
         assert_eq!(entries[0].values[6], 0x138f);
@@ -202,7 +259,7 @@ mod tests {
         for line in entry.iter().chain(&entry) {
             r.feed(line);
         }
-        let (entries, _) = r.finish();
+        let entries = r.finish().entries;
         assert_eq!(
             entries.len(),
             2,
@@ -225,7 +282,10 @@ mod tests {
         assert!(read_index(&words(&[2, END])).is_err(), "no count");
         assert!(read_index(&words(&[END, ESCAPE])).is_err());
         assert!(read_index(&[1, 2]).is_err());
-        let log = vec![Registers::default(); 3];
+        let log = Log {
+            entries: vec![Registers::default(); 3],
+            ..Log::default()
+        };
         let err = price(Target::CortexM3, &[vec![0]], 4, &log, |_, _| None).unwrap_err();
         assert!(err.contains("counted 4"), "{err}");
     }

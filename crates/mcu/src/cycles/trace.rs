@@ -93,9 +93,19 @@ fn hex(s: &str) -> Option<u64> {
     u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok()
 }
 
+/// One line of QEMU's disassembly (`-d in_asm`): where, how long, what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disassembled {
+    pub addr: u32,
+    pub size: u32,
+    /// As QEMU prints it (`udivne`, `ldr.w`).
+    pub mnemonic: String,
+    pub decoded: Decoded,
+}
+
 /// `0x00000c2c:  b580       push     {r7, lr}` → the instruction. RISC-V
 /// prints a 32-bit instruction as one word of 8 digits.
-fn parse_insn(line: &str) -> Option<Insn> {
+pub fn disassembled(line: &str) -> Option<Disassembled> {
     let (addr, rest) = line.split_once(':')?;
     let addr = hex(addr)? as u32;
     let mut words = rest.split_whitespace().peekable();
@@ -110,10 +120,19 @@ fn parse_insn(line: &str) -> Option<Insn> {
     }
     let mnemonic = words.next()?;
     let operands: Vec<&str> = words.collect();
-    (size > 0).then(|| Insn {
+    (size > 0).then(|| Disassembled {
         addr,
         size,
+        mnemonic: mnemonic.to_string(),
         decoded: decode(mnemonic, &operands.join(" ")),
+    })
+}
+
+fn parse_insn(line: &str) -> Option<Insn> {
+    disassembled(line).map(|d| Insn {
+        addr: d.addr,
+        size: d.size,
+        decoded: d.decoded,
     })
 }
 
