@@ -154,7 +154,8 @@ fn edhoc_on_sigfox_is_refused_as_message_2_fits_no_downlink() {
         .stderr(predicates::str::contains(
             "message_2 (the responder's): on sigfox-rc1, 45 B cannot go down to the device: a downlink carries 8 B",
         ))
-        .stderr(predicates::str::contains("would take 8"));
+        .stderr(predicates::str::contains("would take 8"))
+        .stderr(predicates::str::contains("4 a day"));
     let e = json(&[
         "energy",
         "--device",

@@ -279,6 +279,16 @@ pub fn cost(
         }
         messages.push(m);
     }
+    // Every downlink that answers an uplink counts against the link's day.
+    let downlinks = messages
+        .iter()
+        .filter(|m| m.downlink.as_ref().is_some_and(|d| d.answers_uplink))
+        .map(|m| m.frames)
+        .sum();
+    link::downlink::check_per_day(link, downlinks).map_err(|reason| HandshakeError::Downlink {
+        message: "the responder's messages",
+        reason,
+    })?;
     let mut cost = totals("edhoc".into(), Class::Classical, messages, link);
     cost.method = Some(transcript.method.number());
     cost.suite = Some(transcript.suite.number());

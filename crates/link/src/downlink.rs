@@ -13,7 +13,8 @@
 //!   nothing here cuts or puts back fragments sent down.
 //! - `on-request` (Sigfox): one fixed-size frame of `max_payload` bytes,
 //!   only in the window the device opens `delay_ms` after an uplink that
-//!   asks for it; the device listens the whole
+//!   asks for it, as many a day as `[link.limits]` `downlinks_per_day`
+//!   allows; the device listens the whole
 //!   window (it cannot know when in it the frame comes). No fragments
 //!   (RFC 9442's downlink fragments each need a requesting uplink and count
 //!   against the day's few).
@@ -299,8 +300,11 @@ pub fn cost(link: &LinkSpec, bytes: u32) -> Result<DownlinkCost, LinkError> {
                 let room = payload.saturating_sub(seal::fragment::HEADER as u32).max(1);
                 let needed = bytes.div_ceil(room);
                 return Err(refuse(format!(
-                    "{bytes} B cannot go down to the device: a downlink carries {payload} B, one frame only in the window the device opens after an uplink that asks for it, and no downlink fragments are costed: cut into {payload}-byte downlinks with a {}-byte fragment header it would take {needed}, each answering an uplink of its own",
+                    "{bytes} B cannot go down to the device: a downlink carries {payload} B, one frame only in the window the device opens after an uplink that asks for it, and no downlink fragments are costed: cut into {payload}-byte downlinks with a {}-byte fragment header it would take {needed}, each answering an uplink of its own{}",
                     seal::fragment::HEADER,
+                    per_day(link).map_or_else(String::new, |n| format!(
+                        ", where the link allows {n} a day"
+                    ))
                 )));
             }
             let frame = figure(&down.frame_bytes);
@@ -329,6 +333,32 @@ pub fn cost(link: &LinkSpec, bytes: u32) -> Result<DownlinkCost, LinkError> {
             })
         }
     }
+}
+
+/// Refuses `downlinks` answers to the device where the link allows fewer a day.
+pub fn check_per_day(link: &LinkSpec, downlinks: u32) -> Result<(), LinkError> {
+    let Some(limit) = per_day(link) else {
+        return Ok(());
+    };
+    if downlinks > limit {
+        return Err(LinkError::DownlinkRefused {
+            link: link.name.clone(),
+            bytes: 0,
+            reason: format!(
+                "{downlinks} downlinks are more than the {limit} a day the link allows"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Downlinks a day at most, where the link's limits count them
+/// (`[link.limits]` `downlinks_per_day`).
+pub fn per_day(link: &LinkSpec) -> Option<u32> {
+    link.limits
+        .as_ref()
+        .and_then(|l| l.downlinks_per_day.as_ref())
+        .map(|f| f.value)
 }
 
 fn seconds(t: Micros) -> String {
@@ -373,8 +403,17 @@ mod tests {
             "{e}"
         );
         let why = e.to_string();
-        // 45 B in 6-byte pieces: 8 downlinks.
-        assert!(why.contains("carries 8 B") && why.contains("take 8"), "{why}");
+        // 45 B in 6-byte pieces: 8 downlinks, where RC1 as sold allows 4 a day.
+        assert!(
+            why.contains("carries 8 B") && why.contains("take 8") && why.contains("4 a day"),
+            "{why}"
+        );
+        assert!(check_per_day(&s, 4).is_ok());
+        let e = check_per_day(&s, 5).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "on sigfox-rc1, 5 downlinks are more than the 4 a day the link allows"
+        );
     }
 
     #[test]
