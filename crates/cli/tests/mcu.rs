@@ -323,9 +323,18 @@ fn ct_names_each_planted_leak_and_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("plants on cortex-m4: leaks"), "{stdout}");
     assert!(stdout.contains("seed 5eed0123456789ab"), "{stdout}");
-    for planted in ["branch_on_key_bit", "early_exit_compare"] {
+    for planted in [
+        "branch_on_key_bit",
+        "early_exit_compare",
+        "secret_condition",
+    ] {
         assert!(stdout.contains(&format!("plants::{planted}")), "{stdout}");
     }
+    // The IT block's skipped UDIV, on the same instruction addresses.
+    assert!(
+        stdout.contains("conditional execution that depends on the secret (UDIV: 1 vs 7 cycles)"),
+        "{stdout}"
+    );
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("1 of 1 builds leak on cortex-m4"),
         "{}",
