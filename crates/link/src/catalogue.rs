@@ -20,10 +20,7 @@ const BUILTIN: [(&str, &str); 7] = [
         "links/lora.toml",
         include_str!("../../../data/links/lora.toml"),
     ),
-    (
-        "links/lorawan.toml",
-        include_str!("../../../data/links/lorawan.toml"),
-    ),
+    crate::lorawan::REGIONS_FILE,
     (
         "links/ieee802154.toml",
         include_str!("../../../data/links/ieee802154.toml"),
@@ -477,6 +474,9 @@ pub struct Catalogue {
 struct LinkFile {
     #[serde(default)]
     link: Vec<LinkSpec>,
+    /// LoRaWAN's regions (built in only: `Region` reads them).
+    #[serde(default)]
+    region: Vec<crate::lorawan::RegionSpec>,
 }
 
 impl Catalogue {
@@ -501,6 +501,16 @@ impl Catalogue {
 
     pub fn add_file(&mut self, origin: &str, text: &str) -> Result<(), LinkError> {
         let file: LinkFile = parse_toml(origin, text)?;
+        if !file.region.is_empty() && !BUILTIN.iter().any(|b| b.0 == origin) {
+            return Err(LinkError::Data(format!(
+                "{origin}: [[region]] is built in (data/links/lorawan.toml); a data file adds [[link]] entries only"
+            )));
+        }
+        for region in &file.region {
+            region
+                .validate()
+                .map_err(|e| LinkError::Data(format!("{origin}: {e}")))?;
+        }
         for link in file.link {
             link.validate()
                 .map_err(|e| LinkError::Data(format!("{origin}: {e}")))?;

@@ -13,6 +13,8 @@ use std::str::FromStr;
 use num_rational::Ratio;
 
 use crate::error::LinkError;
+use crate::figure::{Figure, parse_toml};
+use crate::limits::LinkLimits;
 use crate::lora::{Airtime, Bandwidth, LoraParams};
 use crate::lorawan_frame::{MAX_FOPTS, MIC_LEN, phy_len};
 use crate::time::Micros;
@@ -48,6 +50,68 @@ impl fmt::Display for Region {
             Region::Us915 => "US915",
         })
     }
+}
+
+/// A region's limits, shared by every link entry in it: data/links/lorawan.toml's
+/// `[[region]]` (RP002-1.0.x Regional Parameters, ETSI EN 300 220).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSpec {
+    pub region: Region,
+    /// How often it may send (EU868's 1 %), judged as a link's `[link.limits]` is.
+    #[serde(default)]
+    pub limits: Option<LinkLimits>,
+    /// How long one frame may be on air (US915: 400 ms).
+    #[serde(default)]
+    pub dwell_time_ms: Option<Figure<u64>>,
+}
+
+impl RegionSpec {
+    pub fn validate(&self) -> Result<(), LinkError> {
+        let who = format!("region '{}'", self.region);
+        if let Some(l) = &self.limits {
+            l.validate(&who)?;
+        }
+        if let Some(d) = &self.dwell_time_ms {
+            d.check(&who, "dwell_time_ms")?;
+            if d.value == 0 {
+                return Err(LinkError::Data(format!(
+                    "{who}: dwell_time_ms must be positive"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The built-in regions, read once from data/links/lorawan.toml; the
+/// catalogue validates them with its built-in files.
+pub(crate) const REGIONS_FILE: (&str, &str) = (
+    "links/lorawan.toml",
+    include_str!("../../../data/links/lorawan.toml"),
+);
+
+#[derive(serde::Deserialize)]
+struct RegionFile {
+    #[serde(default)]
+    region: Vec<RegionSpec>,
+}
+
+/// Every `[[region]]` of the built-in file, checked.
+pub fn load_regions() -> Result<Vec<RegionSpec>, LinkError> {
+    let file: RegionFile = parse_toml(REGIONS_FILE.0, REGIONS_FILE.1)?;
+    for r in &file.region {
+        r.validate()
+            .map_err(|e| LinkError::Data(format!("{}: {e}", REGIONS_FILE.0)))?;
+    }
+    Ok(file.region)
+}
+
+fn regions() -> &'static [RegionSpec] {
+    static REGIONS: std::sync::OnceLock<Vec<RegionSpec>> = std::sync::OnceLock::new();
+    // The file is compiled in and `Catalogue::builtin` and the tests load it
+    // with `load_regions`, so a fault in it shows there first.
+    REGIONS.get_or_init(|| load_regions().unwrap_or_else(|e| panic!("{e}")))
 }
 
 /// One uplink data rate of a region.
@@ -113,21 +177,26 @@ impl Region {
         })
     }
 
-    /// The regulatory duty cycle as a fraction (EU868 g1 sub-band: 1 %); `None` where
-    /// the region limits dwell time instead.
+    /// The region's entry in data/links/lorawan.toml (`[[region]]`).
+    pub fn spec(self) -> &'static RegionSpec {
+        regions()
+            .iter()
+            .find(|r| r.region == self)
+            .unwrap_or_else(|| panic!("data/links/lorawan.toml has no [[region]] {self}"))
+    }
+
+    /// The regulatory duty cycle as a fraction (EU868 g1 sub-band: 1 %), from
+    /// `[region.limits]`; `None` where the region limits dwell time instead.
     pub fn duty_cycle(self) -> Option<Ratio<u64>> {
-        match self {
-            Region::Eu868 => Some(Ratio::new(1, 100)),
-            Region::Us915 => None,
-        }
+        self.spec().limits.as_ref()?.duty_cycle()
     }
 
     /// The longest single transmission allowed (US915: 400 ms dwell time).
     pub fn dwell_limit(self) -> Option<Micros> {
-        match self {
-            Region::Eu868 => None,
-            Region::Us915 => Some(Micros::from_ms(400)),
-        }
+        self.spec()
+            .dwell_time_ms
+            .as_ref()
+            .map(|d| Micros::from_ms(d.value))
     }
 
     /// A downlink data rate of the region: EU868's are its uplink rates

@@ -378,3 +378,42 @@ fn serial_radios_take_overrides_and_other_links_are_refused() {
     );
     assert!(cat.serial_radio("nope", &overrides).is_err());
 }
+
+/// LoRaWAN's regional limits come from data/links/lorawan.toml's `[[region]]`,
+/// each sourced, and only the built-in file may hold them.
+#[test]
+fn region_limits_are_data_with_their_source() {
+    let regions = ciphermeter_link::lorawan::load_regions().unwrap();
+    let eu = regions.iter().find(|r| r.region == Region::Eu868).unwrap();
+    let duty = eu
+        .limits
+        .as_ref()
+        .unwrap()
+        .duty_cycle_percent
+        .as_ref()
+        .unwrap();
+    assert_eq!(duty.value, 1.0);
+    assert!(duty.source.as_deref().unwrap().contains("ETSI EN 300 220"));
+    assert_eq!(
+        Region::Eu868.duty_cycle(),
+        Some(num_rational::Ratio::new(1, 100))
+    );
+    assert_eq!(Region::Eu868.dwell_limit(), None);
+    let us = regions.iter().find(|r| r.region == Region::Us915).unwrap();
+    assert!(us.limits.is_none());
+    assert!(us.dwell_time_ms.as_ref().unwrap().source.is_some());
+    assert_eq!(Region::Us915.duty_cycle(), None);
+    assert_eq!(
+        Region::Us915.dwell_limit(),
+        Some(ciphermeter_link::time::Micros::from_ms(400))
+    );
+    let mut cat = Catalogue::builtin().unwrap();
+    let err = cat
+        .add_file(
+            "mine.toml",
+            "[[region]]\nregion = \"EU868\"\n[region.limits]\nname = \"EU868\"\nduty_cycle_percent = { value = 10.0, source = \"x\" }\n",
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("[[region]] is built in"), "{err}");
+}
