@@ -254,7 +254,7 @@ pub fn cost(
                 name,
                 sender,
                 bytes.len() as u32,
-                (None, fragmentation),
+                (false, fragmentation),
                 edhoc_ops(name),
                 link,
                 packet.as_ref(),
@@ -299,14 +299,14 @@ pub fn cost(
 }
 
 /// One message on `link`: whole when it fits one frame or the protocol does
-/// not fragment it (`fragment_header` none: the link model splits it into
+/// not fragment it (`fragmented` false: the link model splits it into
 /// frames as it splits any message), else in fragments of one frame each,
 /// each carrying the header and as much of the message as fits.
 pub(crate) fn message_cost(
     name: &'static str,
     sender: &'static str,
     bytes: u32,
-    (fragment_header, fragmentation): (Option<u32>, Fragmentation),
+    (fragmented, fragmentation): (bool, Fragmentation),
     device_ops: DeviceOps,
     link: &link::LinkSpec,
     packet: Option<&schc::Compressed>,
@@ -321,7 +321,8 @@ pub(crate) fn message_cost(
             .transpose()?
             .map(|(frames, ack, summary)| (frames, ack, Some(summary))),
     };
-    let fragment_header = fragment_header.filter(|_| bytes > capacity && schc.is_none());
+    let fragment_header =
+        (fragmented && bytes > capacity && schc.is_none()).then_some(seal::fragment::HEADER as u32);
     let mut parts = Vec::new();
     let mut acks = None;
     match (fragment_header, schc) {
@@ -330,18 +331,11 @@ pub(crate) fn message_cost(
             acks = summary.map(|s| (ack, s));
         }
         (None, None) => parts.push(whole),
-        (Some(header), None) => {
-            let room = capacity.checked_sub(header).filter(|r| *r > 0).ok_or_else(|| {
-                HandshakeError::Usage(format!(
-                    "{} carries {capacity} bytes a frame: no room beside a {header}-byte fragment header",
-                    link.name
-                ))
-            })?;
-            let mut left = bytes;
-            while left > 0 {
-                let take = left.min(room);
-                parts.push(link.cost(take + header, false)?);
-                left -= take;
+        // The sealing core's fragments, cut as link::fragments cuts every
+        // message; each frame costed on its own.
+        (Some(_), None) => {
+            for n in link::fragments::sizes(bytes, capacity, &link.name)? {
+                parts.push(link.cost(n, false)?);
             }
         }
     }

@@ -181,7 +181,7 @@ pub fn kem_on_link(
         name,
         "initiator",
         setup.message_bytes(),
-        (Some(FRAGMENT_HEADER), fragmentation),
+        (true, fragmentation),
         setup.device_ops(),
         link,
         None,
