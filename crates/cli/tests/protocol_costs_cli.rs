@@ -79,17 +79,19 @@ fn cr2032_days(dir: &Path, link: &str) -> (f64, Value) {
 }
 
 // ble-1m-251, one frame a minute at Zephyr's 50 ms interval: 1199 empty
-// events of 3 V x (4.6 mA x 141 us + 4.8 mA x 120 us) = 3.6738 uJ each.
+// events, each the crystal's start-up (3 V x 0.36 mA x 360 us = 0.3888 uJ)
+// and 3 V x (4.6 mA x 141 us + 4.8 mA x 120 us) = 3.6738 uJ: 4.0626 uJ.
+// The data frame: the crystal and two ramp-ups, 0.3888 + 1.128 = 1.5168 uJ.
 // --conn-interval 100ms: 599 events, each window 5 us wider (146 us of RX):
-// 3.7428 uJ each.
+// 0.3888 + 3.7428 = 4.1316 uJ each.
 #[test]
 fn ble_connection_events_known_and_moved_by_the_interval_flag() {
     let d = energy("ble-1m-251", "1m", &[]);
     let p = &d["link_protocol"];
     assert_eq!(p["protocol_kind"], "ble-connection");
-    close(num(p, "between_messages_uj"), 1199.0 * 3.6738);
+    close(num(p, "between_messages_uj"), 1199.0 * 4.0626);
     let row = &d["messages"][0];
-    close(num(row, "protocol_uj"), 1199.0 * 3.6738 + 1.128);
+    close(num(row, "protocol_uj"), 1199.0 * 4.0626 + 1.5168);
     close(
         num(row, "message_uj"),
         num(row, "tx_uj") + num(row, "rx_uj") + num(row, "protocol_uj"),
@@ -97,7 +99,7 @@ fn ble_connection_events_known_and_moved_by_the_interval_flag() {
     let slow = energy("ble-1m-251", "1m", &["--conn-interval", "100ms"]);
     close(
         num(&slow["link_protocol"], "between_messages_uj"),
-        599.0 * 3.7428,
+        599.0 * 4.1316,
     );
     assert!(num(&slow["messages"][0], "battery_days") > num(row, "battery_days") * 1.5);
     assert_eq!(
@@ -106,8 +108,9 @@ fn ble_connection_events_known_and_moved_by_the_interval_flag() {
     );
 }
 
-// ble-adv-1m, a 10-byte reading: each advertising event sends it on 3
-// channels (720 us) after 3 ramp-ups (120 us) at 4.8 mA and 3 V: 12.096 uJ,
+// ble-adv-1m, a 10-byte reading: each advertising event starts the crystal
+// (3 V x 0.36 mA x 360 us = 0.3888 uJ), then sends it on 3 channels (720 us)
+// after 3 ramp-ups (120 us) at 4.8 mA and 3 V (12.096 uJ): 12.4848 uJ,
 // every 105 ms (100 ms and advDelay's mean 5 ms); --adv-interval 1s: 1005 ms.
 #[test]
 fn ble_advertising_known_and_moved_by_the_adv_interval_flag() {
@@ -116,7 +119,7 @@ fn ble_advertising_known_and_moved_by_the_adv_interval_flag() {
     assert_eq!(d["link_protocol"]["protocol_kind"], "ble-advertising");
     close(
         num(&d["link_protocol"], "between_messages_uj"),
-        (60.0 / 0.105 - 1.0) * 12.096,
+        (60.0 / 0.105 - 1.0) * 12.4848,
     );
     let slow = energy(
         "ble-adv-1m",
@@ -125,23 +128,25 @@ fn ble_advertising_known_and_moved_by_the_adv_interval_flag() {
     );
     close(
         num(&slow["link_protocol"], "between_messages_uj"),
-        (60.0 / 1.005 - 1.0) * 12.096,
+        (60.0 / 1.005 - 1.0) * 12.4848,
     );
 }
 
-// thread, one frame a minute: CSMA-CA before it 18.3504 uJ; a poll every
-// 236 s of 38.76 uJ (CSMA-CA, the 28-byte data request, the ACK wait).
+// thread, one frame a minute: the crystal's start-up (3 V x 0.36 mA x 360 us
+// = 0.3888 uJ) and CSMA-CA (18.3504 uJ) before it, 18.7392 uJ; a poll every
+// 236 s of 0.3888 + 38.76 = 39.1488 uJ (the crystal, CSMA-CA, the 28-byte
+// data request, the ACK wait).
 // --poll-period 2s: 30 polls a minute.
 #[test]
 fn thread_polls_known_and_moved_by_the_poll_period_flag() {
     let d = energy("thread", "1m", &[]);
     let p = &d["link_protocol"];
-    close(num(p, "around_message_uj"), 18.3504);
-    close(num(p, "between_messages_uj"), 38.76 * 60.0 / 236.0);
+    close(num(p, "around_message_uj"), 18.7392);
+    close(num(p, "between_messages_uj"), 39.1488 * 60.0 / 236.0);
     let fast = energy("thread", "1m", &["--poll-period", "2s"]);
     close(
         num(&fast["link_protocol"], "between_messages_uj"),
-        30.0 * 38.76,
+        30.0 * 39.1488,
     );
 }
 

@@ -534,6 +534,27 @@ mod tests {
         )
     }
 
+    /// Study 003's chain:10 reading in aead:aes-128-gcm on a SODAQ Mbili
+    /// (2xAA, a message every 600 s) over `link`, its seal 800,000 cycles:
+    /// the cost and its energy row.
+    fn gcm_chain10_on_mbili(link: &str) -> (SchemeCost, ResultRow) {
+        let (_dir, times) = stored_gcm_seals(&[(216, 800_000)]);
+        let profiles = crate::data::profiles(None).unwrap();
+        let links = crate::data::links(None).unwrap();
+        let link = links.get(link).unwrap();
+        let setting = Setting {
+            device: profiles.device("sodaq-mbili").unwrap(),
+            radio: profiles.radio(&link.radio).unwrap(),
+            link,
+            battery: Some(profiles.battery("2xAA").unwrap()),
+            interval_s: 600.0,
+            protocol: Default::default(),
+        };
+        let c = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
+        let row = c.energy_row(&setting).unwrap();
+        (c, row)
+    }
+
     fn stored_gcm_seals(points: &[(usize, u64)]) -> (tempfile::TempDir, DeviceTimes) {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("r.sqlite")).unwrap();
@@ -628,22 +649,9 @@ mod tests {
     /// the SODAQ Mbili's 8 MHz), the CPU costs 3.3 V × 3.5 mA × 0.1 s = 1,155 µJ.
     #[test]
     fn a_known_message_on_a_known_link_costs_known_bytes_and_microjoules() {
-        let (_dir, times) = stored_gcm_seals(&[(216, 800_000)]);
-        let profiles = crate::data::profiles(None).unwrap();
-        let links = crate::data::links(None).unwrap();
-        let link = links.get("lorawan-eu868-dr5").unwrap();
-        let setting = Setting {
-            device: profiles.device("sodaq-mbili").unwrap(),
-            radio: profiles.radio(&link.radio).unwrap(),
-            link,
-            battery: Some(profiles.battery("2xAA").unwrap()),
-            interval_s: 600.0,
-            protocol: Default::default(),
-        };
-        let c = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
+        let (c, row) = gcm_chain10_on_mbili("lorawan-eu868-dr5");
         assert_eq!((c.plaintext_bytes, c.sealed_bytes), (216, 415));
         assert_eq!(c.cpu_us, 100_000.0);
-        let row = c.energy_row(&setting).unwrap();
         assert_eq!(row.data["frames"], 2);
         // 415 B in the sealing core's fragments: 220 + 2 and 195 + 2 bytes.
         assert_eq!(row.data["airtime_ms"], 701.952);
@@ -661,29 +669,18 @@ mod tests {
 
     /// On BLE the stored message energy, whose CPU share `run` states,
     /// holds the connection's empty events until the next message: at
-    /// Zephyr's 50 ms interval, 600 / 0.05 - 2 = 11,998 events of 3.6738 µJ
-    /// (data/links/ble.toml, the nRF52840's currents and ramp-up) and the
-    /// two data frames' ramp-ups, 1.128 µJ each: 44,080.5084 µJ.
+    /// Zephyr's 50 ms interval, 600 / 0.05 - 2 = 11,998 events of 4.0626 µJ
+    /// (the crystal's start-up, 3 V × 0.36 mA × 360 µs = 0.3888 µJ, and the
+    /// radio's 3.6738 µJ: data/links/ble.toml, the nRF52840's currents,
+    /// crystal and ramp-up) and the two data frames' crystal and ramp-ups,
+    /// 0.3888 + 1.128 = 1.5168 µJ each: 48,743.0748 + 3.0336 = 48,746.1084 µJ.
     #[test]
     fn the_stored_message_energy_holds_the_link_protocols_idle_costs() {
-        let (_dir, times) = stored_gcm_seals(&[(216, 800_000)]);
-        let profiles = crate::data::profiles(None).unwrap();
-        let links = crate::data::links(None).unwrap();
-        let link = links.get("ble-1m-251").unwrap();
-        let setting = Setting {
-            device: profiles.device("sodaq-mbili").unwrap(),
-            radio: profiles.radio(&link.radio).unwrap(),
-            link,
-            battery: Some(profiles.battery("2xAA").unwrap()),
-            interval_s: 600.0,
-            protocol: Default::default(),
-        };
-        let c = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
-        let row = c.energy_row(&setting).unwrap();
+        let (_, row) = gcm_chain10_on_mbili("ble-1m-251");
         assert_eq!(row.data["frames"], 2);
         let f = |k: &str| row.data[k].as_f64().unwrap();
         assert!(
-            (f("protocol_uj") - 44_080.508_4).abs() < 1e-3,
+            (f("protocol_uj") - 48_746.108_4).abs() < 1e-3,
             "{}",
             f("protocol_uj")
         );

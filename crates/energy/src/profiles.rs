@@ -80,6 +80,13 @@ pub struct Radio {
     /// µs (counted at that state's current by `protocol`).
     #[serde(default)]
     pub ramp_up_us: Option<Figure<f64>>,
+    /// The high-frequency crystal's start-up before each radio wake (an
+    /// event, a poll, a frame), µs; it precedes the radio's ramp-up.
+    #[serde(default)]
+    pub xo_startup_us: Option<Figure<f64>>,
+    /// The current drawn while that crystal starts, mA.
+    #[serde(default)]
+    pub xo_startup_ma: Option<Figure<f64>>,
     #[serde(default)]
     pub notes: Option<String>,
 }
@@ -205,8 +212,14 @@ impl Profiles {
             positive(&who, "voltage_v", &r.voltage_v, false).map_err(err)?;
             positive(&who, "rx_ma", &r.rx_ma, false).map_err(err)?;
             positive(&who, "sleep_ua", &r.sleep_ua, true).map_err(err)?;
-            if let Some(ramp) = &r.ramp_up_us {
-                positive(&who, "ramp_up_us", ramp, true).map_err(err)?;
+            for (what, f) in [
+                ("ramp_up_us", &r.ramp_up_us),
+                ("xo_startup_us", &r.xo_startup_us),
+                ("xo_startup_ma", &r.xo_startup_ma),
+            ] {
+                if let Some(f) = f {
+                    positive(&who, what, f, true).map_err(err)?;
+                }
             }
             for t in &r.tx {
                 positive(&who, &format!("tx {} dBm", t.dbm), &t.ma, false).map_err(err)?;

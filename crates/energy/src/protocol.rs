@@ -4,7 +4,8 @@
 //! cellular modem's connection, RRC inactivity, paging and periodic TAUs.
 //!
 //! The figures are the link's `[link.protocol]` (`link::protocol`), each with
-//! its source, and the radio's currents and ramp-up; a user's flags
+//! its source, and the radio's currents, crystal start-up and ramp-up (each
+//! radio wake: a BLE event, a poll, a frame); a user's flags
 //! ([`Overrides`]) replace the stack defaults. [`cost`] is the one place they
 //! are priced; `estimate_with` adds the result to a message's energy, and
 //! [`average_ua`] gives a link's mean current at an interval (for tests held
@@ -375,31 +376,40 @@ pub fn cost(
     match spec {
         ProtocolSpec::BleConnection(b) => {
             let ramp = ramp_up_s(radio, link)?;
-            ble(&mut acc, b, power, ramp, frames, interval_s, o)?;
+            let (wake, crystal) = crystal_wake(radio, link)?;
+            ble(&mut acc, b, power, ramp, wake, frames, interval_s, o)?;
+            acc.parameters.push(crystal);
         }
         ProtocolSpec::BleAdvertising(a) => {
             let ramp = ramp_up_s(radio, link)?;
+            let (wake, crystal) = crystal_wake(radio, link)?;
             let reps = link
                 .framed
                 .as_ref()
                 .map_or(1, |f| f.repetitions.value.max(1));
             let shape = Broadcast {
                 ramp_s: ramp,
+                wake,
                 channels: reps,
                 frames,
                 airtime_s: message_s,
             };
             advertising(&mut acc, a, power, shape, interval_s, o);
+            acc.parameters.push(crystal);
         }
         ProtocolSpec::Ieee802154(m) => {
             let ramp = ramp_up_s(radio, link)?;
+            let (wake, crystal) = crystal_wake(radio, link)?;
             let framed = link.framed.as_ref().ok_or_else(|| {
                 EnergyError::Data(format!(
                     "link '{}': an 802.15.4 protocol needs [link.framed]",
                     link.name
                 ))
             })?;
-            mac802154(&mut acc, m, framed, power, ramp, frames, interval_s, o);
+            mac802154(
+                &mut acc, m, framed, power, ramp, wake, frames, interval_s, o,
+            );
+            acc.parameters.push(crystal);
         }
         ProtocolSpec::Cellular(c) => cellular(&mut acc, c, power, message_s, interval_s, o),
     }
@@ -449,11 +459,50 @@ fn ramp_up_s(radio: &Radio, link: &LinkSpec) -> Result<f64, EnergyError> {
         })
 }
 
+/// The high-frequency crystal's start-up before one radio wake: its time and
+/// its energy (start-up time × start-up current × the radio's voltage). It
+/// precedes the radio's own ramp-up, which is counted apart.
+#[derive(Clone, Copy)]
+struct Wake {
+    s: f64,
+    j: f64,
+}
+
+/// The radio's crystal start-up and the parameter that shows it; a protocol
+/// that wakes the radio needs it.
+fn crystal_wake(radio: &Radio, link: &LinkSpec) -> Result<(Wake, Parameter), EnergyError> {
+    let (Some(us), Some(ma)) = (&radio.xo_startup_us, &radio.xo_startup_ma) else {
+        return Err(EnergyError::Data(format!(
+            "radio '{}' has no xo_startup_us and xo_startup_ma (its crystal's start-up before each radio wake), which link '{}''s protocol needs",
+            radio.name, link.name
+        )));
+    };
+    let shown = Parameter {
+        name: "crystal_start_up",
+        value: us.value,
+        unit: "us",
+        from: format!(
+            "{} at {} mA ({})",
+            us.provenance(),
+            ma.value,
+            ma.provenance()
+        ),
+    };
+    let s = us.value * 1e-6;
+    let wake = Wake {
+        s,
+        j: radio.voltage_v.value * ma.value * 1e-3 * s,
+    };
+    Ok((wake, shown))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn ble(
     acc: &mut Acc,
     b: &BleConnection,
     p: Power,
     ramp_s: f64,
+    wake: Wake,
     frames: u32,
     interval_s: f64,
     o: &Overrides,
@@ -491,7 +540,7 @@ fn ble(
     // margin, the central's empty PDU; then answers with its own after T_IFS.
     let rx_s = ramp_s + widening + b.window_margin_us.value * 1e-6 + empty;
     let tx_s = ramp_s + empty;
-    let event_j = p.rx_j(rx_s) + p.tx_j(tx_s);
+    let event_j = wake.j + p.rx_j(rx_s) + p.tx_j(tx_s);
     let events = (interval_s / span - f64::from(frames)).max(0.0);
     acc.item(
         format!(
@@ -505,14 +554,14 @@ fn ble(
         ),
         events,
         event_j,
-        rx_s + tx_s,
+        wake.s + rx_s + tx_s,
         false,
     );
     acc.item(
-        "radio start-up before each data frame and its answer".into(),
+        "crystal and radio start-up before each data frame and its answer".into(),
         f64::from(frames),
-        p.tx_j(ramp_s) + p.rx_j(ramp_s),
-        2.0 * ramp_s,
+        wake.j + p.tx_j(ramp_s) + p.rx_j(ramp_s),
+        wake.s + 2.0 * ramp_s,
         true,
     );
     Ok(())
@@ -521,6 +570,8 @@ fn ble(
 /// What one advertised message looks like on air.
 struct Broadcast {
     ramp_s: f64,
+    /// The crystal's start-up, once an event.
+    wake: Wake,
     /// Primary channels each PDU goes out on (the link's repetitions).
     channels: u32,
     frames: u32,
@@ -553,10 +604,10 @@ fn advertising(
     let frames = b.frames.max(1);
     let startup = f64::from(b.channels) * b.ramp_s;
     acc.item(
-        "radio start-up before each channel's PDU of the new reading".into(),
+        "crystal start-up, then the radio's before each channel's PDU of the new reading".into(),
         f64::from(frames),
-        p.tx_j(startup),
-        startup,
+        b.wake.j + p.tx_j(startup),
+        b.wake.s + startup,
         true,
     );
     // One event's PDUs on air: the message's airtime spread over its frames.
@@ -567,8 +618,8 @@ fn advertising(
             period * 1e3
         ),
         (interval_s / period - f64::from(frames)).max(0.0),
-        p.tx_j(event_s),
-        event_s,
+        b.wake.j + p.tx_j(event_s),
+        b.wake.s + event_s,
         false,
     );
 }
@@ -580,6 +631,7 @@ fn mac802154(
     f: &link::framed::FramedLink,
     p: Power,
     ramp_s: f64,
+    wake: Wake,
     frames: u32,
     interval_s: f64,
     o: &Overrides,
@@ -595,8 +647,9 @@ fn mac802154(
         } else {
             0.0
         };
-    let csma_j = p.rx_j(listen_s) + p.tx_j(ramp_s);
-    let csma_busy = backoff_s + cca_s + 2.0 * ramp_s;
+    // Each frame and each poll wakes the radio: the crystal starts first.
+    let csma_j = wake.j + p.rx_j(listen_s) + p.tx_j(ramp_s);
+    let csma_busy = wake.s + backoff_s + cca_s + 2.0 * ramp_s;
     acc.param(
         "mean_backoff",
         backoff_s * 1e6,
@@ -610,7 +663,7 @@ fn mac802154(
         ),
     );
     acc.item(
-        "CSMA-CA back-off, CCA and radio start-up before each frame".into(),
+        "crystal start-up, CSMA-CA back-off, CCA and radio start-up before each frame".into(),
         f64::from(frames),
         csma_j,
         csma_busy,

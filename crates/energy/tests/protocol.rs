@@ -29,11 +29,14 @@ fn flags(f: Flags) -> Result<Overrides, EnergyError> {
 }
 
 // ble-1m-251 on the nRF52840 at 0 dBm (3.0 V, TX 4.8 mA, RX 4.6 mA, ramp-up
-// 40 us), Zephyr's 50 ms interval, latency 0, one data frame, one message a
-// minute. Each empty event: RX 40 + 100 ppm x 50 ms (5) + 16 + 80 = 141 us,
-// TX 40 + 80 = 120 us: 3 x (4.6 mA x 141 us + 4.8 mA x 120 us) = 3.6738 uJ;
-// 60 / 0.05 - 1 = 1199 of them = 4404.8862 uJ. The data frame's two
-// ramp-ups: 3 x 40 us x (4.8 + 4.6) mA = 1.128 uJ.
+// 40 us, crystal start-up 360 us at 0.36 mA), Zephyr's 50 ms interval,
+// latency 0, one data frame, one message a minute. Every radio wake first
+// starts the crystal: 3 V x 0.36 mA x 360 us = 0.3888 uJ. Each empty event:
+// that, RX 40 + 100 ppm x 50 ms (5) + 16 + 80 = 141 us, TX 40 + 80 = 120 us:
+// 0.3888 + 3 x (4.6 mA x 141 us + 4.8 mA x 120 us) = 0.3888 + 3.6738 =
+// 4.0626 uJ; 60 / 0.05 - 1 = 1199 of them = 4871.0574 uJ. The data frame's
+// wake and two ramp-ups: 0.3888 + 3 x 40 us x (4.8 + 4.6) mA = 0.3888 +
+// 1.128 = 1.5168 uJ.
 #[test]
 fn ble_connection_events_at_zephyrs_interval() {
     let (spec, radio) = setup("ble-1m-251");
@@ -42,9 +45,11 @@ fn ble_connection_events_at_zephyrs_interval() {
         .unwrap();
     assert_eq!(c.kind, "ble-connection");
     close(c.items[0].count, 1199.0);
-    close(c.items[0].each_uj, 3.6738);
-    close(c.idle_uj, 4404.8862);
-    close(c.message_uj, 1.128);
+    close(c.items[0].each_uj, 4.0626);
+    close(c.idle_uj, 4871.0574);
+    close(c.message_uj, 1.5168);
+    // Busy: 1199 x (360 + 141 + 120 us) + 360 + 2 x 40 us = 745.019 ms.
+    close(c.busy_ms, 745.019);
     // At 4 s with latency 0 the events are 80 times fewer: 14 empty ones,
     // each widened 400 us (100 ppm x 4 s): RX 536 us, TX 120 us.
     let slow = flags(Flags {
@@ -56,15 +61,19 @@ fn ble_connection_events_at_zephyrs_interval() {
     close(c.items[0].count, 14.0);
     close(
         c.items[0].each_uj,
-        3.0 * (4.6e-3 * 536e-6 + 4.8e-3 * 120e-6) * 1e6,
+        0.3888 + 3.0 * (4.6e-3 * 536e-6 + 4.8e-3 * 120e-6) * 1e6,
     );
     assert_eq!(c.parameters[0].from, "set by --conn-interval");
 }
 
 // ble-adv-1m, a 10-byte reading in one frame: 30 B on each of 3 channels,
 // 720 us on air at 1 Mb/s, and 3 ramp-ups of 40 us: 840 us at 4.8 mA and
-// 3 V = 12.096 uJ an event. Zephyr's 100 ms interval plus advDelay's mean
-// 5 ms: 60 / 0.105 - 1 = 570.43 events repeating it in a minute.
+// 3 V = 12.096 uJ, after the crystal's start-up (3 V x 0.36 mA x 360 us =
+// 0.3888 uJ): 12.4848 uJ an event. The new reading's event: the crystal and
+// the 3 ramp-ups, 0.3888 + 3 x 40 us x 4.8 mA x 3 V = 0.3888 + 1.728 =
+// 2.1168 uJ (its PDUs are the message's airtime). Zephyr's 100 ms interval
+// plus advDelay's mean 5 ms: 60 / 0.105 - 1 = 570.43 events repeating it in
+// a minute.
 #[test]
 fn ble_advertising_repeats_the_reading_every_interval() {
     let mut cat = Catalogue::builtin().unwrap();
@@ -85,9 +94,9 @@ fn ble_advertising_repeats_the_reading_every_interval() {
         .unwrap()
         .unwrap();
     assert_eq!(c.kind, "ble-advertising");
-    close(c.message_uj, 1.728);
-    close(c.items[1].each_uj, 12.096);
-    close(c.idle_uj, (60.0 / 0.105 - 1.0) * 12.096);
+    close(c.message_uj, 2.1168);
+    close(c.items[1].each_uj, 12.4848);
+    close(c.idle_uj, (60.0 / 0.105 - 1.0) * 12.4848);
     let slow = flags(Flags {
         adv_interval: Some("1s"),
         ..Flags::default()
@@ -96,23 +105,25 @@ fn ble_advertising_repeats_the_reading_every_interval() {
     let c = cost(&spec, &radio, 1, 720e-6, 60.0, &slow)
         .unwrap()
         .unwrap();
-    close(c.idle_uj, (60.0 / 1.005 - 1.0) * 12.096);
+    close(c.idle_uj, (60.0 / 1.005 - 1.0) * 12.4848);
 }
 
-// thread: one frame's CSMA-CA (mean back-off (2^3 - 1)/2 x 320 us = 1120 us,
+// thread: one frame's wake and CSMA-CA (the crystal's start-up, 3 V x
+// 0.36 mA x 360 us = 0.3888 uJ; mean back-off (2^3 - 1)/2 x 320 us = 1120 us,
 // CCA 128 us, RX ramp-up 40 us, all at 4.6 mA; TX ramp-up 40 us at 4.8 mA)
-// = 3 x (4.6 mA x 1288 us + 4.8 mA x 40 us) = 18.3504 uJ. A poll: that, the
-// 28-byte data request (896 us at 4.8 mA: 12.9024 uJ) and the ACK wait
-// (544 us at 4.6 mA: 7.5072 uJ) = 38.76 uJ, every 236 s.
+// = 0.3888 + 3 x (4.6 mA x 1288 us + 4.8 mA x 40 us) = 0.3888 + 18.3504 =
+// 18.7392 uJ. A poll: that, the 28-byte data request (896 us at 4.8 mA:
+// 12.9024 uJ) and the ACK wait (544 us at 4.6 mA: 7.5072 uJ) = 39.1488 uJ,
+// every 236 s.
 #[test]
 fn thread_sleepy_end_device_polls_its_parent() {
     let (spec, radio) = setup("thread");
     let c = cost(&spec, &radio, 1, 0.004, 60.0, &Overrides::default())
         .unwrap()
         .unwrap();
-    close(c.message_uj, 18.3504);
-    close(c.items[1].each_uj, 38.76);
-    close(c.idle_uj, 38.76 * 60.0 / 236.0);
+    close(c.message_uj, 18.7392);
+    close(c.items[1].each_uj, 39.1488);
+    close(c.idle_uj, 39.1488 * 60.0 / 236.0);
     // A 1 s poll period: 60 polls a minute.
     let fast = flags(Flags {
         poll_period: Some("1s"),
@@ -120,13 +131,13 @@ fn thread_sleepy_end_device_polls_its_parent() {
     })
     .unwrap();
     let c = cost(&spec, &radio, 1, 0.004, 60.0, &fast).unwrap().unwrap();
-    close(c.idle_uj, 38.76 * 60.0);
+    close(c.idle_uj, 39.1488 * 60.0);
     // Raw 802.15.4 has the CSMA-CA but no polls.
     let (raw, radio) = setup("ieee802154");
     let c = cost(&raw, &radio, 2, 0.004, 60.0, &Overrides::default())
         .unwrap()
         .unwrap();
-    close(c.message_uj, 2.0 * 18.3504);
+    close(c.message_uj, 2.0 * 18.7392);
     close(c.idle_uj, 0.0);
 }
 
@@ -190,7 +201,9 @@ fn the_protocol_counts_in_the_message_and_shortens_battery_life() {
     let ua = average_ua(&spec, &radio, 0, 60.0, &Overrides::default())
         .unwrap()
         .unwrap();
-    close(ua, (1200.0 * 3.6738) / 60.0 / 3.0);
+    // 1200 events (no data frame) of 4.0626 uJ (the crystal's 0.3888 and
+    // the radio's 3.6738).
+    close(ua, (1200.0 * 4.0626) / 60.0 / 3.0);
 }
 
 #[test]
@@ -271,4 +284,19 @@ fn bad_or_misplaced_protocol_flags_are_refused() {
     .unwrap();
     let (spec, radio) = setup("ble-1m-251");
     assert!(cost(&spec, &radio, 1, 0.0, 600.0, &far).is_err());
+}
+
+// A radio without its crystal's start-up cannot cost a protocol that wakes
+// it: the data error names the fields, never a silent zero.
+#[test]
+fn a_radio_without_its_crystal_start_up_is_refused_for_a_waking_protocol() {
+    for link in ["ble-1m-251", "thread"] {
+        let (spec, mut radio) = setup(link);
+        radio.xo_startup_ma = None;
+        let err = cost(&spec, &radio, 1, 0.001, 60.0, &Overrides::default()).unwrap_err();
+        assert!(
+            matches!(&err, EnergyError::Data(m) if m.contains("xo_startup_ma")),
+            "{link}: {err}"
+        );
+    }
 }
