@@ -212,7 +212,7 @@ fn readings_in_fragments_cross_the_radio_emulator_and_are_stored_once_or_counted
 
 /// `link --bytes LEN --format json` on `link`: what `link` costs.
 fn link_cost(link: &str, len: usize) -> serde_json::Value {
-    let out = run(&[
+    support::run::json_ok(support::run::cm().args([
         "link",
         "--link",
         link,
@@ -220,13 +220,7 @@ fn link_cost(link: &str, len: usize) -> serde_json::Value {
         &len.to_string(),
         "--format",
         "json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    ]))
 }
 
 /// Readings sealed for a Sigfox and a BLE link: `send --link` cuts each into

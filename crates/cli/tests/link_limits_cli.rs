@@ -7,11 +7,8 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn cm() -> Command {
-    let mut c = Command::cargo_bin("ciphermeter").unwrap();
-    c.env_remove("CIPHERMETER_DATA_DIR");
-    c
-}
+mod support;
+use support::run::{cm, json_ok};
 
 /// `recommend` for a 4-byte reading in the binary container on a throwaway
 /// store; a flag in `extra` replaces the question's own (`--link`,
@@ -38,13 +35,7 @@ fn recommend(db: &std::path::Path, link: &str, interval: &str, extra: &[&str]) -
 }
 
 fn json(c: &mut Command) -> Value {
-    let out = c.args(["--format", "json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_ok(c.args(["--format", "json"]))
 }
 
 /// Nothing allowed at `interval` on `link`, each row marked with the limits

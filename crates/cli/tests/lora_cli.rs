@@ -2,23 +2,13 @@
 //! stand-in (its JSON checked against the shipped device cost table and the
 //! study's data file), bad input, and the plaintext row above 255 bytes.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn cm() -> Command {
-    let mut c = Command::cargo_bin("ciphermeter").unwrap();
-    c.env_remove("CIPHERMETER_DATA_DIR");
-    c
-}
+mod support;
+use support::run::{cm, json_ok};
 
 fn json(args: &[&str]) -> Value {
-    let out = cm().args(args).args(["--format", "json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_ok(cm().args(args).args(["--format", "json"]))
 }
 
 fn data(path: &str) -> Value {
