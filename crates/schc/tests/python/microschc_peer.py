@@ -51,6 +51,29 @@ def bits(data, length):
     return Buffer(content=data, length=length)
 
 
+def option_field(number, value):
+    return FieldDescriptor(id=f"CoAP:Option({number})", position=0, value=bits(value, 8 * len(value)))
+
+
+def options_and_marker(data, at, fields_of):
+    """The CoAP options from byte `at` to the payload marker, each as `fields_of(number,
+    value)` gives its fields, then the marker as a field: the fields and the bytes read."""
+    fields, number = [], 0
+    while at < len(data) and data[at] != 0xFF:
+        delta, length = data[at] >> 4, data[at] & 15
+        at += 1
+        delta, at = extended(data, at, delta)
+        length, at = extended(data, at, length)
+        number += delta
+        value = data[at:at + length]
+        at += length
+        fields.extend(fields_of(number, value))
+    if at < len(data):
+        fields.append(FieldDescriptor(id=MARKER, position=0, value=tv(0xFF, length=8)))
+        at += 1
+    return fields, at
+
+
 class OscoreCoAPParser(HeaderParser):
     """CoAP with the OSCORE option in four fields; the payload marker as a field."""
 
@@ -69,23 +92,11 @@ class OscoreCoAPParser(HeaderParser):
         ]
         if tkl:
             fields.append(FieldDescriptor(id="CoAP:Token", position=0, value=bits(data[4:4 + tkl], 8 * tkl)))
-        at, number = 4 + tkl, 0
-        while at < len(data) and data[at] != 0xFF:
-            delta, length = data[at] >> 4, data[at] & 15
-            at += 1
-            delta, at = extended(data, at, delta)
-            length, at = extended(data, at, length)
-            number += delta
-            value = data[at:at + length]
-            at += length
-            if number == OSCORE:
-                fields.extend(oscore_fields(value))
-            else:
-                fields.append(FieldDescriptor(id=f"CoAP:Option({number})", position=0, value=bits(value, 8 * len(value))))
-        if at < len(data):
-            fields.append(FieldDescriptor(id=MARKER, position=0, value=tv(0xFF, length=8)))
-            at += 1
-        return HeaderDescriptor(id="CoAP", length=8 * at, fields=fields)
+        def option(number, value):
+            return oscore_fields(value) if number == OSCORE else [option_field(number, value)]
+
+        more, at = options_and_marker(data, 4 + tkl, option)
+        return HeaderDescriptor(id="CoAP", length=8 * at, fields=fields + more)
 
     def unparse(self, decompressed_fields):
         if not decompressed_fields:
@@ -125,20 +136,8 @@ class PlaintextParser(HeaderParser):
     def parse(self, buffer):
         data = buffer.content[: buffer.length // 8]
         fields = [FieldDescriptor(id="CoAP:Code", position=0, value=tv(data[0], length=8))]
-        at, number = 1, 0
-        while at < len(data) and data[at] != 0xFF:
-            delta, length = data[at] >> 4, data[at] & 15
-            at += 1
-            delta, at = extended(data, at, delta)
-            length, at = extended(data, at, length)
-            number += delta
-            value = data[at:at + length]
-            at += length
-            fields.append(FieldDescriptor(id=f"CoAP:Option({number})", position=0, value=bits(value, 8 * len(value))))
-        if at < len(data):
-            fields.append(FieldDescriptor(id=MARKER, position=0, value=tv(0xFF, length=8)))
-            at += 1
-        return HeaderDescriptor(id="CoAP", length=8 * at, fields=fields)
+        more, at = options_and_marker(data, 1, lambda number, value: [option_field(number, value)])
+        return HeaderDescriptor(id="CoAP", length=8 * at, fields=fields + more)
 
     def unparse(self, decompressed_fields):
         if not decompressed_fields:
