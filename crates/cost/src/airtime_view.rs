@@ -380,10 +380,7 @@ pub fn lorawan_json(region: Region, pl: u32, m: &LorawanMessage) -> Value {
 /// A region's data rates for each payload.
 pub fn lorawan_text(region: Region, rows: &[(u32, LorawanMessage)]) -> String {
     let mut o = String::new();
-    let limit = match region.duty_cycle() {
-        Some(_) => "1 % duty cycle",
-        None => "400 ms dwell time",
-    };
+    let limit = region.limit_words();
     let _ = writeln!(
         o,
         "LoRaWAN {region} uplinks: {MAC_OVERHEAD} B MAC overhead per frame, preamble 8, CR 4/5, CRC on; {limit}"

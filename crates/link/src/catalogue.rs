@@ -432,10 +432,11 @@ impl LinkSpec {
                     w.region, w.dr, rate.max_payload, cost.frames, seal::fragment::HEADER
                 ));
             }
-            if !msg.dwell_ok {
+            if let (false, Some(dwell)) = (msg.dwell_ok, w.region.dwell_limit()) {
                 warnings.push(format!(
-                    "a frame exceeds the {} 400 ms dwell time",
-                    w.region
+                    "a frame exceeds the {} {} ms dwell time",
+                    w.region,
+                    dwell.as_ms()
                 ));
             }
         } else if let Some(f) = &self.framed {

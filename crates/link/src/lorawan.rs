@@ -199,6 +199,21 @@ impl Region {
             .map(|d| Micros::from_ms(d.value))
     }
 
+    /// The region's limit as the `airtime` table heads it, from its data:
+    /// "1 % duty cycle", "400 ms dwell time".
+    pub fn limit_words(self) -> String {
+        let spec = self.spec();
+        let duty = spec
+            .limits
+            .as_ref()
+            .and_then(|l| l.duty_cycle_percent.as_ref());
+        match (duty, &spec.dwell_time_ms) {
+            (Some(d), _) => format!("{} % duty cycle", d.value),
+            (None, Some(d)) => format!("{} ms dwell time", d.value),
+            (None, None) => "no duty cycle or dwell time".into(),
+        }
+    }
+
     /// A downlink data rate of the region: EU868's are its uplink rates
     /// (DR0-DR6); US915's are DR8-DR13 at 500 kHz, with the maximum
     /// FRMPayload RP002 gives them (N = 53/129/242/242/242/242).

@@ -407,6 +407,8 @@ fn region_limits_are_data_with_their_source() {
         Region::Us915.dwell_limit(),
         Some(ciphermeter_link::time::Micros::from_ms(400))
     );
+    assert_eq!(Region::Eu868.limit_words(), "1 % duty cycle");
+    assert_eq!(Region::Us915.limit_words(), "400 ms dwell time");
     let mut cat = Catalogue::builtin().unwrap();
     let err = cat
         .add_file(
