@@ -502,10 +502,19 @@ impl Catalogue {
 
     pub fn add_file(&mut self, origin: &str, text: &str) -> Result<(), LinkError> {
         let file: LinkFile = parse_toml(origin, text)?;
-        if !file.region.is_empty() && !BUILTIN.iter().any(|b| b.0 == origin) {
-            return Err(LinkError::Data(format!(
-                "{origin}: [[region]] is built in (data/links/lorawan.toml); a data file adds [[link]] entries only"
-            )));
+        // Regions are built in (`Region` reads them); a data dir made by copying
+        // data/ carries them unchanged, and only a differing one is refused.
+        if !BUILTIN.iter().any(|b| b.0 == origin) {
+            for region in &file.region {
+                let same = toml::Value::try_from(region).ok()
+                    == toml::Value::try_from(region.region.spec()).ok();
+                if !same {
+                    return Err(LinkError::Data(format!(
+                        "{origin}: region {} differs from the built-in one (data/links/lorawan.toml): regions are built in; a data file adds [[link]] entries only",
+                        region.region
+                    )));
+                }
+            }
         }
         for region in &file.region {
             region

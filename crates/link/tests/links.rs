@@ -380,7 +380,7 @@ fn serial_radios_take_overrides_and_other_links_are_refused() {
 }
 
 /// LoRaWAN's regional limits come from data/links/lorawan.toml's `[[region]]`,
-/// each sourced, and only the built-in file may hold them.
+/// each sourced; a data file may repeat them (a copy of data/) but not change them.
 #[test]
 fn region_limits_are_data_with_their_source() {
     let regions = ciphermeter_link::lorawan::load_regions().unwrap();
@@ -417,5 +417,11 @@ fn region_limits_are_data_with_their_source() {
         )
         .unwrap_err()
         .to_string();
-    assert!(err.contains("[[region]] is built in"), "{err}");
+    assert!(err.contains("differs from the built-in one"), "{err}");
+    // A data dir made by copying data/ carries the regions unchanged: accepted.
+    cat.add_file(
+        "copy/links/lorawan.toml",
+        include_str!("../../../data/links/lorawan.toml"),
+    )
+    .unwrap();
 }
