@@ -186,6 +186,9 @@ pub struct ProtocolArgs {
     /// LTE-M/NB-IoT eDRX cycle (5.12s to 10485.76s), or off [default: off].
     #[arg(long, value_name = "CYCLE", allow_hyphen_values = true)]
     pub edrx: Option<String>,
+    /// LTE-M/NB-IoT: the network's RRC inactivity timer, connected after the data [default: the link's, 10s].
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub rrc_inactivity: Option<String>,
 }
 
 impl ProtocolArgs {
@@ -197,6 +200,7 @@ impl ProtocolArgs {
             poll_period: self.poll_period.as_deref(),
             psm: self.psm.as_deref(),
             edrx: self.edrx.as_deref(),
+            rrc_inactivity: self.rrc_inactivity.as_deref(),
         })
         .map_err(CliError::usage)
     }

@@ -215,7 +215,7 @@ fn a_cr2032_nrf52840_at_one_reading_a_minute_pays_its_protocols_idle_costs() {
 
 #[test]
 fn bad_protocol_flags_exit_2_with_the_reason() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["--link", "ble-1m-251", "--adv-interval", "10ms"],
             "20ms to 10.24s",
@@ -238,6 +238,7 @@ fn bad_protocol_flags_exit_2_with_the_reason() {
         ),
         (&["--link", "thread", "--edrx", "81.92s"], "a cellular link"),
         (&["--link", "ltem", "--psm", "1h"], "TAU,ACTIVE"),
+        (&["--link", "nbiot", "--rrc-inactivity", "2h"], "at most 1h"),
         (
             &["--link", "lorawan-eu868-dr5", "--conn-interval", "50ms"],
             "no protocol costs",

@@ -34,6 +34,8 @@ pub struct Overrides {
     pub psm: Option<Option<Psm>>,
     /// `--edrx CYCLE` (`Some(Some(s))`) or `--edrx off` (`Some(None)`).
     pub edrx_s: Option<Option<f64>>,
+    /// `--rrc-inactivity`: the network's RRC inactivity timer, s.
+    pub rrc_inactivity_s: Option<f64>,
 }
 
 /// PSM timers: T3412 extended (periodic TAU) and T3324 (active time), s.
@@ -52,6 +54,7 @@ pub struct Flags<'a> {
     pub poll_period: Option<&'a str>,
     pub psm: Option<&'a str>,
     pub edrx: Option<&'a str>,
+    pub rrc_inactivity: Option<&'a str>,
 }
 
 /// BLE: 7.5 ms to 4 s in steps of 1.25 ms (Core 5.3 Vol 6 Part B §4.5.1).
@@ -78,6 +81,9 @@ const ACTIVE_MAX_S: f64 = 31.0 * 360.0;
 /// 3GPP TS 24.008 §10.5.5.32: eDRX cycles from 5.12 s (LTE-M) to 10485.76 s (NB-IoT).
 const EDRX_MIN_S: f64 = 5.12;
 const EDRX_MAX_S: f64 = 10_485.76;
+/// The RRC inactivity timer is the network's setting, not a 3GPP field with a
+/// range; past an hour the modem is simply connected, which these links do not model.
+const RRC_INACTIVITY_MAX_S: f64 = 3600.0;
 
 fn invalid(msg: String) -> EnergyError {
     EnergyError::Invalid(msg)
@@ -173,6 +179,15 @@ impl Overrides {
                 Some(s)
             });
         }
+        if let Some(t) = f.rrc_inactivity {
+            let s = duration("--rrc-inactivity", t)?;
+            if !(s > 0.0 && s <= RRC_INACTIVITY_MAX_S) {
+                return Err(invalid(format!(
+                    "--rrc-inactivity: {t} is not an RRC inactivity timer (above 0, at most 1h)"
+                )));
+            }
+            o.rrc_inactivity_s = Some(s);
+        }
         Ok(o)
     }
 
@@ -195,6 +210,9 @@ impl Overrides {
         }
         if self.edrx_s.is_some() {
             v.push(("--edrx", "cellular"));
+        }
+        if self.rrc_inactivity_s.is_some() {
+            v.push(("--rrc-inactivity", "cellular"));
         }
         v
     }
@@ -741,11 +759,15 @@ fn cellular(acc: &mut Acc, c: &Cellular, p: Power, message_s: f64, interval_s: f
             (None, None) => c.drx_cycle_s.provenance(),
         },
     );
+    let rrc_s = o.rrc_inactivity_s.unwrap_or(c.rrc_inactivity_s.value);
     acc.param(
         "rrc_inactivity",
-        c.rrc_inactivity_s.value,
+        rrc_s,
         "s",
-        c.rrc_inactivity_s.provenance(),
+        from(
+            o.rrc_inactivity_s.map(|_| "--rrc-inactivity"),
+            c.rrc_inactivity_s.provenance(),
+        ),
     );
     acc.item(
         format!(
@@ -762,13 +784,10 @@ fn cellular(acc: &mut Acc, c: &Cellular, p: Power, message_s: f64, interval_s: f
         true,
     );
     let mut left = (interval_s - message_s - c.connect_s.value).max(0.0);
-    let tail = c.rrc_inactivity_s.value.min(left);
+    let tail = rrc_s.min(left);
     left -= tail;
     acc.item(
-        format!(
-            "connected until the RRC inactivity timer ({} s) releases",
-            c.rrc_inactivity_s.value
-        ),
+        format!("connected until the RRC inactivity timer ({rrc_s} s) releases"),
         if tail > 0.0 { 1.0 } else { 0.0 },
         p.v * c.connected_ma.value * 1e-3 * tail,
         tail,

@@ -174,6 +174,16 @@ fn lte_m_from_psm_one_message_an_hour() {
         .unwrap()
         .unwrap();
     close(c.idle_uj, 600.0 / 81.92 * 3.7 * 1253.0);
+    // A network that keeps the modem connected 20 s: twice the 315.61 mJ.
+    let long_rrc = flags(Flags {
+        rrc_inactivity: Some("20s"),
+        ..Flags::default()
+    })
+    .unwrap();
+    let c = cost(&spec, &radio, 1, 0.001, 3600.0, &long_rrc)
+        .unwrap()
+        .unwrap();
+    close(c.message_uj, 105_000.0 + 2.0 * 315_610.0);
 }
 
 #[test]
@@ -251,6 +261,14 @@ fn bad_or_misplaced_protocol_flags_are_refused() {
         },
         Flags {
             edrx: Some("soon"),
+            ..Flags::default()
+        },
+        Flags {
+            rrc_inactivity: Some("0s"),
+            ..Flags::default()
+        },
+        Flags {
+            rrc_inactivity: Some("2h"),
             ..Flags::default()
         },
     ] {
