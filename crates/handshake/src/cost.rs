@@ -345,15 +345,17 @@ pub(crate) fn message_cost(
             warnings.push(w.clone());
         }
     }
-    // A message split into frames pays the duty cycle once per frame.
+    // Each part's interval already covers all of its frames (a link cost's
+    // `min_interval` is the whole message's), so the parts' add up.
     let interval = parts
         .iter()
-        .map(|c| c.min_interval.map(|i| i.as_secs() * c.frames as f64))
+        .map(|c| c.min_interval.map(|i| i.as_secs()))
         .sum::<Option<f64>>();
-    // Every frame's interval but the last one's passes before it is all sent.
+    // Every frame's interval but the last one's passes before it is all sent;
+    // a part the link cut into frames is taken as frames of equal share.
     let last = parts
         .last()
-        .and_then(|c| c.min_interval.map(|i| i.as_secs()))
+        .and_then(|c| c.min_interval.map(|i| i.as_secs() / c.frames.max(1) as f64))
         .unwrap_or(0.0);
     let within_wait_s = interval.map_or(0.0, |i| i - last);
     Ok(MessageCost {
@@ -634,5 +636,36 @@ impl HandshakeCost {
         }
         out.push('\n');
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A message the protocol sends whole but the link cuts into frames
+    /// waits out the link's interval once, not once per frame.
+    #[test]
+    fn a_whole_message_in_several_frames_pays_its_interval_once() {
+        let cat = link::Catalogue::builtin().unwrap();
+        let dr0 = cat.get("lorawan-eu868-dr0").unwrap();
+        let bytes = 100;
+        let link_cost = dr0.cost(bytes, false).unwrap();
+        assert!(link_cost.frames > 1, "{link_cost:?}");
+        let ops = DeviceOps::one("edhoc-m3-s2", "message_3_write", "message_3_read");
+        let m = message_cost(
+            "message_3",
+            "initiator",
+            bytes,
+            (false, Fragmentation::Ciphermeter),
+            ops,
+            dr0,
+            None,
+        )
+        .unwrap();
+        let whole = link_cost.min_interval.unwrap().as_secs();
+        assert!((m.min_interval_s.unwrap() - whole).abs() < 1e-9, "{m:?}");
+        let frames = f64::from(link_cost.frames);
+        assert!((m.within_wait_s - whole * (frames - 1.0) / frames).abs() < 1e-9);
     }
 }
