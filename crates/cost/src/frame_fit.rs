@@ -343,13 +343,18 @@ impl FrameFit {
         let mut o = format!("{}\n", self.sentence);
         for f in &self.fit_options {
             o.push_str(&format!(
-                "  - {}: {} B, {} B on air in {} frame{}, {:.2} s on air{}{}{}\n",
+                "  - {}: {} B, {} B on air in {} frame{}, {} on air{}{}{}\n",
                 f.what,
                 f.message_bytes,
                 f.on_air_bytes,
                 f.frames,
                 if f.frames == 1 { "" } else { "s" },
-                f.airtime_ms / 1000.0,
+                // Sigfox's seconds and BLE's fractions of a millisecond alike.
+                if f.airtime_ms >= 1000.0 {
+                    format!("{:.2} s", f.airtime_ms / 1000.0)
+                } else {
+                    format!("{:.3} ms", f.airtime_ms)
+                },
                 match (f.min_interval_s, f.duty_cycle_allowed) {
                     (Some(iv), true) => format!(", one every {iv:.1} s: allowed at this interval"),
                     (Some(iv), false) => {
