@@ -102,8 +102,12 @@ impl Limits {
         if !(1..=1 << 20).contains(&f.sources) {
             return bad("--fragment-sources must be 1 to 1048576");
         }
-        if !(self.max_message..=1 << 32).contains(&f.bytes) {
-            return bad("--fragment-bytes must be at least --max-message and at most 4294967296");
+        // 1 GiB: far past any budget for strangers, and within a 32-bit usize
+        // (the ARM boards).
+        if !(self.max_message..=1 << 30).contains(&f.bytes) {
+            return bad(
+                "--fragment-bytes must be at least --max-message and at most 1073741824 (1 GiB)",
+            );
         }
         if f.timeout.is_zero() || f.timeout > Duration::from_secs(7 * 86_400) {
             return bad(
@@ -236,9 +240,24 @@ mod tests {
                 },
                 ..Limits::default()
             },
+            Limits {
+                fragments: FragmentLimits {
+                    bytes: (1 << 30) + 1,
+                    ..FragmentLimits::default()
+                },
+                ..Limits::default()
+            },
         ] {
             assert!(broken.validate().is_err(), "{broken:?}");
         }
+        let largest = Limits {
+            fragments: FragmentLimits {
+                bytes: 1 << 30,
+                ..FragmentLimits::default()
+            },
+            ..Limits::default()
+        };
+        assert!(largest.validate().is_ok());
     }
 
     #[test]
