@@ -97,21 +97,34 @@ fn duration(flag: &str, text: &str) -> Result<f64, EnergyError> {
     })
 }
 
+/// A duration BLE counts in whole steps of `step` from `min` to `max`,
+/// rounded to its step; outside or between steps, `what` says what is valid.
+fn stepped(
+    flag: &str,
+    text: &str,
+    (min, max, step): (f64, f64, f64),
+    what: &str,
+) -> Result<f64, EnergyError> {
+    let s = duration(flag, text)?;
+    let steps = s / step;
+    if !(min - 1e-9..=max + 1e-9).contains(&s) || (steps - steps.round()).abs() > 1e-6 {
+        return Err(invalid(format!("{flag}: {text} is not {what}")));
+    }
+    Ok(steps.round() * step)
+}
+
 impl Overrides {
     /// Parses and range-checks the flags; bad values are the user's fault.
     pub fn from_flags(f: Flags) -> Result<Overrides, EnergyError> {
         let mut o = Overrides::default();
         if let Some(t) = f.conn_interval {
-            let s = duration("--conn-interval", t)?;
-            let steps = s / CONN_INTERVAL_STEP_S;
-            if !(CONN_INTERVAL_MIN_S - 1e-9..=CONN_INTERVAL_MAX_S + 1e-9).contains(&s)
-                || (steps - steps.round()).abs() > 1e-6
-            {
-                return Err(invalid(format!(
-                    "--conn-interval: {t} is not a BLE connection interval (7.5ms to 4s in steps of 1.25ms)"
-                )));
-            }
-            o.conn_interval_s = Some(steps.round() * CONN_INTERVAL_STEP_S);
+            let range = (
+                CONN_INTERVAL_MIN_S,
+                CONN_INTERVAL_MAX_S,
+                CONN_INTERVAL_STEP_S,
+            );
+            let what = "a BLE connection interval (7.5ms to 4s in steps of 1.25ms)";
+            o.conn_interval_s = Some(stepped("--conn-interval", t, range, what)?);
         }
         if let Some(t) = f.peripheral_latency {
             let n: u32 = t.trim().parse().map_err(|_| {
@@ -127,16 +140,9 @@ impl Overrides {
             o.peripheral_latency = Some(n);
         }
         if let Some(t) = f.adv_interval {
-            let s = duration("--adv-interval", t)?;
-            let steps = s / ADV_STEP_S;
-            if !(ADV_MIN_S - 1e-9..=ADV_MAX_S + 1e-9).contains(&s)
-                || (steps - steps.round()).abs() > 1e-6
-            {
-                return Err(invalid(format!(
-                    "--adv-interval: {t} is not a BLE advertising interval (20ms to 10.24s in steps of 0.625ms)"
-                )));
-            }
-            o.adv_interval_s = Some(steps.round() * ADV_STEP_S);
+            let range = (ADV_MIN_S, ADV_MAX_S, ADV_STEP_S);
+            let what = "a BLE advertising interval (20ms to 10.24s in steps of 0.625ms)";
+            o.adv_interval_s = Some(stepped("--adv-interval", t, range, what)?);
         }
         if let Some(t) = f.poll_period {
             let s = duration("--poll-period", t)?;
