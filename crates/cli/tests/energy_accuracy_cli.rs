@@ -7,10 +7,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use link::figure::Figure;
 use serde::Deserialize;
 use serde_json::Value;
+
+mod support;
+use support::run::{cm, json_ok};
 
 /// Every link family the doc must cover with at least one published figure.
 const FAMILIES: [&str; 6] = [
@@ -83,22 +85,9 @@ fn data_dir() -> PathBuf {
 }
 
 fn energy_json(args: &[String]) -> Value {
-    let mut c = Command::cargo_bin("ciphermeter").unwrap();
-    c.env_remove("CIPHERMETER_DATA_DIR");
-    let out = c
-        .arg("energy")
-        .arg("--data-dir")
-        .arg(data_dir())
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "energy {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut c = cm();
+    c.arg("energy").arg("--data-dir").arg(data_dir());
+    json_ok(c.args(args).args(["--format", "json"]))
 }
 
 fn figures() -> Vec<Published> {

@@ -6,23 +6,13 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn cm() -> Command {
-    let mut c = Command::cargo_bin("ciphermeter").unwrap();
-    c.env_remove("CIPHERMETER_DATA_DIR");
-    c
-}
+mod support;
+use support::run::{cm, json_ok};
 
 fn json(args: &[&str]) -> Value {
-    let out = cm().args(args).args(["--format", "json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_ok(cm().args(args).args(["--format", "json"]))
 }
 
 /// `energy` for a 10-byte message (no CPU time) on the nRF52840.
