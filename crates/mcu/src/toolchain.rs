@@ -122,8 +122,19 @@ pub fn require(target: Target) -> Result<(), McuError> {
     Err(McuError::Missing(msg))
 }
 
-/// The tools that produced a target's numbers, for the results store: the
-/// compiler (AVR code generation changes between nightlies) and the simulator.
+/// The cross C compiler crates/clib's build.rs (and p256-cortex-m4-sys on
+/// Cortex-M) compiles a target's C code with; on AVR also the linker.
+pub fn c_compiler(target: Target) -> &'static str {
+    match target {
+        Target::Atmega1284p => "avr-gcc",
+        Target::Riscv32imc => "riscv64-unknown-elf-gcc",
+        _ => "arm-none-eabi-gcc",
+    }
+}
+
+/// The tools that produced a target's numbers, for the results store and a
+/// table's environment: the Rust compiler (AVR code generation changes
+/// between nightlies), the C compiler (Mbed TLS, Monocypher) and the simulator.
 pub fn versions(target: Target) -> serde_json::Value {
     let first_line = |program: &str, args: &[&str]| {
         Command::new(program)
@@ -140,6 +151,7 @@ pub fn versions(target: Target) -> serde_json::Value {
             })
     };
     let rustc = first_line("rustc", &[&format!("+{}", target.toolchain()), "-V"]);
+    let c_compiler = first_line(c_compiler(target), &["--version"]);
     let simulator = match target.qemu_binary() {
         // simavr has no --version; the Debian package says which release it is.
         None => first_line("dpkg-query", &["-W", "-f", "simavr ${Version}", "simavr"]),
@@ -151,6 +163,26 @@ pub fn versions(target: Target) -> serde_json::Value {
         "rust_target": target.rust_target(),
         "counter": target.counter(),
         "rustc": rustc,
+        "c_compiler": c_compiler,
         "simulator": simulator,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_environment_names_each_targets_c_compiler() {
+        for target in Target::ALL {
+            let env = versions(target);
+            let c = &env["c_compiler"];
+            // Null where the compiler is not installed; else its --version line.
+            if let Some(line) = c.as_str() {
+                assert!(line.starts_with(c_compiler(target)), "{target}: {line}");
+            } else {
+                assert!(c.is_null(), "{target}: {c}");
+            }
+        }
+    }
 }
