@@ -35,6 +35,16 @@ pub enum Target {
 /// [`Target::icount_shift`].)
 pub const ICOUNT_SHIFT: u32 = 10;
 
+/// The stable Rust the device tables (and the host) are built with: the
+/// channel of rust-toolchain.toml, which must say the same (a test holds
+/// them together). Moving it moves counts: regenerate the tables.
+pub const STABLE_TOOLCHAIN: &str = "1.95.0";
+
+/// The nightly, by date, the AVR firmware is built with (scripts/setup
+/// installs the toolchain named here, with rust-src). Its rustc says the
+/// day before: nightly-2026-05-20 is `rustc 1.97.0-nightly (e50aa6fba 2026-05-19)`.
+pub const AVR_TOOLCHAIN: &str = "nightly-2026-05-20";
+
 impl Target {
     pub const ALL: [Target; 5] = [
         Target::Atmega1284p,
@@ -64,11 +74,12 @@ impl Target {
         }
     }
 
-    /// AVR needs nightly (`-Zbuild-std=core`); Cortex-M and RISC-V build on stable.
+    /// The pinned Rust toolchain the firmware is built with: AVR needs
+    /// nightly (`-Zbuild-std=core`), Cortex-M and RISC-V build on stable.
     pub fn toolchain(self) -> &'static str {
         match self {
-            Target::Atmega1284p => "nightly",
-            _ => "stable",
+            Target::Atmega1284p => AVR_TOOLCHAIN,
+            _ => STABLE_TOOLCHAIN,
         }
     }
 
@@ -293,6 +304,20 @@ mod tests {
     }
 
     #[test]
+    fn the_stable_pin_is_rust_toolchain_tomls_channel() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rust-toolchain.toml");
+        let file = std::fs::read_to_string(path).unwrap();
+        let channel = file
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("channel = "))
+            .map(|v| v.trim_matches('"'));
+        assert_eq!(channel, Some(STABLE_TOOLCHAIN), "{path}");
+        assert_eq!(Target::CortexM0plus.toolchain(), STABLE_TOOLCHAIN);
+        assert_eq!(Target::Atmega1284p.toolchain(), AVR_TOOLCHAIN);
+        assert!(AVR_TOOLCHAIN.starts_with("nightly-20"), "a nightly by date");
+    }
+
+    #[test]
     fn qemu_ticks_convert_to_whole_instructions() {
         // 100 instructions at shift 10: 2560 ticks of 40 ns, 1638.4 of 62.5 ns.
         assert_eq!(Target::CortexM3.to_counter(2560), 100);
@@ -310,7 +335,7 @@ mod tests {
         assert_eq!(t, Target::Riscv32imc);
         assert_eq!("rv32imc".parse::<Target>().unwrap(), t);
         assert_eq!(t.rust_target(), "riscv32imc-unknown-none-elf");
-        assert_eq!(t.toolchain(), "stable");
+        assert_eq!(t.toolchain(), STABLE_TOOLCHAIN);
         assert_eq!(t.qemu_machine(), Some("virt"));
         assert_eq!(t.qemu_binary(), Some("qemu-system-riscv32"));
         assert_eq!(t.memory_bytes(), (4 * 1024 * 1024, 400 * 1024));

@@ -58,8 +58,8 @@ pub fn missing(target: Target) -> Vec<Missing> {
                 .is_dir()
             {
                 out.push(Missing {
-                    what: "rust-src for nightly (AVR builds core from source)".into(),
-                    install: "rustup component add rust-src --toolchain nightly".into(),
+                    what: format!("rust-src for {toolchain} (AVR builds core from source)"),
+                    install: format!("rustup component add rust-src --toolchain {toolchain}"),
                 });
             }
         }
@@ -71,7 +71,10 @@ pub fn missing(target: Target) -> Vec<Missing> {
             {
                 out.push(Missing {
                     what: format!("Rust target {}", target.rust_target()),
-                    install: format!("rustup target add {}", target.rust_target()),
+                    install: format!(
+                        "rustup target add --toolchain {toolchain} {}",
+                        target.rust_target()
+                    ),
                 });
             }
         }
@@ -168,9 +171,78 @@ pub fn versions(target: Target) -> serde_json::Value {
     })
 }
 
+/// The tools in an environment whose version can move a count: a table
+/// made with another one is not compared as if it were this machine's.
+/// (The simulator is recorded but not held: a Debian security release of
+/// QEMU or simavr does not change what an instruction count is.)
+const COUNTED_BY: [(&str, &str); 2] = [("rustc", "rustc"), ("c_compiler", "C compiler")];
+
+/// How a table's recorded environment differs from `now` (this machine's,
+/// [`versions`]) in the tools that make the counts, one plain line each;
+/// empty when the same. A tool the table did not record (made before it was
+/// recorded) is not a difference; one this machine lacks is.
+pub fn differences(recorded: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
+    COUNTED_BY
+        .iter()
+        .filter_map(|&(key, name)| {
+            let made = recorded.get(key).and_then(|v| v.as_str())?;
+            let here = now.get(key).and_then(|v| v.as_str());
+            (here != Some(made)).then(|| {
+                format!(
+                    "table made with {name} `{made}`, this machine has {}: counts may differ \
+                     (scripts/setup installs the pinned toolchains)",
+                    here.map_or("none".to_string(), |h| format!("`{h}`"))
+                )
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_environment_with_other_compilers_is_reported() {
+        let made = json!({"rustc": "rustc 1.95.0 (59807616e 2026-04-14)",
+                          "c_compiler": "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205",
+                          "simulator": "qemu 7.2.22", "firmware_revision": "a"});
+        // Same tools: nothing, whatever the simulator or revision says.
+        let mut same = made.clone();
+        same["simulator"] = json!("qemu 7.2.23");
+        same["firmware_revision"] = json!("b");
+        assert!(differences(&made, &same).is_empty());
+
+        let mut rustc = made.clone();
+        rustc["rustc"] = json!("rustc 1.96.0 (0 2026-05-28)");
+        let d = differences(&made, &rustc);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].starts_with(
+                "table made with rustc `rustc 1.95.0 (59807616e 2026-04-14)`, \
+                 this machine has `rustc 1.96.0 (0 2026-05-28)`: counts may differ"
+            ),
+            "{}",
+            d[0]
+        );
+
+        let mut gcc = made.clone();
+        gcc["c_compiler"] = json!("arm-none-eabi-gcc 13.2.1");
+        let d = differences(&made, &gcc);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].contains("C compiler"), "{}", d[0]);
+
+        // This machine without the compiler is a difference too.
+        let mut none = made.clone();
+        none["c_compiler"] = serde_json::Value::Null;
+        assert!(differences(&made, &none)[0].contains("this machine has none"));
+
+        // A table made before the C compiler was recorded: only rustc is held.
+        let old = json!({"rustc": made["rustc"]});
+        assert!(differences(&old, &gcc).is_empty());
+        assert_eq!(differences(&old, &rustc).len(), 1);
+    }
 
     #[test]
     fn the_environment_names_each_targets_c_compiler() {

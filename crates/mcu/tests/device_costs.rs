@@ -16,6 +16,25 @@ fn table(target: Target) -> CostTable {
     })
 }
 
+/// A table made with another rustc or C compiler is not compared as if this
+/// machine had made it: that is said, not "the counts moved".
+fn same_toolchains(target: Target, table: &CostTable) {
+    let other = toolchain::differences(&table.environment, &toolchain::versions(target));
+    assert!(
+        other.is_empty(),
+        "data/device-costs/{}.json cannot be checked here: {}",
+        target.name(),
+        other.join("; ")
+    );
+}
+
+#[test]
+fn every_table_was_made_with_this_machines_toolchains() {
+    for target in Target::ALL {
+        same_toolchains(target, &table(target));
+    }
+}
+
 /// Re-simulates `algorithm` at the table's sizes and requires every count of
 /// `operation` to equal the table's.
 fn resimulate(target: Target, algorithm: &str, operation: &str) {
@@ -23,6 +42,7 @@ fn resimulate(target: Target, algorithm: &str, operation: &str) {
         panic!("device tests need the {target} toolchain (run scripts/setup): {e}");
     }
     let table = table(target);
+    same_toolchains(target, &table);
     // `sha512@monocypher`: another implementation's row.
     let (plain, implementation) = mcu::implementation::split_build_id(algorithm);
     let entry = table
