@@ -87,6 +87,11 @@ pub struct Entry {
     /// empty where the count is exact cycles (AVR) or no estimate was made.
     #[serde(default)]
     pub cycle_estimates: Vec<(usize, u64, u64, u64)>,
+    /// Cortex-M: (bytes, instruction mix) per measured size, what the
+    /// estimates price: a model or device change prices them again
+    /// ([`crate::cycle_model::estimate`]) without simulating.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixes: Vec<(usize, crate::cycle_model::Mix)>,
     #[serde(default)]
     pub estimate_fit: Option<Fit>,
     pub code_size_bytes: Option<i64>,
@@ -119,6 +124,7 @@ impl Entry {
             points: Vec::new(),
             fit: None,
             cycle_estimates: Vec::new(),
+            mixes: Vec::new(),
             estimate_fit: None,
             code_size_bytes: None,
             stack_bytes: None,
@@ -361,10 +367,17 @@ impl CostTable {
                 cycle_estimates.dedup_by_key(|p| p.0);
                 let estimated: Vec<(usize, u64)> =
                     cycle_estimates.iter().map(|e| (e.0, e.1)).collect();
+                let mut mixes: Vec<(usize, crate::cycle_model::Mix)> = rows
+                    .iter()
+                    .filter_map(|r| Some((r.size_bytes, r.mix.clone()?)))
+                    .collect();
+                mixes.sort_by_key(|m| m.0);
+                mixes.dedup_by_key(|m| m.0);
                 Entry {
                     fit: Fit::through(&points),
                     estimate_fit: Fit::through(&estimated),
                     cycle_estimates,
+                    mixes,
                     code_size_bytes: rows.iter().find_map(|r| r.code_size_bytes),
                     stack_bytes: rows.iter().filter_map(|r| r.stack_bytes).max(),
                     ram_bytes: rows.iter().filter_map(|r| r.ram_bytes).max(),
@@ -628,6 +641,7 @@ mod tests {
             points: vec![(16, 1_161), (64, 4_040)],
             fit: Fit::through(&[(16, 1_161), (64, 4_040)]),
             cycle_estimates: Vec::new(),
+            mixes: Vec::new(),
             estimate_fit: None,
             code_size_bytes: None,
             stack_bytes: None,

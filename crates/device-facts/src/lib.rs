@@ -15,6 +15,7 @@ pub mod anchors;
 pub mod board;
 pub mod constant_time;
 pub mod cost_table;
+pub mod cycle_model;
 pub mod engine;
 pub mod error;
 pub mod implementation;

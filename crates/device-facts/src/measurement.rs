@@ -48,6 +48,10 @@ pub struct McuResult {
     /// The high end: every range at its maximum, wait states on every fetch.
     #[serde(default)]
     pub cycles_high: Option<u64>,
+    /// Cortex-M: the region's instruction mix the estimate priced, so that a
+    /// table can price it again for another device or model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<crate::cycle_model::Mix>,
     pub clock_hz: u64,
     /// Flash bytes over the `identity` firmware (study 003 Fig. 12, FELICS).
     pub code_size_bytes: Option<i64>,
@@ -95,6 +99,7 @@ impl McuResult {
             cycles_estimate: None,
             cycles_low: None,
             cycles_high: None,
+            mix: None,
             clock_hz: target.clock_hz(),
             code_size_bytes: None,
             flash_bytes: None,

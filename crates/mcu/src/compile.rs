@@ -388,6 +388,18 @@ pub fn qemu_plugin() -> Result<PathBuf, McuError> {
     )
 }
 
+/// Compiles the cycle estimate's QEMU plugin (`cycle-trace/flash-loads.c`,
+/// which counts each region's reads from flash) if it is missing or stale.
+pub fn flash_loads_plugin() -> Result<PathBuf, McuError> {
+    c_tool(
+        "cycle-trace/flash-loads.c",
+        "cm-flash-loads.so",
+        &["-shared", "-fPIC", "-O2", "-Wall", "-Werror"],
+        &[],
+        "the cycle estimate's flash-loads QEMU plugin",
+    )
+}
+
 /// Compiles one C source of the firmware directory into the target dir.
 fn c_tool(
     source: &str,

@@ -131,15 +131,30 @@ pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuErro
         )));
     }
     let marks = crate::elf::marks(elf)?;
+    let plugin = crate::compile::flash_loads_plugin()?;
+    let hex: Vec<String> = marks.iter().map(|m| format!("{m:x}")).collect();
     let mut cmd = command(target, elf, None)?;
-    cmd.args(["-d", "in_asm,exec,nochain"]);
+    // `plugin` puts the flash-loads plugin's counts into the same log.
+    cmd.args(["-d", "in_asm,exec,nochain,plugin"])
+        .arg("-plugin")
+        .arg(format!(
+            "{},marks={},flash_end={:x}",
+            plugin.display(),
+            hex.join(":"),
+            cycles::trace::FLASH_END
+        ));
     let (out, mixes) = run_with(cmd, move |err| {
         let mut tracer = cycles::RegionTracer::new(marks);
         for line in std::io::BufRead::lines(std::io::BufReader::new(err)) {
             tracer.feed(&line?);
         }
         let stderr = tracer.other_lines.join("\n");
-        Ok((tracer.finish(), stderr))
+        let counted = tracer.flash_loads_counted();
+        let mixes = tracer.finish().and_then(|m| match m.is_empty() || counted {
+            true => Ok(m),
+            false => Err("the flash-loads plugin printed no count into QEMU's log".into()),
+        });
+        Ok((mixes, stderr))
     })?;
     let (mixes, stderr) = mixes.unwrap_or_else(|e| (Err(e.to_string()), String::new()));
     Ok((Output { stderr, ..out }, mixes))

@@ -78,6 +78,7 @@ pub fn add_estimates(
         row.cycles_estimate = Some(e.estimate);
         row.cycles_low = Some(e.low);
         row.cycles_high = Some(e.high);
+        row.mix = Some(mix.clone());
         row.time_us = e.estimate as f64 * 1e6 / target.clock_hz() as f64;
         row.time_basis = "cycles_estimate".into();
     }
@@ -234,6 +235,7 @@ pub fn rows_counted(
                 cycles_estimate: None,
                 cycles_low: None,
                 cycles_high: None,
+                mix: None,
                 clock_hz: counting.clock_hz(),
                 code_size_bytes: Some(flash as i64 - baseline_flash as i64),
                 flash_bytes: Some(flash),

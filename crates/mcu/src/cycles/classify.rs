@@ -1,46 +1,7 @@
 //! Puts each executed Thumb instruction (as QEMU's disassembler prints it,
 //! e.g. `ldr.w fp, [r1]`, `pop {r4, r5, pc}`, `bls #0x578`) in a timing class.
 
-use serde::{Deserialize, Serialize};
-
-/// The timing classes; the names are the keys of `cortex-m.toml`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Class {
-    Alu,
-    PcWrite,
-    Nop,
-    It,
-    Mul,
-    MulAccumulate,
-    MulLong,
-    MulLongAccumulate,
-    Divide,
-    Load,
-    LoadPipelined,
-    LoadDouble,
-    Store,
-    StoreDouble,
-    LoadMultiple,
-    StoreMultiple,
-    ToPcExtra,
-    BranchTaken,
-    BranchNotTaken,
-    BranchLink,
-    BranchExchange,
-    TableBranch,
-    Other,
-}
-
-impl Class {
-    /// The class's key in `cortex-m.toml` (`load_pipelined`).
-    pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
-}
+pub use device_facts::cycle_model::Class;
 
 /// What an instruction is, before knowing whether it branched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +15,10 @@ pub struct Decoded {
     pub may_branch: bool,
     /// POP/LDM/LDR into PC: the load plus a pipeline refill.
     pub loads_pc: bool,
+    /// A single load's destination and base registers (r0..r15), to tell a
+    /// load whose address needs the load before it, which cannot pipeline
+    /// with it (Cortex-M3/M4 TRM 3.3.2).
+    pub load_registers: Option<(u8, u8)>,
 }
 
 const CONDITIONS: [&str; 16] = [
@@ -146,6 +111,28 @@ fn register_list(operands: &str) -> (u32, bool) {
     (n, pc)
 }
 
+/// r0..r15 by any of the names QEMU prints.
+fn register_number(name: &str) -> Option<u8> {
+    Some(match name.trim() {
+        "sb" => 9,
+        "sl" => 10,
+        "fp" => 11,
+        "ip" => 12,
+        "sp" => 13,
+        "lr" => 14,
+        "pc" => 15,
+        r => r.strip_prefix('r')?.parse().ok().filter(|n| *n < 16)?,
+    })
+}
+
+/// `r2, [r1, #4]` → (2, 1): a single load's destination and base.
+fn load_registers(operands: &str) -> Option<(u8, u8)> {
+    let dest = register_number(first_operand(operands))?;
+    let inside = operands.split_once('[')?.1;
+    let base = inside.split([',', ']']).next()?;
+    Some((dest, register_number(base)?))
+}
+
 fn first_operand(operands: &str) -> &str {
     operands.split(',').next().unwrap_or("").trim()
 }
@@ -158,7 +145,11 @@ pub fn decode(mnemonic: &str, operands: &str) -> Decoded {
         registers: 0,
         may_branch: false,
         loads_pc: false,
+        load_registers: None,
     };
+    if class == Class::Load {
+        d.load_registers = load_registers(operands);
+    }
     match class {
         Class::LoadMultiple | Class::StoreMultiple => {
             let (n, pc) = register_list(operands);
@@ -230,5 +221,17 @@ mod tests {
         assert_eq!(class("mov", "pc, lr"), PcWrite);
         assert_eq!(class("cmp", "pc, r0"), Alu);
         assert!(!decode("ldr", "r0, [pc, #0x20]").may_branch);
+    }
+
+    #[test]
+    fn a_single_loads_destination_and_base_are_read() {
+        assert_eq!(decode("ldr", "r2, [r1, #4]").load_registers, Some((2, 1)));
+        assert_eq!(decode("ldr.w", "fp, [sb]").load_registers, Some((11, 9)));
+        assert_eq!(decode("ldrb", "r0, [r3, r2]").load_registers, Some((0, 3)));
+        assert_eq!(
+            decode("ldr", "r0, [pc, #0x20]").load_registers,
+            Some((0, 15))
+        );
+        assert_eq!(decode("ldm", "r0, {r1, r2}").load_registers, None);
     }
 }

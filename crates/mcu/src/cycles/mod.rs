@@ -3,9 +3,10 @@
 //! QEMU counts instructions exactly but has no cycle model. Its execution log
 //! (`-d in_asm,exec,nochain`) says which instructions ran in each measured
 //! region ([`trace`]); each is put in a timing class ([`classify`]); the
-//! classes are priced from the ARM manuals and the board's flash wait states
+//! classes are priced from the ARM manuals and the board's memory
 //! (`data/cycle-timings/cortex-m.toml`, [`timing`]) into a low / estimate /
-//! high triple ([`estimate`]). The model is described in firmware/README.md.
+//! high triple ([`estimate`]; both live in `device_facts::cycle_model`, which
+//! runs nothing). The model is described in firmware/README.md.
 //!
 //! Cortex-M only ([`crate::Target::has_cycle_estimate`]). riscv32imc stands
 //! for the ESP32-C3, whose core Espressif documents (Technical Reference
@@ -14,14 +15,10 @@
 //! its time at 160 MHz is a lower bound (one instruction per cycle).
 
 pub mod classify;
-pub mod estimate;
-pub mod timing;
 pub mod trace;
 
-pub use classify::Class;
-pub use estimate::Estimate;
-pub use timing::CoreTiming;
-pub use trace::{Mix, RegionTracer};
+pub use device_facts::cycle_model::{Class, CoreTiming, Estimate, Mix, estimate, timing};
+pub use trace::RegionTracer;
 
 /// Set to `off` to skip the execution log (then `time_us` falls back to one
 /// instruction per cycle, a lower bound).

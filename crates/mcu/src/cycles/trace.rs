@@ -14,53 +14,11 @@
 //! and ends at the next mark, which does not. The same convention holds for
 //! the empty calibration region, so the host's subtraction removes it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::Class;
 use super::classify::{Decoded, decode};
-
-/// The instructions of a region, counted for pricing.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Mix {
-    pub instructions: i64,
-    pub by_class: BTreeMap<Class, i64>,
-    /// Registers moved by LDM/STM/PUSH/POP, per class.
-    pub registers: BTreeMap<Class, i64>,
-    /// Bytes of instructions executed (the fetch stream).
-    pub bytes: i64,
-    /// Pipeline refills: taken branches and other writes to PC.
-    pub refills: i64,
-}
-
-impl Mix {
-    fn add(&mut self, class: Class, n: i64) {
-        *self.by_class.entry(class).or_default() += n;
-    }
-
-    /// `self - other`, class by class: a region less the empty region.
-    pub fn minus(&self, other: &Mix) -> Mix {
-        let sub = |a: &BTreeMap<Class, i64>, b: &BTreeMap<Class, i64>| {
-            let mut out = a.clone();
-            for (k, v) in b {
-                *out.entry(*k).or_default() -= v;
-            }
-            out.retain(|_, v| *v != 0);
-            out
-        };
-        Mix {
-            instructions: self.instructions - other.instructions,
-            by_class: sub(&self.by_class, &other.by_class),
-            registers: sub(&self.registers, &other.registers),
-            bytes: self.bytes - other.bytes,
-            refills: self.refills - other.refills,
-        }
-    }
-
-    pub fn count(&self, class: Class) -> i64 {
-        self.by_class.get(&class).copied().unwrap_or(0)
-    }
-}
+use super::{Class, Mix};
 
 #[derive(Debug, Clone, Copy)]
 struct Insn {
@@ -83,11 +41,23 @@ pub struct RegionTracer {
     current: Option<(Block, Option<u32>)>,
     region: Option<Mix>,
     regions: Vec<Mix>,
-    previous_was_load: bool,
+    /// The destination of the instruction before, when it was a single load
+    /// that may pipeline with a load after it.
+    previous_load: Option<u8>,
+    /// Each ended region's flash reads, as the plugin printed them.
+    flash_loads: Vec<i64>,
     /// Non-log lines (QEMU's own errors), kept for error messages.
     pub other_lines: Vec<String>,
     unknown_blocks: usize,
 }
+
+/// The flash-loads plugin's line at each region's end (firmware/cycle-trace).
+pub const FLASH_LOADS: &str = "ciphermeter-flash-loads ";
+
+/// Where flash ends on every Cortex-M target: ARMv7-M and ARMv6-M put code
+/// in the Code region below 0x2000_0000 and SRAM from there (ARM DDI 0403,
+/// B3.1 "The system address map"), as the firmware's link scripts do.
+pub const FLASH_END: u32 = 0x2000_0000;
 
 fn hex(s: &str) -> Option<u64> {
     u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok()
@@ -146,7 +116,8 @@ impl RegionTracer {
             current: None,
             region: None,
             regions: Vec::new(),
-            previous_was_load: false,
+            previous_load: None,
+            flash_loads: Vec::new(),
             other_lines: Vec::new(),
             unknown_blocks: 0,
         }
@@ -163,6 +134,13 @@ impl RegionTracer {
         }
         if line.starts_with("IN:") {
             self.translating = Some(Vec::new());
+        } else if let Some(n) = line.strip_prefix(FLASH_LOADS) {
+            // Printed when the region's end mark runs, before the host has
+            // stepped that block: the regions and counts pair up in order.
+            match n.trim().parse() {
+                Ok(n) => self.flash_loads.push(n),
+                Err(_) => self.other_lines.push(line.to_string()),
+            }
         } else if let Some(rest) = line.strip_prefix("Trace ") {
             self.execute(rest);
         } else if let Some(pc) = line.strip_prefix("cpu_io_recompile: rewound execution of TB to ")
@@ -231,7 +209,7 @@ impl RegionTracer {
             match self.region.take() {
                 Some(done) => {
                     self.regions.push(done);
-                    self.previous_was_load = false;
+                    self.previous_load = None;
                     return;
                 }
                 None => {
@@ -241,8 +219,18 @@ impl RegionTracer {
             }
         }
         let d = insn.decoded;
-        let after_load = self.previous_was_load;
-        self.previous_was_load = d.class == Class::Load && !d.loads_pc;
+        // A load pipelines with the load before it unless its address needs
+        // that load's result (Cortex-M3/M4 TRM 3.3.2: LDR r0,[r1]; LDR r2,[r0]).
+        let after_load = match (self.previous_load, d.load_registers) {
+            (Some(dest), Some((_, base))) => dest != base,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        self.previous_load = match d.load_registers {
+            Some((dest, _)) if d.class == Class::Load && !d.loads_pc => Some(dest),
+            _ if d.class == Class::Load && !d.loads_pc => Some(u8::MAX),
+            _ => None,
+        };
         let Some(mix) = &mut self.region else {
             return;
         };
@@ -274,10 +262,28 @@ impl RegionTracer {
         }
     }
 
+    /// Whether the flash-loads plugin's counts are in the log.
+    pub fn flash_loads_counted(&self) -> bool {
+        !self.flash_loads.is_empty()
+    }
+
     /// The regions in the order they ran. Fails if the log had executions of
-    /// blocks it never showed (the log is then not the whole run).
+    /// blocks it never showed (the log is then not the whole run), or if the
+    /// flash-loads plugin printed counts for other regions than the log's.
     pub fn finish(mut self) -> Result<Vec<Mix>, String> {
         self.run_current(None);
+        if !self.flash_loads.is_empty() {
+            if self.flash_loads.len() != self.regions.len() {
+                return Err(format!(
+                    "the flash-loads plugin counted {} regions, the QEMU log {}",
+                    self.flash_loads.len(),
+                    self.regions.len()
+                ));
+            }
+            for (mix, n) in self.regions.iter_mut().zip(&self.flash_loads) {
+                mix.flash_loads = *n;
+            }
+        }
         if self.unknown_blocks > 0 {
             return Err(format!(
                 "{} executed blocks were never disassembled in the QEMU log",
@@ -333,6 +339,7 @@ IN: f
 0x00000110:  680c       ldr      r4, [r1]
 
 Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
+ciphermeter-flash-loads 7
 ";
 
     #[test]
@@ -346,13 +353,55 @@ Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
         let r = &regions[0];
         // ldr (start mark), movs, 3 × (ldr, ldr, subs, bne); the stop mark is not counted.
         assert_eq!(r.instructions, 2 + 3 * 4);
-        assert_eq!(r.count(Class::Load), 1 + 3);
-        assert_eq!(r.count(Class::LoadPipelined), 3);
+        // `ldr r2, [r1]` needs the `ldr r1, [r1]` before it: not pipelined.
+        assert_eq!(r.count(Class::Load), 1 + 3 + 3);
+        assert_eq!(r.count(Class::LoadPipelined), 0);
         assert_eq!(r.count(Class::Alu), 1 + 3);
         assert_eq!(r.count(Class::BranchTaken), 2);
         assert_eq!(r.count(Class::BranchNotTaken), 1);
         // The start sample's 2 bytes are not counted.
         assert_eq!((r.refills, r.bytes), (2, 2 * 14 - 2));
+        assert_eq!(
+            r.flash_loads, 7,
+            "the plugin's count, paired with its region"
+        );
+    }
+
+    #[test]
+    fn plugin_counts_for_other_regions_than_the_logs_are_an_error() {
+        let mut t = RegionTracer::new([0x104, 0x110]);
+        for line in LOG.lines() {
+            t.feed(line);
+        }
+        t.feed("ciphermeter-flash-loads 3");
+        assert!(t.finish().unwrap_err().contains("counted 2 regions"));
+    }
+
+    #[test]
+    fn a_load_pipelines_after_a_load_unless_its_address_needs_it() {
+        let log = "IN: f\n\
+0x00000100:  680c       ldr      r4, [r1]\n\
+0x00000102:  6822       ldr      r2, [r4]\n\
+0x00000104:  6848       ldr      r0, [r1, #4]\n\
+0x00000106:  6888       ldr      r0, [r1, #8]\n\
+0x00000108:  3801       subs     r0, #1\n\
+\n\
+Trace 0: 0x7f0000000100 [00800400/00000100/00000110/ff020200] f\n\
+IN: f\n\
+0x0000010a:  680c       ldr      r4, [r1]\n\
+\n\
+Trace 0: 0x7f0000000200 [00800400/0000010a/00000110/ff020200] f\n";
+        let mut t = RegionTracer::new([0x100, 0x10a]);
+        for line in log.lines() {
+            t.feed(line);
+        }
+        let r = &t.finish().unwrap()[0];
+        assert_eq!(
+            r.count(Class::Load),
+            2,
+            "the first, and the one that needs r4"
+        );
+        assert_eq!(r.count(Class::LoadPipelined), 2);
     }
 
     #[test]

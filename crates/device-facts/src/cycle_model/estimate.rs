@@ -83,7 +83,7 @@ pub fn unpriced(mix: &Mix, core: &CoreTiming) -> Vec<Class> {
 mod tests {
     use super::*;
     use crate::Target;
-    use crate::cycles::timing::for_target;
+    use crate::cycle_model::timing::for_target;
 
     /// The firmware's calibration loop (firmware/src/platform/arm.rs) as a
     /// mix: push {r0-r3}, sub, movs, 10 × (ldr, ldr, adds, str, eors, subs,
