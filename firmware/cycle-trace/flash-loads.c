@@ -9,8 +9,10 @@
  * A region starts at an instruction whose address is a mark (the timer
  * sample) and ends at the next mark, as crates/mcu/src/cycles/trace.rs reads
  * the log. At each region's end the plugin prints
- * `ciphermeter-flash-loads N` into QEMU's log (`-d plugin`), so the count
- * reaches the host in the same stream, in the regions' order.
+ * `ciphermeter-flash-loads N CODE DATA` into QEMU's log (`-d plugin`), so the
+ * counts reach the host in the same stream, in the regions' order: N reads
+ * from flash, and the distinct 16-byte flash lines the region executed
+ * (CODE) and read (DATA), which say whether a part's caches can hold it.
  *
  * Arguments: marks=HEX[:HEX...], flash_end=HEX (reads below it are flash).
  *
@@ -45,12 +47,31 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 #define MAX_MARKS 256
 #define NONE 0xFFFFFFFFu
+/* Footprints are counted in 16-byte lines over the first 4 MiB of flash
+ * (the firmware's largest FLASH region); beyond it a line is not counted. */
+#define LINE_SHIFT 4
+#define LINES ((4u << 20) >> LINE_SHIFT)
 
 static uint32_t marks[MAX_MARKS];
 static int n_marks;
 static uint32_t flash_end;
 static int in_region;
 static uint64_t flash_loads;
+static uint64_t code_lines, data_lines;
+static uint8_t code_seen[LINES / 8], data_seen[LINES / 8];
+
+/* Counts addr's line once per region. */
+static void touch(uint8_t *seen, uint64_t *count, uint64_t addr)
+{
+	uint64_t line = addr >> LINE_SHIFT;
+	if (line >= LINES)
+		return;
+	uint8_t bit = (uint8_t)(1u << (line & 7));
+	if (!(seen[line >> 3] & bit)) {
+		seen[line >> 3] |= bit;
+		(*count)++;
+	}
+}
 /* A timer read under -icount can be rewound and run again (QEMU's I/O
  * recompile): the same mark seen twice in a row is one execution. */
 static uint32_t last_pc = NONE;
@@ -71,30 +92,37 @@ static void on_mark(unsigned int vcpu, void *userdata)
 		return;
 	last_pc = pc;
 	if (in_region) {
-		char line[64];
-		snprintf(line, sizeof line, "ciphermeter-flash-loads %llu\n", (unsigned long long)flash_loads);
+		char line[96];
+		snprintf(line, sizeof line, "ciphermeter-flash-loads %llu %llu %llu\n", (unsigned long long)flash_loads,
+			 (unsigned long long)code_lines, (unsigned long long)data_lines);
 		qemu_plugin_outs(line);
 		in_region = 0;
 		return;
 	}
 	in_region = 1;
-	flash_loads = 0;
+	flash_loads = code_lines = data_lines = 0;
+	memset(code_seen, 0, sizeof code_seen);
+	memset(data_seen, 0, sizeof data_seen);
+	touch(code_seen, &code_lines, pc);
 }
 
 /* Any other instruction: a rewound mark may run again only right after itself. */
 static void on_insn(unsigned int vcpu, void *userdata)
 {
 	(void)vcpu;
-	(void)userdata;
 	last_pc = NONE;
+	if (in_region && (uint32_t)(uintptr_t)userdata < flash_end)
+		touch(code_seen, &code_lines, (uint32_t)(uintptr_t)userdata);
 }
 
 static void on_read(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
 {
 	(void)vcpu;
 	(void)userdata;
-	if (in_region && vaddr < flash_end && !qemu_plugin_mem_is_store(info))
+	if (in_region && vaddr < flash_end && !qemu_plugin_mem_is_store(info)) {
 		flash_loads++;
+		touch(data_seen, &data_lines, vaddr);
+	}
 }
 
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -107,7 +135,7 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (is_mark(pc))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark, CB_NO_REGS, (void *)(uintptr_t)pc);
 		else
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, NULL);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, CB_NO_REGS, (void *)(uintptr_t)pc);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_read, CB_NO_REGS, MEM_RW, NULL);
 	}
 }

@@ -24,6 +24,12 @@ pub struct Mix {
     /// flash-loads plugin (firmware/cycle-trace) where QEMU's log cannot see
     /// an address.
     pub flash_loads: i64,
+    /// Distinct 16-byte lines of flash the region executed: the code's
+    /// footprint, against an instruction cache's size.
+    pub code_lines: i64,
+    /// Distinct 16-byte lines of flash the region read as data: the constant
+    /// tables' footprint, against a data cache's size.
+    pub flash_data_lines: i64,
 }
 
 impl Mix {
@@ -48,6 +54,8 @@ impl Mix {
             bytes: self.bytes - other.bytes,
             refills: self.refills - other.refills,
             flash_loads: self.flash_loads - other.flash_loads,
+            code_lines: self.code_lines - other.code_lines,
+            flash_data_lines: self.flash_data_lines - other.flash_data_lines,
         }
     }
 

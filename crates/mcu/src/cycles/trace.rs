@@ -44,8 +44,9 @@ pub struct RegionTracer {
     /// The destination of the instruction before, when it was a single load
     /// that may pipeline with a load after it.
     previous_load: Option<u8>,
-    /// Each ended region's flash reads, as the plugin printed them.
-    flash_loads: Vec<i64>,
+    /// Each ended region's flash reads and its code and data footprints in
+    /// lines, as the plugin printed them.
+    flash_loads: Vec<(i64, i64, i64)>,
     /// Non-log lines (QEMU's own errors), kept for error messages.
     pub other_lines: Vec<String>,
     unknown_blocks: usize,
@@ -137,9 +138,13 @@ impl RegionTracer {
         } else if let Some(n) = line.strip_prefix(FLASH_LOADS) {
             // Printed when the region's end mark runs, before the host has
             // stepped that block: the regions and counts pair up in order.
-            match n.trim().parse() {
-                Ok(n) => self.flash_loads.push(n),
-                Err(_) => self.other_lines.push(line.to_string()),
+            let counts: Vec<i64> = n
+                .split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            match counts[..] {
+                [loads, code, data] => self.flash_loads.push((loads, code, data)),
+                _ => self.other_lines.push(line.to_string()),
             }
         } else if let Some(rest) = line.strip_prefix("Trace ") {
             self.execute(rest);
@@ -280,8 +285,8 @@ impl RegionTracer {
                     self.regions.len()
                 ));
             }
-            for (mix, n) in self.regions.iter_mut().zip(&self.flash_loads) {
-                mix.flash_loads = *n;
+            for (mix, &(loads, code, data)) in self.regions.iter_mut().zip(&self.flash_loads) {
+                (mix.flash_loads, mix.code_lines, mix.flash_data_lines) = (loads, code, data);
             }
         }
         if self.unknown_blocks > 0 {
@@ -339,7 +344,7 @@ IN: f
 0x00000110:  680c       ldr      r4, [r1]
 
 Trace 0: 0x7f0000000500 [00800400/00000110/00000110/ff020200] f
-ciphermeter-flash-loads 7
+ciphermeter-flash-loads 7 5 2
 ";
 
     #[test]
@@ -373,7 +378,7 @@ ciphermeter-flash-loads 7
         for line in LOG.lines() {
             t.feed(line);
         }
-        t.feed("ciphermeter-flash-loads 3");
+        t.feed("ciphermeter-flash-loads 3 1 1");
         assert!(t.finish().unwrap_err().contains("counted 2 regions"));
     }
 
