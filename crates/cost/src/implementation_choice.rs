@@ -154,6 +154,7 @@ mod tests {
             fit: Fit::through(&points),
             points,
             cycle_estimates: Vec::new(),
+            mixes: Vec::new(),
             estimate_fit: None,
             code_size_bytes: Some(1000),
             stack_bytes: Some(100),
