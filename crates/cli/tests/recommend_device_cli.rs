@@ -464,3 +464,81 @@ fn engine_rows_are_published_with_their_sources_and_software_removes_them() {
         );
     }
 }
+
+/// A simulated Cortex-M time is the cycle model's estimate, and its error is
+/// part of the answer: each row names the model's validated error on the
+/// core, or says plainly that no published board has checked it (then its
+/// range is one point: no error is invented). Its energy range is ± that
+/// error on the CPU part, and a row within its rank's first row's range
+/// shares that rank (`shared_ranks`); the next rank starts beyond it.
+#[test]
+fn a_cortex_m_row_names_the_cycle_models_error_and_ranks_by_it() {
+    let args = ["--impl", "software"];
+    let doc = recommend_on("nrf52840", "ble-1m-251", &args);
+    let rows = doc["rows"].as_array().unwrap();
+    let f = |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap();
+    let ends = |r: &serde_json::Value| {
+        let a = r["message_uj_range"].as_array().unwrap();
+        (a[0].as_f64().unwrap(), a[1].as_f64().unwrap())
+    };
+    for r in rows {
+        let source = r["cpu_time_source"].as_str().unwrap();
+        assert!(
+            source.starts_with("device-level: cortex-m4 at 64 MHz"),
+            "{source}"
+        );
+        let spread = match r["cpu_model_error"].as_f64() {
+            Some(m) => {
+                assert!(m > 0.0 && m < 1.0, "{r}");
+                assert!(
+                    source.contains("; validated: median error ")
+                        && source.contains("published board figures on the Cortex-M4"),
+                    "{source}"
+                );
+                f(r, "cpu_uj") * m
+            }
+            None => {
+                assert!(r["cpu_model_error"].is_null(), "{r}");
+                assert!(
+                    source.ends_with("; not yet validated against a published board"),
+                    "{source}"
+                );
+                0.0
+            }
+        };
+        let (lo, hi) = ends(r);
+        let total = f(r, "message_uj");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        assert!(
+            close(lo, total - spread) && close(hi, total + spread),
+            "{r}"
+        );
+    }
+    // Below the tie at the top (whose members rank 1 by the tie-breakers),
+    // each rank is its first row and those within that row's range.
+    let top = doc["tie"]["schemes"].as_array().map_or(1, Vec::len) + 1;
+    let rank = |r: &serde_json::Value| r["rank"].as_u64().unwrap() as usize;
+    for (i, first) in rows.iter().enumerate() {
+        if rank(first) <= top || (i > 0 && rank(&rows[i - 1]) == rank(first)) {
+            continue;
+        }
+        let members = rows[i..].iter().take_while(|r| rank(r) == rank(first));
+        for m in members {
+            assert!(ends(m).0 <= ends(first).1, "{m} outside {first}");
+        }
+        if let Some(next) = rows[i..].iter().find(|r| rank(r) != rank(first)) {
+            assert!(ends(next).0 > ends(first).1, "{next} within {first}");
+        }
+    }
+    // The text says it beside the winner's CPU time source.
+    let text = String::from_utf8(recommend_stdout("nrf52840", "ble-1m-251", &args)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("CPU time source: "))
+        .unwrap();
+    assert!(
+        line.contains("; validated: median error ")
+            || line.ends_with("; not yet validated against a published board"),
+        "{line}"
+    );
+}

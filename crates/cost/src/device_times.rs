@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use device_facts::Implementation;
 use device_facts::constant_time::Verdict;
+use device_facts::cycle_model::validation::{CoreError, core_error};
 use energy::Device;
 use seal::Scheme;
 use seal::host::container::MessageContainer;
@@ -120,6 +121,9 @@ pub struct DeviceTimes {
     failures: BTreeMap<String, String>,
     /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
     estimated: bool,
+    /// The cycle model's validated error on this core, read once with the
+    /// verdicts; none for exact counts or a core no published figure checks.
+    model_error: Option<CoreError>,
     /// The implementations a scheme may be costed with (`--impl`); each
     /// scheme is costed with the fastest of them whose whole seal path was
     /// measured here.
@@ -142,9 +146,11 @@ impl DeviceTimes {
             .transpose()
     }
 
-    /// These times with the target's shipped constant-time verdicts, read once.
+    /// These times with the target's shipped constant-time verdicts and the
+    /// cycle model's validated error on its core, read once.
     fn with_verdicts(mut self) -> Result<DeviceTimes, Error> {
         self.verdicts = verdicts(self.target)?;
+        self.model_error = core_error(self.target).filter(|_| self.estimated);
         Ok(self)
     }
 
@@ -250,6 +256,7 @@ impl DeviceTimes {
             ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: false,
+            model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
             allow_leaky: false,
@@ -309,6 +316,7 @@ impl DeviceTimes {
             ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
+            model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
             allow_leaky: false,
@@ -379,12 +387,14 @@ impl DeviceTimes {
         // simulation's origin, verdicts and choices stay.
         let (origin, verdicts) = (self.origin.clone(), std::mem::take(&mut self.verdicts));
         let (allowed, allow_leaky) = (self.allowed.clone(), self.allow_leaky);
+        let model_error = self.model_error.clone();
         Ok(DeviceTimes {
             origin,
             verdicts,
             allowed,
             allow_leaky,
             measured,
+            model_error,
             ..board.over(self)
         })
     }
@@ -396,6 +406,13 @@ impl DeviceTimes {
             Some(label) => format!("device-level: {label}"),
             None => self.describe(),
         }
+    }
+
+    /// The cycle model's validated error on `imp`'s time of `scheme`: none
+    /// for a board's count or an exact one, or where no figure checks the core.
+    pub fn model_error(&self, scheme: &Scheme, imp: Implementation) -> Option<&CoreError> {
+        let measured = self.measured.contains_key(&imp.build_id(scheme.name()));
+        self.model_error.as_ref().filter(|_| !measured)
     }
 
     /// Costs each scheme with these implementations only (`--impl`).
@@ -551,8 +568,14 @@ impl DeviceTimes {
         (!whys.is_empty()).then(|| whys.join("; "))
     }
 
-    /// "atmega1284p at 8 MHz, stored simulation (run 12)".
+    /// "atmega1284p at 8 MHz, stored simulation (run 12)"; a Cortex-M
+    /// estimate names the cycle model's validated error on the core.
     pub fn describe(&self) -> String {
+        self.describe_with(self.model_error.as_ref())
+    }
+
+    /// [`DeviceTimes::describe`] with `error` as the model's on this core.
+    fn describe_with(&self, error: Option<&CoreError>) -> String {
         let origin = match &self.origin {
             Origin::Stored { run } => format!("stored simulation (run {run})"),
             Origin::Table { firmware_revision } => {
@@ -560,11 +583,17 @@ impl DeviceTimes {
             }
         };
         let counted = if self.target.is_avr() {
-            "exact cycles"
+            "exact cycles".to_string()
         } else if self.estimated {
-            "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states"
+            // An estimate is only as good as its check against real boards.
+            let error = error.map_or("not yet validated against a published board".into(), |e| {
+                format!("validated: {}", e.describe())
+            });
+            format!(
+                "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states; {error}"
+            )
         } else {
-            "exact instructions at one per cycle, a lower bound"
+            "exact instructions at one per cycle, a lower bound".to_string()
         };
         format!(
             "device-level: {} at {} MHz, {origin}, {counted}",
@@ -663,6 +692,50 @@ mod tests {
         }
         let mkr = p.device("mkr-wan-1300").unwrap();
         assert_eq!(mkr.flash_wait_states.as_ref().map(|w| w.value), Some(1));
+    }
+
+    /// A Cortex-M row names the cycle model's validated error on its core,
+    /// or says plainly that none is; exact counts say what they said.
+    #[test]
+    fn an_estimate_names_the_models_error_on_its_core() {
+        use device_facts::Target;
+        let times = |target: Target| {
+            let table = device_facts::cost_table::shipped(target).unwrap().unwrap();
+            DeviceTimes::from_table(&table, target.clock_hz() as f64)
+        };
+        let error = CoreError {
+            target: Target::CortexM4,
+            figures: 15,
+            median: 0.06,
+            max: 0.2,
+        };
+        let m4 = times(Target::CortexM4);
+        let prefix = "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states; ";
+        let with = m4.describe_with(Some(&error));
+        assert!(
+            with.ends_with(&format!(
+                "{prefix}validated: median error 6 % against 15 published board figures on the Cortex-M4"
+            )),
+            "{with}"
+        );
+        let without = m4.describe_with(None);
+        assert!(
+            without.ends_with(&format!(
+                "{prefix}not yet validated against a published board"
+            )),
+            "{without}"
+        );
+        assert!(!without.chars().any(|c| c == '%'), "{without}");
+        for (target, says) in [
+            (Target::Atmega1284p, "exact cycles"),
+            (
+                Target::Riscv32imc,
+                "exact instructions at one per cycle, a lower bound",
+            ),
+        ] {
+            let text = times(target).describe_with(Some(&error));
+            assert!(text.ends_with(says), "{text}");
+        }
     }
 
     #[test]

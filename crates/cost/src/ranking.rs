@@ -503,14 +503,24 @@ fn message_uj(c: &SchemeCost) -> f64 {
 /// The energy per message with the CPU time at the ends of its uncertainty:
 /// on this host, the wider of its 95 % interval and ±5 %, the run-to-run
 /// repeatability `scripts/bench-ratios` measures (one run's interval misses
-/// that). A simulated device time is exact, so its range is one point.
+/// that). A Cortex-M simulation's time is the cycle model's estimate: ± the
+/// model's median error on the core against published boards. An exact count
+/// (AVR's cycles, a board's) is one point, as is an estimate no published
+/// figure checks: an error nobody measured is not invented.
 pub fn energy_range_uj(c: &SchemeCost) -> (f64, f64) {
     let Some(e) = &c.energy else {
         return (f64::MAX, f64::MAX);
     };
     let total = e.message_j * 1e6;
+    if c.cpu_source.is_device() {
+        let spread = c
+            .cpu_model_error
+            .as_ref()
+            .map_or(0.0, |err| modelled_cpu_uj(c) * err.median);
+        return (total - spread, total + spread);
+    }
     let (median, lo, hi, _) = c.host_us;
-    if c.cpu_source.is_device() || median <= 0.0 {
+    if median <= 0.0 {
         return (total, total);
     }
     let cpu_uj = e.cpu_j * 1e6;
@@ -519,6 +529,18 @@ pub fn energy_range_uj(c: &SchemeCost) -> (f64, f64) {
         total - cpu_uj * (1.0 - lo / median),
         total + cpu_uj * (hi / median - 1.0),
     )
+}
+
+/// The part of a row's CPU energy the cycle model estimated, µJ: all of it
+/// but a hardware engine's share, which rests on published figures.
+fn modelled_cpu_uj(c: &SchemeCost) -> f64 {
+    let cpu_uj = c.energy.as_ref().map_or(0.0, |e| e.cpu_j * 1e6);
+    match &c.engine {
+        Some(e) if e.software_cycles + e.engine_cycles > 0.0 => {
+            cpu_uj * e.software_cycles / (e.software_cycles + e.engine_cycles)
+        }
+        _ => cpu_uj,
+    }
 }
 
 /// Ranks for ranges sorted by their centre: a range that overlaps the first
@@ -577,8 +599,10 @@ impl Ranking {
             lines.push(tie.sentence.clone());
         } else if !tied.is_empty() {
             let names: Vec<String> = tied.iter().map(|c| c.shown_name()).collect();
+            let within = crate::tie::model_error_said(&self.ranked[..=tied.len()])
+                .unwrap_or_else(|| "the uncertainty of the CPU times".into());
             lines.push(format!(
-                "It ties with {}: their energies per message are equal within the uncertainty of the CPU times, so they share rank 1 and the order among them means nothing.",
+                "It ties with {}: their energies per message are equal within {within}, so they share rank 1 and the order among them means nothing.",
                 names.join(", ")
             ));
         } else if let Some(second) = self.ranked.get(1) {
@@ -790,6 +814,7 @@ impl Ranking {
                         radio_uj: (e.tx_j + e.rx_j) * 1e6,
                         message_uj: e.message_j * 1e6,
                         message_uj_range: [lo, hi],
+                        cpu_model_error: c.cpu_model_error.as_ref().map(|e| e.median),
                         code_size_bytes: c.code_size,
                         stack_bytes: c.stack_bytes,
                         battery_days: e.battery_days,
@@ -942,9 +967,16 @@ pub struct RankedRow {
     /// CPU and radio energy of one message (as `energy` names it).
     #[serde(alias = "total_uj")]
     pub message_uj: f64,
-    /// `message_uj` with the CPU time at the ends of its 95 % interval.
+    /// `message_uj` with the CPU time at the ends of its uncertainty: this
+    /// host's 95 % interval, or ± `cpu_model_error` on a simulated Cortex-M.
+    /// Rows whose ranges overlap the first of a rank share it.
     #[serde(alias = "total_uj_range")]
     pub message_uj_range: [f64; 2],
+    /// The cycle model's median error on the device's core (0.06 is 6 %),
+    /// where `cpu_time_us` is its estimate; null for an exact count, a
+    /// host's time, or a core no published board figure has checked yet.
+    #[serde(default)]
+    pub cpu_model_error: Option<f64>,
     pub code_size_bytes: Option<i64>,
     pub stack_bytes: Option<u32>,
     pub battery_days: Option<f64>,
@@ -1338,6 +1370,113 @@ mod tests {
             cost_table: None,
             protocol: Default::default(),
         }
+    }
+
+    /// A sample error, so that these tests do not hang on the shipped validation.
+    fn m4_error(median: f64) -> device_facts::cycle_model::validation::CoreError {
+        device_facts::cycle_model::validation::CoreError {
+            target: device_facts::Target::CortexM4,
+            figures: 15,
+            median,
+            max: 0.2,
+        }
+    }
+
+    /// Two nRF52840 rows (a real simulated AES-128-CCM row and a copy) whose
+    /// energies differ by 3 %, half of it CPU: 100 and 103 µJ, CPU 50 and
+    /// 53 µJ. Each carries `error` as its cycle model's.
+    fn two_cortex_m4_rows(
+        error: Option<device_facts::cycle_model::validation::CoreError>,
+    ) -> Vec<SchemeCost> {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
+        let req = Request {
+            device: "nrf52840".into(),
+            hardware: false,
+            ..request()
+        };
+        let names = vec!["aead:aes-128-ccm".to_string()];
+        let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
+        let base = r.ranked[0].clone();
+        assert!(
+            base.cpu_source.is_device(),
+            "{}",
+            base.cpu_source.describe()
+        );
+        [(100e-6, 50e-6), (103e-6, 53e-6)]
+            .into_iter()
+            .map(|(message_j, cpu_j)| {
+                let mut row = base.clone();
+                let e = row.energy.as_mut().unwrap();
+                (e.message_j, e.cpu_j) = (message_j, cpu_j);
+                row.cpu_model_error = error.clone();
+                row
+            })
+            .collect()
+    }
+
+    /// A simulated Cortex-M time is an estimate: its range is ± the model's
+    /// median error on the CPU energy, so rows closer than that share a rank
+    /// and the tie says why. Unvalidated, or a smaller error, they do not.
+    #[test]
+    fn rows_within_the_cycle_models_error_share_a_rank() {
+        let mut rows = two_cortex_m4_rows(Some(m4_error(0.06)));
+        let (lo, hi) = energy_range_uj(&rows[0]);
+        assert!(
+            (lo - 97.0).abs() < 1e-9 && (hi - 103.0).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        let mut ranks = order(&mut rows, 600.0);
+        assert_eq!(ranks, vec![1, 1]);
+        let tie = tie_at_the_top(&mut rows, &mut ranks, 600.0, None).expect("a tie");
+        assert!(
+            tie.sentence.contains(
+                "within the cycle model's error on their CPU times (median error 6 % against 15 published board figures on the Cortex-M4)"
+            ),
+            "{}",
+            tie.sentence
+        );
+        let ranking = Ranking {
+            ranked: rows,
+            ranks,
+            excluded: Vec::new(),
+            interval_s: 600.0,
+            duty_cycle: None,
+            frame_fit: None,
+            sessions: Vec::new(),
+            tie: Some(tie),
+        };
+        let summary = ranking.summary(&Request {
+            device: "nrf52840".into(),
+            ..request()
+        });
+        assert_eq!(summary.rows[1].rank, 1);
+        assert_eq!(summary.rows[1].cpu_model_error, Some(0.06));
+        assert!(summary.explanation.iter().any(|l| l.contains("Cortex-M4")));
+
+        for error in [None, Some(m4_error(0.01))] {
+            let mut rows = two_cortex_m4_rows(error.clone());
+            let mut ranks = order(&mut rows, 600.0);
+            assert_eq!(ranks, vec![1, 2], "{error:?}");
+            assert!(tie_at_the_top(&mut rows, &mut ranks, 600.0, None).is_none());
+        }
+        let (lo, hi) = energy_range_uj(&two_cortex_m4_rows(None)[0]);
+        assert_eq!((lo, hi), (100.0, 100.0), "no error is invented");
+    }
+
+    /// Within 1 % the old reason stands, whatever the model's error.
+    #[test]
+    fn a_tie_within_one_percent_keeps_its_reason() {
+        let mut rows = two_cortex_m4_rows(Some(m4_error(0.06)));
+        let e = rows[1].energy.as_mut().unwrap();
+        e.message_j = 100.5e-6;
+        let mut ranks = order(&mut rows, 600.0);
+        let tie = tie_at_the_top(&mut rows, &mut ranks, 600.0, None).unwrap();
+        assert!(
+            tie.sentence.contains("below what the model resolves"),
+            "{}",
+            tie.sentence
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::device_times::{CpuSource, DeviceTimes};
 use crate::frame::{self, SealJob, time_sealings};
 use crate::message::{Message, MessageSpec, SchcPacket, Wrap};
 use device_facts::Implementation;
+use device_facts::cycle_model::validation::CoreError;
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
 /// choices and two legacy ones the report must mark.
@@ -74,6 +75,10 @@ pub struct SchemeCost {
     pub host_us: (f64, f64, f64, u64),
     pub cpu_us: f64,
     pub cpu_source: CpuSource,
+    /// The cycle model's validated error on the device's core, where
+    /// `cpu_us` is its estimate (a Cortex-M simulation); ranking widens the
+    /// CPU energy by it. None for an exact count, or an unvalidated core.
+    pub cpu_model_error: Option<CoreError>,
     pub code_size: Option<i64>,
     /// Peak stack of the seal on the device, bytes.
     pub stack_bytes: Option<u32>,
@@ -264,9 +269,11 @@ fn finish(
     let mut implementation = Implementation::RustCrypto;
     let mut seal_paths = Vec::new();
     let mut constant_time = None;
+    let mut cpu_model_error = None;
     let (cpu_us, cpu_source) = match device_us {
         Some((us, imp, d)) => {
             implementation = imp;
+            cpu_model_error = d.model_error(&sealed.scheme, imp).cloned();
             constant_time = Some(d.constant_time(&sealed.scheme, imp));
             seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
             let mut what = d.describe_build(&sealed.scheme, imp);
@@ -321,6 +328,7 @@ fn finish(
         host_us,
         cpu_us,
         cpu_source,
+        cpu_model_error,
         code_size,
         stack_bytes,
         energy,

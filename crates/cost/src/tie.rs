@@ -43,6 +43,16 @@ fn made_of(name: &str, primitive: &str) -> bool {
         .any(|part| part == primitive || part.starts_with(&format!("{primitive}-")))
 }
 
+/// The cycle model's error on the rows' CPU times, said, where those times
+/// are its estimates: a difference inside it is not a difference.
+pub fn model_error_said(rows: &[SchemeCost]) -> Option<String> {
+    let error = rows.iter().find_map(|c| c.cpu_model_error.as_ref())?;
+    Some(format!(
+        "the cycle model's error on their CPU times ({})",
+        error.describe()
+    ))
+}
+
 fn misuse_resistant(name: &str) -> bool {
     name.contains("-siv")
 }
@@ -124,8 +134,14 @@ pub fn break_tie(
             .map(|(_, n)| n.clone()),
     );
     let within_percent = (energies_uj[size - 1] / best - 1.0) * 100.0;
+    // Beyond TIE_PERCENT only a shared rank ties them: say its cause when
+    // it is the cycle model's error.
+    let why = match model_error_said(&ranked[..size]) {
+        Some(error) if within_percent > TIE_PERCENT => format!("within {error}"),
+        _ => "below what the model resolves".to_string(),
+    };
     let mut sentence = format!(
-        "These {size} tie within {within_percent:.2} % of the least energy per message, below what the model resolves: {}.",
+        "These {size} tie within {within_percent:.2} % of the least energy per message, {why}: {}.",
         shown.join(", ")
     );
     if reasons.is_empty() {
