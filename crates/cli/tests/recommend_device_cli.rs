@@ -281,7 +281,7 @@ title = "A Cortex-M0+ with 8 KB of RAM (recommend_device_cli's)"
 cpu = "Cortex-M0+"
 clock_mhz = { value = 32.0, source = "the test's" }
 simulated_target = { value = "cortex-m0plus", source = "the test's" }
-flash_wait_states = { value = 1, source = "the test's" }
+part = { value = "atsamd21g18a", source = "the test's" }
 voltage_v = { value = 3.0, source = "the test's" }
 flash_kib = { value = 192, source = "the test's" }
 ram_kib = { value = 8, source = "the test's" }

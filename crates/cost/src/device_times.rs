@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 
 use device_facts::Implementation;
 use device_facts::constant_time::Verdict;
+use device_facts::cycle_model::Mix;
+use device_facts::cycle_model::estimate::price;
+use device_facts::cycle_model::timing::{Board, for_target, part};
 use device_facts::cycle_model::validation::{CoreError, core_error};
 use energy::Device;
 use seal::Scheme;
@@ -40,13 +43,17 @@ pub fn device_ram(device: &Device) -> Option<u64> {
     device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024)
 }
 
-/// `target`'s shipped table as it holds for `device`: a build that needed
-/// more RAM on the simulated board than the device has does not fit it.
+/// `target`'s shipped table as it holds for `device`: its estimates priced
+/// on the device's part, and a build that needed more RAM on the simulated
+/// board than the device has does not fit it.
 pub fn shipped_for(
     device: &Device,
     target: device_facts::Target,
 ) -> Result<Option<device_facts::cost_table::CostTable>, Error> {
-    let table = device_facts::cost_table::shipped(target)?;
+    let table = match (device_facts::cost_table::shipped(target)?, device_part(device, target)?) {
+        (Some(t), Some(board)) => Some(t.priced_on(board)?),
+        (t, _) => t,
+    };
     Ok(match device_ram(device) {
         Some(ram) => table.map(|t| t.for_device(&device.name, ram)),
         None => table,
@@ -120,6 +127,9 @@ pub struct DeviceTimes {
     /// Why a build has no counts: it does not fit (with sizes), or failed.
     failures: BTreeMap<String, String>,
     /// The seal counts are cycle estimates from the instruction mix (Cortex-M).
+    /// The part whose flash and caches priced the estimates (the device's
+    /// own, `parts.toml`), or none: the simulated board's.
+    priced_on: Option<String>,
     estimated: bool,
     /// The cycle model's validated error on this core, read once with the
     /// verdicts; none for exact counts or a core no published figure checks.
@@ -141,7 +151,7 @@ pub struct DeviceTimes {
 impl DeviceTimes {
     /// The newest stored simulation of `target`, at the target's own clock.
     pub fn load(store: &Store, target: device_facts::Target) -> Result<Option<DeviceTimes>, Error> {
-        Self::stored(store, target, target.clock_hz() as f64, None)?
+        Self::stored(store, target, target.clock_hz() as f64, None, None)?
             .map(Self::with_verdicts)
             .transpose()
     }
@@ -161,12 +171,16 @@ impl DeviceTimes {
             return Ok(None);
         };
         let clock_hz = device.clock_mhz.value * 1e6;
-        let table = device_facts::cost_table::shipped(target)?;
+        let part = device_part(device, target)?;
+        let table = match (device_facts::cost_table::shipped(target)?, part) {
+            (Some(t), Some(board)) => Some(t.priced_on(board)?),
+            (t, _) => t,
+        };
         // The firmware in this checkout, else the one the shipped table came from.
         let revision = device_facts::cost_table::firmware_revision(&device_facts::firmware_dir())
             .ok()
             .or_else(|| table.as_ref().map(|t| t.firmware_revision.clone()));
-        let stored = Self::stored(store, target, clock_hz, revision.as_deref())?;
+        let stored = Self::stored(store, target, clock_hz, revision.as_deref(), part)?;
         let shipped = table.map(|t| Self::from_table(&t, clock_hz));
         // A stored run of the same firmware measured what it measured (the
         // device tier: study 003's schemes); the table covers the rest.
@@ -178,6 +192,10 @@ impl DeviceTimes {
             Some(ram) => times.map(|t| t.within_ram(&device.name, ram)),
             None => times,
         };
+        let times = times.map(|mut t| {
+            t.priced_on = part.map(|b| b.part.clone());
+            t
+        });
         times.map(Self::with_verdicts).transpose()
     }
 
@@ -230,12 +248,14 @@ impl DeviceTimes {
     }
 
     /// Rows of the newest stored run of `target`; with `revision`, only a run
-    /// that recorded the same firmware revision.
+    /// that recorded the same firmware revision; with `part`, each row's
+    /// instruction mix priced on that part's memory.
     fn stored(
         store: &Store,
         target: device_facts::Target,
         clock_hz: f64,
         revision: Option<&str>,
+        part: Option<&Board>,
     ) -> Result<Option<DeviceTimes>, Error> {
         let Some((run, rows)) = store.latest_section(MCU, target.name())? else {
             return Ok(None);
@@ -256,6 +276,7 @@ impl DeviceTimes {
             ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: false,
+            priced_on: None,
             model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
@@ -287,7 +308,11 @@ impl DeviceTimes {
                 && let Some(n) = r.size_bytes
             {
                 // Cycles on the device: the estimate where the count is instructions.
-                let estimate = r.data.get("cycles_estimate").and_then(Value::as_u64);
+                let on_part = part.zip(r.data.get("mix")).and_then(|(board, mix)| {
+                    let mix: Mix = serde_json::from_value(mix.clone()).ok()?;
+                    Some(price(&mix, for_target(target)?, board).estimate)
+                });
+                let estimate = on_part.or(r.data.get("cycles_estimate").and_then(Value::as_u64));
                 times.estimated |= estimate.is_some();
                 let cycles = estimate.unwrap_or(r.value as u64);
                 times
@@ -316,6 +341,7 @@ impl DeviceTimes {
             ram: BTreeMap::new(),
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
+            priced_on: None,
             model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
@@ -387,7 +413,7 @@ impl DeviceTimes {
         // simulation's origin, verdicts and choices stay.
         let (origin, verdicts) = (self.origin.clone(), std::mem::take(&mut self.verdicts));
         let (allowed, allow_leaky) = (self.allowed.clone(), self.allow_leaky);
-        let model_error = self.model_error.clone();
+        let (model_error, priced_on) = (self.model_error.clone(), self.priced_on.clone());
         Ok(DeviceTimes {
             origin,
             verdicts,
@@ -395,6 +421,7 @@ impl DeviceTimes {
             allow_leaky,
             measured,
             model_error,
+            priced_on,
             ..board.over(self)
         })
     }
@@ -589,8 +616,12 @@ impl DeviceTimes {
             let error = error.map_or("not yet validated against a published board".into(), |e| {
                 format!("validated: {}", e.describe())
             });
+            let memory = match &self.priced_on {
+                Some(part) => format!("the flash and caches of the {part}"),
+                None => "the flash wait states".to_string(),
+            };
             format!(
-                "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states; {error}"
+                "cycles estimated from the exact instruction mix with ARM's timings and {memory}; {error}"
             )
         } else {
             "exact instructions at one per cycle, a lower bound".to_string()
@@ -601,6 +632,30 @@ impl DeviceTimes {
             self.clock_hz / 1e6
         )
     }
+}
+
+/// The part whose memory prices `device`'s estimates (its profile's `part`,
+/// of the same core as its simulated target); none: the table's board.
+fn device_part(
+    device: &Device,
+    target: device_facts::Target,
+) -> Result<Option<&'static Board>, Error> {
+    let Some(name) = &device.part else {
+        return Ok(None);
+    };
+    let Some((board, core)) = part(&name.value) else {
+        return Err(Error::invalid(format!(
+            "device '{}': part '{}' is not in data/cycle-timings/parts.toml",
+            device.name, name.value
+        )));
+    };
+    if core != target {
+        return Err(Error::invalid(format!(
+            "device '{}': part '{}' has a {core} core, the device runs on {target}",
+            device.name, name.value
+        )));
+    }
+    Ok(Some(board))
 }
 
 /// The firmware operation that times the core's path in `container`.
@@ -691,7 +746,10 @@ mod tests {
             }
         }
         let mkr = p.device("mkr-wan-1300").unwrap();
-        assert_eq!(mkr.flash_wait_states.as_ref().map(|w| w.value), Some(1));
+        assert_eq!(
+            mkr.part.as_ref().map(|p| p.value.as_str()),
+            Some("atsamd21g18a")
+        );
     }
 
     /// A Cortex-M row names the cycle model's validated error on its core,
@@ -751,5 +809,34 @@ mod tests {
             err.is_invalid() && err.to_string().contains("pdp-11"),
             "{err}"
         );
+    }
+
+    /// A device's part prices its estimates: an unknown part, or one of
+    /// another core, is the profile's error, never the board's estimate.
+    #[test]
+    fn a_devices_part_must_exist_and_share_its_core() {
+        let profiles = crate::data::profiles(None).unwrap();
+        let wl = profiles.device("stm32wl").unwrap().clone();
+        let m4 = device_facts::Target::CortexM4;
+        let board = device_part(&wl, m4).unwrap().unwrap();
+        assert_eq!(board.name.as_deref(), Some("stm32wle5"));
+        let mut d = wl.clone();
+        d.part = Some(link::figure::Figure::sourced("pdp-11".to_string(), "x"));
+        let err = device_part(&d, m4).unwrap_err();
+        assert!(
+            err.is_invalid() && err.to_string().contains("parts.toml"),
+            "{err}"
+        );
+        d.part = Some(link::figure::Figure::sourced(
+            "atsamd21g18a".to_string(),
+            "x",
+        ));
+        let err = device_part(&d, m4).unwrap_err();
+        assert!(
+            err.is_invalid() && err.to_string().contains("cortex-m0plus core"),
+            "{err}"
+        );
+        d.part = None;
+        assert!(device_part(&d, m4).unwrap().is_none());
     }
 }

@@ -446,6 +446,77 @@ impl CostTable {
         self.environment = newer.environment;
     }
 
+    /// Prices every entry's instruction mixes again with the model compiled
+    /// in (a change to `data/cycle-timings` or to `cycle_model::estimate`
+    /// needs no simulation), and records that model's revision. Fails when
+    /// an entry has estimates but no mixes (a table made before they were
+    /// kept: regenerate it). Returns how many entries were priced.
+    pub fn reprice(&mut self) -> Result<usize, FactsError> {
+        let Some(core) = crate::cycle_model::timing::for_target(self.target) else {
+            return Ok(0);
+        };
+        let priced = self.price_mixes(&core.board)?;
+        if priced > 0 {
+            self.cycle_timings_revision =
+                Some(crate::revision::cycle_timings_revision(CYCLE_TIMINGS)?);
+        }
+        Ok(priced)
+    }
+
+    /// This table's estimates for another part of the same core: each kept
+    /// mix priced with `board`'s flash and caches (a device's own part,
+    /// `data/cycle-timings/parts.toml`). The counts stay the simulation's.
+    pub fn priced_on(
+        &self,
+        board: &crate::cycle_model::timing::Board,
+    ) -> Result<CostTable, FactsError> {
+        let mut table = self.clone();
+        table.price_mixes(board)?;
+        Ok(table)
+    }
+
+    /// Every entry's estimates from its mixes on `board`; fails when an
+    /// entry has estimates without mixes.
+    fn price_mixes(
+        &mut self,
+        board: &crate::cycle_model::timing::Board,
+    ) -> Result<usize, FactsError> {
+        let Some(core) = crate::cycle_model::timing::for_target(self.target) else {
+            return Ok(0);
+        };
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.mixes.len() != e.cycle_estimates.len())
+        {
+            return Err(FactsError::Failed(format!(
+                "{} / {} / {}: {} estimates but {} instruction mixes; regenerate the table (scripts/device-costs {})",
+                e.algorithm,
+                e.implementation,
+                e.operation,
+                e.cycle_estimates.len(),
+                e.mixes.len(),
+                self.target
+            )));
+        }
+        let mut priced = 0;
+        for e in self.entries.iter_mut().filter(|e| !e.mixes.is_empty()) {
+            e.cycle_estimates = e
+                .mixes
+                .iter()
+                .map(|(length, mix)| {
+                    let p = crate::cycle_model::estimate::price(mix, core, board);
+                    (*length, p.estimate, p.low, p.high)
+                })
+                .collect();
+            let estimated: Vec<(usize, u64)> =
+                e.cycle_estimates.iter().map(|c| (c.0, c.1)).collect();
+            e.estimate_fit = Fit::through(&estimated);
+            priced += 1;
+        }
+        Ok(priced)
+    }
+
     /// RustCrypto's `operation` of `algorithm` (what the sealing core runs).
     pub fn entry(&self, algorithm: &str, operation: &str) -> Option<&Entry> {
         self.entry_of(algorithm, Implementation::RustCrypto, operation)

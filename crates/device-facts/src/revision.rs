@@ -128,12 +128,17 @@ pub fn judge_revision(firmware: &Path) -> Result<String, FactsError> {
 
 /// What in `data/cycle-timings/cortex-m.toml` names or cites and prices
 /// nothing: a corrected citation keeps the revision.
-const TIMING_PROSE: [&str; 4] = ["core", "manual", "part", "source"];
+const TIMING_PROSE: [&str; 5] = ["core", "manual", "part", "source", "estimate"];
+
+/// The model's arithmetic (`cycle_model::estimate`), which prices the mixes
+/// with those figures: a change to a formula is a change of model too.
+const MODEL_ARITHMETIC: &str = include_str!("cycle_model/estimate.rs");
 
 /// The digest of the Cortex-M timing model (`data/cycle-timings/cortex-m.toml`'s
 /// text) that the cost tables' cycle estimates were priced with: every key
 /// and value but the prose ([`TIMING_PROSE`]), keys in order, so comments,
-/// layout and citations do not count and any figure does.
+/// layout and citations do not count and any figure does; and the code that
+/// prices with them ([`MODEL_ARITHMETIC`]).
 pub fn cycle_timings_revision(toml_text: &str) -> Result<String, FactsError> {
     use sha2::{Digest, Sha256};
     fn canonical(value: &toml::Value, out: &mut String) {
@@ -168,6 +173,14 @@ pub fn cycle_timings_revision(toml_text: &str) -> Result<String, FactsError> {
         .map_err(|e| FactsError::Failed(format!("data/cycle-timings/cortex-m.toml: {e}")))?;
     let mut text = String::new();
     canonical(&value, &mut text);
+    // The code before its tests, without comments or indentation.
+    let code = MODEL_ARITHMETIC.split("#[cfg(test)]").next().unwrap_or("");
+    for line in code.lines().map(str::trim) {
+        if !line.is_empty() && !line.starts_with("//") {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
     Ok(hex(&Sha256::digest(text.as_bytes())[..8]))
 }
 

@@ -27,6 +27,56 @@ fn every_table_records_the_revision_of_todays_firmware() {
     );
 }
 
+/// The Cortex-M cycle estimates are today's model's price of the
+/// instruction mixes the tables keep: each table records the digest of the
+/// timings and arithmetic it was priced with (`revision::cycle_timings_revision`:
+/// every figure and formula counts, comments and citations do not), and every
+/// estimate equals the price of its mix now. A change to either fails here
+/// until `scripts/device-costs --reprice` has priced them again.
+#[test]
+fn every_cortex_m_estimate_is_todays_price_of_its_kept_mix() {
+    let path = firmware_dir().join("../data/cycle-timings/cortex-m.toml");
+    let today = cycle_timings_revision(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut stale = Vec::new();
+    for t in Target::ALL.into_iter().filter(|t| t.has_cycle_estimate()) {
+        let table = shipped(t).unwrap().expect("a shipped table");
+        let estimated = table
+            .entries
+            .iter()
+            .filter(|e| !e.cycle_estimates.is_empty())
+            .count();
+        assert!(estimated > 0, "the {t} table has no cycle estimate");
+        let made = table.cycle_timings_revision.as_deref();
+        if made != Some(today.as_str()) {
+            stale.push(format!(
+                "{t} (priced with {})",
+                made.unwrap_or("unrecorded timings")
+            ));
+            continue;
+        }
+        let mut again = table.clone();
+        assert_eq!(
+            again.reprice().unwrap(),
+            estimated,
+            "{t}: every estimate has its mix"
+        );
+        for (kept, now) in table.entries.iter().zip(&again.entries) {
+            assert_eq!(
+                kept.cycle_estimates, now.cycle_estimates,
+                "{t} {} / {} / {}: the estimate is not its mix's price today",
+                kept.algorithm, kept.implementation, kept.operation
+            );
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "data/cycle-timings or the cycle model changed: run scripts/device-costs --reprice \
+         (the model is now revision {today}; these tables' cycle estimates were priced with \
+         another: {})",
+        stale.join(", ")
+    );
+}
+
 /// The Cortex-M cycle estimates were priced with today's
 /// `data/cycle-timings/cortex-m.toml`. The tables keep the counts and the
 /// estimates, not the instruction mix each was priced from, so no estimate

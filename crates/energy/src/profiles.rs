@@ -43,9 +43,11 @@ pub struct Device {
     /// whose CPU times come from runs imported from that board.
     #[serde(default)]
     pub simulated_target: Option<Figure<String>>,
-    /// Wait states of a flash read at `clock_mhz`, for the cycle estimate.
+    /// The part whose flash and caches price a Cortex-M cycle estimate
+    /// (a name in data/cycle-timings/parts.toml, or a table's board):
+    /// without one, the estimate is the simulated board's.
     #[serde(default)]
-    pub flash_wait_states: Option<Figure<u32>>,
+    pub part: Option<Figure<String>>,
     /// The device's own program memory and RAM, KiB: what a build must fit
     /// (the simulated board is only where the code ran). Every device with a
     /// `simulated_target` has both.
@@ -200,9 +202,8 @@ impl Profiles {
                 t.check(&who, "simulated_target")
                     .map_err(|e| err(e.into()))?;
             }
-            if let Some(w) = &d.flash_wait_states {
-                w.check(&who, "flash_wait_states")
-                    .map_err(|e| err(e.into()))?;
+            if let Some(p) = &d.part {
+                p.check(&who, "part").map_err(|e| err(e.into()))?;
             }
             self.devices.retain(|x| x.name != d.name);
             self.devices.push(d);

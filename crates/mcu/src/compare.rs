@@ -20,6 +20,24 @@ use serde::Serialize;
 use crate::cycles::{Class, CoreTiming, Mix};
 use crate::{McuError, algorithms, compile, emulate, parse, results};
 
+/// A validation file or folder (data/validation), not a board's table.
+pub fn is_validation(path: &std::path::Path) -> bool {
+    path.is_dir() || path.extension().is_some_and(|x| x == "toml")
+}
+
+/// Published board figures against the shipped tables' mixes, priced on
+/// each figure's part (`device_facts::cycle_model::validation`).
+pub fn validation(
+    path: &std::path::Path,
+) -> Result<Vec<device_facts::cycle_model::validation::Check>, McuError> {
+    device_facts::cycle_model::validation::checks_at(path).map_err(McuError::Usage)
+}
+
+/// The checks as docs/cycle-accuracy.md shows them.
+pub fn validation_text(checks: &[device_facts::cycle_model::validation::Check]) -> String {
+    device_facts::cycle_model::validation::markdown(checks)
+}
+
 /// One measured region beside the model.
 #[derive(Debug, Clone, Serialize)]
 pub struct Region {

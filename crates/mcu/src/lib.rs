@@ -94,6 +94,17 @@ pub fn write_cost_table(
     write_table(path, &table)
 }
 
+/// Prices the instruction mixes a table keeps again with the cycle model
+/// compiled in, and writes it back (`scripts/device-costs --reprice`): what
+/// a change to `data/cycle-timings` or to the model's arithmetic needs, with
+/// no simulation. Returns how many entries were priced.
+pub fn reprice_cost_table(path: &std::path::Path) -> Result<usize, McuError> {
+    let mut table = cost_table::read_file(path)?;
+    let priced = table.reprice()?;
+    write_table(path, &table)?;
+    Ok(priced)
+}
+
 /// `table` to `path`, as the shipped tables are written.
 pub(crate) fn write_table(
     path: &std::path::Path,

@@ -31,6 +31,7 @@ fn entry(alg: &str, op: &str, fixed: u64, per_byte: u64, stack: u32) -> Entry {
         fit: Fit::through(&points),
         points,
         cycle_estimates: Vec::new(),
+        mixes: Vec::new(),
         estimate_fit: None,
         code_size_bytes: Some(4000),
         stack_bytes: Some(stack),

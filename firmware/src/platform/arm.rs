@@ -278,22 +278,26 @@ impl Probe for Platform {
     ///     pop  {r0-r3}        1 + N, N = 4
     /// ```
     ///
-    /// 75 instructions, 150 bytes, 9 pipeline refills (the taken branches).
-    /// With data/cycle-timings/cortex-m.toml:
+    /// 75 instructions, 150 bytes run from 32 bytes of code (2 flash lines),
+    /// 9 pipeline refills (the taken branches), no read from flash. With
+    /// data/cycle-timings/cortex-m.toml:
     ///
     /// - M0+ (TRM Table 3-1): push 5, sub 1, movs 1, ten turns of
     ///   (2 + 2 + 1 + 2 + 1 + 1) = 90, nine taken branches × 2 = 18, one
     ///   not taken 1, add 1, pop 5: 122, no range. SAMD21 at 48 MHz with
-    ///   1 wait state: estimate 122 + 9 × 1 = 131; high 122 + ⌈150/4⌉ × 1
-    ///   plus 9 × 1 = 169.
+    ///   1 wait state and a 64-byte cache the code fits: estimate 122; high
+    ///   (no cache, no prefetch: 19 8-byte lines and 2 × 9 refills wait 1
+    ///   each) 122 + 37 = 159.
     /// - M3 and M4 (the same rows for these classes): low is push 5, sub 1,
     ///   movs 1, ten turns of (2 + 1 + 1 + 1 + 1 + 1) = 70 (second load
     ///   pipelined, store 1), nine taken × (1 + P=1) = 18, not taken 1,
     ///   add 1, pop 5: 102. Core high: ten turns of (2 + 2 + 1 + 2 + 1 + 1)
-    ///   = 90 and nine taken × (1 + P=3) = 36, so 140. STM32F103 at 72 MHz
-    ///   with 2 wait states: estimate 102 + 9 × 2 = 120, high 140 plus
-    ///   2 × 150/4 plus 9 × 2 = 233. STM32L4 at 80 MHz with 4 wait states:
-    ///   estimate 102 + 9 × 4 = 138, high 140 plus 4 × 150/4 plus 9 × 4 = 326.
+    ///   = 90 and nine taken × (1 + P=3) = 36, so 140. STM32F103 at 72 MHz,
+    ///   2 wait states, no cache: estimate 102 + 9 × 2 = 120 (its 8-byte
+    ///   lines stream 150 bytes in 19 × 3 = 57 cycles, inside the core's
+    ///   102), high 140 + 2 × 37 = 214. STM32L4 at 80 MHz, 4 wait states,
+    ///   a 1 KiB instruction cache the code fits: estimate 102; high
+    ///   140 + 4 × 37 = 288.
     #[inline(always)]
     fn calibration_loop() {
         // The loop saves the registers it uses itself, so the compiler spills

@@ -43,9 +43,15 @@ pub struct Args {
     /// The board's serial number, which its rows are labelled with.
     #[arg(long, requires = "serial", value_name = "SN")]
     pub board_serial: Option<String>,
-    /// A board's table (--cost-table) against the cycle model, per region and instruction class.
+    /// A board's table (--cost-table) against the cycle model, per region and instruction class;
+    /// or published board figures (a data/validation file, or the folder) against the shipped
+    /// tables' mixes priced on each figure's part.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "cost_table"])]
     pub compare: Option<std::path::PathBuf>,
+    /// Price the instruction mixes a device cost table keeps again with this build's cycle model
+    /// and write it back (after a change to data/cycle-timings; no simulation).
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["board", "cost_table", "compare"])]
+    pub reprice: Option<std::path::PathBuf>,
 }
 
 /// `--board`: the firmware to flash and how, or the board's rows (and --cost-table).
@@ -66,7 +72,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(name) = &args.board {
         return board(&args, name, algorithms);
     }
+    if let Some(path) = &args.reprice {
+        let priced = mcu::reprice_cost_table(path)?;
+        eprintln!("{}: {priced} entries priced again", path.display());
+        return Ok(());
+    }
     if let Some(path) = &args.compare {
+        if mcu::compare::is_validation(path) {
+            let checks = mcu::compare::validation(path)?;
+            return crate::args::show_value(args.format, &checks, || {
+                mcu::compare::validation_text(&checks)
+            });
+        }
         let c = mcu::compare::compare(&mcu::cost_table::read_file(path)?, |s| eprintln!("{s}"))?;
         return crate::args::show_value(args.format, &c, || c.text());
     }
