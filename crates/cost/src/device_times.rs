@@ -50,7 +50,10 @@ pub fn shipped_for(
     device: &Device,
     target: device_facts::Target,
 ) -> Result<Option<device_facts::cost_table::CostTable>, Error> {
-    let table = match (device_facts::cost_table::shipped(target)?, device_part(device, target)?) {
+    let table = match (
+        device_facts::cost_table::shipped(target)?,
+        device_part(device, target)?,
+    ) {
         (Some(t), Some(board)) => Some(t.priced_on(board)?),
         (t, _) => t,
     };

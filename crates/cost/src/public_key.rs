@@ -140,7 +140,11 @@ mod tests {
     /// published figures: hardware loses, by about 10x.
     #[test]
     fn the_stm32wl_pka_loses_to_the_assembly() {
-        let wl = crate::data::profiles(None).unwrap().device("stm32wl").unwrap().clone();
+        let wl = crate::data::profiles(None)
+            .unwrap()
+            .device("stm32wl")
+            .unwrap()
+            .clone();
         let table = crate::device_times::shipped_for(&wl, device_facts::Target::CortexM4)
             .unwrap()
             .unwrap();
