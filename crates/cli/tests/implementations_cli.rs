@@ -214,6 +214,16 @@ fn shipped_table(target: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The shipped table as `device` runs it: a Cortex-M table's estimates
+/// priced on the device's own part (data/devices `part`).
+fn device_table(device: &str) -> Value {
+    let profiles = cost::data::profiles(None).unwrap();
+    let d = profiles.device(device).unwrap();
+    let target = cost::device_times::device_target(d).unwrap().unwrap();
+    let table = cost::device_times::shipped_for(d, target).unwrap().unwrap();
+    serde_json::to_value(table).unwrap()
+}
+
 /// The implementations whose whole seal path of `scheme` the table measured
 /// (seal-json at chain:10).
 /// Whether `build`'s timing leaks on `target` (the shipped verdicts).
@@ -316,7 +326,8 @@ fn recommend_ranks_each_scheme_by_its_fastest_measured_seal_path() {
             .filter(|r| r["engine"].is_null())
             .collect();
         assert!(rows.len() > 20, "{device}: {}", rows.len());
-        let table = shipped_table(target);
+        let table = device_table(device);
+        assert_eq!(table["target"], target);
         for r in &rows {
             let scheme = r["scheme"].as_str().unwrap();
             assert_eq!(r["device_measured"], true, "{device} {scheme}: {r}");

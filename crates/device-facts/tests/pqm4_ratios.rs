@@ -19,7 +19,7 @@ const README_RANGE: (f64, f64) = (2.3, 3.0);
 /// instructions against pqm4's `clean` and `m4fspeed`, then estimated cycles
 /// against the same two.
 const RESULTS_INSTRUCTIONS: [[f64; 3]; 2] = [[2.96, 2.74, 2.33], [4.50, 4.91, 4.83]];
-const RESULTS_CYCLES: [[f64; 3]; 2] = [[4.24, 3.89, 3.26], [6.44, 6.97, 6.77]];
+const RESULTS_CYCLES: [[f64; 3]; 2] = [[3.69, 3.40, 2.85], [5.61, 6.09, 5.92]];
 
 const ANCHORS: &str = include_str!("../../../data/anchors/pqm4-ml-kem.json");
 const README: &str = include_str!("../../../README.md");
@@ -61,7 +61,9 @@ fn ratios() -> Ratios {
                 as f64;
             // One point per operation: at the key's or the ciphertext's length.
             let instructions = ours[j].points[0].1 as f64;
-            let cycles = ours[j].cycle_estimates[0].1 as f64;
+            // pqm4 measures at 24 MHz so that the flash adds nothing: our
+            // low end (no wait state, every cache hit) is that condition.
+            let cycles = ours[j].cycle_estimates[0].2 as f64;
             r.instructions[i][j] = instructions / theirs;
             r.cycles[i][j] = cycles / theirs;
         }
@@ -127,7 +129,7 @@ fn docs_results_states_every_ratio_this_test_computes() {
     );
     let results = flat(RESULTS);
     let sentence = format!(
-        "{} its portable `clean` and {} its `m4fspeed` on instructions, {} and {} on estimated cycles",
+        "{} its portable `clean` and {} its `m4fspeed` on instructions, {} and {} on cycles with no wait state",
         three(RESULTS_INSTRUCTIONS[0]),
         three(RESULTS_INSTRUCTIONS[1]),
         three(RESULTS_CYCLES[0]),

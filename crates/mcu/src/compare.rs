@@ -18,6 +18,7 @@ use device_facts::cost_table::CostTable;
 use serde::Serialize;
 
 use crate::cycles::{Class, CoreTiming, Mix};
+use device_facts::cycle_model::validation::Check;
 use crate::{McuError, algorithms, compile, emulate, parse, results};
 
 /// A validation file or folder (data/validation), not a board's table.
@@ -25,17 +26,88 @@ pub fn is_validation(path: &std::path::Path) -> bool {
     path.is_dir() || path.extension().is_some_and(|x| x == "toml")
 }
 
-/// Published board figures against the shipped tables' mixes, priced on
-/// each figure's part (`device_facts::cycle_model::validation`).
-pub fn validation(
-    path: &std::path::Path,
-) -> Result<Vec<device_facts::cycle_model::validation::Check>, McuError> {
-    device_facts::cycle_model::validation::checks_at(path).map_err(McuError::Usage)
+/// Published board figures against the shipped tables' mixes priced on
+/// each figure's part, and per core the cycles per class that best explain
+/// the counted figures once their parts' memory is taken out.
+#[derive(Debug, Clone, Serialize)]
+pub struct Validation {
+    pub figures: Vec<Check>,
+    pub fits: Vec<CoreFit>,
 }
 
-/// The checks as docs/cycle-accuracy.md shows them.
-pub fn validation_text(checks: &[device_facts::cycle_model::validation::Check]) -> String {
-    device_facts::cycle_model::validation::markdown(checks)
+/// How hard the fit holds each class to the table's middle.
+#[derive(Debug, Clone, Copy)]
+pub enum Ridge {
+    /// This share of the class's own weight in the regions.
+    PerClass(f64),
+    /// This share of the mean class weight, for every class alike.
+    Uniform(f64),
+}
+
+/// A board's table has a region per operation and size (dozens): a
+/// thousandth of each class's weight only steadies what they cannot tell apart.
+const BOARD_RIDGE: Ridge = Ridge::PerClass(1e-3);
+
+/// A core's published figures are a handful for twenty classes: every class
+/// is held alike, so one the figures barely see stays near the table
+/// instead of taking the others' error.
+const VALIDATION_RIDGE: Ridge = Ridge::Uniform(0.1);
+
+/// One core's classes fitted to its counted published figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoreFit {
+    pub target: String,
+    pub figures: usize,
+    pub classes: Vec<ClassFit>,
+}
+
+/// `mcu --compare` on a validation file or folder (data/validation).
+pub fn validation(path: &std::path::Path) -> Result<Validation, McuError> {
+    let figures = device_facts::cycle_model::validation::checks_at(path).map_err(McuError::Usage)?;
+    let fits = crate::Target::ALL
+        .into_iter()
+        .filter_map(|t| {
+            let core = crate::cycles::timing::for_target(t)?;
+            let regions: Vec<(Mix, u64)> = figures
+                .iter()
+                .filter(|c| c.counted() && c.core == t.name())
+                .map(|c| (c.core_fit.0.clone(), c.core_fit.1.max(1.0).round() as u64))
+                .collect();
+            (!regions.is_empty()).then(|| CoreFit {
+                target: t.name().to_string(),
+                figures: regions.len(),
+                classes: fit(&regions, core, VALIDATION_RIDGE),
+            })
+        })
+        .collect();
+    Ok(Validation { figures, fits })
+}
+
+impl Validation {
+    /// docs/cycle-accuracy.md's table, then the fitted classes.
+    pub fn text(&self) -> String {
+        let mut out = device_facts::cycle_model::validation::markdown(&self.figures);
+        for f in &self.fits {
+            out.push_str(&format!(
+                "\nCycles per class on the {} that best explain its {} counted figures \
+                 (their parts' memory taken out; a ridge keeps the table's middle where the \
+                 figures cannot tell classes apart; * outside the table's range):\n",
+                f.target, f.figures
+            ));
+            for c in f.classes.iter().filter(|c| c.instructions > 0) {
+                out.push_str(&format!(
+                    "  {:<22} {:>12} instructions  table {}..{}  fitted {:.2}{}\n",
+                    c.class,
+                    c.instructions,
+                    c.table_low,
+                    c.table_high,
+                    c.fitted,
+                    if c.outside { " *" } else { "" }
+                ));
+            }
+        }
+        out
+    }
 }
 
 /// One measured region beside the model.
@@ -129,7 +201,7 @@ pub fn compare(table: &CostTable, mut progress: impl FnMut(&str)) -> Result<Comp
         measured_on: on.to_string(),
         target: target.to_string(),
         regions,
-        classes: fit(&pairs, core),
+        classes: fit(&pairs, core, BOARD_RIDGE),
     })
 }
 
@@ -160,10 +232,10 @@ fn mixes(
 
 /// The cycles per class that best explain `measured` counts of regions
 /// with these mixes: least squares on relative errors, with a ridge
-/// (a thousandth of each class's weight) toward the middle of the table's
+/// (`ridge` times each class's weight) toward the middle of the table's
 /// range, so a class the regions cannot separate keeps the table's value.
 /// The registers of LDM/STM/PUSH/POP keep the table's per-register cycles.
-pub fn fit(regions: &[(Mix, u64)], core: &CoreTiming) -> Vec<ClassFit> {
+pub fn fit(regions: &[(Mix, u64)], core: &CoreTiming, ridge: Ridge) -> Vec<ClassFit> {
     let classes: Vec<Class> = {
         let mut seen = BTreeMap::new();
         for (mix, _) in regions {
@@ -199,10 +271,14 @@ pub fn fit(regions: &[(Mix, u64)], core: &CoreTiming) -> Vec<ClassFit> {
             }
         }
     }
+    let mean = (0..k).map(|i| a[i][i]).sum::<f64>() / k.max(1) as f64;
     for i in 0..k {
-        let ridge = 1e-3 * a[i][i].max(1e-12);
-        a[i][i] += ridge;
-        b[i] += ridge * prior[i];
+        let weight = match ridge {
+            Ridge::PerClass(share) => share * a[i][i].max(1e-12),
+            Ridge::Uniform(share) => share * mean.max(1e-12),
+        };
+        a[i][i] += weight;
+        b[i] += weight * prior[i];
     }
     let fitted = solve(a, b);
     classes
@@ -344,7 +420,7 @@ mod tests {
                 (m, cycles.round() as u64)
             })
             .collect();
-        let fits = fit(&regions, core);
+        let fits = fit(&regions, core, BOARD_RIDGE);
         for f in &fits {
             let want = if f.class == "load" {
                 3.0

@@ -79,10 +79,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     if let Some(path) = &args.compare {
         if mcu::compare::is_validation(path) {
-            let checks = mcu::compare::validation(path)?;
-            return crate::args::show_value(args.format, &checks, || {
-                mcu::compare::validation_text(&checks)
-            });
+            let v = mcu::compare::validation(path)?;
+            return crate::args::show_value(args.format, &v, || v.text());
         }
         let c = mcu::compare::compare(&mcu::cost_table::read_file(path)?, |s| eprintln!("{s}"))?;
         return crate::args::show_value(args.format, &c, || c.text());

@@ -61,6 +61,11 @@ impl Mix {
         }
     }
 
+    /// `self + other`: two regions counted as one (a composite figure).
+    pub fn plus(&self, other: &Mix) -> Mix {
+        self.minus(&Mix::default().minus(other))
+    }
+
     pub fn count(&self, class: Class) -> i64 {
         self.by_class.get(&class).copied().unwrap_or(0)
     }

@@ -90,6 +90,12 @@ pub struct Check {
     /// Why the figure does not test the model (other code), if it does not.
     pub not_counted_because: Option<String>,
     pub source: String,
+    /// The mix priced (a composite's summed) and the cycles the published
+    /// figure stands for on it (a per-byte figure times the length), less
+    /// what the part's memory adds in the estimate: what the core's own
+    /// cycles per class must explain (`mcu --compare`'s fit).
+    #[serde(skip)]
+    pub core_fit: (super::Mix, f64),
 }
 
 impl Check {
@@ -206,7 +212,7 @@ fn operations(ours: &toml::Value) -> Result<Ours, String> {
     })
 }
 
-/// The table's mix of `op` at `length`, priced on `board`.
+/// The table's mix of `op` at `length`, and its price on `board`.
 fn priced(
     table: &CostTable,
     alg: &str,
@@ -214,7 +220,7 @@ fn priced(
     op: &str,
     length: usize,
     board: &Board,
-) -> Result<Estimate, String> {
+) -> Result<(Estimate, super::Mix), String> {
     let core = timing::for_target(table.target).ok_or("no timing table")?;
     let entry = table
         .entries
@@ -231,7 +237,7 @@ fn priced(
                 table.target
             )
         })?;
-    Ok(price(mix, core, board))
+    Ok((price(mix, core, board), mix.clone()))
 }
 
 fn check(
@@ -266,16 +272,10 @@ fn check(
     let published = published(f).ok_or_else(|| why("no published cycles".into()))?;
     let ours = operations(ours).map_err(why)?;
     let (mut low, mut estimate, mut high) = (0.0, 0.0, 0.0);
+    let (mut mix, mut scale) = (super::Mix::default(), 1.0);
     for (op, length) in &ours.operations {
-        let e = priced(
-            &table,
-            &ours.algorithm,
-            &ours.implementation,
-            op,
-            *length,
-            board,
-        )
-        .map_err(why)?;
+        let (e, m) = priced(&table, &ours.algorithm, &ours.implementation, op, *length, board)
+            .map_err(why)?;
         let per = match published {
             Published::PerByte(_) => *length as f64,
             _ => 1.0,
@@ -283,6 +283,8 @@ fn check(
         low += e.low as f64 / per;
         estimate += e.estimate as f64 / per;
         high += e.high as f64 / per;
+        mix = mix.plus(&m);
+        scale = per;
     }
     let (lo, hi) = published.bounds();
     let not_counted_because = match f.get("counts").and_then(|c| c.as_bool()) {
@@ -309,6 +311,7 @@ fn check(
         code_match: text(f, "code_match").unwrap_or_default().to_string(),
         not_counted_because,
         source: source(f),
+        core_fit: (mix, (published.nearest(estimate) - (estimate - low)) * scale),
     })
 }
 
