@@ -18,15 +18,29 @@ fn the_folder_prints_the_documents_table_and_a_fit_per_core() {
     let text = String::from_utf8(stdout_ok(cm().args(["mcu", "--compare"]).arg(&dir))).unwrap();
     let doc = include_str!("../../../docs/cycle-accuracy.md");
     let start = doc.find("| core | figure |").unwrap();
-    let end = doc.find("<!-- mcu --compare data/validation: end -->").unwrap();
-    assert!(text.starts_with(doc[start..end].trim_end()), "the CLI prints the doc's table first");
+    let end = doc
+        .find("<!-- mcu --compare data/validation: end -->")
+        .unwrap();
+    assert!(
+        text.starts_with(doc[start..end].trim_end()),
+        "the CLI prints the doc's table first"
+    );
     for core in ["cortex-m0plus", "cortex-m3", "cortex-m4"] {
-        assert!(text.contains(&format!("Cycles per class on the {core}")), "{core}");
+        assert!(
+            text.contains(&format!("Cycles per class on the {core}")),
+            "{core}"
+        );
     }
-    let v = json_ok(cm().args(["mcu", "--format", "json", "--compare"]).arg(&dir));
+    let v = json_ok(
+        cm().args(["mcu", "--format", "json", "--compare"])
+            .arg(&dir),
+    );
     let figures = v["figures"].as_array().unwrap();
     assert!(figures.len() >= 20);
-    let keygen = figures.iter().find(|f| f["id"] == "emill-p256-keygen").unwrap();
+    let keygen = figures
+        .iter()
+        .find(|f| f["id"] == "emill-p256-keygen")
+        .unwrap();
     assert_eq!(keygen["priced_on"], "nrf52840");
     assert!(keygen["ratio"].as_f64().unwrap() > 0.5);
     assert_eq!(v["fits"].as_array().unwrap().len(), 3);
@@ -49,15 +63,28 @@ fn a_figure_of_an_entry_or_part_that_does_not_exist_is_refused() {
     let ok = file(&figure("nrf52840", "sha256 / mbedtls / hash"));
     json_ok(cm().args(["mcu", "--format", "json", "--compare"]).arg(&ok));
     let p = file(&figure("pdp-11", "sha256 / mbedtls / hash"));
-    refused(cm().args(["mcu", "--compare"]).arg(&p), "part pdp-11 is not in parts.toml");
-    let p = file(&figure("nrf52840", "sha256 / nobody / hash"));
-    refused(cm().args(["mcu", "--compare"]).arg(&p), "has no entry sha256 / nobody / hash");
-    let p = file(&figure("nrf52840", "sha256 / mbedtls / hash").replace("1024", "77"));
-    refused(cm().args(["mcu", "--compare"]).arg(&p), "no instruction mix at 77 bytes");
-    let p = file("what = \"nothing\"\n");
-    refused(cm().args(["mcu", "--compare"]).arg(&p), "no [[figure]] to compare");
     refused(
-        cm().args(["mcu", "--compare"]).arg(tmp.path().join("absent.toml")),
+        cm().args(["mcu", "--compare"]).arg(&p),
+        "part pdp-11 is not in parts.toml",
+    );
+    let p = file(&figure("nrf52840", "sha256 / nobody / hash"));
+    refused(
+        cm().args(["mcu", "--compare"]).arg(&p),
+        "has no entry sha256 / nobody / hash",
+    );
+    let p = file(&figure("nrf52840", "sha256 / mbedtls / hash").replace("1024", "77"));
+    refused(
+        cm().args(["mcu", "--compare"]).arg(&p),
+        "no instruction mix at 77 bytes",
+    );
+    let p = file("what = \"nothing\"\n");
+    refused(
+        cm().args(["mcu", "--compare"]).arg(&p),
+        "no [[figure]] to compare",
+    );
+    refused(
+        cm().args(["mcu", "--compare"])
+            .arg(tmp.path().join("absent.toml")),
         "absent.toml",
     );
 }

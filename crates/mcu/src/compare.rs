@@ -18,8 +18,8 @@ use device_facts::cost_table::CostTable;
 use serde::Serialize;
 
 use crate::cycles::{Class, CoreTiming, Mix};
-use device_facts::cycle_model::validation::Check;
 use crate::{McuError, algorithms, compile, emulate, parse, results};
+use device_facts::cycle_model::validation::Check;
 
 /// A validation file or folder (data/validation), not a board's table.
 pub fn is_validation(path: &std::path::Path) -> bool {
@@ -63,7 +63,8 @@ pub struct CoreFit {
 
 /// `mcu --compare` on a validation file or folder (data/validation).
 pub fn validation(path: &std::path::Path) -> Result<Validation, McuError> {
-    let figures = device_facts::cycle_model::validation::checks_at(path).map_err(McuError::Usage)?;
+    let figures =
+        device_facts::cycle_model::validation::checks_at(path).map_err(McuError::Usage)?;
     let fits = crate::Target::ALL
         .into_iter()
         .filter_map(|t| {

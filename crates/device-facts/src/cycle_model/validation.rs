@@ -274,8 +274,15 @@ fn check(
     let (mut low, mut estimate, mut high) = (0.0, 0.0, 0.0);
     let (mut mix, mut scale) = (super::Mix::default(), 1.0);
     for (op, length) in &ours.operations {
-        let (e, m) = priced(&table, &ours.algorithm, &ours.implementation, op, *length, board)
-            .map_err(why)?;
+        let (e, m) = priced(
+            &table,
+            &ours.algorithm,
+            &ours.implementation,
+            op,
+            *length,
+            board,
+        )
+        .map_err(why)?;
         let per = match published {
             Published::PerByte(_) => *length as f64,
             _ => 1.0,
@@ -311,7 +318,10 @@ fn check(
         code_match: text(f, "code_match").unwrap_or_default().to_string(),
         not_counted_because,
         source: source(f),
-        core_fit: (mix, (published.nearest(estimate) - (estimate - low)) * scale),
+        core_fit: (
+            mix,
+            (published.nearest(estimate) - (estimate - low)) * scale,
+        ),
     })
 }
 
