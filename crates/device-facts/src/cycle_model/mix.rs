@@ -12,7 +12,7 @@ use super::Class;
 /// of `key=count` words (a table keeps thousands): `instructions=75
 /// bytes=150 … alu=33 load=10 … store_multiple+registers=4`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "MixText")]
+#[serde(into = "String", try_from = "String")]
 pub struct Mix {
     pub instructions: i64,
     pub by_class: BTreeMap<Class, i64>,
@@ -71,24 +71,6 @@ impl Mix {
     }
 }
 
-/// A mix as a table may hold it: the one-line words, or the fields as an
-/// object (tables written before the words).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum MixText {
-    Words(String),
-    Fields {
-        instructions: i64,
-        by_class: BTreeMap<Class, i64>,
-        registers: BTreeMap<Class, i64>,
-        bytes: i64,
-        refills: i64,
-        flash_loads: i64,
-        code_lines: i64,
-        flash_data_lines: i64,
-    },
-}
-
 const REGISTERS: &str = "+registers";
 
 impl Mix {
@@ -118,34 +100,10 @@ impl From<Mix> for String {
     }
 }
 
-impl TryFrom<MixText> for Mix {
+impl TryFrom<String> for Mix {
     type Error = String;
 
-    fn try_from(text: MixText) -> Result<Mix, String> {
-        let words = match text {
-            MixText::Words(w) => w,
-            MixText::Fields {
-                instructions,
-                by_class,
-                registers,
-                bytes,
-                refills,
-                flash_loads,
-                code_lines,
-                flash_data_lines,
-            } => {
-                return Ok(Mix {
-                    instructions,
-                    by_class,
-                    registers,
-                    bytes,
-                    refills,
-                    flash_loads,
-                    code_lines,
-                    flash_data_lines,
-                });
-            }
-        };
+    fn try_from(words: String) -> Result<Mix, String> {
         let mut mix = Mix::default();
         let mut seen = std::collections::BTreeSet::new();
         for word in words.split_whitespace() {
@@ -227,13 +185,5 @@ mod tests {
         assert!(read(&format!("{totals} alu=1 alu=2")).is_err());
         assert!(read("instructions=1 bytes=2").is_err());
         assert!(read(&format!("{totals} alu=x")).is_err());
-    }
-
-    #[test]
-    fn a_mix_written_as_fields_still_reads() {
-        let fields = r#"{"instructions":75,"by_class":{"alu":33,"load_pipelined":10},
-            "registers":{"store_multiple":4},"bytes":150,"refills":9,"flash_loads":2,
-            "code_lines":10,"flash_data_lines":1}"#;
-        assert_eq!(serde_json::from_str::<Mix>(fields).unwrap(), sample());
     }
 }
