@@ -619,9 +619,15 @@ impl DeviceTimes {
             let error = error.map_or("not yet validated against a published board".into(), |e| {
                 format!("validated: {}", e.describe())
             });
-            let memory = match &self.priced_on {
-                Some(part) => format!("the flash and caches of the {part}"),
-                None => "the flash wait states".to_string(),
+            // Without a part of its own the device is priced on the table's
+            // board, and says so rather than passing that off as its own.
+            let memory = match (&self.priced_on, for_target(self.target)) {
+                (Some(part), _) => format!("the flash and caches of the {part}"),
+                (None, Some(core)) => format!(
+                    "the flash and caches of the simulated board's {} (no part of the device's own)",
+                    core.board.part
+                ),
+                (None, None) => "the flash wait states".to_string(),
             };
             format!(
                 "cycles estimated from the exact instruction mix with ARM's timings and {memory}; {error}"
@@ -771,7 +777,9 @@ mod tests {
             max: 0.2,
         };
         let m4 = times(Target::CortexM4);
-        let prefix = "cycles estimated from the exact instruction mix with ARM's timings and the flash wait states; ";
+        let prefix = "cycles estimated from the exact instruction mix with ARM's timings and the flash \
+                      and caches of the simulated board's STM32L476, a typical Cortex-M4 part (no \
+                      part of the device's own); ";
         let with = m4.describe_with(Some(&error));
         assert!(
             with.ends_with(&format!(

@@ -264,10 +264,11 @@ fn check(
                 .ok_or_else(|| why(format!("part {name} is not in parts.toml")))?;
             (b, name.to_string())
         }
-        None => (
-            &core_timing.board,
-            format!("{} (the table's board)", core_timing.board.part),
-        ),
+        None => {
+            let board = &core_timing.board;
+            let name = board.name.clone().unwrap_or_else(|| board.part.clone());
+            (board, format!("{name}, the table's board"))
+        }
     };
     let published = published(f).ok_or_else(|| why("no published cycles".into()))?;
     let ours = operations(ours).map_err(why)?;
