@@ -161,6 +161,38 @@ mod signing {
             false
         }
 
+        const SIGNS_GIVEN_K: bool = true;
+
+        /// `p256_sign` alone, as the library's README and the `p256-cm4`
+        /// port's test suite time it.
+        fn sign_given_k(
+            expanded: &[u8; 64],
+            hash: &[u8; 32],
+            k: &[u8; 32],
+            sig: &mut [u8; 64],
+        ) -> bool {
+            let mut x = [0u8; 32];
+            x.copy_from_slice(&expanded[..32]);
+            let (Some(d), k) = (scalar(&x), words(k)) else {
+                return false;
+            };
+            let (mut r, mut s) = ([0u32; 8], [0u32; 8]);
+            // SAFETY: eight-word outputs, scalars and a 32-byte hash.
+            let signed = unsafe {
+                sys::p256_sign(
+                    r.as_mut_ptr(),
+                    s.as_mut_ptr(),
+                    hash.as_ptr(),
+                    32,
+                    d.as_ptr(),
+                    k.as_ptr(),
+                )
+            };
+            bytes(&r, &mut sig[..32]);
+            bytes(&s, &mut sig[32..]);
+            signed
+        }
+
         fn verify(pk: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
             let Some((x, y)) = point(pk) else {
                 return false;

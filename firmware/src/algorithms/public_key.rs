@@ -37,6 +37,15 @@ pub trait Signer {
     fn keypair(secret: &[u8; 32], expanded: &mut Self::Key, pk: &mut [u8]) -> bool;
     fn sign(expanded: &Self::Key, msg: &[u8], sig: &mut [u8; 64]) -> bool;
     fn verify(pk: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool;
+    /// Whether the library signs a given hash with a given nonce
+    /// ([`Signer::sign_given_k`]).
+    const SIGNS_GIVEN_K: bool = false;
+    /// Signing alone, of a given hash with a given nonce: the work a library
+    /// that takes both from its caller is timed doing on its boards
+    /// (`data/validation`), without our hashing and RFC 6979 nonce.
+    fn sign_given_k(_: &Self::Key, _hash: &[u8; 32], _k: &[u8; 32], _sig: &mut [u8; 64]) -> bool {
+        false
+    }
 }
 
 pub struct AgreementKat {
@@ -153,4 +162,29 @@ pub fn signature<S: Signer, P: Probe>(b: &mut Bench<P>, id: &str, kat: &Signatur
             Err(Failure::Step("sign or verify failed at the timed message")),
         );
     }
+    if S::SIGNS_GIVEN_K {
+        // RFC 6979 A.2.5: the hash of "sample" and its nonce give the known signature.
+        let mut given = [0u8; 64];
+        let signed = b.op("sign-given-k", 32, || {
+            S::sign_given_k(
+                black_box(&expanded),
+                black_box(&SAMPLE_SHA256),
+                black_box(&SAMPLE_K),
+                &mut given,
+            )
+        });
+        let result = match signed {
+            true => expect("signature of a given hash and k", &given, &kat.sig),
+            false => Err(Failure::Step("signing a given hash and k refused")),
+        };
+        // Only a failure is said again: a pass must not cover an earlier failure.
+        if result.is_err() {
+            b.kat(id, result);
+        }
+    }
 }
+
+/// SHA-256("sample") and RFC 6979 A.2.5's nonce for it under P-256's key.
+const SAMPLE_SHA256: [u8; 32] =
+    hex!("af2bdbe1aa9b6ec1e2ade1d694f41fc71a831d0268e9891562113d8a62add1bf");
+const SAMPLE_K: [u8; 32] = hex!("a6e3c57dd01abe90086538398355dd4c3b17aa873382b0f24d6129493d8aad60");
