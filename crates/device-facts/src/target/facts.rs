@@ -139,9 +139,10 @@ pub enum Raw {
 #[serde(deny_unknown_fields)]
 pub struct Timing {
     /// The file whose `[NAME]` table prices the executed instruction mix
-    /// (`cycle_model`); none where the counts are exact or nobody publishes
-    /// the core's timings.
+    /// (`cycle_model`), or else why there is none (`no_cycle_table`): the
+    /// counts are exact, or nobody publishes the core's timings.
     pub cycle_table: Option<String>,
+    pub no_cycle_table: Option<String>,
     /// Whether data reads can take other times by their address.
     pub data_cache: bool,
     /// The instructions whose time follows their operands (the
@@ -239,6 +240,10 @@ mod tests {
                 f.counter.raw == Raw::Timer,
                 f.counter.timer_tick_ns.is_some(),
                 "{t}: a timer count needs its tick, and only it"
+            );
+            assert!(
+                f.timing.cycle_table.is_some() != f.timing.no_cycle_table.is_some(),
+                "{t}: a cycle_table, or why there is none (no_cycle_table)"
             );
             if f.timing.variable_latency_published {
                 assert!(!f.timing.variable_latency.is_empty(), "{t}");
