@@ -39,9 +39,17 @@ fn main() {
             valid && name.starts_with(|c: char| c.is_ascii_lowercase()),
             "data/targets/{name}.toml: a target's name is lowercase letters, digits and '-'"
         );
+        // The file's summary as the variant's doc (a line scan: the file is
+        // parsed at run time, and its tests name a bad one).
+        let text = fs::read_to_string(targets.join(format!("{name}.toml"))).unwrap();
+        let summary = text
+            .lines()
+            .find_map(|l| l.strip_prefix("summary = "))
+            .map_or("", |s| s.trim().trim_matches('"'));
         writeln!(
             out,
-            "    /// data/targets/{name}.toml\n    #[serde(rename = \"{name}\")]\n    {},",
+            "    #[doc = {:?}]\n    #[serde(rename = \"{name}\")]\n    {},",
+            format!("{summary} (data/targets/{name}.toml)"),
             variant(name)
         )
         .unwrap();
