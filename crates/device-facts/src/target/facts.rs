@@ -71,9 +71,11 @@ pub struct Memory {
     /// Flash and RAM of the memory map the firmware is linked for and runs in.
     pub flash_bytes: u64,
     pub ram_bytes: u64,
-    /// Our linker script with that map (from the repository's root); none
-    /// where the toolchain brings the part's own (avr-gcc).
+    /// Our linker script with that map (from the repository's root), and
+    /// where its RAM starts; none where the toolchain brings the part's own
+    /// (avr-gcc).
     pub linker_script: Option<String>,
+    pub ram_origin: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -251,21 +253,30 @@ mod tests {
         }
     }
 
-    /// The memory map's sizes are the linker script's `LENGTH`s.
+    /// The memory map's sizes and RAM's start are the linker script's.
     #[test]
     fn memory_sizes_are_the_linker_scripts() {
         for t in Target::ALL {
             let m = &t.facts().memory;
+            assert_eq!(m.linker_script.is_some(), m.ram_origin.is_some(), "{t}");
             let Some(script) = &m.linker_script else {
                 continue;
             };
             let text = std::fs::read_to_string(root().join(script)).unwrap();
-            let length = |region: &str| {
+            let field = |region: &str, key: &str| {
                 let line = text
                     .lines()
                     .find(|l| l.trim_start().starts_with(region) && l.contains("LENGTH"))
                     .unwrap_or_else(|| panic!("{script}: no {region}"));
-                let k = line.split("LENGTH =").nth(1).unwrap().trim();
+                let value = line.split(key).nth(1).unwrap();
+                value
+                    .split([',', ' '])
+                    .find(|w| !w.is_empty())
+                    .unwrap()
+                    .to_string()
+            };
+            let length = |region: &str| {
+                let k = field(region, "LENGTH =");
                 k.strip_suffix('K').unwrap().parse::<u64>().unwrap() * 1024
             };
             assert_eq!(
@@ -273,6 +284,9 @@ mod tests {
                 t.memory_bytes(),
                 "{t}: {script}"
             );
+            let origin = field("RAM", "ORIGIN =");
+            let origin = u64::from_str_radix(origin.trim_start_matches("0x"), 16).unwrap();
+            assert_eq!(Some(origin), m.ram_origin, "{t}: {script}");
         }
     }
 
