@@ -153,6 +153,7 @@ impl Target {
         let m = &self.facts().memory;
         (m.flash_bytes, m.ram_bytes)
     }
+
     /// How a reason that a build does not fit this target's RAM starts:
     /// "does not fit in cortex-m0plus's RAM (32768 B)". `mcu` writes such
     /// reasons into the tables; readers that select on them match this.
