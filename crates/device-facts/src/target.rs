@@ -135,6 +135,17 @@ impl Target {
         &self.facts().timing.variable_latency
     }
 
+    /// Whether the core's maker publishes those instructions' cycles (else
+    /// only their classes are judged).
+    pub fn variable_latency_published(self) -> bool {
+        self.facts().timing.variable_latency_published
+    }
+
+    /// How the constant-time check states its judgement of them.
+    pub fn variable_latency_judged(self) -> &'static str {
+        &self.facts().timing.variable_latency_judged
+    }
+
     /// "cycles" (simavr) or "instructions" (QEMU).
     pub fn counter(self) -> &'static str {
         self.facts().counter.unit.as_str()

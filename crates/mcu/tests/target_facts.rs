@@ -1,8 +1,8 @@
-//! The constant-time judge (crates/mcu/src/ct) still names its cores in its
-//! own code: moving that to the targets' files changes the judge's revision
-//! and needs a re-sweep (`scripts/ct-sweep`). Until then the files must say
-//! what the judge does, so that the move, when it comes, moves no verdict.
-//! Builds no firmware.
+//! The constant-time judge (crates/mcu/src/ct) reads its cores from the
+//! targets' files: each variable-latency instruction a file lists must be one
+//! the judge decodes for that core's instruction set (a name it cannot decode
+//! would silently judge nothing), priced where the file says its cycles are
+//! published, and the IT-block flag must reach the judge. Builds no firmware.
 
 use ciphermeter_mcu as mcu;
 use mcu::Target;

@@ -152,6 +152,9 @@ pub struct Timing {
     pub variable_latency: Vec<String>,
     /// Whether the core's maker publishes their cycles.
     pub variable_latency_published: bool,
+    /// How the constant-time check's verdicts state their judgement (its
+    /// `model`), in words.
+    pub variable_latency_judged: String,
 }
 
 /// `text`, the file of target `name`, parsed; an error names the file.
