@@ -8,6 +8,7 @@ fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it");
     let table = std::path::Path::new(&manifest).join("../../data/constant-time/leaks.tsv");
     println!("cargo:rerun-if-changed={}", table.display());
+    println!("cargo:rerun-if-changed={}", leaky::TARGETS);
     for var in [
         "CIPHERMETER_SCHEME",
         "CIPHERMETER_BACKEND",

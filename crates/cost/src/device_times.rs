@@ -133,6 +133,8 @@ pub struct DeviceTimes {
     /// The part whose flash and caches priced the estimates (the device's
     /// own, `parts.toml`), or none: the simulated board's.
     priced_on: Option<String>,
+    /// The device's own core where the target only stands in for it.
+    stand_in_for: Option<String>,
     estimated: bool,
     /// The cycle model's validated error on this core, read once with the
     /// verdicts; none for exact counts or a core no published figure checks.
@@ -197,6 +199,7 @@ impl DeviceTimes {
         };
         let times = times.map(|mut t| {
             t.priced_on = part.map(|b| b.part.clone());
+            t.stand_in_for = device.core.as_ref().map(|c| c.value.clone());
             t
         });
         times.map(Self::with_verdicts).transpose()
@@ -280,6 +283,7 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: false,
             priced_on: None,
+            stand_in_for: None,
             model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
@@ -345,6 +349,7 @@ impl DeviceTimes {
             failures: BTreeMap::new(),
             estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
             priced_on: None,
+            stand_in_for: None,
             model_error: None,
             allowed: Implementation::ALL.to_vec(),
             verdicts: BTreeMap::new(),
@@ -635,9 +640,16 @@ impl DeviceTimes {
         } else {
             "exact instructions at one per cycle, a lower bound".to_string()
         };
+        // A stand-in target runs another core's instruction set: say so.
+        let target = match &self.stand_in_for {
+            Some(core) => format!(
+                "{} standing in for the device's {core} (not its own core's counts)",
+                self.target.name()
+            ),
+            None => self.target.name().to_string(),
+        };
         format!(
-            "device-level: {} at {} MHz, {origin}, {counted}",
-            self.target.name(),
+            "device-level: {target} at {} MHz, {origin}, {counted}",
             self.clock_hz / 1e6
         )
     }
@@ -650,7 +662,18 @@ fn device_part(
     target: device_facts::Target,
 ) -> Result<Option<&'static Board>, Error> {
     let Some(name) = &device.part else {
-        return Ok(None);
+        // A cycle estimate is only the device's with its own flash: the
+        // table's board would be a silent substitute.
+        if for_target(target).is_none() {
+            return Ok(None);
+        }
+        return Err(Error::invalid(format!(
+            "device '{}' runs on {target} but names no part, whose flash wait states and \
+             caches price its cycle estimates: add part = {{ value = \"NAME\", source = \"...\" }} \
+             with one of {} (or a part of your own in data/cycle-timings/parts.toml)",
+            device.name,
+            parts_of(target).join(", ")
+        )));
     };
     let Some((board, core)) = part(&name.value) else {
         return Err(Error::invalid(format!(
@@ -665,6 +688,16 @@ fn device_part(
         )));
     }
     Ok(Some(board))
+}
+
+/// The parts (and the table's board) whose memory can price `target`.
+fn parts_of(target: device_facts::Target) -> Vec<String> {
+    let listed = device_facts::cycle_model::timing::parts()
+        .iter()
+        .filter(|p| part(p.name.as_deref().unwrap_or_default()).is_some_and(|(_, t)| t == target))
+        .filter_map(|p| p.name.clone());
+    let board = for_target(target).and_then(|c| c.board.name.clone());
+    listed.chain(board).collect()
 }
 
 /// The firmware operation that times the core's path in `container`.
@@ -848,6 +881,18 @@ mod tests {
             "{err}"
         );
         d.part = None;
-        assert!(device_part(&d, m4).unwrap().is_none());
+        let err = device_part(&d, m4).unwrap_err();
+        assert!(
+            err.is_invalid() && err.to_string().contains("names no part"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("stm32wle5"), "{err}");
+        // No cycle table, no part to name.
+        let c3 = profiles.device("esp32-c3").unwrap().clone();
+        assert!(
+            device_part(&c3, device_facts::Target::Riscv32imc)
+                .unwrap()
+                .is_none()
+        );
     }
 }

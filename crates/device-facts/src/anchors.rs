@@ -94,12 +94,11 @@ pub fn cortex_m4_public_key() -> Result<OperationAnchors, FactsError> {
     .map_err(|e| FactsError::Failed(format!("data/anchors/cortex-m4-public-key.json: {e}")))
 }
 
-/// The anchors published for `target`'s core, if any.
+/// The anchors published for `target`'s core, if any: those whose file
+/// names it as their `target`.
 pub fn for_target(target: Target) -> Result<Option<Anchors>, FactsError> {
-    Ok(match target {
-        Target::Atmega1284p => Some(avr_portable()?),
-        _ => None,
-    })
+    let portable = [avr_portable()?];
+    Ok(portable.into_iter().find(|a| a.target == target))
 }
 
 #[cfg(test)]

@@ -114,8 +114,7 @@ impl Board {
     /// The QEMU machine that runs this board's build, if it is one.
     pub fn qemu_machine(self) -> Option<&'static str> {
         match self {
-            Board::QemuMps2An386 => Some("mps2-an386"),
-            Board::QemuMicrobit => Some("microbit"),
+            Board::QemuMps2An386 | Board::QemuMicrobit => self.target().qemu_machine(),
             _ => None,
         }
     }

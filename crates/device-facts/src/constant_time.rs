@@ -186,13 +186,7 @@ impl VerdictTable {
 
 /// The verdicts shipped for `target`, if the sweep has run for it.
 pub fn shipped(target: Target) -> Result<Option<VerdictTable>, FactsError> {
-    let text = match target {
-        Target::Atmega1284p => include_str!("../../../data/constant-time/atmega1284p.json"),
-        Target::CortexM0plus => include_str!("../../../data/constant-time/cortex-m0plus.json"),
-        Target::CortexM3 => include_str!("../../../data/constant-time/cortex-m3.json"),
-        Target::CortexM4 => include_str!("../../../data/constant-time/cortex-m4.json"),
-        Target::Riscv32imc => include_str!("../../../data/constant-time/riscv32imc.json"),
-    };
+    let text = target.shipped_verdicts();
     if text.trim().is_empty() {
         return Ok(None);
     }

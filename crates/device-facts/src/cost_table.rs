@@ -629,13 +629,7 @@ pub fn read_file(path: &Path) -> Result<CostTable, FactsError> {
 
 /// The table shipped in this build for `target`, if one was generated.
 pub fn shipped(target: Target) -> Result<Option<CostTable>, FactsError> {
-    let text = match target {
-        Target::Atmega1284p => SHIPPED_ATMEGA1284P,
-        Target::CortexM0plus => SHIPPED_CORTEX_M0PLUS,
-        Target::CortexM3 => SHIPPED_CORTEX_M3,
-        Target::CortexM4 => SHIPPED_CORTEX_M4,
-        Target::Riscv32imc => SHIPPED_RISCV32IMC,
-    };
+    let text = target.shipped_cost_table();
     if text.trim().is_empty() {
         return Ok(None);
     }
@@ -643,12 +637,6 @@ pub fn shipped(target: Target) -> Result<Option<CostTable>, FactsError> {
         .map(Some)
         .map_err(|e| FactsError::Failed(format!("data/device-costs/{}.json: {e}", target.name())))
 }
-
-const SHIPPED_ATMEGA1284P: &str = include_str!("../../../data/device-costs/atmega1284p.json");
-const SHIPPED_CORTEX_M0PLUS: &str = include_str!("../../../data/device-costs/cortex-m0plus.json");
-const SHIPPED_CORTEX_M3: &str = include_str!("../../../data/device-costs/cortex-m3.json");
-const SHIPPED_CORTEX_M4: &str = include_str!("../../../data/device-costs/cortex-m4.json");
-const SHIPPED_RISCV32IMC: &str = include_str!("../../../data/device-costs/riscv32imc.json");
 
 pub use crate::revision::firmware_revision;
 

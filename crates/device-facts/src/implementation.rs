@@ -224,11 +224,12 @@ impl Implementation {
     /// build everywhere (Debian's avr-gcc, arm-none-eabi-gcc and, for
     /// riscv32imc, riscv64-unknown-elf-gcc: firmware/build.rs); the
     /// assembly-class crates are ARMv7E-M code (UMAAL and the DSP
-    /// instructions), so the Cortex-M4 alone runs them. A pair that cannot
-    /// is named here with its reason, and its rows say it.
+    /// instructions: `dsp` in the target's file), so the Cortex-M4 alone runs
+    /// them. A pair that cannot is named here with its reason, and its rows
+    /// say it.
     pub fn unavailable_on(self, target: Target) -> Option<String> {
         match self {
-            P256CortexM4 | Salty if target != Target::CortexM4 => Some(format!(
+            P256CortexM4 | Salty if !target.has_dsp() => Some(format!(
                 "{} is ARMv7E-M assembly (UMAAL); {target} has no such instructions",
                 self.label()
             )),

@@ -129,9 +129,5 @@ impl McuResult {
 /// What `time_us` is computed from before any estimate: exact cycles on
 /// AVR, instructions on Cortex-M (one per cycle, a lower bound).
 pub fn time_basis(target: Target) -> &'static str {
-    if target.is_avr() {
-        "cycles"
-    } else {
-        "instructions"
-    }
+    target.counter()
 }

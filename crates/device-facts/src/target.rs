@@ -1,39 +1,46 @@
-//! The five device targets: what each is, and the facts `mcu` builds, runs and counts it by.
+//! The device targets: what each is, and the facts `mcu` builds, runs and
+//! counts it by.
+//!
+//! The targets are data: `data/targets/NAME.toml` each (its core, Rust
+//! target, toolchain, clock, memory map, simulator, counter, cycle table,
+//! data cache, variable-latency instructions, the devices it stands for;
+//! data/targets/README.md). build.rs lists the folder and makes one `Target`
+//! variant per file, so a new target is its file and its linker script, and
+//! code asks a target for facts instead of matching on its name: this is the
+//! one module that may (`tests/target_matches.rs` counts the others). An
+//! enum rather than an index into the files, so call sites keep
+//! `Target::CortexM4`, stored rows keep its name, and a `match` that must
+//! cover every target still fails to compile when one is added.
 
 use std::{fmt, str::FromStr};
-
-use serde::{Deserialize, Serialize};
 
 use crate::FactsError;
 
 /// How every reason a build does not fit a target starts.
 pub const DOES_NOT_FIT: &str = "does not fit";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Target {
-    /// ATmega1284P at 8 MHz (study 003's SODAQ Mbili), simulated by simavr.
-    Atmega1284p,
-    /// SAMD21 Cortex-M0+ at 48 MHz (study 004's MKR WAN 1300); run on QEMU
-    /// `microbit` (nRF51, Cortex-M0: the same ARMv6-M instruction set).
-    CortexM0plus,
-    /// Cortex-M3 on QEMU `mps2-an385`.
-    CortexM3,
-    /// Cortex-M4 on QEMU `mps2-an386`.
-    CortexM4,
-    /// RV32IMC, the ISA of the ESP32-C3's core, on QEMU `virt` with an
-    /// ESP32-C3-like memory map (firmware/memory/esp32c3.x). Counted in
-    /// exact instructions from `minstret`; Espressif publishes no
-    /// per-instruction timing for the core, so there is no cycle estimate
-    /// and time at the clock is a lower bound (CPI >= 1).
-    Riscv32imc,
+/// build.rs's `Target`, `Target::ALL` and `FILES`, from `data/targets/`.
+mod generated {
+    use serde::{Deserialize, Serialize};
+
+    /// A target's compiled-in files: its facts and its shipped tables (empty
+    /// when none has been generated).
+    pub(super) struct Files {
+        pub name: &'static str,
+        pub facts: &'static str,
+        pub cost_table: &'static str,
+        pub verdicts: &'static str,
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/targets.rs"));
 }
 
-/// QEMU `-icount` shift on Cortex-M: each instruction advances virtual time by
-/// 2^SHIFT ns. 10 makes one instruction ≥ 16 timer ticks, so counts are exact
-/// after rounding. (riscv32imc reads `minstret` and runs at shift 0:
-/// [`Target::icount_shift`].)
-pub const ICOUNT_SHIFT: u32 = 10;
+pub mod facts;
+
+pub use generated::Target;
+use generated::{FILES, Files};
+
+pub use facts::{Facts, Family, Simulator};
 
 /// The stable Rust the device tables (and the host) are built with: the
 /// channel of rust-toolchain.toml, which must say the same (a test holds
@@ -46,113 +53,116 @@ pub const STABLE_TOOLCHAIN: &str = "1.95.0";
 pub const AVR_TOOLCHAIN: &str = "nightly-2026-05-20";
 
 impl Target {
-    pub const ALL: [Target; 5] = [
-        Target::Atmega1284p,
-        Target::CortexM0plus,
-        Target::CortexM3,
-        Target::CortexM4,
-        Target::Riscv32imc,
-    ];
+    /// Everything its file says.
+    pub fn facts(self) -> &'static Facts {
+        &facts::all()[self as usize]
+    }
+
+    fn files(self) -> &'static Files {
+        &FILES[self as usize]
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Target::Atmega1284p => "atmega1284p",
-            Target::CortexM0plus => "cortex-m0plus",
-            Target::CortexM3 => "cortex-m3",
-            Target::CortexM4 => "cortex-m4",
-            Target::Riscv32imc => "riscv32imc",
-        }
+        self.files().name
+    }
+
+    /// The shipped device cost table's text (`data/device-costs/NAME.json`), or "".
+    pub(crate) fn shipped_cost_table(self) -> &'static str {
+        self.files().cost_table
+    }
+
+    /// The shipped constant-time verdicts' text (`data/constant-time/NAME.json`), or "".
+    pub(crate) fn shipped_verdicts(self) -> &'static str {
+        self.files().verdicts
     }
 
     pub fn rust_target(self) -> &'static str {
-        match self {
-            Target::Atmega1284p => "avr-none",
-            Target::CortexM0plus => "thumbv6m-none-eabi",
-            Target::CortexM3 => "thumbv7m-none-eabi",
-            Target::CortexM4 => "thumbv7em-none-eabihf",
-            Target::Riscv32imc => "riscv32imc-unknown-none-elf",
-        }
+        &self.facts().core.rust_target
     }
 
     /// The pinned Rust toolchain the firmware is built with: AVR needs
     /// nightly (`-Zbuild-std=core`), Cortex-M and RISC-V build on stable.
     pub fn toolchain(self) -> &'static str {
-        match self {
-            Target::Atmega1284p => AVR_TOOLCHAIN,
-            _ => STABLE_TOOLCHAIN,
+        match self.facts().core.toolchain {
+            facts::Toolchain::Stable => STABLE_TOOLCHAIN,
+            facts::Toolchain::Nightly => AVR_TOOLCHAIN,
         }
     }
 
+    /// The cross C compiler the C libraries are compiled with (on AVR also the linker).
+    pub fn c_compiler(self) -> &'static str {
+        &self.facts().core.c_compiler
+    }
+
+    pub fn family(self) -> Family {
+        self.facts().core.family
+    }
+
     pub fn is_avr(self) -> bool {
-        self == Target::Atmega1284p
+        self.family() == Family::Avr
     }
 
     pub fn is_riscv(self) -> bool {
-        self == Target::Riscv32imc
+        self.family() == Family::Riscv
     }
 
-    /// Whether data reads can take other times by their address: the
-    /// ESP32-C3 reads its flash (constant tables) through a cache (ESP32-C3
-    /// Technical Reference Manual, "Cache"). The AVR has none, and the
-    /// Cortex-M parts these stand for (SAMD21, nRF52840) have no data cache,
-    /// so a secret address on them costs no time (the constant-time check
-    /// then warns).
+    /// Whether it has Thumb-2's IT blocks (conditional execution the
+    /// constant-time check judges).
+    pub fn has_it_blocks(self) -> bool {
+        self.facts().core.it_blocks
+    }
+
+    /// Whether it has ARMv7E-M's DSP instructions (UMAAL), which the
+    /// assembly-class crates need.
+    pub fn has_dsp(self) -> bool {
+        self.facts().core.dsp
+    }
+
+    /// Whether data reads can take other times by their address (a secret
+    /// address is then a leak, else a warning).
     pub fn has_data_cache(self) -> bool {
-        self == Target::Riscv32imc
+        self.facts().timing.data_cache
     }
 
     /// Whether runs are priced in cycles from the executed instruction mix
-    /// (`mcu`'s `cycles`): Cortex-M, whose timings ARM publishes. Not AVR
-    /// (its cycles are exact) and not riscv32imc (no published timings for
-    /// the ESP32-C3's core: instructions only).
+    /// (`mcu`'s `cycles`): where a cycle table exists for the core.
     pub fn has_cycle_estimate(self) -> bool {
-        matches!(
-            self,
-            Target::CortexM0plus | Target::CortexM3 | Target::CortexM4
-        )
+        self.facts().timing.cycle_table.is_some()
+    }
+
+    /// The instructions whose time follows their operands.
+    pub fn variable_latency(self) -> &'static [String] {
+        &self.facts().timing.variable_latency
+    }
+
+    /// Whether the core's maker publishes those instructions' cycles (else
+    /// only their classes are judged).
+    pub fn variable_latency_published(self) -> bool {
+        self.facts().timing.variable_latency_published
+    }
+
+    /// How the constant-time check states its judgement of them.
+    pub fn variable_latency_judged(self) -> &'static str {
+        &self.facts().timing.variable_latency_judged
     }
 
     /// "cycles" (simavr) or "instructions" (QEMU).
     pub fn counter(self) -> &'static str {
-        if self.is_avr() {
-            "cycles"
-        } else {
-            "instructions"
-        }
+        self.facts().counter.unit.as_str()
     }
 
-    /// The clock used for `time_us`. For Cortex-M3/M4 (no study device) a
-    /// typical part: STM32F103 at 72 MHz, STM32L4 at 80 MHz. On ARM the time
-    /// assumes one instruction per cycle, a lower bound, unless estimated.
-    /// riscv32imc: the ESP32-C3's 160 MHz; one instruction per cycle, a
-    /// lower bound (the core's timings are not published).
+    /// The clock used for `time_us`. On QEMU the time assumes one
+    /// instruction per cycle, a lower bound, unless estimated.
     pub fn clock_hz(self) -> u64 {
-        match self {
-            Target::Atmega1284p => 8_000_000,
-            Target::CortexM0plus => 48_000_000,
-            Target::CortexM3 => 72_000_000,
-            Target::CortexM4 => 80_000_000,
-            Target::Riscv32imc => 160_000_000,
-        }
+        self.facts().core.clock_hz
     }
 
     /// Flash and RAM of the memory map the firmware is linked for and runs
-    /// in (firmware/memory/*.x; avr-gcc's ATmega1284P map): (flash, RAM).
-    /// The Cortex-M0+ runs on QEMU's nRF51 with its SRAM set to the SAMD21's
-    /// 32 KiB ([`Target::qemu_board_options`]); a device with less (the
-    /// STM32L072's 20 KiB) is judged by each build's measured need
-    /// ([`Target::beyond_device_ram`]).
-    /// The Cortex-M4 has the nRF52840's 256 KiB (its device profile's part).
-    /// riscv32imc has the ESP32-C3's 4 MiB of flash and 400 KiB of SRAM
-    /// (16 KiB of which the real part can give its cache).
+    /// in: (flash, RAM). A device with less RAM is judged by each build's
+    /// measured need ([`Target::beyond_device_ram`]).
     pub fn memory_bytes(self) -> (u64, u64) {
-        match self {
-            Target::Atmega1284p => (128 * 1024, 16 * 1024),
-            Target::CortexM0plus => (256 * 1024, 32 * 1024),
-            Target::CortexM3 => (4096 * 1024, 64 * 1024),
-            Target::CortexM4 => (4096 * 1024, 256 * 1024),
-            Target::Riscv32imc => (4096 * 1024, 400 * 1024),
-        }
+        let m = &self.facts().memory;
+        (m.flash_bytes, m.ram_bytes)
     }
 
     /// How a reason that a build does not fit this target's RAM starts:
@@ -192,66 +202,63 @@ impl Target {
         )
     }
 
+    /// The QEMU that runs it, if QEMU does.
+    pub fn qemu(self) -> Option<&'static facts::Qemu> {
+        match &self.facts().simulator {
+            Simulator::Qemu(q) => Some(q),
+            Simulator::Simavr { .. } => None,
+        }
+    }
+
+    /// The part simavr simulates (its `--mcu`), if simavr runs it.
+    pub fn simavr_mcu(self) -> Option<&'static str> {
+        match &self.facts().simulator {
+            Simulator::Simavr { mcu } => Some(mcu),
+            Simulator::Qemu(_) => None,
+        }
+    }
+
     pub fn qemu_machine(self) -> Option<&'static str> {
-        match self {
-            Target::Atmega1284p => None,
-            Target::CortexM0plus => Some("microbit"),
-            Target::CortexM3 => Some("mps2-an385"),
-            Target::CortexM4 => Some("mps2-an386"),
-            Target::Riscv32imc => Some("virt"),
-        }
+        self.qemu().map(|q| q.machine.as_str())
     }
 
-    /// QEMU options that size the board as [`Target::memory_bytes`] says:
-    /// the nRF51's SRAM is a property of the SoC (16 KiB by default).
-    pub fn qemu_board_options(self) -> &'static [&'static str] {
-        match self {
-            Target::CortexM0plus => &["-global", "nrf51-soc.sram-size=32768"],
-            _ => &[],
-        }
+    /// QEMU options that size and boot the board as [`Target::memory_bytes`]
+    /// says (after `-M`).
+    pub fn qemu_board_options(self) -> &'static [String] {
+        self.qemu().map_or(&[], |q| q.options.as_slice())
     }
 
-    /// The QEMU system emulator that runs the target (none for AVR).
+    /// The QEMU system emulator that runs the target (none under simavr).
     pub fn qemu_binary(self) -> Option<&'static str> {
-        match self {
-            Target::Atmega1284p => None,
-            Target::Riscv32imc => Some("qemu-system-riscv32"),
-            _ => Some("qemu-system-arm"),
-        }
+        self.qemu().map(|q| q.binary.as_str())
     }
 
     /// The Debian package with [`Target::qemu_binary`].
     pub fn qemu_package(self) -> Option<&'static str> {
-        match self {
-            Target::Atmega1284p => None,
-            Target::Riscv32imc => Some("qemu-system-misc"),
-            _ => Some("qemu-system-arm"),
-        }
+        self.qemu().map(|q| q.package.as_str())
     }
 
-    /// The `-icount shift` QEMU runs the target with. At 0, one instruction
-    /// is one nanosecond of virtual time, and RISC-V's `minstret` (read from
-    /// QEMU's instruction counter) counts exactly one per instruction.
+    /// The `-icount shift` QEMU runs the target with (0 under simavr, which
+    /// has none).
     pub fn icount_shift(self) -> u32 {
-        if self.is_riscv() { 0 } else { ICOUNT_SHIFT }
+        self.qemu().map_or(0, |q| q.icount_shift)
     }
 
-    /// Nanoseconds per tick of the timer the firmware reads (Cortex-M only).
-    pub fn timer_tick_ns(self) -> f64 {
-        match self {
-            Target::CortexM0plus => 62.5, // nRF51 TIMER0, 16 MHz
-            _ => 40.0,                    // CMSDK APB timer, 25 MHz
-        }
+    /// Nanoseconds per tick of the timer the firmware reads, if it reads one.
+    pub fn timer_tick_ns(self) -> Option<f64> {
+        self.facts().counter.timer_tick_ns
     }
 
-    /// Converts a raw count from the firmware/harness into cycles or instructions.
-    /// AVR's cycles and riscv32imc's `minstret` are counts already.
+    /// Converts a raw count from the firmware/harness into cycles or
+    /// instructions: QEMU's timer ticks become whole instructions; a count
+    /// (AVR's cycles, RISC-V's `minstret`) is one already.
     pub fn to_counter(self, raw: u64) -> u64 {
-        if self.is_avr() || self.is_riscv() {
-            raw
-        } else {
-            let per_instruction = f64::from(1u32 << ICOUNT_SHIFT) / self.timer_tick_ns();
-            (raw as f64 / per_instruction).round() as u64
+        match self.timer_tick_ns() {
+            None => raw,
+            Some(tick_ns) => {
+                let per_instruction = f64::from(1u32 << self.icount_shift()) / tick_ns;
+                (raw as f64 / per_instruction).round() as u64
+            }
         }
     }
 }
@@ -269,17 +276,7 @@ impl FromStr for Target {
         let s = s.to_ascii_lowercase();
         let found = Target::ALL
             .into_iter()
-            .find(|t| t.name() == s)
-            .or(match s.as_str() {
-                "avr" | "atmega1284" => Some(Target::Atmega1284p),
-                "samd21" | "cortex-m0" | "cortex-m0+" | "m0" | "m0plus" => {
-                    Some(Target::CortexM0plus)
-                }
-                "m3" => Some(Target::CortexM3),
-                "m4" => Some(Target::CortexM4),
-                "rv32imc" | "riscv32" | "riscv32imc-unknown-none-elf" => Some(Target::Riscv32imc),
-                _ => None,
-            });
+            .find(|t| t.name() == s || t.facts().aliases.contains(&s));
         found.ok_or_else(|| {
             let names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
             FactsError::Usage(format!(
@@ -315,6 +312,169 @@ mod tests {
         assert_eq!(Target::CortexM0plus.toolchain(), STABLE_TOOLCHAIN);
         assert_eq!(Target::Atmega1284p.toolchain(), AVR_TOOLCHAIN);
         assert!(AVR_TOOLCHAIN.starts_with("nightly-20"), "a nightly by date");
+    }
+
+    /// The facts as the code held them before they moved to data/targets/
+    /// (each target's match arms): the move changed none.
+    #[test]
+    fn the_files_say_what_the_code_said() {
+        type Row = (
+            Target,
+            &'static str,
+            &'static str,
+            u64,
+            (u64, u64),
+            Option<&'static str>,
+            Option<&'static str>,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+        );
+        let rows: [Row; 5] = [
+            (
+                Target::Atmega1284p,
+                "avr-none",
+                AVR_TOOLCHAIN,
+                8_000_000,
+                (128 * 1024, 16 * 1024),
+                None,
+                None,
+                None,
+                "cycles",
+                "avr-gcc",
+            ),
+            (
+                Target::CortexM0plus,
+                "thumbv6m-none-eabi",
+                STABLE_TOOLCHAIN,
+                48_000_000,
+                (256 * 1024, 32 * 1024),
+                Some("microbit"),
+                Some("qemu-system-arm"),
+                Some("qemu-system-arm"),
+                "instructions",
+                "arm-none-eabi-gcc",
+            ),
+            (
+                Target::CortexM3,
+                "thumbv7m-none-eabi",
+                STABLE_TOOLCHAIN,
+                72_000_000,
+                (4096 * 1024, 64 * 1024),
+                Some("mps2-an385"),
+                Some("qemu-system-arm"),
+                Some("qemu-system-arm"),
+                "instructions",
+                "arm-none-eabi-gcc",
+            ),
+            (
+                Target::CortexM4,
+                "thumbv7em-none-eabihf",
+                STABLE_TOOLCHAIN,
+                80_000_000,
+                (4096 * 1024, 256 * 1024),
+                Some("mps2-an386"),
+                Some("qemu-system-arm"),
+                Some("qemu-system-arm"),
+                "instructions",
+                "arm-none-eabi-gcc",
+            ),
+            (
+                Target::Riscv32imc,
+                "riscv32imc-unknown-none-elf",
+                STABLE_TOOLCHAIN,
+                160_000_000,
+                (4096 * 1024, 400 * 1024),
+                Some("virt"),
+                Some("qemu-system-riscv32"),
+                Some("qemu-system-misc"),
+                "instructions",
+                "riscv64-unknown-elf-gcc",
+            ),
+        ];
+        for (t, rust, toolchain, clock, memory, machine, binary, package, counter, cc) in rows {
+            let said = (
+                t.rust_target(),
+                t.toolchain(),
+                t.clock_hz(),
+                t.memory_bytes(),
+                t.qemu_machine(),
+                t.qemu_binary(),
+                t.qemu_package(),
+                t.counter(),
+                t.c_compiler(),
+            );
+            assert_eq!(
+                said,
+                (
+                    rust, toolchain, clock, memory, machine, binary, package, counter, cc
+                ),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            Target::ALL.map(|t| t.name()),
+            [
+                "atmega1284p",
+                "cortex-m0plus",
+                "cortex-m3",
+                "cortex-m4",
+                "riscv32imc"
+            ]
+        );
+        let flags = |f: fn(Target) -> bool| Target::ALL.map(f);
+        assert_eq!(flags(Target::is_avr), [true, false, false, false, false]);
+        assert_eq!(flags(Target::is_riscv), [false, false, false, false, true]);
+        assert_eq!(
+            flags(Target::has_data_cache),
+            [false, false, false, false, true]
+        );
+        assert_eq!(
+            flags(Target::has_cycle_estimate),
+            [false, true, true, true, false]
+        );
+        assert_eq!(
+            flags(Target::has_it_blocks),
+            [false, false, true, true, false]
+        );
+        assert_eq!(flags(Target::has_dsp), [false, false, false, true, false]);
+        let options: Vec<&[String]> = Target::ALL.iter().map(|t| t.qemu_board_options()).collect();
+        assert_eq!(options[1], ["-global", "nrf51-soc.sram-size=32768"]);
+        // riscv32imc's boot options were emulate.rs's own before.
+        assert_eq!(options[4], ["-bios", "none", "-m", "16M"]);
+        assert!(
+            options[..4]
+                .iter()
+                .enumerate()
+                .all(|(i, o)| i == 1 || o.is_empty())
+        );
+        assert_eq!(
+            Target::ALL.map(|t| t.timer_tick_ns()),
+            [None, Some(62.5), Some(40.0), Some(40.0), None]
+        );
+        for (alias, t) in [
+            ("avr", Target::Atmega1284p),
+            ("atmega1284", Target::Atmega1284p),
+            ("samd21", Target::CortexM0plus),
+            ("cortex-m0", Target::CortexM0plus),
+            ("cortex-m0+", Target::CortexM0plus),
+            ("m0", Target::CortexM0plus),
+            ("m0plus", Target::CortexM0plus),
+            ("m3", Target::CortexM3),
+            ("M4", Target::CortexM4),
+            ("rv32imc", Target::Riscv32imc),
+            ("riscv32", Target::Riscv32imc),
+            ("riscv32imc-unknown-none-elf", Target::Riscv32imc),
+        ] {
+            assert_eq!(alias.parse::<Target>().unwrap(), t, "{alias}");
+        }
+        for t in Target::ALL {
+            assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{t}\""));
+            assert_eq!(
+                serde_json::from_str::<Target>(&format!("\"{t}\"")).unwrap(),
+                t
+            );
+        }
     }
 
     #[test]

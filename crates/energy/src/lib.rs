@@ -13,6 +13,7 @@
 //! The model is no measurement: its every output is labelled a model estimate;
 //! what a trace gives is labelled measured.
 
+pub mod chip_family;
 pub mod error;
 pub mod model;
 pub mod profiles;

@@ -43,6 +43,10 @@ pub struct Device {
     /// whose CPU times come from runs imported from that board.
     #[serde(default)]
     pub simulated_target: Option<Figure<String>>,
+    /// The device's own core where its `simulated_target` only stands in
+    /// for it (a Cortex-M33 run as `cortex-m4`): every row it prices says so.
+    #[serde(default)]
+    pub core: Option<Figure<String>>,
     /// The part whose flash and caches price a Cortex-M cycle estimate
     /// (a name in data/cycle-timings/parts.toml, or a table's board):
     /// without one, the estimate is the simulated board's.
@@ -258,8 +262,30 @@ impl Profiles {
         Ok(())
     }
 
+    /// A device by name; an unknown one is told its chip family's core and
+    /// target, if it names a known chip, and how to give a profile of its own.
     pub fn device(&self, name: &str) -> Result<&Device, EnergyError> {
-        find(&self.devices, name, "device", |d| &d.name)
+        find(&self.devices, name, "device", |d| &d.name).map_err(|e| match e {
+            EnergyError::Unknown {
+                kind,
+                name,
+                suggestion,
+                known,
+            } => {
+                // A look-alike profile name misleads when the name is a known chip's.
+                let suggestion = match crate::chip_family::family_of(&name) {
+                    Some(_) => String::new(),
+                    None => suggestion,
+                };
+                EnergyError::Unknown {
+                    kind,
+                    suggestion,
+                    known: format!("{known}{}", crate::chip_family::unknown_device_hint(&name)),
+                    name,
+                }
+            }
+            other => other,
+        })
     }
 
     pub fn radio(&self, name: &str) -> Result<&Radio, EnergyError> {

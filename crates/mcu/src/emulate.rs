@@ -17,11 +17,6 @@ pub struct Output {
 /// Wall-clock bound for one firmware run; a hung simulation is an error.
 const TIME_LIMIT: Duration = Duration::from_secs(300);
 
-/// QEMU `virt` RAM for riscv32imc: the firmware's 4 MiB flash and 400 KiB
-/// SRAM regions both sit in it from 0x8000_0000 (firmware/memory/esp32c3.x),
-/// and QEMU puts its device tree near the top, well clear of them.
-pub const RISCV_VIRT_RAM: &str = "16M";
-
 pub fn command(target: Target, elf: &Path, harness: Option<&Path>) -> Result<Command, McuError> {
     simulator(target, elf, harness, true)
 }
@@ -55,19 +50,14 @@ fn simulator(
     })
 }
 
-/// QEMU's `machine` for `target`, sized as the target says, without display
+/// QEMU's `machine` for `target`, sized and booted as the target's file
+/// says (its `options`: riscv32imc's `-bios none -m 16M`), without display
 /// or monitor, and with QEMU's instruction-counting clock when `icount`;
 /// the caller adds where the output goes and the ELF. Also how a board's
 /// build runs (`board::simulate`).
 pub fn qemu(target: Target, machine: &str, icount: bool) -> Command {
     let mut cmd = Command::new(target.qemu_binary().unwrap_or("qemu-system-arm"));
     cmd.args(["-M", machine]).args(target.qemu_board_options());
-    if target.is_riscv() {
-        // No OpenSBI: QEMU's reset vector jumps straight to the
-        // firmware's `_start` at 0x8000_0000, in machine mode. The
-        // firmware exits through the SiFive test device.
-        cmd.args(["-bios", "none", "-m", RISCV_VIRT_RAM]);
-    }
     cmd.args(["-display", "none", "-monitor", "none"]);
     if icount {
         cmd.args(["-icount", &format!("shift={}", target.icount_shift())]);
@@ -78,12 +68,8 @@ pub fn qemu(target: Target, machine: &str, icount: bool) -> Command {
 /// The simavr harness for `target`, before the ELF argument.
 pub(crate) fn harness_command(target: Target, harness: &Path) -> Command {
     let mut cmd = Command::new(harness);
-    cmd.args([
-        "--mcu",
-        "atmega1284p",
-        "--freq",
-        &target.clock_hz().to_string(),
-    ]);
+    cmd.args(["--mcu", target.simavr_mcu().unwrap_or_default()])
+        .args(["--freq", &target.clock_hz().to_string()]);
     cmd
 }
 

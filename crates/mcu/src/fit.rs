@@ -35,13 +35,12 @@ pub fn link_overflow(target: Target, reason: &str) -> Option<String> {
 /// A run the simulator stopped because the stack ran past the end of RAM,
 /// said as the RAM it lacks: simavr's "Invalid write address … out of ram",
 /// or a Cortex-M lockup (a fault while faulting) with the stack pointer
-/// below the start of RAM (QEMU prints `R13=…`; RAM starts at 0x2000_0000
-/// on every board here).
+/// below the start of RAM (QEMU prints `R13=…`; the target's `ram_origin`).
 pub fn ran_out_of_ram(target: Target, simulator_said: &str, static_ram: u64) -> Option<String> {
     let stack_below_ram = || {
         let sp = simulator_said.split("R13=").nth(1)?.get(..8)?;
-        let sp = u32::from_str_radix(sp, 16).ok()?;
-        (sp < 0x2000_0000).then_some(())
+        let sp = u64::from(u32::from_str_radix(sp, 16).ok()?);
+        (sp < target.facts().memory.ram_origin?).then_some(())
     };
     let out = simulator_said.contains("out of ram")
         || (simulator_said.contains("Lockup") && stack_below_ram().is_some());

@@ -150,9 +150,9 @@ pub fn measure_until(
     let builds = algorithms::resolve_builds(&req.algorithms)?;
     validate_sizes(&req.sizes)?;
     toolchain::require(req.target)?;
-    let harness = match req.target {
-        Target::Atmega1284p => Some(compile::harness()?),
-        _ => None,
+    let harness = match req.target.simavr_mcu() {
+        Some(_) => Some(compile::harness()?),
+        None => None,
     };
     let mut done = Measured::default();
     // The identity build is the code-size reference (study 003 Fig. 12, FELICS).

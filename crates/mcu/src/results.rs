@@ -366,12 +366,8 @@ pub fn table(rows: &[McuResult]) -> String {
                 o,
                 "QEMU counts instructions, not cycles: time assumes one instruction per cycle (a lower bound)."
             );
-            if r.target.is_riscv() {
-                let _ = writeln!(
-                    o,
-                    "No cycle estimate on {}: Espressif publishes no per-instruction timing for the ESP32-C3's core.",
-                    r.target
-                );
+            if let Some(why) = &r.target.facts().timing.no_cycle_table {
+                let _ = writeln!(o, "No cycle estimate on {}: {why}.", r.target);
             }
         }
     }

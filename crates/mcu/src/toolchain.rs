@@ -125,16 +125,6 @@ pub fn require(target: Target) -> Result<(), McuError> {
     Err(McuError::Missing(msg))
 }
 
-/// The cross C compiler crates/clib's build.rs (and p256-cortex-m4-sys on
-/// Cortex-M) compiles a target's C code with; on AVR also the linker.
-pub fn c_compiler(target: Target) -> &'static str {
-    match target {
-        Target::Atmega1284p => "avr-gcc",
-        Target::Riscv32imc => "riscv64-unknown-elf-gcc",
-        _ => "arm-none-eabi-gcc",
-    }
-}
-
 /// The tools that produced a target's numbers, for the results store and a
 /// table's environment: the Rust compiler (AVR code generation changes
 /// between nightlies), the C compiler (Mbed TLS, Monocypher) and the simulator.
@@ -154,7 +144,7 @@ pub fn versions(target: Target) -> serde_json::Value {
             })
     };
     let rustc = first_line("rustc", &[&format!("+{}", target.toolchain()), "-V"]);
-    let c_compiler = first_line(c_compiler(target), &["--version"]);
+    let c_compiler = first_line(target.c_compiler(), &["--version"]);
     let simulator = match target.qemu_binary() {
         // simavr has no --version; the Debian package says which release it is.
         None => first_line("dpkg-query", &["-W", "-f", "simavr ${Version}", "simavr"]),
@@ -251,7 +241,7 @@ mod tests {
             let c = &env["c_compiler"];
             // Null where the compiler is not installed; else its --version line.
             if let Some(line) = c.as_str() {
-                assert!(line.starts_with(c_compiler(target)), "{target}: {line}");
+                assert!(line.starts_with(target.c_compiler()), "{target}: {line}");
             } else {
                 assert!(c.is_null(), "{target}: {c}");
             }

@@ -144,7 +144,7 @@ pub fn boot(target: Target, elf: &Path, state: &Path) -> Result<Child, McuError>
     let mut cmd = match target.qemu_machine() {
         None => {
             let mut cmd = Command::new(compile::harness()?);
-            cmd.args(["--mcu", "atmega1284p", "--freq"])
+            cmd.args(["--mcu", target.simavr_mcu().unwrap_or_default(), "--freq"])
                 .arg(target.clock_hz().to_string())
                 .args(["--uart", "--eeprom", "eeprom.bin"])
                 .arg(&elf)

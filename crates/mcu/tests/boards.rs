@@ -79,7 +79,7 @@ fn holds_to_the_table(b: Board, build: &str, rows: &[McuResult]) {
         let t = b.target();
         let per_count = match b.counts() {
             Counts::Cycles => 1.0,
-            Counts::QemuTicks => f64::from(1u32 << t.icount_shift()) / t.timer_tick_ns(),
+            Counts::QemuTicks => f64::from(1u32 << t.icount_shift()) / t.timer_tick_ns().unwrap(),
         };
         let wraps = (r.cycles as f64 * per_count / period as f64) as i64 + 1;
         let delta = r.cycles as i64 - simulated as i64;

@@ -5,17 +5,32 @@
 //! verdict tables, so the build needs no JSON parser. Shared by build.rs and
 //! this crate's tests.
 
-/// The device core a Rust target builds for, as the verdict tables name it.
-/// Every AVR is judged by the ATmega1284P's timing, the only one simulated.
-pub fn device_target(triple: &str) -> Option<&'static str> {
-    match triple {
-        "thumbv6m-none-eabi" => Some("cortex-m0plus"),
-        "thumbv7m-none-eabi" => Some("cortex-m3"),
-        "thumbv7em-none-eabi" | "thumbv7em-none-eabihf" => Some("cortex-m4"),
-        "riscv32imc-unknown-none-elf" => Some("riscv32imc"),
-        t if t.starts_with("avr") => Some("atmega1284p"),
-        _ => None,
-    }
+/// Where the targets' files are (data/targets/NAME.toml).
+pub const TARGETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/targets");
+
+/// The device core a Rust target builds for, as the verdict tables name it:
+/// the target whose file's `rust_target` has the triple's architecture, so
+/// `thumbv7em-none-eabi` is judged as the Cortex-M4's `thumbv7em-none-eabihf`
+/// and every AVR by the ATmega1284P's timing, the only one simulated. A
+/// line scan, so the build needs no TOML parser.
+pub fn device_target(triple: &str) -> Option<String> {
+    let arch = |t: &str| t.split('-').next().unwrap_or(t).to_string();
+    let mut files: Vec<_> = std::fs::read_dir(TARGETS)
+        .unwrap_or_else(|e| panic!("cannot read {TARGETS}: {e}"))
+        .map(|entry| entry.expect("a readable data/targets entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files.into_iter().find_map(|path| {
+        let text = std::fs::read_to_string(&path).ok()?;
+        let rust = text
+            .lines()
+            .find_map(|l| l.strip_prefix("rust_target = "))?
+            .trim()
+            .trim_matches('"');
+        let name = path.file_stem()?.to_str()?.to_string();
+        (arch(rust) == arch(triple)).then_some(name)
+    })
 }
 
 /// The build id the verdicts name: the scheme, `@backend` unless RustCrypto's.
@@ -52,6 +67,7 @@ pub fn check(
     let Some(target) = device_target(triple) else {
         return Ok(Vec::new());
     };
+    let target = target.as_str();
     if let Some(scheme) = scheme {
         let id = build_id(scheme, backend);
         return match leaks(tsv, target).find(|(b, _)| *b == id) {

@@ -103,3 +103,20 @@ fn the_shipped_list_refuses_what_the_verdict_tables_say_leaks() {
         "{build} on {target}"
     );
 }
+
+/// The triples the verdicts were named by before the targets were files.
+#[test]
+fn each_rust_target_is_judged_by_the_core_data_targets_names() {
+    for (triple, target) in [
+        ("thumbv6m-none-eabi", Some("cortex-m0plus")),
+        ("thumbv7m-none-eabi", Some("cortex-m3")),
+        ("thumbv7em-none-eabi", Some("cortex-m4")),
+        ("thumbv7em-none-eabihf", Some("cortex-m4")),
+        ("riscv32imc-unknown-none-elf", Some("riscv32imc")),
+        ("avr-none", Some("atmega1284p")),
+        ("avr-unknown-gnu-atmega328", Some("atmega1284p")),
+        ("x86_64-unknown-linux-gnu", None),
+    ] {
+        assert_eq!(leaky::device_target(triple).as_deref(), target, "{triple}");
+    }
+}

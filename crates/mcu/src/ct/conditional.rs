@@ -47,9 +47,9 @@ impl Conditional {
     }
 }
 
-/// Whether `target` has IT blocks (Thumb-2 on ARMv7-M).
+/// Whether `target` has IT blocks (Thumb-2 on ARMv7-M; its file says).
 pub fn has_it_blocks(target: Target) -> bool {
-    matches!(target, Target::CortexM3 | Target::CortexM4)
+    target.has_it_blocks()
 }
 
 /// The number of instructions the IT instruction `insn` makes conditional

@@ -16,6 +16,7 @@
 //!   does: the class is the operands' leading-zero counts, the cycles unknown.
 
 use crate::Target;
+use device_facts::target::Family;
 
 /// One execution of a variable-latency instruction, priced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +54,7 @@ pub fn price(target: Target, pc: u32, insn: &[u8], registers: &[u32]) -> Option<
         _ => {
             let (n, d) = (magnitude(a), magnitude(b));
             let class = [n.leading_zeros(), d.leading_zeros()];
-            let cycles = (target != Target::Riscv32imc).then(|| {
+            let cycles = target.variable_latency_published().then(|| {
                 let quotient_bits = (class[1] + 1).saturating_sub(class[0]).min(32);
                 if d == 0 {
                     2
@@ -84,36 +85,49 @@ fn source_registers(target: Target, insn: &[u8]) -> Option<(usize, usize)> {
     Some((usize::from(first & 0xf), usize::from(second & 0xf)))
 }
 
-/// The mnemonic of `insn` (its first bytes) when it is variable-latency on `target`.
+/// The mnemonic of `insn` (its first bytes) when it is variable-latency on
+/// `target`: decoded by the core's instruction set, kept when the target's
+/// file lists it (data/targets/, `variable_latency`).
 pub fn variable(target: Target, insn: &[u8]) -> Option<&'static str> {
-    match target {
-        Target::CortexM3 | Target::CortexM4 => {
-            let hw = |i: usize| Some(u16::from_le_bytes([*insn.get(i)?, *insn.get(i + 1)?]));
-            let (first, second) = (hw(0)?, hw(2)?);
-            let divide = second & 0x00f0 == 0x00f0;
-            let long_multiply = second & 0x00f0 == 0x0000 && target == Target::CortexM3;
-            match (first & 0xfff0, divide, long_multiply) {
-                (0xfbb0, true, _) => Some("UDIV"),
-                (0xfb90, true, _) => Some("SDIV"),
-                (0xfba0, _, true) => Some("UMULL"),
-                (0xfb80, _, true) => Some("SMULL"),
-                (0xfbe0, _, true) => Some("UMLAL"),
-                (0xfbc0, _, true) => Some("SMLAL"),
-                _ => None,
-            }
-        }
-        Target::Riscv32imc => {
-            let word = u32::from_le_bytes(insn.get(..4)?.try_into().ok()?);
-            let (opcode, funct7, funct3) = (word & 0x7f, word >> 25, (word >> 12) & 7);
-            match (opcode, funct7, funct3) {
-                (0x33, 1, 4) => Some("DIV"),
-                (0x33, 1, 5) => Some("DIVU"),
-                (0x33, 1, 6) => Some("REM"),
-                (0x33, 1, 7) => Some("REMU"),
-                _ => None,
-            }
-        }
-        Target::Atmega1284p | Target::CortexM0plus => None,
+    let mnemonic = match target.family() {
+        Family::Arm => thumb2_variable(insn),
+        Family::Riscv => rv32m_divide(insn),
+        Family::Avr => None,
+    }?;
+    target
+        .variable_latency()
+        .iter()
+        .any(|v| v == mnemonic)
+        .then_some(mnemonic)
+}
+
+/// Thumb-2's divides and long multiplies (ARMv7-M ARM, A5.3.15 and A5.3.16).
+fn thumb2_variable(insn: &[u8]) -> Option<&'static str> {
+    let hw = |i: usize| Some(u16::from_le_bytes([*insn.get(i)?, *insn.get(i + 1)?]));
+    let (first, second) = (hw(0)?, hw(2)?);
+    let divide = second & 0x00f0 == 0x00f0;
+    let long_multiply = second & 0x00f0 == 0x0000;
+    match (first & 0xfff0, divide, long_multiply) {
+        (0xfbb0, true, _) => Some("UDIV"),
+        (0xfb90, true, _) => Some("SDIV"),
+        (0xfba0, _, true) => Some("UMULL"),
+        (0xfb80, _, true) => Some("SMULL"),
+        (0xfbe0, _, true) => Some("UMLAL"),
+        (0xfbc0, _, true) => Some("SMLAL"),
+        _ => None,
+    }
+}
+
+/// RV32M's divides and remainders.
+fn rv32m_divide(insn: &[u8]) -> Option<&'static str> {
+    let word = u32::from_le_bytes(insn.get(..4)?.try_into().ok()?);
+    let (opcode, funct7, funct3) = (word & 0x7f, word >> 25, (word >> 12) & 7);
+    match (opcode, funct7, funct3) {
+        (0x33, 1, 4) => Some("DIV"),
+        (0x33, 1, 5) => Some("DIVU"),
+        (0x33, 1, 6) => Some("REM"),
+        (0x33, 1, 7) => Some("REMU"),
+        _ => None,
     }
 }
 

@@ -65,18 +65,7 @@ pub fn model(target: Target) -> String {
     } else {
         "no data cache: a secret data address is a warning"
     };
-    let operands = match target {
-        Target::CortexM3 => {
-            "UDIV/SDIV by their operands' leading zeros and UMULL/SMULL/UMLAL/SMLAL by their operands' width, priced with ARM's 2-12 and 3-7 cycles"
-        }
-        Target::CortexM4 => {
-            "UDIV/SDIV by their operands' leading zeros, priced with ARM's 2-12 cycles"
-        }
-        Target::Riscv32imc => {
-            "DIV/DIVU/REM/REMU by their operands' leading zeros, as a divider that ends early (Espressif publishes no timing)"
-        }
-        _ => "the core has no instruction whose time follows its operands",
-    };
+    let operands = target.variable_latency_judged();
     let conditional = if conditional::has_it_blocks(target) {
         "; conditional execution: whether each instruction of an IT block ran, a skipped one \
          priced as a NOP and a run one by its class (data/cycle-timings/cortex-m.toml)"

@@ -1,0 +1,117 @@
+//! A device ciphermeter has no profile for is helped, not guessed (issue 62):
+//! an unknown name is told its chip's core and target and how to give a
+//! profile of its own; a profile of one's own on a Cortex-M target must name
+//! the part whose flash prices it; one whose target only stands in for its
+//! core says so in every row.
+
+mod support;
+use support::run::{cm, json_ok, refused};
+
+/// A data directory holding one device profile, `body` after its common fields.
+fn data_dir_with(name: &str, body: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("devices")).unwrap();
+    let profile = format!(
+        r#"[[device]]
+name = "{name}"
+title = "unknown_device_cli's device"
+cpu = "the test's"
+clock_mhz = {{ value = 128.0, source = "the test's" }}
+voltage_v = {{ value = 3.0, source = "the test's" }}
+active_ma = {{ value = 3.0, source = "the test's" }}
+sleep_ua = {{ value = 1.0, source = "the test's" }}
+flash_kib = {{ value = 1024, source = "the test's" }}
+ram_kib = {{ value = 256, source = "the test's" }}
+{body}
+"#
+    );
+    std::fs::write(dir.path().join("devices/mine.toml"), profile).unwrap();
+    dir
+}
+
+#[test]
+fn an_unknown_chip_is_told_its_core_its_target_and_the_data_dir() {
+    refused(
+        cm().args([
+            "recommend",
+            "--device",
+            "rp2040-xyz",
+            "--link",
+            "ble-1m-251",
+        ]),
+        "cortex-m0plus runs that core",
+    );
+    refused(
+        cm().args([
+            "recommend",
+            "--device",
+            "rp2040-xyz",
+            "--link",
+            "ble-1m-251",
+        ]),
+        "--data-dir",
+    );
+    // Not a look-alike profile: rp2350 is no rpi-3b.
+    let out = cm()
+        .args([
+            "energy",
+            "--device",
+            "rp2350",
+            "--link",
+            "ble-1m-251",
+            "--bytes",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("closest is cortex-m4"), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    // A name no family matches still learns how to add a profile.
+    refused(
+        cm().args(["recommend", "--device", "pdp-11", "--link", "ble-1m-251"]),
+        "--data-dir",
+    );
+}
+
+#[test]
+fn a_cortex_m_profile_without_a_part_is_refused_with_what_is_missing() {
+    let data = data_dir_with(
+        "no-part",
+        r#"simulated_target = { value = "cortex-m4", source = "the test's" }"#,
+    );
+    refused(
+        cm().args(["recommend", "--device", "no-part", "--link", "ble-1m-251"])
+            .arg("--data-dir")
+            .arg(data.path()),
+        "names no part",
+    );
+}
+
+#[test]
+fn a_stand_in_target_says_so_in_every_row() {
+    let data = data_dir_with(
+        "m33-on-m4",
+        r#"simulated_target = { value = "cortex-m4", source = "the test's" }
+part = { value = "nrf52840", source = "the test's" }
+core = { value = "Cortex-M33", source = "the test's" }"#,
+    );
+    let db = tempfile::tempdir().unwrap();
+    let doc = json_ok(
+        cm().args(["recommend", "--device", "m33-on-m4", "--link", "ble-1m-251"])
+            .args(["--format", "json", "--top", "5", "--data-dir"])
+            .arg(data.path())
+            .arg("--db")
+            .arg(db.path().join("results.sqlite")),
+    );
+    let rows = doc["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    for r in rows {
+        let source = r["cpu_time_source"].as_str().unwrap();
+        assert!(
+            source.contains("cortex-m4 standing in for the device's Cortex-M33"),
+            "{source}"
+        );
+    }
+}
