@@ -72,15 +72,7 @@ fn at_least_fifteen_counted_figures_on_three_cores() {
 /// cannot price: the work or the build differs. A new miss, or one of
 /// these coming inside, fails until this list and docs/cycle-accuracy.md
 /// say so.
-const OUTSIDE_BAND: [(&str, &str); 4] = [
-    (
-        "emill-p256-sign",
-        "ours also hashes the message and derives k (RFC 6979): more work than the board timed",
-    ),
-    (
-        "monocypher-x25519-nucleo-f411re",
-        "a development version of Monocypher, 1.8 % under our no-wait floor (within the 20 ms reading's resolution)",
-    ),
+const OUTSIDE_BAND: [(&str, &str); 2] = [
     (
         "zephyr-mbedtls-sha256-nrf52840",
         "an older Mbed TLS release, 0.5 % under our no-wait floor",
@@ -128,8 +120,10 @@ fn the_median_error_is_at_most_ten_percent() {
     }
 }
 
-/// Every counted error is within 25 % but the one the board's own second
-/// build explains (its compiler, not the timing).
+/// Every counted error is within 25 % but the two SHA-512 builds by older
+/// GCCs: the NCS36510's own ARMCC build of the same source is 23 % faster,
+/// and the same Zephyr build's SHA-256 is within 13 % (64-bit words in
+/// 32-bit registers are the compiler's code, not a timing the model prices).
 #[test]
 fn every_error_is_within_a_quarter_but_the_compilers() {
     let over: Vec<String> = checks()
@@ -138,5 +132,11 @@ fn every_error_is_within_a_quarter_but_the_compilers() {
         .filter(|c| c.counted() && c.error() > 0.25)
         .map(|c| c.id)
         .collect();
-    assert_eq!(over, ["mbedos-mbedtls-sha512-ncs36510-gcc"]);
+    assert_eq!(
+        over,
+        [
+            "zephyr-mbedtls-sha512-nrf52840",
+            "mbedos-mbedtls-sha512-ncs36510-gcc"
+        ]
+    );
 }
