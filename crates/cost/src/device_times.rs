@@ -694,7 +694,7 @@ fn device_part(
 fn parts_of(target: device_facts::Target) -> Vec<String> {
     let listed = device_facts::cycle_model::timing::parts()
         .iter()
-        .filter(|p| part(p.name.as_deref().unwrap_or_default()).is_some_and(|(_, t)| t == target))
+        .filter(|p| p.core.as_deref().and_then(|c| c.parse().ok()) == Some(target))
         .filter_map(|p| p.name.clone());
     let board = for_target(target).and_then(|c| c.board.name.clone());
     listed.chain(board).collect()

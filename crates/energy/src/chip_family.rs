@@ -54,8 +54,10 @@ pub fn family_of(name: &str) -> Option<&'static ChipFamily> {
     let name = squashed(name);
     families()
         .iter()
-        .filter(|f| name.starts_with(&squashed(&f.prefix)))
-        .max_by_key(|f| f.prefix.len())
+        .map(|f| (squashed(&f.prefix), f))
+        .filter(|(prefix, _)| name.starts_with(prefix.as_str()))
+        .max_by_key(|(prefix, _)| prefix.len())
+        .map(|(_, f)| f)
 }
 
 /// What the unknown-device error adds for `name`: its family's core and

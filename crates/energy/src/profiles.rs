@@ -265,26 +265,18 @@ impl Profiles {
     /// A device by name; an unknown one is told its chip family's core and
     /// target, if it names a known chip, and how to give a profile of its own.
     pub fn device(&self, name: &str) -> Result<&Device, EnergyError> {
-        find(&self.devices, name, "device", |d| &d.name).map_err(|e| match e {
-            EnergyError::Unknown {
-                kind,
-                name,
-                suggestion,
-                known,
-            } => {
+        find(&self.devices, name, "device", |d| &d.name).map_err(|mut e| {
+            if let EnergyError::Unknown {
+                suggestion, hint, ..
+            } = &mut e
+            {
                 // A look-alike profile name misleads when the name is a known chip's.
-                let suggestion = match crate::chip_family::family_of(&name) {
-                    Some(_) => String::new(),
-                    None => suggestion,
-                };
-                EnergyError::Unknown {
-                    kind,
-                    suggestion,
-                    known: format!("{known}{}", crate::chip_family::unknown_device_hint(&name)),
-                    name,
+                if crate::chip_family::family_of(name).is_some() {
+                    suggestion.clear();
                 }
+                *hint = crate::chip_family::unknown_device_hint(name);
             }
-            other => other,
+            e
         })
     }
 
@@ -315,5 +307,6 @@ fn find<'a, T>(
                 .map(|i| key(i).as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
+            hint: String::new(),
         })
 }
