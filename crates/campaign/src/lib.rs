@@ -357,9 +357,13 @@ fn steps_of(
                     continue;
                 }
             };
-            rows.push(cost.frame_row());
+            rows.push(cost::scheme_cost::frame_row(&cost));
             if *sample == ENERGY_SAMPLE {
-                rows.extend(settings.iter().filter_map(|s| cost.energy_row(s)));
+                rows.extend(
+                    settings
+                        .iter()
+                        .filter_map(|s| cost::scheme_cost::energy_row(&cost, s)),
+                );
             }
         }
         store.add_results(run, &rows)?;

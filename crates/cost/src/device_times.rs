@@ -13,12 +13,12 @@ use device_facts::cycle_model::validation::{CoreError, core_error};
 use energy::Device;
 use seal::Scheme;
 use seal::host::container::MessageContainer;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::Store;
 use store::conventions::MCU;
 
 use crate::Error;
+pub use cost_engine::cpu_source::{ConstantTime, CpuSource, LEAKS};
 
 /// The microcontroller target that runs a device profile's instruction
 /// stream, as the profile names it (`simulated_target`); none for a board
@@ -70,23 +70,6 @@ pub enum Origin {
     Stored { run: i64 },
     /// The table shipped in this build (data/device-costs/TARGET.json).
     Table { firmware_revision: String },
-}
-
-/// How a build that leaks is said (an exclusion, a row's mark).
-pub const LEAKS: &str = "its timing leaks the key";
-
-/// A ranked build's constant-time verdict on its device, as a row shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConstantTime {
-    /// constant-time, leaks, or not checked.
-    pub verdict: String,
-    /// Where it leaks: the operation, what, the function.
-    pub leak: Option<String>,
-    /// What differs without costing time under the core's model (a secret
-    /// data address on a core without a cache): their number.
-    pub warning_count: usize,
-    /// Why it was not checked.
-    pub not_checked_because: Option<String>,
 }
 
 /// Each build's verdict on `target`, from the shipped verdicts.
@@ -674,53 +657,6 @@ pub fn seal_operation(container: MessageContainer) -> String {
 
 fn is_seal(operation: &str) -> bool {
     operation == "seal" || operation.starts_with("seal-")
-}
-
-/// Where a CPU time came from.
-#[derive(Clone, Debug)]
-pub enum CpuSource {
-    /// The device's own instruction stream ([`DeviceTimes::describe`]).
-    Device(String),
-    /// This host, for a device no simulator runs.
-    Host,
-    /// The device was simulated but has no seal time for this scheme (its
-    /// firmware failed a known answer or was not built): the host's stands in,
-    /// labelled, and the ranking puts it after the measured ones.
-    HostInsteadOfDevice {
-        target: device_facts::Target,
-        /// The device's reason when its build failed or did not fit (with sizes).
-        why: Option<String>,
-    },
-}
-
-impl CpuSource {
-    pub fn describe(&self) -> String {
-        match self {
-            CpuSource::Device(what) => what.clone(),
-            CpuSource::Host => "this host, not the device: the device has no simulated target (give its time with --cpu-us)".into(),
-            CpuSource::HostInsteadOfDevice { target, why: Some(why) } => format!(
-                "this host, because on {} this scheme failed: {why}",
-                target.name()
-            ),
-            CpuSource::HostInsteadOfDevice { target, why: None } => format!(
-                "this host, because {} has no seal time for this scheme (not measured: run `ciphermeter mcu --target {}` or scripts/device-costs)",
-                target.name(),
-                target.name()
-            ),
-        }
-    }
-
-    pub fn is_device(&self) -> bool {
-        matches!(self, CpuSource::Device(_))
-    }
-
-    /// The device tried and the scheme does not fit (or failed): the reason.
-    pub fn device_failure(&self) -> Option<&str> {
-        match self {
-            CpuSource::HostInsteadOfDevice { why, .. } => why.as_deref(),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! simulating it first.
 
 use std::collections::BTreeMap;
+#[cfg(feature = "files")]
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -591,6 +592,7 @@ impl CostTable {
 /// A file that is not a table of `target` is an error, never overwritten, and
 /// so is one whose rows come from elsewhere than `newer`'s (a simulation's, or
 /// another board's: `measured_on`), which the merged table would mislabel.
+#[cfg(feature = "files")]
 pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, FactsError> {
     let mut table = read_file(path)?;
     if table.target != target {
@@ -616,6 +618,7 @@ pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<Cost
 
 /// A cost table from a file (`--cost-table FILE`): one that cannot be read
 /// or is no table is the user's to fix.
+#[cfg(feature = "files")]
 pub fn read_file(path: &Path) -> Result<CostTable, FactsError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| FactsError::Usage(format!("{}: {e}", path.display())))?;
@@ -650,6 +653,7 @@ const SHIPPED_CORTEX_M3: &str = include_str!("../../../data/device-costs/cortex-
 const SHIPPED_CORTEX_M4: &str = include_str!("../../../data/device-costs/cortex-m4.json");
 const SHIPPED_RISCV32IMC: &str = include_str!("../../../data/device-costs/riscv32imc.json");
 
+#[cfg(feature = "files")]
 pub use crate::revision::firmware_revision;
 
 #[cfg(test)]
