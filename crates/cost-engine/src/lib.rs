@@ -1,7 +1,8 @@
 //! ciphermeter-cost-engine: the pure part of what a sealed message costs.
 //!
-//! Ranked rows ([`scheme_cost`]) and their energy from a CPU time and a cost
-//! on air ([`on_air`]), a hardware engine's share ([`engine_cost`]), each
+//! A device's seal times from its shipped table ([`device_times`]), ranked
+//! rows ([`scheme_cost`]) and their energy from a CPU time and a cost on air
+//! ([`on_air`]), a hardware engine's share ([`engine_cost`]), each
 //! primitive's fastest implementation ([`implementation_choice`]), and the
 //! ranking's order and tie ([`ranking`], [`tie`]). It reads no file, starts
 //! no thread and builds no C: the facts come in as values (shipped tables,
@@ -14,11 +15,12 @@
 //! 3  ranking
 //! 2  engine_cost  tie
 //! 1  scheme_cost
-//! 0  on_air
+//! 0  on_air  device_times
 //! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
 //! ```
 
 pub mod cpu_source;
+pub mod device_times;
 pub mod engine_cost;
 pub mod engine_use;
 pub mod error;

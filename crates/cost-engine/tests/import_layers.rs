@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
         "implementation_choice",
         "engine_use",
     ],
-    &["on_air"],
+    &["on_air", "device_times"],
     &["scheme_cost"],
     &["engine_cost", "tie"],
     &["ranking"],

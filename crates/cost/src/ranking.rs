@@ -190,7 +190,7 @@ pub fn rank_names(
             ));
         }
     }
-    let mut device_times = DeviceTimes::for_device(store, device)?;
+    let mut device_times = crate::device_times::for_device(store, device)?;
     if let Some(path) = &req.cost_table {
         let table = device_facts::cost_table::read_file(path)?;
         let times = device_times.ok_or_else(|| {

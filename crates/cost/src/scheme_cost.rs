@@ -416,7 +416,7 @@ mod tests {
         store
             .add_results(run, &crate::record::mcu_rows(&results))
             .unwrap();
-        let times = DeviceTimes::load(&store, device_facts::Target::Atmega1284p)
+        let times = crate::device_times::load(&store, device_facts::Target::Atmega1284p)
             .unwrap()
             .unwrap();
         (dir, times)
