@@ -257,18 +257,11 @@ impl DeviceTimes {
         self
     }
 
-    /// Times from a stored run's rows of `target` (`run`, its id); with
-    /// `part`, each row's instruction mix priced on that part's memory.
-    pub fn from_rows<'a>(
-        target: device_facts::Target,
-        run: i64,
-        rows: impl IntoIterator<Item = McuRow<'a>>,
-        clock_hz: f64,
-        part: Option<&Board>,
-    ) -> DeviceTimes {
-        let mut times = DeviceTimes {
+    /// No counts yet, every implementation allowed.
+    fn empty(target: device_facts::Target, origin: Origin, clock_hz: f64) -> DeviceTimes {
+        DeviceTimes {
             target,
-            origin: Origin::Stored { run },
+            origin,
             clock_hz,
             seal: BTreeMap::new(),
             code: BTreeMap::new(),
@@ -282,7 +275,19 @@ impl DeviceTimes {
             verdicts: BTreeMap::new(),
             allow_leaky: false,
             measured: BTreeMap::new(),
-        };
+        }
+    }
+
+    /// Times from a stored run's rows of `target` (`run`, its id); with
+    /// `part`, each row's instruction mix priced on that part's memory.
+    pub fn from_rows<'a>(
+        target: device_facts::Target,
+        run: i64,
+        rows: impl IntoIterator<Item = McuRow<'a>>,
+        clock_hz: f64,
+        part: Option<&Board>,
+    ) -> DeviceTimes {
+        let mut times = DeviceTimes::empty(target, Origin::Stored { run }, clock_hz);
         for r in rows {
             if r.failed {
                 let why = r
@@ -331,25 +336,11 @@ impl DeviceTimes {
     }
 
     fn from_table(table: &device_facts::cost_table::CostTable, clock_hz: f64) -> DeviceTimes {
-        let mut times = DeviceTimes {
-            target: table.target,
-            origin: Origin::Table {
-                firmware_revision: table.firmware_revision.clone(),
-            },
-            clock_hz,
-            seal: BTreeMap::new(),
-            code: BTreeMap::new(),
-            stack: BTreeMap::new(),
-            ram: BTreeMap::new(),
-            failures: BTreeMap::new(),
-            estimated: table.entries.iter().any(|e| !e.cycle_estimates.is_empty()),
-            priced_on: None,
-            model_error: None,
-            allowed: Implementation::ALL.to_vec(),
-            verdicts: BTreeMap::new(),
-            allow_leaky: false,
-            measured: BTreeMap::new(),
+        let origin = Origin::Table {
+            firmware_revision: table.firmware_revision.clone(),
         };
+        let mut times = DeviceTimes::empty(table.target, origin, clock_hz);
+        times.estimated = table.entries.iter().any(|e| !e.cycle_estimates.is_empty());
         let build = |e: &device_facts::cost_table::Entry| {
             let imp = e
                 .implementation
