@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["on_air", "device_times"],
     &["scheme_cost"],
     &["engine_cost", "tie"],
-    &["ranking"],
+    &["ranking", "choices"],
 ];
 
 fn row(module: &str) -> Option<usize> {

@@ -8,6 +8,7 @@ use seal::host::container::MessageContainer;
 use seal::{HostSealer, NoncePolicy, Scheme, SealError, SealKey};
 
 use crate::Error;
+pub use cost_engine::choices::Wrap;
 use cost_engine::on_air::message_cost;
 pub use cost_engine::on_air::message_len;
 pub use cost_engine::schc_packet::{Compression, SCHC_CPU_NOTE, SchcPacket};
@@ -47,48 +48,6 @@ impl MessageSpec {
     /// Whether the user asked for a real message rather than a byte count.
     pub fn given(&self) -> bool {
         self.scheme.is_some() || self.sample.is_some()
-    }
-}
-
-/// How a sealed reading travels: its container and, for the oscore
-/// container, SCHC compression (`--compression`). What `recommend` ranks a
-/// scheme in, one row each.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Wrap {
-    pub container: MessageContainer,
-    pub compression: Option<String>,
-}
-
-impl From<MessageContainer> for Wrap {
-    fn from(container: MessageContainer) -> Wrap {
-        Wrap {
-            container,
-            compression: None,
-        }
-    }
-}
-
-impl From<seal::Container> for Wrap {
-    fn from(container: seal::Container) -> Wrap {
-        MessageContainer::from(container).into()
-    }
-}
-
-impl Wrap {
-    /// The wraps `--container` and `--compression` ask to rank: each
-    /// container, and the oscore container compressed too.
-    pub fn all(containers: &[MessageContainer], compression: Option<&str>) -> Vec<Wrap> {
-        let mut out = Vec::new();
-        for &container in containers {
-            out.push(container.into());
-            if let Some(c) = compression.filter(|_| container.is_oscore()) {
-                out.push(Wrap {
-                    container,
-                    compression: Some(c.to_string()),
-                });
-            }
-        }
-        out
     }
 }
 

@@ -13,43 +13,21 @@ use energy::model::parse_interval;
 use seal::host::container::MessageContainer;
 
 use crate::message::Wrap;
-use seal::{Pattern, Scheme};
+use seal::Pattern;
 use serde::{Deserialize, Serialize};
 use store::Store;
 
 use crate::Error;
 use crate::data::{links, ms, profiles};
-use crate::device_times::{CpuSource, DeviceTimes};
 use crate::duty_cycle::{self, DutyCycleAnswer};
 use crate::scheme_cost::{HostTiming, SchemeCost, Setting, cost_scheme};
+use cost_engine::choices::{Asked, Choices, OnDevice, choices};
+use cost_engine::choices::{NO_SEAL_PATH, NOT_ON_DEVICE};
+pub use cost_engine::choices::{Need, candidates};
 use cost_engine::ranking::{
     allowed, cpu_time_basis, energy_range_uj, message_uj, on_air, order, status_of, tie_at_the_top,
 };
 pub use cost_engine::ranking::{percent_of, shared_ranks};
-
-/// What the reading needs besides integrity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Need {
-    /// Encryption and authentication (AEAD or encrypt-then-MAC).
-    Confidentiality,
-    /// Authentication and integrity; plaintext may travel in clear (adds MACs).
-    Integrity,
-}
-
-impl std::str::FromStr for Need {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Need, String> {
-        match text {
-            "confidentiality" => Ok(Need::Confidentiality),
-            "integrity" => Ok(Need::Integrity),
-            _ => Err(format!(
-                "unknown need '{text}'; expected confidentiality or integrity"
-            )),
-        }
-    }
-}
 
 /// One ranking question, as values (the CLI's flags or the campaign's plan).
 #[derive(Clone, Debug)]
@@ -131,25 +109,6 @@ pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
         })
 }
 
-/// Every scheme the catalogue can build for this need (`seal::sealing_candidates`),
-/// then, where confidentiality is asked for, the OSCORE builds (the oscore
-/// container's schemes: `seal::oscore_build`).
-pub fn candidates(need: Need) -> Vec<String> {
-    let mut names = seal::sealing_candidates(need == Need::Integrity);
-    if need != Need::Integrity {
-        names.extend(seal::oscore_build::names().map(String::from));
-    }
-    names
-}
-
-/// A candidate's scheme: an OSCORE build's (`oscore:ALG`) or the core's.
-fn parse_scheme(name: &str) -> Result<Scheme, seal::SealError> {
-    match seal::oscore_build::core_scheme(name) {
-        Some(_) => Scheme::oscore(name),
-        None => Scheme::parse(name),
-    }
-}
-
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.
 pub fn rank(
     req: &Request,
@@ -228,102 +187,33 @@ pub fn rank_names(
         true => device_facts::engine::of_device(&device.name)?,
         false => Vec::new(),
     };
-    let mut ranked = Vec::new();
-    let mut excluded = Vec::new();
-    // Messages the interval left without an energy (shorter than their
-    // active time), kept to say why if nothing else is ranked.
-    let mut too_short = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let scheme = match parse_scheme(name) {
-            Ok(s) => s,
-            Err(e) => {
-                excluded.push((name.clone(), format!("cannot be built: {e}")));
-                continue;
-            }
-        };
-        if scheme.security_bits() < req.min_security {
-            excluded.push((
-                scheme.name().to_string(),
-                format!(
-                    "{} bits < --min-security {}",
-                    scheme.security_bits(),
-                    req.min_security
-                ),
-            ));
-            continue;
-        }
-        // The rule `seal` applies (legacy or broken parts, a short random nonce…):
-        // a scheme `seal` refuses is never ranked among the safe ones.
-        let insecurity = scheme.insecurity();
-        if !insecurity.is_empty() && !req.allow_legacy {
-            excluded.push((
-                scheme.name().to_string(),
-                format!("{} (use --allow-legacy)", insecurity.join("; ")),
-            ));
-            continue;
-        }
-        progress(i + 1, names.len(), scheme.name());
-        // An OSCORE build seals in the oscore container only, and it only them.
-        let wraps = Wrap::all(&req.containers, req.compression.as_deref());
-        let wraps = wraps
-            .into_iter()
-            .filter(|w| w.container.is_oscore() == scheme.is_oscore());
-        for wrap in wraps {
-            let cost = cost_scheme(
-                name,
-                wrap,
-                &req.payload,
-                req.serialization.as_deref(),
-                quick,
-                &setting,
-                device_times.as_ref(),
-                HostTiming::WhereDeviceHasNone,
-            );
-            // An OSCORE build the device did not measure (no simulated target,
-            // or none of `--impl` has it) has no time this host could give.
-            let cost = match cost {
-                Err(Error::Invalid(why)) if scheme.is_oscore() => {
-                    excluded.push((name.clone(), format!("{NO_SEAL_PATH} this device: {why}")));
-                    continue;
-                }
-                other => other?,
-            };
-            if let Some(gap) = &cost.energy_gap {
-                excluded.push((cost.name().to_string(), gap.clone()));
-                too_short.extend(cost.link_cost);
-                continue;
-            }
-            // On a simulated device a scheme is a candidate only with the
-            // device's own seal path: one that does not build, fit or pass
-            // there (or was never measured with an allowed implementation)
-            // is listed apart, never ranked with this host's time.
-            if let CpuSource::HostInsteadOfDevice { target, why } = &cost.cpu_source {
-                let why = match why {
-                    Some(why) => format!("{NOT_ON_DEVICE} {target}: {why}"),
-                    None => format!(
-                        "{NO_SEAL_PATH} {target} with {} (run scripts/device-costs)",
-                        allowed_names(device_times.as_ref())
-                    ),
-                };
-                excluded.push((cost.name().to_string(), why));
-                continue;
-            }
-            let mut cost = cost;
-            if let (Some(table), true) = (&implementations, cost.cpu_source.is_device()) {
-                cost.implementation =
-                    crate::implementation_choice::choose(table, name, cost.plaintext_bytes);
-                // The same message with each engine doing what it can of it.
-                for engine in &engines {
-                    if let Some(row) =
-                        crate::engine_cost::with_engine(&cost, engine, table, &setting)?
-                    {
-                        ranked.push(row);
-                    }
-                }
-            }
-            ranked.push(cost);
-        }
-    }
+    let asked = Asked {
+        min_security: req.min_security,
+        allow_legacy: req.allow_legacy,
+        wraps: Wrap::all(&req.containers, req.compression.as_deref()),
+    };
+    let on_device = OnDevice {
+        times: device_times.as_ref(),
+        implementations: implementations.as_ref(),
+        engines: &engines,
+    };
+    let mut cost = |name: &str, wrap: Wrap| {
+        cost_scheme(
+            name,
+            wrap,
+            &req.payload,
+            req.serialization.as_deref(),
+            quick,
+            &setting,
+            device_times.as_ref(),
+            HostTiming::WhereDeviceHasNone,
+        )
+    };
+    let Choices {
+        mut ranked,
+        excluded,
+        too_short,
+    } = choices(names, &asked, &on_device, &setting, progress, &mut cost)?;
     // An interval no message could keep is refused with its cause, before
     // anything is ranked against it.
     let costs: Vec<&link::LinkCost> = ranked
@@ -853,20 +743,8 @@ pub struct SealPath {
     pub cpu_time_us: f64,
 }
 
-/// How an exclusion for want of the device's own seal path begins.
-const NOT_ON_DEVICE: &str = "not on";
-const NO_SEAL_PATH: &str = "no seal path measured on";
-
 fn rustcrypto() -> String {
     device_facts::Implementation::RustCrypto.name().to_string()
-}
-
-/// "rustcrypto, ciphermeter": the implementations a device's rows may use.
-fn allowed_names(times: Option<&DeviceTimes>) -> String {
-    times
-        .map(|t| t.allowed().iter().map(|i| i.name()).collect::<Vec<_>>())
-        .unwrap_or_default()
-        .join(", ")
 }
 
 impl RankedRow {
