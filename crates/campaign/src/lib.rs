@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use cost::Error;
 use cost::data::{links, profiles};
-use cost::device_times::{DeviceTimes, device_target};
+use cost::device_times::device_target;
 use cost::ranking::{self, Need};
 use cost::scheme_cost::{SCHEMES, Setting, cost_schemes};
 use energy::model::parse_interval;
@@ -320,7 +320,7 @@ fn steps_of(
     }
 
     // 3. Sealed-message path (host) and energy per link.
-    let device_times = DeviceTimes::for_device(store, settings[0].device)?;
+    let device_times = cost::device_times::for_device(store, settings[0].device)?;
     let samples: &[&str] = if full { &FULL_SAMPLES } else { &QUICK_SAMPLES };
     for sample in samples {
         if stop() {
@@ -357,9 +357,13 @@ fn steps_of(
                     continue;
                 }
             };
-            rows.push(cost.frame_row());
+            rows.push(cost::scheme_cost::frame_row(&cost));
             if *sample == ENERGY_SAMPLE {
-                rows.extend(settings.iter().filter_map(|s| cost.energy_row(s)));
+                rows.extend(
+                    settings
+                        .iter()
+                        .filter_map(|s| cost::scheme_cost::energy_row(&cost, s)),
+                );
             }
         }
         store.add_results(run, &rows)?;

@@ -16,13 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::message::{Message, MessageSpec, message_len};
-
-/// Whether a message with this cost may start every `interval_s` seconds.
-/// A link with no duty-cycle rule allows any interval.
-pub fn allows(cost: &LinkCost, interval_s: f64) -> bool {
-    cost.min_interval
-        .is_none_or(|iv| iv.as_secs() <= interval_s)
-}
+pub use cost_engine::on_air::allows;
 
 /// The earliest next message start, seconds (0 on a link without a duty cycle).
 fn min_interval_s(cost: &LinkCost) -> f64 {

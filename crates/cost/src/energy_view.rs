@@ -492,7 +492,7 @@ fn device_cpu(
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
     let firmware = DeviceTimes::firmware_id(scheme);
-    let times = DeviceTimes::load(store, target)?.ok_or_else(|| {
+    let times = crate::device_times::load(store, target)?.ok_or_else(|| {
         Error::invalid(format!(
             "no device-level results for {} in the store: run `ciphermeter mcu --target {} {firmware}` first",
             target.name(),
@@ -631,7 +631,7 @@ fn own_device_cpu(
     container: MessageContainer,
     reading_bytes: usize,
 ) -> Result<CpuTime, Error> {
-    let mut times = DeviceTimes::for_device(store, device)?;
+    let mut times = crate::device_times::for_device(store, device)?;
     if let Some(t) = times.as_mut()
         && !implementations.is_empty()
     {

@@ -10,7 +10,6 @@ use store::Store;
 
 use crate::Error;
 use crate::data::{links, profiles};
-use crate::device_times::DeviceTimes;
 use crate::scheme_cost::{HostTiming, Setting, cost_scheme};
 use crate::session::{SessionAnswer, answer, establishments_on_device};
 
@@ -52,7 +51,7 @@ pub fn compare(
     let mut settings = Vec::new();
     for name in devices {
         let device = prof.device(name).map_err(Error::invalid)?;
-        let device_times = DeviceTimes::for_device(store, device)?;
+        let device_times = crate::device_times::for_device(store, device)?;
         for link_name in link_names {
             let link = cat.get(link_name).map_err(Error::invalid)?;
             let radio = prof.radio(&link.radio).map_err(Error::invalid)?;

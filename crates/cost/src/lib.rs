@@ -7,28 +7,26 @@
 //! ([`scheme_cost`]). [`ranking`] orders schemes by that cost; [`frame`]
 //! times the whole message path; [`record`] turns measurements into stored rows;
 //! [`session`] puts a key establishment on the device and spreads it over a session.
+//! What ranks without loading, sealing or timing is `cost_engine`'s (crates/cost-engine),
+//! which builds for wasm32; this crate loads (files, the store) and renders.
 
 pub mod airtime_view;
 pub mod data;
 pub mod device_times;
 pub mod duty_cycle;
 pub mod energy_view;
-pub mod engine_cost;
-pub mod error;
 pub mod frame;
 pub mod frame_fit;
-pub mod implementation_choice;
 pub mod key_establishment;
 pub mod link_view;
 pub mod lorawan_view;
 pub mod message;
-pub mod on_air;
 pub mod public_key;
 pub mod ranking;
 pub mod record;
 pub mod schc_savings;
 pub mod scheme_cost;
 pub mod session;
-pub mod tie;
 
-pub use error::Error;
+// The pure part, where it moved (crates/cost-engine): the paths callers knew.
+pub use cost_engine::{Error, engine_cost, error, implementation_choice, on_air, tie};

@@ -56,7 +56,7 @@ pub fn cost_message(
     let sealed = msg
         .sealed
         .as_ref()
-        .map(|s| crate::on_air::sealed_cost(spec, s, options))
+        .map(|s| crate::message::sealed_cost(spec, s, options))
         .transpose()?;
     let compressed = msg.sealed.as_ref().is_some_and(|s| s.schc.is_some());
     let frames = match &spec.lorawan {

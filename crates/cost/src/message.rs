@@ -8,6 +8,11 @@ use seal::host::container::MessageContainer;
 use seal::{HostSealer, NoncePolicy, Scheme, SealError, SealKey};
 
 use crate::Error;
+pub use cost_engine::choices::Wrap;
+use cost_engine::on_air::message_cost;
+pub use cost_engine::on_air::message_len;
+pub use cost_engine::schc_packet::{Compression, SCHC_CPU_NOTE, SchcPacket};
+use link::{LinkCost, LinkSpec, SendOptions};
 
 /// The sample sealed when only --scheme is given (study 003's ten-thermometer chain).
 pub const DEFAULT_SAMPLE: &str = "chain:10";
@@ -46,48 +51,6 @@ impl MessageSpec {
     }
 }
 
-/// How a sealed reading travels: its container and, for the oscore
-/// container, SCHC compression (`--compression`). What `recommend` ranks a
-/// scheme in, one row each.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Wrap {
-    pub container: MessageContainer,
-    pub compression: Option<String>,
-}
-
-impl From<MessageContainer> for Wrap {
-    fn from(container: MessageContainer) -> Wrap {
-        Wrap {
-            container,
-            compression: None,
-        }
-    }
-}
-
-impl From<seal::Container> for Wrap {
-    fn from(container: seal::Container) -> Wrap {
-        MessageContainer::from(container).into()
-    }
-}
-
-impl Wrap {
-    /// The wraps `--container` and `--compression` ask to rank: each
-    /// container, and the oscore container compressed too.
-    pub fn all(containers: &[MessageContainer], compression: Option<&str>) -> Vec<Wrap> {
-        let mut out = Vec::new();
-        for &container in containers {
-            out.push(container.into());
-            if let Some(c) = compression.filter(|_| container.is_oscore()) {
-                out.push(Wrap {
-                    container,
-                    compression: Some(c.to_string()),
-                });
-            }
-        }
-        out
-    }
-}
-
 /// The serialized reading and, with a scheme, the same reading sealed.
 pub struct Message {
     pub sample: Sample,
@@ -112,73 +75,6 @@ pub struct Sealed {
     /// None for the oscore container, which no `HostSealer` seals.
     key: Option<SealKey>,
     allow_insecure: bool,
-}
-
-/// Said wherever a compressed message's CPU time is: the device tables time
-/// the seal path, not SCHC's compression after it, which the SCHC probe
-/// measures apart (crates/mcu `schc_probe`).
-pub const SCHC_CPU_NOTE: &str = "; SCHC compression's own CPU is not in it (measured apart on \
-     the Cortex-M targets: data/schc/device-cpu.json, docs/schc.md)";
-
-/// What a compressed message's rows say of its compression.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Compression {
-    pub scheme: String,
-    pub rules: String,
-    pub rule_id: u64,
-    pub uncompressed_bytes: usize,
-    pub compressed_bytes: usize,
-}
-
-/// A message compressed with SCHC: the whole packet, rule id first.
-#[derive(Clone, Debug)]
-pub struct SchcPacket {
-    pub packet: schc::Bits,
-    pub rule_id: u64,
-    pub rule_id_bits: usize,
-    /// The rules: `default` (data/schc/default-rules.json) or the file given.
-    pub rules: String,
-    /// The message's bytes before compression.
-    pub uncompressed_bytes: usize,
-    /// Its plaintext was compressed too, by the rules' inner rules (RFC 8824 §7.2).
-    pub inner: bool,
-}
-
-impl SchcPacket {
-    /// The packet's bytes, zero-padded (RFC 8724 §9), rule id included.
-    pub fn bytes(&self) -> usize {
-        self.packet.as_padded_bytes().len()
-    }
-
-    /// The `compression` object of `link`, `energy` and `recommend`'s JSON.
-    pub fn summary(&self) -> Compression {
-        Compression {
-            scheme: "schc".into(),
-            rules: self.rules.clone(),
-            rule_id: self.rule_id,
-            uncompressed_bytes: self.uncompressed_bytes,
-            compressed_bytes: self.bytes(),
-        }
-    }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::to_value(self.summary()).unwrap_or_default()
-    }
-
-    /// "rule 101 of the default rules, and its plaintext by their inner rules: 247 → 231 B".
-    pub fn describe(&self) -> String {
-        let inner = match self.inner {
-            true => ", and its plaintext by their inner rules",
-            false => "",
-        };
-        format!(
-            "SCHC rule {} of the {} rules{inner}: {} → {} B, the rule id in FPort when one frame carries it",
-            self.rule_id,
-            self.rules,
-            self.uncompressed_bytes,
-            self.bytes()
-        )
-    }
 }
 
 /// `--compression`: `schc` (the default rules) or `schc:RULES` (a rule file,
@@ -435,12 +331,6 @@ fn oscore_request(
         .map_err(|e| Error::invalid(format!("--container oscore: {e}")))
 }
 
-/// A message length as the link models take it; longer than they can carry is
-/// the user's to fix.
-pub fn message_len(len: usize) -> Result<u32, Error> {
-    u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
-}
-
 /// How the host time came about, for the report.
 pub fn host_time_label() -> &'static str {
     "host-measured on this machine, scaled by nothing"
@@ -451,4 +341,13 @@ pub fn build_note() -> Option<&'static str> {
     cfg!(debug_assertions).then_some(
         "this ciphermeter is a debug build: host times are far slower than a release build's",
     )
+}
+
+/// What `sealed` costs on `spec`, sent as `options` say.
+pub fn sealed_cost(
+    spec: &LinkSpec,
+    sealed: &Sealed,
+    options: &SendOptions,
+) -> Result<LinkCost, Error> {
+    message_cost(spec, sealed.bytes.len(), sealed.schc.as_ref(), options)
 }

@@ -13,39 +13,21 @@ use energy::model::parse_interval;
 use seal::host::container::MessageContainer;
 
 use crate::message::Wrap;
-use seal::{Pattern, Scheme};
+use seal::Pattern;
 use serde::{Deserialize, Serialize};
 use store::Store;
 
 use crate::Error;
 use crate::data::{links, ms, profiles};
-use crate::device_times::{CpuSource, DeviceTimes};
 use crate::duty_cycle::{self, DutyCycleAnswer};
 use crate::scheme_cost::{HostTiming, SchemeCost, Setting, cost_scheme};
-
-/// What the reading needs besides integrity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Need {
-    /// Encryption and authentication (AEAD or encrypt-then-MAC).
-    Confidentiality,
-    /// Authentication and integrity; plaintext may travel in clear (adds MACs).
-    Integrity,
-}
-
-impl std::str::FromStr for Need {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Need, String> {
-        match text {
-            "confidentiality" => Ok(Need::Confidentiality),
-            "integrity" => Ok(Need::Integrity),
-            _ => Err(format!(
-                "unknown need '{text}'; expected confidentiality or integrity"
-            )),
-        }
-    }
-}
+use cost_engine::choices::{Asked, Choices, OnDevice, choices};
+use cost_engine::choices::{NO_SEAL_PATH, NOT_ON_DEVICE};
+pub use cost_engine::choices::{Need, candidates};
+use cost_engine::ranking::{
+    allowed, cpu_time_basis, energy_range_uj, message_uj, on_air, order, status_of, tie_at_the_top,
+};
+pub use cost_engine::ranking::{percent_of, shared_ranks};
 
 /// One ranking question, as values (the CLI's flags or the campaign's plan).
 #[derive(Clone, Debug)]
@@ -127,25 +109,6 @@ pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
         })
 }
 
-/// Every scheme the catalogue can build for this need (`seal::sealing_candidates`),
-/// then, where confidentiality is asked for, the OSCORE builds (the oscore
-/// container's schemes: `seal::oscore_build`).
-pub fn candidates(need: Need) -> Vec<String> {
-    let mut names = seal::sealing_candidates(need == Need::Integrity);
-    if need != Need::Integrity {
-        names.extend(seal::oscore_build::names().map(String::from));
-    }
-    names
-}
-
-/// A candidate's scheme: an OSCORE build's (`oscore:ALG`) or the core's.
-fn parse_scheme(name: &str) -> Result<Scheme, seal::SealError> {
-    match seal::oscore_build::core_scheme(name) {
-        Some(_) => Scheme::oscore(name),
-        None => Scheme::parse(name),
-    }
-}
-
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.
 pub fn rank(
     req: &Request,
@@ -186,7 +149,7 @@ pub fn rank_names(
             ));
         }
     }
-    let mut device_times = DeviceTimes::for_device(store, device)?;
+    let mut device_times = crate::device_times::for_device(store, device)?;
     if let Some(path) = &req.cost_table {
         let table = device_facts::cost_table::read_file(path)?;
         let times = device_times.ok_or_else(|| {
@@ -224,102 +187,33 @@ pub fn rank_names(
         true => device_facts::engine::of_device(&device.name)?,
         false => Vec::new(),
     };
-    let mut ranked = Vec::new();
-    let mut excluded = Vec::new();
-    // Messages the interval left without an energy (shorter than their
-    // active time), kept to say why if nothing else is ranked.
-    let mut too_short = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let scheme = match parse_scheme(name) {
-            Ok(s) => s,
-            Err(e) => {
-                excluded.push((name.clone(), format!("cannot be built: {e}")));
-                continue;
-            }
-        };
-        if scheme.security_bits() < req.min_security {
-            excluded.push((
-                scheme.name().to_string(),
-                format!(
-                    "{} bits < --min-security {}",
-                    scheme.security_bits(),
-                    req.min_security
-                ),
-            ));
-            continue;
-        }
-        // The rule `seal` applies (legacy or broken parts, a short random nonce…):
-        // a scheme `seal` refuses is never ranked among the safe ones.
-        let insecurity = scheme.insecurity();
-        if !insecurity.is_empty() && !req.allow_legacy {
-            excluded.push((
-                scheme.name().to_string(),
-                format!("{} (use --allow-legacy)", insecurity.join("; ")),
-            ));
-            continue;
-        }
-        progress(i + 1, names.len(), scheme.name());
-        // An OSCORE build seals in the oscore container only, and it only them.
-        let wraps = Wrap::all(&req.containers, req.compression.as_deref());
-        let wraps = wraps
-            .into_iter()
-            .filter(|w| w.container.is_oscore() == scheme.is_oscore());
-        for wrap in wraps {
-            let cost = cost_scheme(
-                name,
-                wrap,
-                &req.payload,
-                req.serialization.as_deref(),
-                quick,
-                &setting,
-                device_times.as_ref(),
-                HostTiming::WhereDeviceHasNone,
-            );
-            // An OSCORE build the device did not measure (no simulated target,
-            // or none of `--impl` has it) has no time this host could give.
-            let cost = match cost {
-                Err(Error::Invalid(why)) if scheme.is_oscore() => {
-                    excluded.push((name.clone(), format!("{NO_SEAL_PATH} this device: {why}")));
-                    continue;
-                }
-                other => other?,
-            };
-            if let Some(gap) = &cost.energy_gap {
-                excluded.push((cost.name().to_string(), gap.clone()));
-                too_short.extend(cost.link_cost);
-                continue;
-            }
-            // On a simulated device a scheme is a candidate only with the
-            // device's own seal path: one that does not build, fit or pass
-            // there (or was never measured with an allowed implementation)
-            // is listed apart, never ranked with this host's time.
-            if let CpuSource::HostInsteadOfDevice { target, why } = &cost.cpu_source {
-                let why = match why {
-                    Some(why) => format!("{NOT_ON_DEVICE} {target}: {why}"),
-                    None => format!(
-                        "{NO_SEAL_PATH} {target} with {} (run scripts/device-costs)",
-                        allowed_names(device_times.as_ref())
-                    ),
-                };
-                excluded.push((cost.name().to_string(), why));
-                continue;
-            }
-            let mut cost = cost;
-            if let (Some(table), true) = (&implementations, cost.cpu_source.is_device()) {
-                cost.implementation =
-                    crate::implementation_choice::choose(table, name, cost.plaintext_bytes);
-                // The same message with each engine doing what it can of it.
-                for engine in &engines {
-                    if let Some(row) =
-                        crate::engine_cost::with_engine(&cost, engine, table, &setting)?
-                    {
-                        ranked.push(row);
-                    }
-                }
-            }
-            ranked.push(cost);
-        }
-    }
+    let asked = Asked {
+        min_security: req.min_security,
+        allow_legacy: req.allow_legacy,
+        wraps: Wrap::all(&req.containers, req.compression.as_deref()),
+    };
+    let on_device = OnDevice {
+        times: device_times.as_ref(),
+        implementations: implementations.as_ref(),
+        engines: &engines,
+    };
+    let mut cost = |name: &str, wrap: Wrap| {
+        cost_scheme(
+            name,
+            wrap,
+            &req.payload,
+            req.serialization.as_deref(),
+            quick,
+            &setting,
+            device_times.as_ref(),
+            HostTiming::WhereDeviceHasNone,
+        )
+    };
+    let Choices {
+        mut ranked,
+        excluded,
+        too_short,
+    } = choices(names, &asked, &on_device, &setting, progress, &mut cost)?;
     // An interval no message could keep is refused with its cause, before
     // anything is ranked against it.
     let costs: Vec<&link::LinkCost> = ranked
@@ -381,183 +275,6 @@ pub fn rank_names(
         sessions,
         tie,
     })
-}
-
-/// The tie among the cheapest of the leading class (`crate::tie`): its
-/// members share rank 1, the pick first.
-fn tie_at_the_top(
-    ranked: &mut [SchemeCost],
-    ranks: &mut [usize],
-    interval_s: f64,
-    stack: Option<&link::catalogue::LinkStack>,
-) -> Option<crate::tie::TieGroup> {
-    let class = |c: &SchemeCost| class(c, interval_s);
-    let first = class(ranked.first()?);
-    let leaders = ranked.iter().take_while(|c| class(c) == first).count();
-    let energies: Vec<f64> = ranked[..leaders].iter().map(message_uj).collect();
-    let rank_one: Vec<bool> = ranks[..leaders].iter().map(|r| *r == 1).collect();
-    let tie = crate::tie::break_tie(&mut ranked[..leaders], &energies, &rank_one, stack)?;
-    let size = tie.schemes.len();
-    for (i, r) in ranks.iter_mut().enumerate() {
-        if i < size {
-            *r = 1;
-        } else if *r <= size {
-            // It shared a rank with a member by overlap only: it ranks next.
-            *r = size + 1;
-        }
-    }
-    Some(tie)
-}
-
-/// Sorts `ranked` and gives its ranks. What the duty cycle allows at the
-/// interval first: a choice that breaks a legal limit ranks after every one
-/// that keeps it. Then safe schemes; what `seal` refuses (legacy, broken, a
-/// short random nonce) follows, when asked for, and never shares a rank with
-/// a safe one. Within each, a scheme the device has no time for is costed
-/// with this host's time, labelled, and ranked after every measured one:
-/// host times would not compare (an 8-bit MCU is thousands of times slower).
-fn order(ranked: &mut [SchemeCost], interval_s: f64) -> Vec<usize> {
-    let class = |c: &SchemeCost| class(c, interval_s);
-    ranked.sort_by(|a, b| {
-        class(a).cmp(&class(b)).then(
-            message_uj(a).total_cmp(&message_uj(b)).then(
-                a.code_size
-                    .unwrap_or(i64::MAX)
-                    .cmp(&b.code_size.unwrap_or(i64::MAX)),
-            ),
-        )
-    });
-    // Ties are ties within a class; ranks continue across classes.
-    let ranges: Vec<(f64, f64)> = ranked.iter().map(energy_range_uj).collect();
-    let mut ranks = Vec::with_capacity(ranked.len());
-    for group in ranked.chunk_by(|a, b| class(a) == class(b)) {
-        let start = ranks.len();
-        let group_ranks = shared_ranks(&ranges[start..start + group.len()]);
-        ranks.extend(group_ranks.into_iter().map(|r| r + start));
-    }
-    ranks
-}
-
-/// What a choice is ranked among first (`order`): barred by the duty cycle,
-/// refused by `seal`, costed with this host's time. Ties stay within one.
-fn class(c: &SchemeCost, interval_s: f64) -> (bool, bool, bool) {
-    (!allowed(c, interval_s), refused(c), unmeasured(c))
-}
-
-/// Whether the link's duty cycle allows this message every `interval_s`.
-fn allowed(c: &SchemeCost, interval_s: f64) -> bool {
-    c.link_cost
-        .as_ref()
-        .is_none_or(|l| duty_cycle::allows(l, interval_s))
-}
-
-/// Bytes on air (every frame's header and MIC included) and frames.
-fn on_air(c: &SchemeCost) -> (u32, u32) {
-    c.link_cost
-        .as_ref()
-        .map_or((0, 0), |l| (l.on_air_bytes, l.frames))
-}
-
-/// A scheme `seal` refuses with random nonces unless the user insists.
-fn refused(c: &SchemeCost) -> bool {
-    !c.scheme.insecurity().is_empty()
-}
-
-/// A scheme costed with this host's time because the device has none for it.
-fn unmeasured(c: &SchemeCost) -> bool {
-    matches!(c.cpu_source, CpuSource::HostInsteadOfDevice { .. })
-}
-
-/// The catalogue status, or "insecure" with `seal`'s reasons for a scheme
-/// of recommended algorithms that `seal` still refuses (a short nonce).
-fn status_of(c: &SchemeCost) -> (String, Option<String>) {
-    if c.status == catalogue::Status::Recommended && refused(c) {
-        return ("insecure".into(), Some(c.scheme.insecurity().join("; ")));
-    }
-    // Only with --allow-leaky: the build that would run leaks on this device.
-    if let Some(leak) = c.constant_time.as_ref().and_then(|t| t.leak.as_ref()) {
-        return (
-            "leaky".into(),
-            Some(format!("{}: {leak}", crate::device_times::LEAKS)),
-        );
-    }
-    (c.status.as_str().to_string(), c.status_reason.clone())
-}
-
-/// `simulated`, `measured` or `published`: what a row's CPU time rests on.
-fn cpu_time_basis(c: &SchemeCost) -> &'static str {
-    match &c.cpu_source {
-        _ if c.engine.is_some() => "published",
-        CpuSource::Device(what) if what.contains(device_facts::cost_table::MEASURED_ON_BOARD) => {
-            "measured"
-        }
-        CpuSource::Device(_) => "simulated",
-        _ => "measured",
-    }
-}
-
-fn message_uj(c: &SchemeCost) -> f64 {
-    c.energy.as_ref().map_or(f64::MAX, |e| e.message_j * 1e6)
-}
-
-/// The energy per message with the CPU time at the ends of its uncertainty:
-/// on this host, the wider of its 95 % interval and ±5 %, the run-to-run
-/// repeatability `scripts/bench-ratios` measures (one run's interval misses
-/// that). A Cortex-M simulation's time is the cycle model's estimate: ± the
-/// model's median error on the core against published boards. An exact count
-/// (AVR's cycles, a board's) is one point, as is an estimate no published
-/// figure checks: an error nobody measured is not invented.
-pub fn energy_range_uj(c: &SchemeCost) -> (f64, f64) {
-    let Some(e) = &c.energy else {
-        return (f64::MAX, f64::MAX);
-    };
-    let total = e.message_j * 1e6;
-    if c.cpu_source.is_device() {
-        let spread = c
-            .cpu_model_error
-            .as_ref()
-            .map_or(0.0, |err| modelled_cpu_uj(c) * err.median);
-        return (total - spread, total + spread);
-    }
-    let (median, lo, hi, _) = c.host_us;
-    if median <= 0.0 {
-        return (total, total);
-    }
-    let cpu_uj = e.cpu_j * 1e6;
-    let (lo, hi) = (lo.min(median * 0.95), hi.max(median * 1.05));
-    (
-        total - cpu_uj * (1.0 - lo / median),
-        total + cpu_uj * (hi / median - 1.0),
-    )
-}
-
-/// The part of a row's CPU energy the cycle model estimated, µJ: all of it
-/// but a hardware engine's share, which rests on published figures.
-fn modelled_cpu_uj(c: &SchemeCost) -> f64 {
-    let cpu_uj = c.energy.as_ref().map_or(0.0, |e| e.cpu_j * 1e6);
-    match &c.engine {
-        Some(e) if e.software_cycles + e.engine_cycles > 0.0 => {
-            cpu_uj * e.software_cycles / (e.software_cycles + e.engine_cycles)
-        }
-        _ => cpu_uj,
-    }
-}
-
-/// Ranks for ranges sorted by their centre: a range that overlaps the first
-/// range of the current group joins that group's rank.
-pub fn shared_ranks(ranges: &[(f64, f64)]) -> Vec<usize> {
-    let mut ranks = Vec::with_capacity(ranges.len());
-    let mut leader: Option<(usize, f64)> = None;
-    for (i, &(lo, _)) in ranges.iter().enumerate() {
-        match leader {
-            Some((rank, leader_hi)) if lo <= leader_hi => ranks.push(rank),
-            _ => {
-                leader = Some((i + 1, ranges[i].1));
-                ranks.push(i + 1);
-            }
-        }
-    }
-    ranks
 }
 
 impl Ranking {
@@ -632,7 +349,11 @@ impl Ranking {
     }
 
     /// The winner depends on an engine: what the best software choice costs.
-    fn without_engine(&self, w: &SchemeCost, engine: &crate::engine_cost::EngineUse) -> String {
+    fn without_engine(
+        &self,
+        w: &SchemeCost,
+        engine: &cost_engine::engine_use::EngineUse,
+    ) -> String {
         let on = format!(
             "The winner depends on the {} (its time from published figures, not simulated)",
             engine.engine_title
@@ -858,18 +579,6 @@ impl Ranking {
     }
 }
 
-/// `part` as a percentage of `whole`, to two significant digits ("0.036 %",
-/// "2.0 %", "18 %"): a winner's lead of a few µJ in a joule is not "0.0 %".
-pub fn percent_of(part: f64, whole: f64) -> String {
-    let p = part / whole * 100.0;
-    let digits = if p.abs() >= 10.0 || p == 0.0 || !p.is_finite() {
-        0
-    } else {
-        (1.0 - p.abs().log10().floor()) as usize
-    };
-    format!("{p:.digits$} %")
-}
-
 /// "both send 280 bytes on air", or "it sends 296 bytes on air against 280".
 fn bytes_on_air_compared(it: u32, winner: u32) -> String {
     if it == winner {
@@ -1024,7 +733,7 @@ pub struct RankedRow {
     pub cpu_time_basis: String,
     /// The hardware engine doing part of the seal, with its sources.
     #[serde(default)]
-    pub engine: Option<crate::engine_cost::EngineUse>,
+    pub engine: Option<cost_engine::engine_use::EngineUse>,
 }
 
 /// One implementation's whole seal path of a ranked row's scheme.
@@ -1034,20 +743,8 @@ pub struct SealPath {
     pub cpu_time_us: f64,
 }
 
-/// How an exclusion for want of the device's own seal path begins.
-const NOT_ON_DEVICE: &str = "not on";
-const NO_SEAL_PATH: &str = "no seal path measured on";
-
 fn rustcrypto() -> String {
     device_facts::Implementation::RustCrypto.name().to_string()
-}
-
-/// "rustcrypto, ciphermeter": the implementations a device's rows may use.
-fn allowed_names(times: Option<&DeviceTimes>) -> String {
-    times
-        .map(|t| t.allowed().iter().map(|i| i.name()).collect::<Vec<_>>())
-        .unwrap_or_default()
-        .join(", ")
 }
 
 impl RankedRow {

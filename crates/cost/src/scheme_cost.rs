@@ -3,22 +3,19 @@
 //! time (device-level from the store when the device was simulated, else measured
 //! on this host and labelled so), its cost on the link and its energy.
 
-use catalogue::{Entry, Status};
-use energy::{Battery, Device, EnergyEstimate, MessageLoad, Radio};
-use link::{LinkCost, LinkSpec};
 use measure::Measurement;
-use seal::host::container::MessageContainer;
-use seal::{HostSealer, Scheme};
-use serde_json::{Value, json};
+use seal::HostSealer;
+use serde_json::json;
 use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
 
 use crate::Error;
 use crate::device_times::{CpuSource, DeviceTimes};
 use crate::frame::{self, SealJob, time_sealings};
-use crate::message::{Message, MessageSpec, SchcPacket, Wrap};
+use crate::message::{Message, MessageSpec, Wrap};
+use cost_engine::scheme_cost::energy_of;
+pub use cost_engine::scheme_cost::{SchemeCost, Setting, protocol_cost, scheme_status};
 use device_facts::Implementation;
-use device_facts::cycle_model::validation::CoreError;
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
 /// choices and two legacy ones the report must mark.
@@ -40,85 +37,6 @@ pub const SCHEMES: [&str; 16] = [
     "hmac:hmac-sha1",
     "etm:des-cbc+hmac-md5",
 ];
-
-/// Worst catalogue status among a scheme's algorithms, with the reason.
-pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
-    let entries: Vec<&Entry> = scheme.cipher.into_iter().chain(scheme.mac).collect();
-    let rank = |s: Status| match s {
-        Status::Recommended => 0,
-        Status::Legacy => 1,
-        Status::Broken => 2,
-    };
-    let worst = entries.iter().max_by_key(|e| rank(e.status));
-    match worst {
-        Some(e) => (e.status, e.status_reason.clone()),
-        None => (Status::Recommended, None),
-    }
-}
-
-#[derive(Clone)]
-pub struct SchemeCost {
-    pub scheme: Scheme,
-    /// The container the reading was sealed in.
-    pub container: MessageContainer,
-    /// The message compressed with SCHC (the oscore container's), as sent.
-    pub schc: Option<SchcPacket>,
-    pub status: Status,
-    pub status_reason: Option<String>,
-    /// The sample as given (`chain:10`), and in words.
-    pub sample: String,
-    pub sample_description: String,
-    pub plaintext_bytes: usize,
-    pub sealed_bytes: usize,
-    /// Host seal time: median, 95 % CI, samples (µs); zeros with no samples
-    /// when not timed here because the device's own time stands.
-    pub host_us: (f64, f64, f64, u64),
-    pub cpu_us: f64,
-    pub cpu_source: CpuSource,
-    /// The cycle model's validated error on the device's core, where
-    /// `cpu_us` is its estimate (a Cortex-M simulation); ranking widens the
-    /// CPU energy by it. None for an exact count, or an unvalidated core.
-    pub cpu_model_error: Option<CoreError>,
-    pub code_size: Option<i64>,
-    /// Peak stack of the seal on the device, bytes.
-    pub stack_bytes: Option<u32>,
-    pub energy: Option<EnergyEstimate>,
-    /// The sealed message on the link: bytes on air, frames, airtime and
-    /// duty-cycle spacing, as `link` computes them (`LinkSpec::cost`).
-    pub link_cost: Option<LinkCost>,
-    /// Why there is no energy figure (message too long for the link...).
-    pub energy_gap: Option<String>,
-    /// Keyed by a handshake shared over a session (`--session-messages`):
-    /// its share is in `energy`. None: a pre-shared key.
-    pub session: Option<crate::session::SessionShare>,
-    /// Whose code `cpu_us` is: on a simulated device, the fastest allowed
-    /// implementation whose whole seal path was measured there; on the host,
-    /// RustCrypto's (what `HostSealer::new` runs).
-    pub seal_implementation: Implementation,
-    /// Every allowed implementation's whole seal path on the device (µs),
-    /// the chosen one among them; empty for a host time.
-    pub seal_paths: Vec<(f64, Implementation)>,
-    /// The chosen build's constant-time verdict on the device; none for a host time.
-    pub constant_time: Option<crate::device_times::ConstantTime>,
-    /// The breakdown: the fastest implementation of each primitive measured
-    /// alone on the device (`implementation_choice`), set by the ranking for
-    /// device-measured rows.
-    pub implementation: Option<crate::implementation_choice::ImplementationChoice>,
-    /// A hardware engine doing part of the seal (`engine_cost`): its time
-    /// published, not simulated; none for software alone.
-    pub engine: Option<crate::engine_cost::EngineUse>,
-}
-
-pub struct Setting<'a> {
-    pub device: &'a Device,
-    pub radio: &'a Radio,
-    pub link: &'a LinkSpec,
-    pub battery: Option<&'a Battery>,
-    pub interval_s: f64,
-    /// The link protocol's parameters as the user set them (`--conn-interval`,
-    /// `--poll-period`, `--psm`…); default: the stack's, from the link's data.
-    pub protocol: energy::protocol::Overrides,
-}
 
 /// When a scheme's seal is timed on this host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,183 +261,88 @@ fn finish(
     })
 }
 
-/// The message's cost on the link and its energy; when the energy has no
-/// answer (the interval is shorter than the message's active time), the
-/// cost still, so that a refusal can say why.
-fn energy_of(
-    s: &Setting,
-    bytes: usize,
-    schc: Option<&SchcPacket>,
-    cpu_us: f64,
-) -> Result<(LinkCost, Result<EnergyEstimate, String>), String> {
-    let options = link::SendOptions::default();
-    let cost =
-        crate::on_air::message_cost(s.link, bytes, schc, &options).map_err(|e| e.to_string())?;
-    let est = message_energy(s, &cost, cpu_us);
-    Ok((cost, est))
+/// The host sealing time, as a stored row.
+pub fn frame_row(c: &SchemeCost) -> ResultRow {
+    let (median, lo, hi, n) = c.host_us;
+    ResultRow {
+        section: FRAME.into(),
+        target: store::conventions::HOST.into(),
+        subject: c.name().to_string(),
+        operation: "seal".into(),
+        size_bytes: Some(c.plaintext_bytes as i64),
+        context: c.sample.clone(),
+        metric: US_PER_MESSAGE.into(),
+        unit: "µs".into(),
+        value: median,
+        ci_low: Some(lo),
+        ci_high: Some(hi),
+        samples: Some(n as i64),
+        data: c.row_data(),
+    }
 }
 
-/// One message's energy: `cpu_us` of CPU, the link's own airtime and
-/// listening, and its protocol's costs in the interval (`energy::protocol`).
-fn message_energy(s: &Setting, link: &LinkCost, cpu_us: f64) -> Result<EnergyEstimate, String> {
-    let load = MessageLoad {
-        cpu_time_s: cpu_us * 1e-6,
-        airtime: link.airtime,
-        rx_time: link.rx_time,
-        tx_power_dbm: s.link.tx_power_dbm,
+/// The energy estimate, as a stored row (none when the link cannot carry it).
+/// Recomputed for `s`, so one host measurement serves several links.
+pub fn energy_row(c: &SchemeCost, s: &Setting) -> Option<ResultRow> {
+    let bytes = match &c.schc {
+        Some(p) => p.uncompressed_bytes,
+        None => c.sealed_bytes,
     };
-    let protocol = protocol_cost(s, link).map_err(|e| e.to_string())?;
-    energy::estimate_with(
-        s.device,
-        s.radio,
-        s.battery,
-        &load,
-        s.interval_s,
-        protocol.as_ref(),
-    )
-    .map_err(|e| e.to_string())
-}
-
-/// The link protocol's costs in one interval around a message that costs
-/// `link` on air (none for a link without `[link.protocol]`).
-pub fn protocol_cost(
-    s: &Setting,
-    link: &LinkCost,
-) -> Result<Option<energy::protocol::ProtocolCost>, energy::EnergyError> {
-    energy::protocol::cost(
-        s.link,
-        s.radio,
-        link.frames,
-        link.airtime.as_secs() + link.rx_time.as_secs(),
-        s.interval_s,
-        &s.protocol,
-    )
-}
-
-impl SchemeCost {
-    pub fn name(&self) -> &str {
-        self.scheme.name()
+    let (cost, e) = energy_of(s, bytes, c.schc.as_ref(), c.cpu_us).ok()?;
+    let e = e.ok()?;
+    let (cost, e) = (&cost, &e);
+    let interval_s = s.interval_s;
+    let mut data = c.row_data();
+    let extra = json!({
+        "device": s.device.name,
+        "link": s.link.name,
+        "radio": s.radio.name,
+        "battery": s.battery.map(|b| b.name.clone()),
+        "interval_s": interval_s,
+        "cpu_time_us": c.cpu_us,
+        "cpu_time_source": c.cpu_source.describe(),
+        "code_size_bytes": c.code_size,
+        "stack_bytes": c.stack_bytes,
+        "on_air_bytes": cost.on_air_bytes,
+        "frames": cost.frames,
+        "airtime_ms": cost.airtime.as_ms(),
+        "min_interval_s": cost.min_interval.map(|t| t.as_secs()),
+        "cpu_uj": e.cpu_j * 1e6,
+        "tx_uj": e.tx_j * 1e6,
+        "rx_uj": e.rx_j * 1e6,
+        "sleep_uj": e.sleep_j * 1e6,
+        "protocol_uj": e.protocol_j * 1e6,
+        "interval_uj": e.interval_j * 1e6,
+        "battery_days": e.battery_days,
+        "battery_note": e.battery_note,
+        "average_current_ua": e.average_ua,
+        "label": energy::MODEL_LABEL,
+    });
+    if let (Some(d), Some(x)) = (data.as_object_mut(), extra.as_object()) {
+        d.extend(x.clone());
     }
-
-    /// The name as sentences say it: with the engine that does part of it.
-    pub fn shown_name(&self) -> String {
-        match &self.engine {
-            Some(e) => e.shown_name(self.name()),
-            None => self.name().to_string(),
-        }
-    }
-
-    /// The same message with another CPU time, its energy estimated anew
-    /// (the link's airtime and listening are the message's own).
-    pub fn with_cpu_us(&self, cpu_us: f64, s: &Setting) -> Result<SchemeCost, Error> {
-        let link = self
-            .link_cost
-            .as_ref()
-            .ok_or_else(|| Error::failed("a ranked scheme has no link cost"))?;
-        let energy = message_energy(s, link, cpu_us).map_err(Error::invalid)?;
-        let mut row = self.clone();
-        row.cpu_us = cpu_us;
-        row.energy = Some(energy);
-        Ok(row)
-    }
-
-    fn common(&self) -> Value {
-        json!({
-            "scheme": self.name(),
-            "pattern": self.scheme.pattern.as_str(),
-            "security_bits": self.scheme.security_bits(),
-            "status": self.status.as_str(),
-            "status_reason": self.status_reason,
-            "sample": self.sample,
-            "sample_description": self.sample_description,
-            "plaintext_bytes": self.plaintext_bytes,
-            "sealed_bytes": self.sealed_bytes,
-            "overhead_ratio": self.sealed_bytes as f64 / self.plaintext_bytes.max(1) as f64,
-        })
-    }
-
-    /// The host sealing time, as a stored row.
-    pub fn frame_row(&self) -> ResultRow {
-        let (median, lo, hi, n) = self.host_us;
-        ResultRow {
-            section: FRAME.into(),
-            target: store::conventions::HOST.into(),
-            subject: self.name().to_string(),
-            operation: "seal".into(),
-            size_bytes: Some(self.plaintext_bytes as i64),
-            context: self.sample.clone(),
-            metric: US_PER_MESSAGE.into(),
-            unit: "µs".into(),
-            value: median,
-            ci_low: Some(lo),
-            ci_high: Some(hi),
-            samples: Some(n as i64),
-            data: self.common(),
-        }
-    }
-
-    /// The energy estimate, as a stored row (none when the link cannot carry it).
-    /// Recomputed for `s`, so one host measurement serves several links.
-    pub fn energy_row(&self, s: &Setting) -> Option<ResultRow> {
-        let bytes = match &self.schc {
-            Some(p) => p.uncompressed_bytes,
-            None => self.sealed_bytes,
-        };
-        let (cost, e) = energy_of(s, bytes, self.schc.as_ref(), self.cpu_us).ok()?;
-        let e = e.ok()?;
-        let (cost, e) = (&cost, &e);
-        let interval_s = s.interval_s;
-        let mut data = self.common();
-        let extra = json!({
-            "device": s.device.name,
-            "link": s.link.name,
-            "radio": s.radio.name,
-            "battery": s.battery.map(|b| b.name.clone()),
-            "interval_s": interval_s,
-            "cpu_time_us": self.cpu_us,
-            "cpu_time_source": self.cpu_source.describe(),
-            "code_size_bytes": self.code_size,
-            "stack_bytes": self.stack_bytes,
-            "on_air_bytes": cost.on_air_bytes,
-            "frames": cost.frames,
-            "airtime_ms": cost.airtime.as_ms(),
-            "min_interval_s": cost.min_interval.map(|t| t.as_secs()),
-            "cpu_uj": e.cpu_j * 1e6,
-            "tx_uj": e.tx_j * 1e6,
-            "rx_uj": e.rx_j * 1e6,
-            "sleep_uj": e.sleep_j * 1e6,
-            "protocol_uj": e.protocol_j * 1e6,
-            "interval_uj": e.interval_j * 1e6,
-            "battery_days": e.battery_days,
-            "battery_note": e.battery_note,
-            "average_current_ua": e.average_ua,
-            "label": energy::MODEL_LABEL,
-        });
-        if let (Some(d), Some(x)) = (data.as_object_mut(), extra.as_object()) {
-            d.extend(x.clone());
-        }
-        Some(ResultRow {
-            section: ENERGY.into(),
-            target: store::conventions::HOST.into(),
-            subject: self.name().to_string(),
-            operation: "message".into(),
-            size_bytes: Some(self.plaintext_bytes as i64),
-            context: energy_context(&s.device.name, &s.link.name),
-            metric: MESSAGE_UJ.into(),
-            unit: "µJ".into(),
-            value: e.message_j * 1e6,
-            // A model of a measured time: no sampling interval of its own.
-            ci_low: None,
-            ci_high: None,
-            samples: None,
-            data,
-        })
-    }
+    Some(ResultRow {
+        section: ENERGY.into(),
+        target: store::conventions::HOST.into(),
+        subject: c.name().to_string(),
+        operation: "message".into(),
+        size_bytes: Some(c.plaintext_bytes as i64),
+        context: energy_context(&s.device.name, &s.link.name),
+        metric: MESSAGE_UJ.into(),
+        unit: "µJ".into(),
+        value: e.message_j * 1e6,
+        // A model of a measured time: no sampling interval of its own.
+        ci_low: None,
+        ci_high: None,
+        samples: None,
+        data,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use seal::Scheme;
     use store::Store;
 
     /// A store holding one ATmega1284P run of AES-128-GCM's seal at these
@@ -559,7 +382,7 @@ mod tests {
             protocol: Default::default(),
         };
         let c = cost_chain10("aead:aes-128-gcm", &setting, &times).unwrap();
-        let row = c.energy_row(&setting).unwrap();
+        let row = energy_row(&c, &setting).unwrap();
         (c, row)
     }
 
@@ -593,7 +416,7 @@ mod tests {
         store
             .add_results(run, &crate::record::mcu_rows(&results))
             .unwrap();
-        let times = DeviceTimes::load(&store, device_facts::Target::Atmega1284p)
+        let times = crate::device_times::load(&store, device_facts::Target::Atmega1284p)
             .unwrap()
             .unwrap();
         (dir, times)

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::device_times::device_target;
+pub use cost_engine::session_share::SessionShare;
 use device_facts::Implementation;
 
 /// One message's CPU: the party that writes it and the party that reads it,
@@ -524,15 +525,6 @@ pub fn check_messages(messages: u64) -> Result<u64, Error> {
     Ok(messages)
 }
 
-/// A handshake's share of each message in a session of `messages`.
-#[derive(Clone, Debug, Serialize)]
-pub struct SessionShare {
-    pub protocol: String,
-    pub messages: u64,
-    /// The device's handshake energy over `messages`, µJ per message.
-    pub handshake_uj: f64,
-}
-
 /// One message's load plus `handshake`'s spread over `messages` (≥ 1).
 pub fn with_share(own: &MessageLoad, handshake: &DeviceHandshake, messages: u64) -> MessageLoad {
     let n = messages as f64;
@@ -697,7 +689,7 @@ pub fn answer(
                 h.energy_uj,
                 if messages == 1 { "" } else { "s" },
                 h.energy_uj / messages as f64,
-                crate::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
+                cost_engine::ranking::percent_of(h.energy_uj / messages as f64, message_uj),
             )
         }
         OnDevice::Measured(h) => {
@@ -739,7 +731,7 @@ pub fn choice_sentence(
             a.class.as_str(),
             if per_message >= 0.0 { "costs" } else { "saves" },
             per_message.abs(),
-            crate::ranking::percent_of(per_message.abs(), message_uj),
+            cost_engine::ranking::percent_of(per_message.abs(), message_uj),
         ));
     }
     if clauses.is_empty() || message_uj <= 0.0 {

@@ -7,6 +7,7 @@
 //! simulating it first.
 
 use std::collections::BTreeMap;
+#[cfg(feature = "files")]
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -591,6 +592,7 @@ impl CostTable {
 /// A file that is not a table of `target` is an error, never overwritten, and
 /// so is one whose rows come from elsewhere than `newer`'s (a simulation's, or
 /// another board's: `measured_on`), which the merged table would mislabel.
+#[cfg(feature = "files")]
 pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<CostTable, FactsError> {
     let mut table = read_file(path)?;
     if table.target != target {
@@ -616,6 +618,7 @@ pub fn update_file(path: &Path, target: Target, newer: CostTable) -> Result<Cost
 
 /// A cost table from a file (`--cost-table FILE`): one that cannot be read
 /// or is no table is the user's to fix.
+#[cfg(feature = "files")]
 pub fn read_file(path: &Path) -> Result<CostTable, FactsError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| FactsError::Usage(format!("{}: {e}", path.display())))?;
@@ -638,6 +641,7 @@ pub fn shipped(target: Target) -> Result<Option<CostTable>, FactsError> {
         .map_err(|e| FactsError::Failed(format!("data/device-costs/{}.json: {e}", target.name())))
 }
 
+#[cfg(feature = "files")]
 pub use crate::revision::firmware_revision;
 
 #[cfg(test)]

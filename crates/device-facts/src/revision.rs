@@ -7,11 +7,13 @@
 //! change of code, a constant or a string changes it (and the tables must be
 //! regenerated: `crates/device-facts/tests/table_revisions.rs`).
 
+#[cfg(feature = "files")]
 use std::path::{Path, PathBuf};
 
 use crate::FactsError;
 
 /// The digest of the firmware in `firmware` (and the crates it builds from).
+#[cfg(feature = "files")]
 pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
     let mut files = Vec::new();
     for rel in [
@@ -48,6 +50,7 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
 }
 
 /// The files' paths (from `firmware`) and normalized contents, hashed in order.
+#[cfg(feature = "files")]
 fn digest(firmware: &Path, mut files: Vec<PathBuf>) -> Result<String, FactsError> {
     use sha2::{Digest, Sha256};
     files.sort();
@@ -71,6 +74,7 @@ fn digest(firmware: &Path, mut files: Vec<PathBuf>) -> Result<String, FactsError
 /// compresses with, the memory maps it borrows and the sealing core whose
 /// CoAP code it runs. Apart from [`firmware_revision`]: the probe moves no
 /// device cost table, and a change to crates/schc moves only its own table.
+#[cfg(feature = "files")]
 pub fn schc_probe_revision(root: &Path) -> Result<String, FactsError> {
     let mut files = Vec::new();
     for rel in ["Cargo.toml", "Cargo.lock", "build.rs", ".cargo", "src"] {
@@ -94,6 +98,7 @@ pub const CT_SOURCES: &str = "src/ct";
 /// The digest of the constant-time check's own device code (its firmware
 /// sources and its QEMU plugin, `ct-trace`), which a verdict depends on
 /// besides the firmware revision.
+#[cfg(feature = "files")]
 pub fn ct_revision(firmware: &Path) -> Result<String, FactsError> {
     let mut files = Vec::new();
     collect(&firmware.join(CT_SOURCES), &mut files)?;
@@ -113,6 +118,7 @@ pub const JUDGE_SOURCES: &str = "../crates/mcu/src/ct";
 /// as no trace outlives its run. Comments and formatting do not count, as in
 /// [`firmware_revision`]. What only names a place (`elf`'s symbols) is not
 /// the judge's: it cannot move a verdict.
+#[cfg(feature = "files")]
 pub fn judge_revision(firmware: &Path) -> Result<String, FactsError> {
     let mut files = Vec::new();
     collect(&firmware.join(JUDGE_SOURCES), &mut files)?;
@@ -193,6 +199,7 @@ pub enum Syntax {
     Toml,
 }
 
+#[cfg(feature = "files")]
 fn syntax(path: &Path) -> Option<Syntax> {
     match path.extension()?.to_str()? {
         "rs" | "c" | "h" | "x" | "ld" => Some(Syntax::CLike),
@@ -279,6 +286,7 @@ pub fn normalized(text: &str, syntax: Syntax) -> String {
     out
 }
 
+#[cfg(feature = "files")]
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), FactsError> {
     if path.is_file() {
         out.push(path.to_path_buf());

@@ -7,7 +7,7 @@
 //! - [`protocol`]: a link's protocol costs around and between messages (connection
 //!   events, CSMA-CA, polls, PSM and paging) at a message interval.
 //!
-//! - [`trace`]: a power profiler's trace read into each marked operation's
+//! - `trace` (feature `files`, a default, as `files`: the data directory read): a power profiler's trace read into each marked operation's
 //!   measured charge and energy (`energy import`).
 //!
 //! The model is no measurement: its every output is labelled a model estimate;
@@ -15,9 +15,12 @@
 
 pub mod chip_family;
 pub mod error;
+#[cfg(feature = "files")]
+pub mod files;
 pub mod model;
 pub mod profiles;
 pub mod protocol;
+#[cfg(feature = "files")]
 pub mod trace;
 
 pub use error::EnergyError;

@@ -1,8 +1,6 @@
 //! Device, radio and battery profiles, read from TOML data files.
 
-use std::path::Path;
-
-use link::figure::{Figure, parse_toml, read_category};
+use link::figure::{Figure, parse_toml};
 use serde::{Deserialize, Serialize};
 
 use crate::error::EnergyError;
@@ -176,19 +174,6 @@ impl Profiles {
         let mut p = Profiles::default();
         for (origin, text) in BUILTIN {
             p.add_file(origin, text)?;
-        }
-        Ok(p)
-    }
-
-    /// Built-in profiles plus `devices/`, `radios/` and `batteries/` `*.toml` under `dir`.
-    pub fn with_dir(dir: Option<&Path>) -> Result<Self, EnergyError> {
-        let mut p = Self::builtin()?;
-        if let Some(dir) = dir {
-            for category in ["devices", "radios", "batteries"] {
-                for (origin, text) in read_category(dir, category)? {
-                    p.add_file(&origin, &text)?;
-                }
-            }
         }
         Ok(p)
     }

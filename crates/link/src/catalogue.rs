@@ -1,12 +1,10 @@
 //! The link catalogue: entries read from TOML data files (built in, plus the user's own),
 //! and the cost of sending one message over an entry.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::LinkError;
-use crate::figure::{Figure, parse_toml, read_category};
+use crate::figure::{Figure, parse_toml};
 use crate::fragments;
 use crate::framed::FramedLink;
 use crate::lora::{Bandwidth, Chip, CodingRate, Header, Ldro, LoraParams};
@@ -485,17 +483,6 @@ impl Catalogue {
         let mut cat = Catalogue { links: Vec::new() };
         for (origin, text) in BUILTIN {
             cat.add_file(origin, text)?;
-        }
-        Ok(cat)
-    }
-
-    /// The built-in links plus every `links/*.toml` under `dir`.
-    pub fn with_dir(dir: Option<&Path>) -> Result<Self, LinkError> {
-        let mut cat = Self::builtin()?;
-        if let Some(dir) = dir {
-            for (origin, text) in read_category(dir, "links")? {
-                cat.add_file(&origin, &text)?;
-            }
         }
         Ok(cat)
     }

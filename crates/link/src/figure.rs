@@ -60,35 +60,3 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(
 ) -> Result<T, LinkError> {
     toml::from_str(text).map_err(|e| LinkError::Data(format!("{origin}: {e}")))
 }
-
-/// The `*.toml` files of `dir/<category>`, sorted by name, as (path, text).
-/// A missing category folder is not an error: users may override only some categories.
-pub fn read_category(
-    dir: &std::path::Path,
-    category: &str,
-) -> Result<Vec<(String, String)>, LinkError> {
-    let folder = dir.join(category);
-    if !dir.is_dir() {
-        return Err(LinkError::Data(format!(
-            "data directory {} does not exist",
-            dir.display()
-        )));
-    }
-    if !folder.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut paths: Vec<_> = std::fs::read_dir(&folder)
-        .map_err(|e| LinkError::Data(format!("{}: {e}", folder.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            std::fs::read_to_string(&p)
-                .map(|t| (p.display().to_string(), t))
-                .map_err(|e| LinkError::Data(format!("{}: {e}", p.display())))
-        })
-        .collect()
-}

@@ -10,12 +10,15 @@
 //! - [`limits`]: how often a link may send (duty cycle, uplinks a day).
 //! - [`own_security`]: what a link's own security protects, costed as an option.
 //! - [`figure`]: a number with its source, shared with the energy crate.
+//! - `files` (feature `files`, a default): the user's data directory read.
 //! - [`protocol`]: a link's protocol figures around and between messages (`[link.protocol]`).
 
 pub mod catalogue;
 pub mod downlink;
 pub mod error;
 pub mod figure;
+#[cfg(feature = "files")]
+pub mod files;
 pub mod fragments;
 pub mod framed;
 pub mod limits;

@@ -25,7 +25,7 @@
 //! # }
 //! ```
 
-#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(not(feature = "host"), no_std)]
 
 pub mod algorithm;
 pub mod backend;
@@ -41,6 +41,8 @@ pub mod oscore_build;
 pub mod reading;
 pub mod spec;
 pub mod stream;
+// Only the AEADs that keep secrets they never wipe use it.
+#[cfg(any(feature = "ocb", feature = "ascon"))]
 mod wipe;
 
 pub use backend::Backend;
@@ -51,19 +53,21 @@ pub use error::{Error, limits};
 pub use reading::ChainReading;
 pub use spec::{Pattern, Spec};
 
-#[cfg(feature = "std")]
+#[cfg(feature = "host")]
 pub mod host;
 
-#[cfg(feature = "std")]
+#[cfg(feature = "host")]
 pub use host::{
     candidates::{safe_candidates, sealing_candidates},
     error::SealError,
-    keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file},
-    nonce::{
-        CounterNonces, MIN_RANDOM_NONCE, NoncePolicy, NonceSource, RandomNonces, counter_path,
-        source_for,
-    },
+    nonce_policy::{MIN_RANDOM_NONCE, NoncePolicy},
     scheme::Scheme,
+};
+
+#[cfg(feature = "std")]
+pub use host::{
+    keyfile::{FORMAT as KEY_FILE_FORMAT, KEY_ID_LEN, SealKey, read_private, write_key_file},
+    nonce::{CounterNonces, NonceSource, RandomNonces, counter_path, source_for},
     sealer::{HostSealer, Opened},
 };
 
@@ -102,7 +106,7 @@ pub fn seal_with_backend(
 }
 
 /// The host's view of a container name: an error that lists the valid ones.
-#[cfg(feature = "std")]
+#[cfg(feature = "host")]
 impl std::str::FromStr for Container {
     type Err = SealError;
 
@@ -118,7 +122,7 @@ impl std::str::FromStr for Container {
 }
 
 /// `--framing line|len`.
-#[cfg(feature = "std")]
+#[cfg(feature = "host")]
 impl std::str::FromStr for stream::Framing {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

@@ -469,6 +469,7 @@ pub fn markdown(checks: &[Check]) -> String {
 /// The figures of a validation file, or of every `.toml` in a folder of
 /// them (`data/validation`), against the shipped tables: what
 /// `mcu --compare PATH` prints.
+#[cfg(feature = "files")]
 pub fn checks_at(path: &std::path::Path) -> Result<Vec<Check>, String> {
     let read = |p: &std::path::Path| {
         std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))

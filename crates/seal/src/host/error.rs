@@ -1,5 +1,6 @@
 use thiserror::Error;
 
+#[cfg(feature = "std")]
 use crate::error::Error as CoreError;
 
 /// Why sealing or opening failed. Everything but `Io` stems from the input,
@@ -76,6 +77,7 @@ impl SealError {
         SealError::UnknownScheme(text.to_string(), hint)
     }
 
+    #[cfg(feature = "std")]
     pub(crate) fn malformed(container: &'static str, detail: impl Into<String>) -> SealError {
         SealError::Malformed {
             container,
@@ -85,6 +87,7 @@ impl SealError {
 
     /// The core's error in the user's words. Identity errors (wrong key,
     /// wrong scheme) are said by the host sealer, which knows the names.
+    #[cfg(feature = "std")]
     pub(crate) fn from_core(e: CoreError, scheme: &str) -> SealError {
         match e {
             CoreError::NotBuilt => SealError::InvalidScheme {

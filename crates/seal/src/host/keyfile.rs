@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::error::SealError;
-use super::nonce::{self, NoncePolicy};
+use super::nonce;
+use super::nonce_policy::NoncePolicy;
 use super::scheme::Scheme;
 use crate::error::limits;
 

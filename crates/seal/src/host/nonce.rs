@@ -8,45 +8,13 @@
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use super::error::SealError;
 use crate::counter::{CounterStore, counter_nonce};
 use crate::error::Error as CoreError;
 
-/// The shortest random nonce a key may use (96 bits); shorter ones need a
-/// counter or `--allow-insecure` (see `Scheme::insecurity_for`).
-pub const MIN_RANDOM_NONCE: usize = 12;
 use super::keyfile::{SealKey, fill_random, write_private};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoncePolicy {
-    Random,
-    Counter,
-}
-
-impl NoncePolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NoncePolicy::Random => "random",
-            NoncePolicy::Counter => "counter",
-        }
-    }
-}
-
-impl FromStr for NoncePolicy {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<NoncePolicy, String> {
-        match text {
-            "random" => Ok(NoncePolicy::Random),
-            "counter" => Ok(NoncePolicy::Counter),
-            _ => Err(format!(
-                "unknown nonce policy '{text}'; expected random or counter"
-            )),
-        }
-    }
-}
+use super::nonce_policy::NoncePolicy;
 
 /// Hands out one fresh nonce per message.
 pub trait NonceSource {

@@ -6,7 +6,7 @@ use std::fmt;
 use catalogue::{Entry, Kind, Mode, catalogue};
 
 use super::error::SealError;
-use super::nonce::{MIN_RANDOM_NONCE, NoncePolicy};
+use super::nonce_policy::{MIN_RANDOM_NONCE, NoncePolicy};
 use crate::spec::{Pattern, Spec};
 
 /// A resolved scheme: the catalogue entries it uses (status, security level,

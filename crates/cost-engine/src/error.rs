@@ -66,6 +66,7 @@ impl From<seal::SealError> for Error {
     }
 }
 
+#[cfg(feature = "store")]
 impl From<store::StoreError> for Error {
     fn from(err: store::StoreError) -> Self {
         if err.is_user_error() {

@@ -7,16 +7,7 @@
 use link::{LinkCost, LinkSpec, SendOptions};
 
 use crate::Error;
-use crate::message::{SchcPacket, Sealed, message_len};
-
-/// What `sealed` costs on `spec`, sent as `options` say.
-pub fn sealed_cost(
-    spec: &LinkSpec,
-    sealed: &Sealed,
-    options: &SendOptions,
-) -> Result<LinkCost, Error> {
-    message_cost(spec, sealed.bytes.len(), sealed.schc.as_ref(), options)
-}
+use crate::schc_packet::SchcPacket;
 
 /// A sealed message of `bytes`, or its SCHC packet where it was compressed.
 pub fn message_cost(
@@ -47,4 +38,17 @@ pub fn packet_cost(
     let uplink = link::schc_uplink::uplink(spec, &p.packet, p.rule_id_bits)
         .map_err(|e| Error::invalid(format!("--compression schc: {e}")))?;
     Ok(uplink.total())
+}
+
+/// Whether a message with this cost may start every `interval_s` seconds.
+/// A link with no duty-cycle rule allows any interval.
+pub fn allows(cost: &LinkCost, interval_s: f64) -> bool {
+    cost.min_interval
+        .is_none_or(|iv| iv.as_secs() <= interval_s)
+}
+
+/// A message length as the link models take it; longer than they can carry is
+/// the user's to fix.
+pub fn message_len(len: usize) -> Result<u32, Error> {
+    u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
 }

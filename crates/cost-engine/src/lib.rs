@@ -1,0 +1,37 @@
+//! ciphermeter-cost-engine: the pure part of what a sealed message costs.
+//!
+//! A device's seal times from its shipped table ([`device_times`]), ranked
+//! rows ([`scheme_cost`]) and their energy from a CPU time and a cost on air
+//! ([`on_air`]), a hardware engine's share ([`engine_cost`]), each
+//! primitive's fastest implementation ([`implementation_choice`]), which
+//! candidates rank and why the others do not ([`choices`]), and the ranking's
+//! order and tie ([`ranking`], [`tie`]). It reads no file, starts no thread
+//! and builds no C: the facts come in as values (shipped tables, profiles,
+//! links), so it builds for `wasm32-unknown-unknown` as for the host.
+//! Loading, sealing and timing are `crates/cost`'s.
+//!
+//! Modules import only from lower rows (`tests/import_layers.rs`):
+//!
+//! ```text
+//! 3  ranking  choices
+//! 2  engine_cost  tie
+//! 1  scheme_cost
+//! 0  on_air  device_times
+//! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
+//! ```
+
+pub mod choices;
+pub mod cpu_source;
+pub mod device_times;
+pub mod engine_cost;
+pub mod engine_use;
+pub mod error;
+pub mod implementation_choice;
+pub mod on_air;
+pub mod ranking;
+pub mod schc_packet;
+pub mod scheme_cost;
+pub mod session_share;
+pub mod tie;
+
+pub use error::Error;
