@@ -79,6 +79,26 @@ mod signing {
     use super::{bytes, point, public, scalar, shared_x, sys, words};
     use crate::algorithms::public_key::{KeyAgreement, Signer};
 
+    /// `p256_sign` of a 32-byte hash with scalar `d` and nonce `k` into
+    /// `sig` (r ‖ s, big-endian); false where the library refuses `k`.
+    fn sign_words(d: &[u32; 8], hash: &[u8; 32], k: &[u32; 8], sig: &mut [u8; 64]) -> bool {
+        let (mut r, mut s) = ([0u32; 8], [0u32; 8]);
+        // SAFETY: eight-word outputs, scalars and a 32-byte hash.
+        let signed = unsafe {
+            sys::p256_sign(
+                r.as_mut_ptr(),
+                s.as_mut_ptr(),
+                hash.as_ptr(),
+                32,
+                d.as_ptr(),
+                k.as_ptr(),
+            )
+        };
+        bytes(&r, &mut sig[..32]);
+        bytes(&s, &mut sig[32..]);
+        signed
+    }
+
     /// The order n of P-256's group, big-endian.
     const N: [u8; 32] =
         hex_literal::hex!("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
@@ -139,22 +159,7 @@ mod signing {
             // A nonce the library refuses (probability about 2^-32) is followed by
             // the DRBG's next, as RFC 6979 §3.2 step h.3 says.
             for _ in 0..4 {
-                let k = words(&nonces.next());
-                let (mut r, mut s) = ([0u32; 8], [0u32; 8]);
-                // SAFETY: eight-word outputs, scalars and a 32-byte hash.
-                let signed = unsafe {
-                    sys::p256_sign(
-                        r.as_mut_ptr(),
-                        s.as_mut_ptr(),
-                        hash.as_ptr(),
-                        32,
-                        d.as_ptr(),
-                        k.as_ptr(),
-                    )
-                };
-                if signed {
-                    bytes(&r, &mut sig[..32]);
-                    bytes(&s, &mut sig[32..]);
+                if sign_words(&d, &hash, &words(&nonces.next()), sig) {
                     return true;
                 }
             }
@@ -176,21 +181,7 @@ mod signing {
             let (Some(d), k) = (scalar(&x), words(k)) else {
                 return false;
             };
-            let (mut r, mut s) = ([0u32; 8], [0u32; 8]);
-            // SAFETY: eight-word outputs, scalars and a 32-byte hash.
-            let signed = unsafe {
-                sys::p256_sign(
-                    r.as_mut_ptr(),
-                    s.as_mut_ptr(),
-                    hash.as_ptr(),
-                    32,
-                    d.as_ptr(),
-                    k.as_ptr(),
-                )
-            };
-            bytes(&r, &mut sig[..32]);
-            bytes(&s, &mut sig[32..]);
-            signed
+            sign_words(&d, hash, &k, sig)
         }
 
         fn verify(pk: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {

@@ -47,11 +47,6 @@ impl Conditional {
     }
 }
 
-/// Whether `target` has IT blocks (Thumb-2 on ARMv7-M; its file says).
-pub fn has_it_blocks(target: Target) -> bool {
-    target.has_it_blocks()
-}
-
 /// The number of instructions the IT instruction `insn` makes conditional
 /// (1 to 4), or None if it is no IT (`0xbfxy` with a mask `y` that is not
 /// zero; a zero mask is a hint such as NOP or WFI).

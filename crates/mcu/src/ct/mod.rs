@@ -66,7 +66,7 @@ pub fn model(target: Target) -> String {
         "no data cache: a secret data address is a warning"
     };
     let operands = target.variable_latency_judged();
-    let conditional = if conditional::has_it_blocks(target) {
+    let conditional = if target.has_it_blocks() {
         "; conditional execution: whether each instruction of an IT block ran, a skipped one \
          priced as a NOP and a run one by its class (data/cycle-timings/cortex-m.toml)"
     } else {
@@ -256,7 +256,7 @@ fn price_operands(
     // Each IT block whole (the IT and the instructions it makes conditional):
     // the log's filter takes ranges, and the plugin numbers each instruction in them.
     let mut blocks = std::collections::BTreeMap::new();
-    if conditional::has_it_blocks(target) {
+    if target.has_it_blocks() {
         for o in observed.iter() {
             for block in conditional::it_blocks(&o.path, code) {
                 blocks.entry(block[0]).or_insert(block);
