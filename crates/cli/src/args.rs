@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args as ClapArgs;
-use live::sender_options::SenderOptions;
 use payload::{Encoding, Format as Serialization};
 use store::Store;
 use zeroize::Zeroizing;
@@ -203,117 +202,6 @@ impl ProtocolArgs {
             rrc_inactivity: self.rrc_inactivity.as_deref(),
         })
         .map_err(CliError::usage)
-    }
-}
-
-/// The flags that describe a real message to seal (`link`, `energy`).
-#[derive(ClapArgs, Clone, Debug, Default)]
-pub struct MessageArgs {
-    /// Seal a real message with this scheme: aead:AEAD, etm:CIPHER+MAC, hmac:MAC or
-    /// enc:CIPHER (e.g. aead:aes-128-gcm), under an ephemeral random key.
-    #[arg(long)]
-    pub scheme: Option<String>,
-    /// The reading to send: chain:N (study 003's thermometer chain), record:KB or
-    /// random:N [default with --scheme: chain:10].
-    #[arg(long)]
-    pub sample: Option<String>,
-    /// Serialization: json, json-pretty, yaml, yaml-min, cbor, msgpack [default: json].
-    #[arg(long)]
-    pub serialization: Option<String>,
-    /// Container of the sealed message: json, binary, cose, or oscore (--scheme oscore:ALG) [default: json].
-    #[arg(long)]
-    pub container: Option<String>,
-    /// The oscore container's message compressed: schc (default rules) or schc:RULES (a rule file).
-    #[arg(long, value_name = "SCHC")]
-    pub compression: Option<String>,
-    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url [default: raw].
-    #[arg(long)]
-    pub encoding: Option<String>,
-    /// Seed of the sample generator (the same seed gives the same reading).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Seal even with a legacy, broken or unauthenticated scheme (to cost study 004's DES…).
-    #[arg(long)]
-    pub allow_insecure: bool,
-}
-
-impl MessageArgs {
-    pub fn spec(&self) -> cost::message::MessageSpec {
-        cost::message::MessageSpec {
-            scheme: self.scheme.clone(),
-            sample: self.sample.clone(),
-            serialization: self.serialization.clone(),
-            container: self.container.clone(),
-            encoding: self.encoding.clone(),
-            seed: self.seed,
-            allow_insecure: self.allow_insecure,
-            compression: self.compression.clone(),
-        }
-    }
-}
-
-/// Where and how `send` and `device-send` forward messages (crates/live `SenderOptions`).
-#[derive(ClapArgs)]
-pub struct Forward {
-    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, amqp://HOST:PORT/EXCHANGE, coap://HOST:PORT.
-    #[arg(long)]
-    pub to: String,
-    /// Message container: json, binary, cose, or oscore (to coap://).
-    #[arg(long, default_value_t = SenderOptions::default().container)]
-    pub container: String,
-    /// Framing on byte streams: line or len (default: line for json, len otherwise).
-    #[arg(long)]
-    pub framing: Option<live::Framing>,
-    /// Messages per second (default: as fast as possible).
-    #[arg(long)]
-    pub rate: Option<f64>,
-    /// Mix in bad messages to test a gateway, e.g. tampered=10%,replayed=5%,truncated=5%,lost-fragment=5%.
-    #[arg(long, default_value = "")]
-    pub inject: String,
-    /// Seed for generated readings and for --inject.
-    #[arg(long, default_value_t = SenderOptions::default().seed)]
-    pub seed: u64,
-    /// Append each message sent to this file (one per line, hex for binary containers).
-    #[arg(long)]
-    pub save: Option<PathBuf>,
-    /// MQTT, AMQP: wrap each message as a network server's uplink: chirpstack, tts or raw.
-    #[arg(long, default_value = "raw")]
-    pub envelope: live::Envelope,
-    /// AMQP: the routing key of every message (default: ChirpStack's for the device,
-    /// application.00000000-0000-0000-0000-000000000000.device.DEVEUI.event.up).
-    #[arg(long)]
-    pub routing_key: Option<String>,
-    /// With --envelope: the first uplink's frame counter, so a later run continues a device's count.
-    #[arg(long = "first-fcnt", default_value_t = 0)]
-    pub first_f_cnt: u32,
-    /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
-    #[arg(long, default_value_t = SenderOptions::default().ack_wait)]
-    pub ack_wait: f64,
-    /// --container oscore over serial:/pty: each request SCHC-compressed in RFC 9011's frames, ACKs read back (schc or schc:RULES).
-    #[arg(long, value_name = "SCHC")]
-    pub compression: Option<String>,
-    /// A link with frames (lorawan-eu868-dr0, sigfox-rc1, ble-1m-27, ...): a longer message goes in fragments, one frame each.
-    #[arg(long)]
-    pub link: Option<String>,
-}
-
-impl Forward {
-    pub fn options(&self) -> SenderOptions {
-        SenderOptions {
-            to: self.to.clone(),
-            container: self.container.clone(),
-            framing: self.framing,
-            rate: self.rate,
-            inject: self.inject.clone(),
-            seed: self.seed,
-            save: self.save.clone(),
-            envelope: self.envelope,
-            routing_key: self.routing_key.clone(),
-            first_f_cnt: self.first_f_cnt,
-            ack_wait: self.ack_wait,
-            link: self.link.clone(),
-            compression: self.compression.clone(),
-        }
     }
 }
 

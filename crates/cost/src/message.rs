@@ -17,31 +17,37 @@ use link::{LinkCost, LinkSpec, SendOptions};
 /// The sample sealed when only --scheme is given (study 003's ten-thermometer chain).
 pub const DEFAULT_SAMPLE: &str = "chain:10";
 
-/// What to seal: the command line's message flags, as values.
+/// What to seal: the command line's message flags (`link`, `energy`), as
+/// values (with the `cli` feature, the flags: each field's comment is its help).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct MessageSpec {
     /// Seal a real message with this scheme: aead:AEAD, etm:CIPHER+MAC, hmac:MAC or
     /// enc:CIPHER (e.g. aead:aes-128-gcm), under an ephemeral random key.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub scheme: Option<String>,
     /// The reading to send: chain:N (study 003's thermometer chain), record:KB or
     /// random:N [default with --scheme: chain:10].
+    #[cfg_attr(feature = "cli", arg(long))]
     pub sample: Option<String>,
-    /// How the reading is serialized: json, json-pretty, yaml, yaml-min, cbor, msgpack
-    /// [default: json].
+    /// Serialization: json, json-pretty, yaml, yaml-min, cbor, msgpack [default: json].
+    #[cfg_attr(feature = "cli", arg(long))]
     pub serialization: Option<String>,
-    /// Container of the sealed message: json, binary, cose or oscore (with an
-    /// `oscore:ALG` scheme) [default: json].
+    /// Container of the sealed message: json, binary, cose, or oscore (--scheme oscore:ALG) [default: json].
+    #[cfg_attr(feature = "cli", arg(long))]
     pub container: Option<String>,
-    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url
-    /// [default: raw].
+    /// The oscore container's message compressed: schc (default rules) or schc:RULES (a rule file).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "SCHC"))]
+    pub compression: Option<String>,
+    /// Transport encoding of a binary or cose message: raw, hex, base64, base64url [default: raw].
+    #[cfg_attr(feature = "cli", arg(long))]
     pub encoding: Option<String>,
     /// Seed of the sample generator (the same seed gives the same reading).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Seal even with a legacy, broken or unauthenticated scheme (to cost study 004's DES…).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub allow_insecure: bool,
-    /// `schc` or `schc:RULES`: the oscore container's message compressed
-    /// with SCHC (RFC 8724/8824), the default rules or a rule file's.
-    pub compression: Option<String>,
 }
 
 impl MessageSpec {

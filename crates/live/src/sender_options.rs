@@ -22,38 +22,51 @@ fn usage(e: impl std::fmt::Display) -> LiveError {
     LiveError::Usage(e.to_string())
 }
 
-/// Where and how messages are forwarded: what `send` and `device-send` share.
+/// Where and how messages are forwarded: what `send` and `device-send` share
+/// (with the `cli` feature, their flags: each field's comment is its help).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SenderOptions {
-    /// serial:PATH@BAUD, pty:PATH, udp://, tcp://, mqtt://, amqp://, coap://.
+    /// Where to send: serial:/dev/ttyUSB0@115200, pty:/dev/pts/N, udp://HOST:PORT, tcp://HOST:PORT, mqtt://HOST:PORT/TOPIC, amqp://HOST:PORT/EXCHANGE, coap://HOST:PORT.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub to: String,
-    /// json, binary, cose, or oscore (to coap://).
+    /// Message container: json, binary, cose, or oscore (to coap://).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SenderOptions::default().container))]
     pub container: String,
-    /// Framing on byte streams; `None`: line for json, len otherwise.
+    /// Framing on byte streams: line or len (default: line for json, len otherwise).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub framing: Option<Framing>,
-    /// Messages per second; `None`: as fast as possible.
+    /// Messages per second (default: as fast as possible).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub rate: Option<f64>,
-    /// Bad messages mixed in, e.g. tampered=10%,replayed=5%.
+    /// Mix in bad messages to test a gateway, e.g. tampered=10%,replayed=5%,truncated=5%,lost-fragment=5%.
+    #[cfg_attr(feature = "cli", arg(long, default_value = ""))]
     pub inject: String,
-    /// Seed of generated readings and of the mix.
+    /// Seed for generated readings and for --inject.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SenderOptions::default().seed))]
     pub seed: u64,
-    /// Append each message sent to this file.
+    /// Append each message sent to this file (one per line, hex for binary containers).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub save: Option<PathBuf>,
-    /// MQTT, AMQP: a network server's uplink wrapping.
+    /// MQTT, AMQP: wrap each message as a network server's uplink: chirpstack, tts or raw.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "raw"))]
     pub envelope: Envelope,
-    /// AMQP: every message's routing key; `None`: ChirpStack's for the device.
+    /// AMQP: the routing key of every message (default: ChirpStack's for the device,
+    /// application.00000000-0000-0000-0000-000000000000.device.DEVEUI.event.up).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub routing_key: Option<String>,
-    /// With an envelope: the first uplink's frame counter.
+    /// With --envelope: the first uplink's frame counter, so a later run continues a device's count.
+    #[cfg_attr(feature = "cli", arg(long = "first-fcnt", default_value_t = 0))]
     pub first_f_cnt: u32,
-    /// Seconds to wait at the end for acknowledgements.
+    /// TCP, MQTT, AMQP: seconds to wait at the end for the gateway's (broker's) acknowledgements.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SenderOptions::default().ack_wait))]
     pub ack_wait: f64,
-    /// A link with frames (`lorawan-eu868-dr0`, `sigfox-rc1`, `ble-1m-27`):
-    /// messages longer than its frames go in the sealing core's fragments,
-    /// one frame each, as a device sends them.
-    pub link: Option<String>,
-    /// `schc` or `schc:RULES`: `--container oscore` over a serial radio, each
-    /// request compressed in RFC 9011's frames ([`crate::schc_send`]).
+    /// --container oscore over serial:/pty: each request SCHC-compressed in RFC 9011's frames, ACKs read back (schc or schc:RULES).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "SCHC"))]
     pub compression: Option<String>,
+    /// A link with frames (lorawan-eu868-dr0, sigfox-rc1, ble-1m-27, ...): a longer message goes in fragments, one frame each.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub link: Option<String>,
 }
 
 impl Default for SenderOptions {

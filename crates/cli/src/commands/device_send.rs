@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{Forward, print_sent, stop_flag};
+use crate::args::{print_sent, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -36,13 +36,13 @@ pub struct Args {
     #[arg(long)]
     allow_leaky: bool,
     #[command(flatten)]
-    forward: Forward,
+    forward: live::sender_options::SenderOptions,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let target: mcu::Target = args.target.parse().map_err(CliError::usage)?;
     let key = seal::SealKey::load(&args.key_file).map_err(CliError::usage)?;
-    let send = args.forward.options().config()?;
+    let send = args.forward.clone().config()?;
     send.check()?;
     let implementation: device_facts::Implementation = args.implementation.parse()?;
     let config = live::device::DeviceSendConfig {

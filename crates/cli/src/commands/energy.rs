@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use clap::{Args as ClapArgs, Subcommand};
 use cost::energy_view::{self, CpuSource, Messages, Request};
 
-use crate::args::{
-    DbArgs, Format, MessageArgs, ProtocolArgs, SendArgs, links, profiles, show, show_value,
-};
+use crate::args::{DbArgs, Format, ProtocolArgs, SendArgs, links, profiles, show, show_value};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -37,7 +35,7 @@ pub struct Args {
     #[arg(long, allow_hyphen_values = true, conflicts_with = "scheme")]
     overhead: Option<String>,
     #[command(flatten)]
-    message: MessageArgs,
+    message: cost::message::MessageSpec,
     /// µs of device CPU to seal one message, instead of the device's own (with --bytes: 0).
     #[arg(long, allow_hyphen_values = true)]
     cpu_us: Option<String>,
@@ -150,7 +148,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(CliError::usage)?;
     let radio = prof.radio(&link.radio).map_err(CliError::usage)?;
     let battery = Some(prof.battery(&args.battery).map_err(CliError::usage)?);
-    let spec = args.message.spec();
+    let spec = args.message;
     let messages = match spec.given() {
         true => Messages::Real(spec),
         false => {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::args::{Format, MessageArgs, SendArgs, links, show};
+use crate::args::{Format, SendArgs, links, show};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
@@ -23,7 +23,7 @@ pub struct Args {
     )]
     bytes: Option<String>,
     #[command(flatten)]
-    message: MessageArgs,
+    message: cost::message::MessageSpec,
     #[command(flatten)]
     send: SendArgs,
     /// List the links in the catalogue and exit.
@@ -44,9 +44,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let name = args.link.as_deref().unwrap_or_default();
     let spec = cat.get(name).map_err(CliError::usage)?;
-    let message = args.message.spec();
+    let message = &args.message;
     if message.given() {
-        let costs = cost::link_view::cost_message(spec, &message, &args.send.options()?)?;
+        let costs = cost::link_view::cost_message(spec, message, &args.send.options()?)?;
         return show(args.format, || costs.json(spec), || costs.text(spec));
     }
     let bytes = cost::link_view::parse_bytes(args.bytes.as_deref().unwrap_or_default())?;

@@ -4,13 +4,13 @@ use clap::Args as ClapArgs;
 use live::sender_options::SendOptions;
 use std::path::PathBuf;
 
-use crate::args::{Forward, print_sent, stop_flag};
+use crate::args::{print_sent, stop_flag};
 use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    forward: Forward,
+    forward: live::sender_options::SenderOptions,
     /// Key file from `keygen` (not needed for --payload plaintext).
     #[arg(long)]
     key_file: Option<PathBuf>,
@@ -52,7 +52,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let options = SendOptions {
-        sender: args.forward.options(),
+        sender: args.forward,
         key_file: args.key_file,
         sample: args.sample,
         count: args.count,
