@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["scheme_cost"],
     &["engine_cost", "tie"],
     &["ranking", "choices"],
+    &["key_limits"],
 ];
 
 fn row(module: &str) -> Option<usize> {
