@@ -157,17 +157,19 @@ pub struct KeyLifetime {
     /// The message's length the limit is computed at, in the AEAD's blocks.
     pub blocks_per_message: u64,
     /// `messages_per_key` at the ranking's interval, days.
-    pub days: Option<f64>,
+    pub days_per_key: Option<f64>,
     /// Handshakes a year the limit forces at that interval (a new key each).
     pub handshakes_per_year: Option<f64>,
     /// The target advantages and where they come from.
-    pub target: String,
-    /// The document, section and equations behind the limit.
-    pub source: String,
+    pub limit_target: String,
+    /// The document and section behind the limit.
+    pub limit_source: String,
+    /// The bounds solved, as the source writes them (section: equation).
+    pub limit_equations: Vec<String>,
     /// Where no limit is published: that said.
-    pub note: Option<String>,
+    pub limit_note: Option<String>,
     /// `--session-messages`, where given, and whether it passes the limit.
-    pub session_messages: Option<u64>,
+    pub asked_session_messages: Option<u64>,
     pub session_past_limit: bool,
 }
 
@@ -288,7 +290,7 @@ pub fn key_lifetime(
 ) -> KeyLifetime {
     let all = limits();
     let target = format!(
-        "CA <= 2^{}, IA <= 2^{} per key ({})",
+        "CA <= 2^{}, IA <= 2^{} per key: {}",
         all.target.confidentiality_log2, all.target.integrity_log2, all.target.source
     );
     let mut out = KeyLifetime {
@@ -296,26 +298,27 @@ pub fn key_lifetime(
         binding: None,
         forgeries_per_key: None,
         blocks_per_message: 0,
-        days: None,
+        days_per_key: None,
         handshakes_per_year: None,
-        target,
-        source: String::new(),
-        note: None,
-        session_messages,
+        limit_target: target,
+        limit_source: String::new(),
+        limit_equations: Vec::new(),
+        limit_note: None,
+        asked_session_messages: session_messages,
         session_past_limit: false,
     };
     let Some(aead) = all.aead(scheme) else {
         let framing = all.framing.iter().find(|f| scheme.starts_with(&f.prefix));
-        out.source = "data/aead-limits.toml".into();
-        out.note = Some(match framing {
+        out.limit_source = "data/aead-limits.toml".into();
+        out.limit_note = Some(match framing {
             Some(f) => f.none_published.clone(),
             None => "no published limit".into(),
         });
         return out;
     };
-    out.source = aead.source.clone().unwrap_or_else(|| aead.name.clone());
+    out.limit_source = aead.source.clone().unwrap_or_else(|| aead.name.clone());
     if let Some(why) = &aead.none_published {
-        out.note = Some(why.clone());
+        out.limit_note = Some(why.clone());
         return out;
     }
     let block = aead.block_bytes.unwrap_or(16).max(1);
@@ -351,19 +354,19 @@ pub fn key_lifetime(
             out.forgeries_per_key = Some(v.floor() as u64);
         }
     }
-    out.source = format!("{}: {}", out.source, equations.join("; "));
+    out.limit_equations = equations;
     if let Some(&(q, binding)) = candidates.iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
         let q = q.floor() as u64;
         out.messages_per_key = Some(q);
         out.binding = Some(binding);
         if interval_s > 0.0 {
             let days = q as f64 * interval_s / SECONDS_PER_DAY;
-            out.days = Some(days);
+            out.days_per_key = Some(days);
             out.handshakes_per_year = Some(DAYS_PER_YEAR / days);
         }
         out.session_past_limit = session_messages.is_some_and(|n| n > q);
     } else {
-        out.note = Some(format!(
+        out.limit_note = Some(format!(
             "no limit on messages per key in {}",
             aead.source.as_deref().unwrap_or("its source")
         ));
@@ -396,7 +399,7 @@ impl KeyLifetime {
         match (self.messages_per_key, self.binding) {
             (Some(q), Some(b)) => {
                 let mut s = format!("{} messages ({})", count(q), b.as_str());
-                if let Some(d) = self.days {
+                if let Some(d) = self.days_per_key {
                     s.push_str(&format!(", {}", duration(d)));
                 }
                 if let Some(v) = self.forgeries_per_key {
@@ -405,13 +408,9 @@ impl KeyLifetime {
                 s
             }
             _ => match self.forgeries_per_key {
-                Some(v) => format!(
-                    "no limit on messages; {} forgery attempts ({})",
-                    count(v),
-                    self.note.as_deref().unwrap_or("integrity")
-                ),
+                Some(v) => format!("no limit on messages; {} forgery attempts", count(v)),
                 None => self
-                    .note
+                    .limit_note
                     .clone()
                     .unwrap_or_else(|| "no published limit".into()),
             },
@@ -419,43 +418,56 @@ impl KeyLifetime {
     }
 
     /// The session's answer for one scheme: how many messages a session may
-    /// protect and how often a handshake is due, or that `--session-messages`
-    /// passes the limit.
+    /// protect and how often a handshake is due, and whether
+    /// `--session-messages` passes the limit.
     pub fn sentence(&self, scheme: &str, interval_s: f64) -> String {
         let Some(q) = self.messages_per_key else {
             return format!(
-                "Session lifetime of {scheme}: {}; a session's length is the protocol's choice.",
-                self.short()
+                "Session lifetime of {scheme}: {} ({}); a session's length is the protocol's choice.",
+                self.short(),
+                self.limit_source
             );
         };
         let mut s = format!(
-            "Session lifetime of {scheme}: one key may protect {} messages of {} blocks ({} limit at {}; {}), ",
+            "Session lifetime of {scheme}: one key may protect {} messages of {} blocks (its {} limit, {}; at {})",
             count(q),
             self.blocks_per_message,
             self.binding.map_or("", Binding::as_str),
-            self.target.split(" (").next().unwrap_or(&self.target),
-            self.source,
+            self.limit_source,
+            self.limit_target
+                .split(": ")
+                .next()
+                .unwrap_or(&self.limit_target),
         );
-        match self.days {
-            Some(d) => s.push_str(&format!(
-                "so a handshake is due at least every {} at one message every {interval_s} s ({:.2e} a year)",
+        if let (Some(d), Some(y)) = (self.days_per_key, self.handshakes_per_year) {
+            s.push_str(&format!(
+                ", so at one message every {interval_s} s a handshake is due at least every {} ({} a year)",
                 duration(d),
-                self.handshakes_per_year.unwrap_or(0.0)
-            )),
-            None => s.push_str("whatever the interval"),
+                per_year(y)
+            ));
         }
-        match self.session_messages {
+        match self.asked_session_messages {
             Some(n) if self.session_past_limit => s.push_str(&format!(
-                ". --session-messages {n} PASSES this limit: rekey after {} messages.",
+                ". --session-messages {n} PASSES this limit: rekey after {} messages at most.",
                 count(q)
             )),
             Some(n) => s.push_str(&format!(
-                "; --session-messages {n} is within it ({} of the limit).",
-                crate::ranking::percent_of(n as f64, q as f64)
+                "; --session-messages {n} stays within it: a handshake every {} ({} a year).",
+                duration(n as f64 * interval_s / SECONDS_PER_DAY),
+                per_year(DAYS_PER_YEAR * SECONDS_PER_DAY / (n as f64 * interval_s))
             )),
             None => s.push('.'),
         }
         s
+    }
+}
+
+/// Handshakes a year as a person reads them: "4.2e-5", "12".
+fn per_year(y: f64) -> String {
+    match y {
+        y if y >= 10.0 => format!("{y:.0}"),
+        y if y >= 0.01 => format!("{y:.2}"),
+        y => format!("{y:.1e}"),
     }
 }
 
@@ -573,9 +585,14 @@ mod tests {
         let q = ((34.5_f64.exp2() - 1.0) / 27.0).floor() as u64;
         assert_eq!(k.messages_per_key, Some(q));
         assert_eq!(k.binding, Some(Binding::Confidentiality));
-        assert_eq!(k.days, Some(q as f64 * 600.0 / 86_400.0));
+        assert_eq!(k.days_per_key, Some(q as f64 * 600.0 / 86_400.0));
         assert!(k.session_past_limit, "1e9 > {q}");
-        assert!(k.source.contains("§6.2.1"), "{}", k.source);
+        assert_eq!(k.limit_source, "draft-irtf-cfrg-aead-limits-11 §6.2");
+        assert!(
+            k.limit_equations[0].starts_with("§6.2.1"),
+            "{:?}",
+            k.limit_equations
+        );
         let sentence = k.sentence("aead:aes-128-gcm", 600.0);
         assert!(sentence.contains("PASSES"), "{sentence}");
         let within = key_lifetime("aead:aes-128-gcm", 415, 600.0, Some(1000));
@@ -608,11 +625,11 @@ mod tests {
                 assert!(limits().aead(&name).is_some(), "{name} has no entry");
             }
             assert!(
-                k.messages_per_key.is_some() || k.note.is_some(),
+                k.messages_per_key.is_some() || k.limit_note.is_some(),
                 "{name}: neither a limit nor why none"
             );
         }
         let k = key_lifetime("aead:aes-256-gcm-siv", 100, 600.0, None);
-        assert!(k.note.unwrap().contains("no published limit"));
+        assert!(k.limit_note.unwrap().contains("no published limit"));
     }
 }

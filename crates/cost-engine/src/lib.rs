@@ -14,12 +14,12 @@
 //! Modules import only from lower rows (`tests/import_layers.rs`):
 //!
 //! ```text
-//! 4  key_limits
 //! 3  ranking  choices
 //! 2  engine_cost  tie
 //! 1  scheme_cost
 //! 0  on_air  device_times
 //! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
+//!    key_limits
 //! ```
 
 pub mod choices;

@@ -14,12 +14,12 @@ const LAYERS: &[&[&str]] = &[
         "session_share",
         "implementation_choice",
         "engine_use",
+        "key_limits",
     ],
     &["on_air", "device_times"],
     &["scheme_cost"],
     &["engine_cost", "tie"],
     &["ranking", "choices"],
-    &["key_limits"],
 ];
 
 fn row(module: &str) -> Option<usize> {
