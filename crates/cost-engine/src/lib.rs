@@ -5,7 +5,8 @@
 //! ([`on_air`]), a hardware engine's share ([`engine_cost`]), each
 //! primitive's fastest implementation ([`implementation_choice`]), which
 //! candidates rank and why the others do not ([`choices`]), and the ranking's
-//! order and tie ([`ranking`], [`tie`]). It reads no file, starts no thread
+//! order and tie ([`ranking`], [`tie`]), and how many messages one key may
+//! protect under each AEAD's published limits ([`key_limits`]). It reads no file, starts no thread
 //! and builds no C: the facts come in as values (shipped tables, profiles,
 //! links), so it builds for `wasm32-unknown-unknown` as for the host.
 //! Loading, sealing and timing are `crates/cost`'s.
@@ -18,6 +19,7 @@
 //! 1  scheme_cost
 //! 0  on_air  device_times
 //! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
+//!    key_limits
 //! ```
 
 pub mod choices;
@@ -27,6 +29,7 @@ pub mod engine_cost;
 pub mod engine_use;
 pub mod error;
 pub mod implementation_choice;
+pub mod key_limits;
 pub mod on_air;
 pub mod ranking;
 pub mod schc_packet;

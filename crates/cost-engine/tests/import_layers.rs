@@ -14,6 +14,7 @@ const LAYERS: &[&[&str]] = &[
         "session_share",
         "implementation_choice",
         "engine_use",
+        "key_limits",
     ],
     &["on_air", "device_times"],
     &["scheme_cost"],

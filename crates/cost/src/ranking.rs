@@ -562,6 +562,12 @@ impl Ranking {
                             .collect(),
                         implementation_breakdown: c.implementation.clone(),
                         constant_time: c.constant_time.clone(),
+                        key_limit: Some(cost_engine::key_limits::key_lifetime(
+                            c.name(),
+                            c.sealed_bytes,
+                            self.interval_s,
+                            req.session_messages,
+                        )),
                     }
                 })
                 .collect(),
@@ -734,6 +740,11 @@ pub struct RankedRow {
     /// The hardware engine doing part of the seal, with its sources.
     #[serde(default)]
     pub engine: Option<cost_engine::engine_use::EngineUse>,
+    /// Messages one key may protect under the scheme's published limits at
+    /// `sealed_bytes` a message, the days that makes at `interval_s`, the
+    /// source, and whether `--session-messages` passes it (`key_limits`).
+    #[serde(default)]
+    pub key_limit: Option<cost_engine::key_limits::KeyLifetime>,
 }
 
 /// One implementation's whole seal path of a ranked row's scheme.
@@ -922,6 +933,13 @@ impl RankingSummary {
                 Some(e) => format!(" [{}: published]{mark}", e.engine),
                 None => mark,
             };
+            let mark = match row.key_limit.as_ref().filter(|k| k.session_past_limit) {
+                Some(k) => format!(
+                    " [SESSION PAST KEY LIMIT {}]{mark}",
+                    k.messages_per_key.unwrap_or_default()
+                ),
+                None => mark,
+            };
             let _ = writeln!(
                 o,
                 "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>7} {:>7} {:>9}  {}",
@@ -974,6 +992,26 @@ impl RankingSummary {
             let _ = writeln!(o, "  {shown}: {}", row.implementation_sentence());
             named.push(shown);
         }
+        // Messages per key under each shown scheme's published limits.
+        let mut said: Vec<&str> = Vec::new();
+        for row in self.rows.iter().take(top) {
+            let Some(k) = row
+                .key_limit
+                .as_ref()
+                .filter(|_| !said.contains(&row.scheme.as_str()))
+            else {
+                continue;
+            };
+            if said.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "\nMessages one key may protect (published limits at the row's sealed length; {}):",
+                    k.limit_target
+                );
+            }
+            let _ = writeln!(o, "  {}: {} [{}]", row.scheme, k.short(), k.limit_source);
+            said.push(&row.scheme);
+        }
         // Schemes the device itself cannot seal with (does not build, fit
         // or pass there, or never measured): said, never ranked.
         let unfit: Vec<&Excluded> = self
@@ -999,6 +1037,13 @@ impl RankingSummary {
         let _ = writeln!(o);
         for session in &self.sessions {
             let _ = writeln!(o, "{}\n", session.sentence);
+        }
+        if let Some((row, k)) = self
+            .rows
+            .first()
+            .and_then(|r| Some((r, r.key_limit.as_ref()?)))
+        {
+            let _ = writeln!(o, "{}\n", k.sentence(&row.scheme, self.interval_s));
         }
         if let Some(p) = &self.post_quantum {
             let _ = writeln!(o, "{p}\n");
