@@ -283,8 +283,8 @@ pub struct DraftRow {
     /// The device's frames (fragments included) and the responder's downlinks.
     pub uplink_frames: Option<u32>,
     pub downlinks: Option<u32>,
-    /// Time on air of every frame both ways, s.
-    pub airtime_s: Option<f64>,
+    /// The device's own frames' time on air, s (what its duty cycle counts).
+    pub device_airtime_s: Option<f64>,
     /// The duty cycle's off-time the device's own frames take, hours.
     pub duty_cycle_h: Option<f64>,
     /// Why the handshake cannot run on the link, as the link model says.
@@ -309,7 +309,7 @@ pub fn row(suite: &Suite, link: &link::LinkSpec) -> Result<DraftRow, HandshakeEr
         bytes,
         uplink_frames: None,
         downlinks: None,
-        airtime_s: None,
+        device_airtime_s: None,
         duty_cycle_h: None,
         refused: None,
         cost: None,
@@ -325,7 +325,7 @@ pub fn row(suite: &Suite, link: &link::LinkSpec) -> Result<DraftRow, HandshakeEr
             };
             row.uplink_frames = Some(by("initiator"));
             row.downlinks = Some(by("responder"));
-            row.airtime_s = Some(c.total_airtime_ms / 1e3);
+            row.device_airtime_s = Some(c.initiator_airtime_ms / 1e3);
             row.duty_cycle_h = duty_hours(&c.messages);
             row.cost = Some(c);
         }
@@ -348,6 +348,7 @@ pub fn row(suite: &Suite, link: &link::LinkSpec) -> Result<DraftRow, HandshakeEr
             }
             if !up.is_empty() {
                 row.uplink_frames = Some(up.iter().map(|m| m.frames).sum());
+                row.device_airtime_s = Some(up.iter().map(|m| m.airtime_ms).sum::<f64>() / 1e3);
                 row.duty_cycle_h = duty_hours(&up);
             }
             row.downlinks = downlinks_needed(&sizes, link);
@@ -412,19 +413,25 @@ pub const TABLE_LINKS: [&str; 5] = [
 pub fn text(rows: &[DraftRow]) -> String {
     let opt = |v: Option<u32>| v.map_or_else(|| "-".into(), |v| v.to_string());
     let mut out = format!(
-        "{:<34} {:<18} {:>6} {:>7} {:>9} {:>10} {:>8}\n",
-        "suite (costed from drafts)", "link", "bytes", "frames", "downlinks", "on air s", "duty h"
+        "{:<34} {:<18} {:>6} {:>7} {:>9} {:>11} {:>8}\n",
+        "suite (costed from drafts)",
+        "link",
+        "bytes",
+        "frames",
+        "downlinks",
+        "up on air s",
+        "duty h"
     );
     let mut labels: Vec<&DraftRow> = Vec::new();
     for r in rows {
         out.push_str(&format!(
-            "{:<34} {:<18} {:>6} {:>7} {:>9} {:>10} {:>8}\n",
+            "{:<34} {:<18} {:>6} {:>7} {:>9} {:>11} {:>8}\n",
             r.suite,
             r.link,
             r.bytes,
             opt(r.uplink_frames),
             opt(r.downlinks),
-            r.airtime_s
+            r.device_airtime_s
                 .map_or_else(|| "-".into(), |s| format!("{s:.1}")),
             r.duty_cycle_h
                 .map_or_else(|| "-".into(), |h| format!("{h:.2}")),
@@ -438,8 +445,8 @@ pub fn text(rows: &[DraftRow]) -> String {
     }
     out.push_str(
         "frames: the device's, fragments included; downlinks: the responder's frames \
-         (where the link refuses them, how many it would take); duty h: the duty cycle's \
-         off-time of the device's frames\n",
+         (where the link refuses them, how many it would take); up on air: the device's \
+         frames; duty h: the duty cycle's off-time they take\n",
     );
     for r in labels {
         out.push_str(&format!(
