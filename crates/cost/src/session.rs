@@ -409,11 +409,19 @@ impl OnLink<'_> {
 }
 
 pub fn edhoc_view(
-    method: u8,
+    method: &str,
     suite: u8,
     message_4: bool,
     on: &OnLink,
 ) -> Result<HandshakeView, Error> {
+    let method = match method {
+        "psk" | "4" => return edhoc_psk_view(suite, message_4, on),
+        m => m.parse::<u8>().map_err(|_| {
+            Error::invalid(format!(
+                "--method {m}: a method number (RFC 9528: 0-3) or psk (draft-ietf-lake-edhoc-psk)"
+            ))
+        })?,
+    };
     let (fragmentation, spec) = on.resolve()?;
     let rules = on
         .compression
@@ -428,6 +436,117 @@ pub fn edhoc_view(
                 _ => Error::invalid(e),
             })?;
     view_on(link, &spec, on.device, on.data_dir)
+}
+
+/// EDHOC-PSK (draft-ietf-lake-edhoc-psk, method 4) with suite 2, costed
+/// from the draft's message sizes: no released lakers implements it.
+fn edhoc_psk_view(suite: u8, message_4: bool, on: &OnLink) -> Result<HandshakeView, Error> {
+    if suite != 2 {
+        return Err(Error::invalid(format!(
+            "--method psk is costed with suite 2 (the draft's test vectors); suite {suite} is not; \
+             its post-quantum suites: handshake drafts"
+        )));
+    }
+    if !message_4 {
+        return Err(Error::invalid(
+            "--no-message-4: EDHOC-PSK's message_4 authenticates the responder and is mandatory \
+             for mutual authentication (draft-ietf-lake-edhoc-psk §5.4)",
+        ));
+    }
+    if on.compression.is_some() {
+        return Err(Error::invalid(
+            "--compression schc compresses messages lakers runs; EDHOC-PSK is costed from its sizes",
+        ));
+    }
+    let (fragmentation, spec) = on.resolve()?;
+    let link = handshake::edhoc_drafts::on_link("edhoc-psk-s2", &spec, fragmentation)
+        .map_err(Error::invalid)?;
+    view_on(link, &spec, on.device, on.data_dir)
+}
+
+/// Each draft suite on one link, and its part on the device where named.
+#[derive(Clone, Debug, Serialize)]
+pub struct DraftRowView {
+    #[serde(flatten)]
+    pub row: handshake::edhoc_drafts::DraftRow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<OnDevice>,
+}
+
+/// What `handshake drafts` prints: every draft suite on each of `links`
+/// (the default five when none), each with the device's CPU and energy
+/// where a device is named and the suite runs on the link.
+#[derive(Clone, Debug, Serialize)]
+pub struct DraftsView {
+    pub rows: Vec<DraftRowView>,
+}
+
+pub fn drafts_view(
+    links: &[String],
+    device: Option<&str>,
+    data_dir: Option<&std::path::Path>,
+) -> Result<DraftsView, Error> {
+    let cat = crate::data::links(data_dir)?;
+    let names: Vec<&str> = match links.is_empty() {
+        true => handshake::edhoc_drafts::TABLE_LINKS.to_vec(),
+        false => links.iter().map(String::as_str).collect(),
+    };
+    let specs = names
+        .iter()
+        .map(|n| cat.get(n).cloned().map_err(Error::invalid))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows = handshake::edhoc_drafts::table(&specs).map_err(Error::failed)?;
+    let prof = match device {
+        Some(_) => Some(crate::data::profiles(data_dir)?),
+        None => None,
+    };
+    let mut out = Vec::new();
+    for row in rows {
+        let on = match (&prof, device, &row.cost) {
+            (Some(prof), Some(name), Some(cost)) => {
+                let d = prof.device(name).map_err(|e| target_hint(prof, name, e))?;
+                let spec = specs.iter().find(|s| s.name == row.link);
+                let radio = spec
+                    .map(|s| prof.radio(&s.radio).map_err(Error::invalid))
+                    .transpose()?;
+                match (spec, radio) {
+                    (Some(spec), Some(radio)) => Some(on_device(cost, d, radio, spec)?),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        out.push(DraftRowView { row, device: on });
+    }
+    Ok(DraftsView { rows: out })
+}
+
+impl DraftsView {
+    pub fn text(&self) -> String {
+        let rows: Vec<_> = self.rows.iter().map(|r| r.row.clone()).collect();
+        let mut out = handshake::edhoc_drafts::text(&rows);
+        let mut said: Vec<String> = Vec::new();
+        for r in &self.rows {
+            match &r.device {
+                Some(OnDevice::Measured(d)) => out.push_str(&format!(
+                    "on {}: {} on {}: the device's CPU {:.1} ms (KEM and signature operations; \
+                     hashing and AEAD not counted), energy {:.1} uJ (model estimate)\n",
+                    d.device, r.row.suite, r.row.link, d.initiator_cpu_ms, d.energy_uj
+                )),
+                Some(OnDevice::Unavailable {
+                    device, failure, ..
+                }) if !said.contains(&r.row.suite) => {
+                    said.push(r.row.suite.clone());
+                    out.push_str(&format!(
+                        "on {device}: {}: no device CPU: {failure}\n",
+                        r.row.suite
+                    ));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// An unknown device named like a simulated target: say which device

@@ -153,6 +153,10 @@ pub struct HandshakeCost {
     pub oscore_sender_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oscore_recipient_id: Option<String>,
+    /// Where a handshake no library runs here takes its sizes from (a
+    /// draft and its sections: [`crate::edhoc_drafts`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// Why the handshake cannot run on the link (a message no downlink
     /// carries); then nothing above is costed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -519,6 +523,7 @@ pub(crate) fn totals(
         oscore_alg: None,
         oscore_sender_id: None,
         oscore_recipient_id: None,
+        source: None,
         refused: None,
     }
 }
@@ -544,6 +549,10 @@ impl HandshakeCost {
         let title = match (self.method, self.suite) {
             (Some(m), Some(s)) => format!("EDHOC method {m} suite {s}"),
             _ => format!("{} ({})", self.protocol, self.class.as_str()),
+        };
+        let title = match &self.source {
+            Some(s) => format!("{title}, {s},"),
+            None => title,
         };
         let mut out = format!(
             "{title} on {}\n{:<10} {:<9} {:>5} {:>6} {:>12} {:>14}\n",

@@ -9,11 +9,14 @@
 //! - [`kem`]: key establishment with ML-KEM (FIPS 203) or X-Wing, signed
 //!   with ML-DSA (FIPS 204) or not: the device's ciphertext on the link, in
 //!   fragments where it needs several frames.
+//! - [`edhoc_drafts`]: EDHOC's post-quantum and PSK drafts, each message's
+//!   size derived from the draft's layout, costed on a link the same way.
 
 pub mod coap_carried;
 pub mod cost;
 pub mod credentials;
 pub mod edhoc;
+pub mod edhoc_drafts;
 pub mod error;
 pub mod kem;
 pub mod keygen;

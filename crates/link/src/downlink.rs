@@ -335,6 +335,26 @@ pub fn cost(link: &LinkSpec, bytes: u32) -> Result<DownlinkCost, LinkError> {
     }
 }
 
+/// The most one downlink frame carries on `link`: the RX1 data rate's
+/// maximum FRMPayload (class A), the fixed downlink's payload (on request),
+/// or the link's own frame (symmetric).
+pub fn frame_capacity(link: &LinkSpec) -> Result<u32, LinkError> {
+    let down = spec(link)?;
+    match down.mode {
+        Mode::Symmetric => Ok(link.cost(1, false)?.frame_capacity),
+        Mode::ClassA => {
+            let w = link.lorawan.as_ref().ok_or_else(|| {
+                LinkError::Data(format!(
+                    "link '{}': class-a without [link.lorawan]",
+                    link.name
+                ))
+            })?;
+            Ok(w.region.rx1_data_rate(w.dr, down.rx1_offset())?.max_payload)
+        }
+        Mode::OnRequest => Ok(figure(&down.max_payload)),
+    }
+}
+
 /// Refuses `downlinks` answers to the device where the link allows fewer a day.
 pub fn check_per_day(link: &LinkSpec, downlinks: u32) -> Result<(), LinkError> {
     let Some(limit) = per_day(link) else {

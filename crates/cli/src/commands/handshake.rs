@@ -16,6 +16,25 @@ pub enum Protocol {
     /// provisioned key and sends the ciphertext (signed with ML-DSA with
     /// `--kem KEM+ml-dsa-44`), in fragments where one frame is too small.
     Kem(KemArgs),
+    /// EDHOC's post-quantum and PSK drafts, costed from each message's size
+    /// as the drafts lay it out, on EU868 DR0/DR5, Sigfox, BLE and 802.15.4 by default.
+    Drafts(DraftsArgs),
+}
+
+#[derive(ClapArgs)]
+pub struct DraftsArgs {
+    /// Link name from the catalogue (`link --list`); repeat for more. Default:
+    /// lorawan-eu868-dr0, lorawan-eu868-dr5, sigfox-rc1, ble-1m-251, ieee802154.
+    #[arg(long)]
+    link: Vec<String>,
+    /// Device profile (`energy --list`): its CPU for each suite's KEM and signatures, and its energy.
+    #[arg(long)]
+    device: Option<String>,
+    /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
 }
 
 /// Where either handshake is costed.
@@ -53,9 +72,10 @@ pub struct KemArgs {
 
 #[derive(ClapArgs)]
 pub struct EdhocArgs {
-    /// Authentication method: 3 (static DH both ways; lakers implements only this one).
-    #[arg(long, default_value_t = 3)]
-    method: u8,
+    /// Authentication method: 3 (static DH both ways, run with lakers), or psk
+    /// (draft-ietf-lake-edhoc-psk, costed from the draft's sizes: no lakers release has it).
+    #[arg(long, default_value = "3")]
+    method: String,
     /// Cipher suite: 2 (AES-CCM-16-64-128, SHA-256, P-256).
     #[arg(long, default_value_t = 2)]
     suite: u8,
@@ -81,10 +101,15 @@ impl OnLink {
 pub fn run(protocol: Protocol) -> Result<(), CliError> {
     let (view, format) = match protocol {
         Protocol::Edhoc(a) => (
-            cost::session::edhoc_view(a.method, a.suite, !a.no_message_4, &a.on.view())?,
+            cost::session::edhoc_view(&a.method, a.suite, !a.no_message_4, &a.on.view())?,
             a.on.format,
         ),
         Protocol::Kem(a) => (cost::session::kem_view(&a.kem, &a.on.view())?, a.on.format),
+        Protocol::Drafts(a) => {
+            let view =
+                cost::session::drafts_view(&a.link, a.device.as_deref(), a.data_dir.as_deref())?;
+            return show_value(a.format, &view, || view.text());
+        }
     };
     show_value(format, &view, || view.text())
 }
