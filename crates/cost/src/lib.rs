@@ -12,6 +12,7 @@
 
 pub mod airtime_view;
 pub mod data;
+pub mod device_row;
 pub mod device_times;
 pub mod duty_cycle;
 pub mod energy_view;

@@ -171,10 +171,7 @@ pub fn rank_names(
         times.allow_leaky();
     }
     // The implementations measured on the device's core, for each scheme's choice.
-    let implementations = match crate::device_times::device_target(device)? {
-        Some(target) => crate::device_times::shipped_for(device, target)?,
-        None => None,
-    };
+    let implementations = crate::device_row::implementations_table(device)?;
     let setting = Setting {
         device,
         radio,
@@ -183,10 +180,7 @@ pub fn rank_names(
         interval_s,
         protocol: req.protocol.clone(),
     };
-    let engines = match req.hardware {
-        true => device_facts::engine::of_device(&device.name)?,
-        false => Vec::new(),
-    };
+    let engines = crate::device_row::engines(device, req.hardware)?;
     let asked = Asked {
         min_security: req.min_security,
         allow_legacy: req.allow_legacy,
