@@ -11,6 +11,7 @@
 //! which builds for wasm32; this crate loads (files, the store) and renders.
 
 pub mod airtime_view;
+pub mod build_commands;
 pub mod data;
 pub mod device_row;
 pub mod device_times;

@@ -494,6 +494,7 @@ impl Ranking {
             frame_fit: self.frame_fit.clone(),
             sessions: self.sessions.clone(),
             tie: self.tie.clone(),
+            build: crate::build_commands::for_request(req, &self.ranked),
             post_quantum: self.post_quantum(req),
             rows: self
                 .ranked
@@ -623,6 +624,9 @@ pub struct RankingSummary {
     /// tie-breaker that picked the first row.
     #[serde(default)]
     pub tie: Option<crate::tie::TieGroup>,
+    /// The commands that build the winner (or the best software row) for the device.
+    #[serde(default)]
+    pub build: Option<crate::build_commands::BuildCommands>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
@@ -999,6 +1003,9 @@ impl RankingSummary {
         }
         for line in &self.explanation {
             let _ = writeln!(o, "{line}");
+        }
+        if let Some(build) = &self.build {
+            let _ = write!(o, "\n{}", build.text());
         }
         let _ = writeln!(o, "\n{}", self.study003_verdict);
         if let Some(first) = self.rows.first() {
