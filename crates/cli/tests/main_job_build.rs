@@ -17,14 +17,26 @@ fn root() -> &'static Path {
 
 /// The packages (names) a build of the binary with `features` compiles.
 fn packages(features: &[&str]) -> Vec<String> {
-    let mut args = vec!["tree", "-p", "ciphermeter", "-e", "normal", "--prefix", "none"];
+    let mut args = vec![
+        "tree",
+        "-p",
+        "ciphermeter",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+    ];
     args.extend_from_slice(features);
     let out = Command::new(env!("CARGO"))
         .args(&args)
         .current_dir(root())
         .output()
         .expect("cargo runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -60,6 +72,9 @@ fn the_main_job_builds_no_network_stack_or_postgres_client() {
     // check above is about the feature set and not a renamed package.
     let full = packages(&[]);
     for name in LEFT_OUT {
-        assert!(full.iter().any(|p| p == name), "{name} is gone from the default build");
+        assert!(
+            full.iter().any(|p| p == name),
+            "{name} is gone from the default build"
+        );
     }
 }

@@ -216,20 +216,13 @@ pub fn choices(
                 excluded.push((cost.name().to_string(), why));
                 continue;
             }
-            let mut cost = cost;
-            if let (Some(table), true) = (on.implementations, cost.cpu_source.is_device()) {
-                cost.implementation =
-                    crate::implementation_choice::choose(table, name, cost.plaintext_bytes);
-                // The same message with each engine doing what it can of it.
-                for engine in on.engines {
-                    if let Some(row) =
-                        crate::engine_cost::with_engine(&cost, engine, table, setting)?
-                    {
-                        ranked.push(row);
-                    }
-                }
-            }
-            ranked.push(cost);
+            // The same message with each engine doing what it can of it.
+            ranked.extend(crate::engine_cost::device_rows(
+                cost,
+                on.implementations,
+                on.engines,
+                setting,
+            )?);
         }
     }
     Ok(Choices {

@@ -12,6 +12,29 @@ use device_facts::Implementation;
 use device_facts::cost_table::{CostTable, interpolate};
 use device_facts::engine::{Engine, SoftwareGhash};
 
+/// A scheme's rows on the device, as `recommend` ranks them and `energy`
+/// picks among them: one per engine that does part of it, then `cost` itself
+/// with its per-primitive choice. A row without the device's own time has
+/// no engine rows.
+pub fn device_rows(
+    mut cost: SchemeCost,
+    table: Option<&CostTable>,
+    engines: &[Engine],
+    setting: &Setting,
+) -> Result<Vec<SchemeCost>, Error> {
+    let mut rows = Vec::new();
+    if let (Some(table), true) = (table, cost.cpu_source.is_device()) {
+        let name = cost.name().to_string();
+        cost.implementation =
+            crate::implementation_choice::choose(table, &name, cost.plaintext_bytes);
+        for engine in engines {
+            rows.extend(with_engine(&cost, engine, table, setting)?);
+        }
+    }
+    rows.push(cost);
+    Ok(rows)
+}
+
 /// `cost` (a device-measured row) with `engine` doing what it can of the
 /// scheme's primitives, or none where the engine does none of them.
 pub fn with_engine(

@@ -19,6 +19,8 @@ use crate::device_times::DeviceTimes;
 use crate::duty_cycle;
 use crate::link_view::parse_bytes;
 use crate::message::{Message, MessageSpec, build_note, host_time_label, message_len};
+use crate::scheme_cost::{Setting, protocol_cost};
+use cost_engine::scheme_cost::message_energy;
 
 /// The two messages to compare.
 pub enum Messages {
@@ -56,11 +58,12 @@ impl Messages {
 pub enum CpuChoice<'a> {
     /// The default: the device's own instruction stream, from a stored
     /// simulation of the same firmware or the shipped device cost table.
-    /// `implementations` (`--impl`; empty: all) may run the seal: the
-    /// fastest whole seal path measured among them is the device's time.
+    /// `choice` (`--impl`, as `recommend` reads it) says whose code may run
+    /// the seal and whether the device's engines may do part of it: the
+    /// scheme's row `recommend` ranks first under it is the device's time.
     Device {
         store: &'a Store,
-        implementations: Vec<device_facts::Implementation>,
+        choice: device_facts::implementation::Choice,
     },
     /// Device-level, given by the user.
     User(f64),
@@ -118,7 +121,7 @@ impl CpuSource {
             },
             CpuSource::Device(list) => CpuChoice::Device {
                 store: store()?,
-                implementations: device_facts::implementation::parse_list(&list)?,
+                choice: device_facts::implementation::parse_choice(&list)?,
             },
         })
     }
@@ -179,6 +182,8 @@ pub struct CpuTime {
     source: String,
     /// Whose code the device's seal path ran (none: not a device time).
     implementation: Option<String>,
+    /// A hardware engine doing part of the seal, as `recommend`'s row has it.
+    engine: Option<cost_engine::engine_use::EngineUse>,
     measured: Option<measure::Measurement>,
 }
 
@@ -187,6 +192,7 @@ fn user_cpu(us: f64) -> CpuTime {
         us,
         source: "device-level, user-supplied (--cpu-us)".into(),
         implementation: None,
+        engine: None,
         measured: None,
     }
 }
@@ -195,8 +201,16 @@ fn user_cpu(us: f64) -> CpuTime {
 pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     let (device, spec, radio, battery) = (req.device, req.link, req.radio, req.battery);
     let interval = parse_interval(&req.interval).map_err(Error::invalid)?;
+    let setting = Setting {
+        device,
+        radio,
+        link: spec,
+        battery,
+        interval_s: interval,
+        protocol: req.protocol.clone(),
+    };
     let sizes = match &req.messages {
-        Messages::Real(spec) => message_sizes(spec, &req.cpu, device)?,
+        Messages::Real(spec) => message_sizes(spec, &req.cpu, &setting)?,
         Messages::Bytes { plain, sealed } => byte_sizes(*plain, *sealed, &req.cpu)?,
     };
     let (plain, sealed, cpu_us) = (sizes.plain, sizes.sealed, sizes.cpu.us);
@@ -207,29 +221,18 @@ pub fn view<'a>(req: &'a Request<'a>) -> Result<EnergyView<'a>, Error> {
     let mut rows = Vec::new();
     let mut loads = Vec::new();
     let mut protocols = Vec::new();
-    for (label, bytes, cpu_s) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us * 1e-6)] {
-        let cost = match (&sizes.schc, label) {
-            (Some(p), "sealed") => crate::on_air::packet_cost(spec, p, &req.send)?,
-            _ => spec.cost_with(bytes, &req.send).map_err(Error::invalid)?,
-        };
-        let load = MessageLoad {
-            cpu_time_s: cpu_s,
+    for (label, bytes, cpu_us) in [("plaintext", plain, 0.0), ("sealed", sealed, cpu_us)] {
+        let schc = sizes.schc.as_ref().filter(|_| label == "sealed");
+        let cost = crate::on_air::message_cost(spec, bytes as usize, schc, &req.send)?;
+        // The energy `recommend` gives a row of this CPU time and cost on air.
+        let est = message_energy(&setting, &cost, cpu_us).map_err(Error::invalid)?;
+        let protocol = protocol_cost(&setting, &cost).map_err(Error::invalid)?;
+        loads.push(MessageLoad {
+            cpu_time_s: cpu_us * 1e-6,
             airtime: cost.airtime,
             rx_time: cost.rx_time,
             tx_power_dbm: spec.tx_power_dbm,
-        };
-        let protocol = energy::protocol::cost(
-            spec,
-            radio,
-            cost.frames,
-            cost.airtime.as_secs() + cost.rx_time.as_secs(),
-            interval,
-            &req.protocol,
-        )
-        .map_err(Error::invalid)?;
-        let est = energy::estimate_with(device, radio, battery, &load, interval, protocol.as_ref())
-            .map_err(Error::invalid)?;
-        loads.push(load);
+        });
         protocols.push(protocol);
         rows.push((label.to_string(), cost, est));
     }
@@ -310,6 +313,7 @@ impl EnergyView<'_> {
             "cpu_time_us": cpu_us,
             "cpu_time_source": sizes.cpu.source,
             "implementation": sizes.cpu.implementation,
+            "engine": sizes.cpu.engine,
             "cpu_time_measurement": sizes.cpu.measured.as_ref().map(|m| json!({
                 "median_us": m.ns.median / 1000.0,
                 "ci95_us": [m.ns.ci95_low / 1000.0, m.ns.ci95_high / 1000.0],
@@ -512,7 +516,7 @@ fn device_cpu(
 
 /// `--scheme`: the serialized reading against the same reading sealed, the seal's CPU
 /// time measured here unless `--cpu-us` gives a device-level one.
-fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result<Sizes, Error> {
+fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, setting: &Setting) -> Result<Sizes, Error> {
     if spec.scheme.is_none() {
         return Err(Error::invalid(
             "energy compares the plaintext with a sealed message: add --scheme (e.g. --scheme aead:aes-128-gcm)",
@@ -522,17 +526,7 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
     let sealed = msg.sealed.as_ref().expect("a scheme was given");
     let mut cpu = match cpu {
         CpuChoice::User(us) => user_cpu(*us),
-        CpuChoice::Device {
-            store,
-            implementations,
-        } => own_device_cpu(
-            store,
-            device,
-            implementations,
-            &sealed.scheme,
-            sealed.container,
-            msg.plaintext.len(),
-        )?,
+        CpuChoice::Device { store, choice } => own_device_cpu(store, choice, &msg, setting)?,
         CpuChoice::Stored { store, target } => device_cpu(
             store,
             *target,
@@ -547,6 +541,7 @@ fn message_sizes(spec: &MessageSpec, cpu: &CpuChoice, device: &Device) -> Result
                 source: format!("{} ({})", host_time_label(), std::env::consts::ARCH),
                 // The host seals with RustCrypto's code (`HostSealer::new`).
                 implementation: Some(device_facts::Implementation::RustCrypto.name().into()),
+                engine: None,
                 measured: Some(t.measurement),
             }
         }
@@ -625,17 +620,18 @@ fn row_json(label: &str, c: &::link::LinkCost, e: &EnergyEstimate) -> Value {
 /// says how to give one. Never this host's time in the device's place.
 fn own_device_cpu(
     store: &Store,
-    device: &Device,
-    implementations: &[device_facts::Implementation],
-    scheme: &seal::Scheme,
-    container: MessageContainer,
-    reading_bytes: usize,
+    choice: &device_facts::implementation::Choice,
+    msg: &Message,
+    setting: &Setting,
 ) -> Result<CpuTime, Error> {
+    let device = setting.device;
+    let sealed = msg.sealed.as_ref().expect("a scheme was given");
+    let (scheme, container) = (&sealed.scheme, sealed.container);
     let mut times = crate::device_times::for_device(store, device)?;
     if let Some(t) = times.as_mut()
-        && !implementations.is_empty()
+        && !choice.software.is_empty()
     {
-        t.restrict(implementations);
+        t.restrict(&choice.software);
     }
     let Some(times) = times else {
         if let Some(target) = crate::device_times::device_target(device)? {
@@ -656,7 +652,7 @@ fn own_device_cpu(
             device.name, device.cpu
         )));
     };
-    let choice = times.seal_choice(scheme, container, reading_bytes).ok_or_else(|| {
+    times.seal_choice(scheme, container, msg.plaintext.len()).ok_or_else(|| {
         let why = match times.failure(scheme) {
             Some(w) => format!("on {}: {w}", times.target.name()),
             None => format!("not measured: run `ciphermeter mcu --target {} {}`", times.target.name(), scheme.name()),
@@ -668,7 +664,26 @@ fn own_device_cpu(
             times.describe(),
         ))
     })?;
-    Ok(device_time(choice, &times))
+    let row = crate::device_row::best(device, &times, choice.hardware, msg, setting)?;
+    let implementation = match &row.engine {
+        Some(e) => e.label(),
+        None => row.seal_implementation.name().to_string(),
+    };
+    // An engine row's source already says whose code surrounds the engine.
+    let whose = match &row.engine {
+        Some(_) => String::new(),
+        None => format!(", {}'s code", row.seal_implementation.label()),
+    };
+    Ok(CpuTime {
+        us: row.cpu_us,
+        source: format!(
+            "{}{whose}, whole message path (serialize, seal, container)",
+            row.cpu_source.describe()
+        ),
+        implementation: Some(implementation),
+        engine: row.engine,
+        measured: None,
+    })
 }
 
 /// A device's seal time, labelled with where its counts came from and
@@ -682,6 +697,7 @@ fn device_time((us, imp): (f64, device_facts::Implementation), times: &DeviceTim
             imp.label()
         ),
         implementation: Some(imp.name().to_string()),
+        engine: None,
         measured: None,
     }
 }
@@ -694,6 +710,7 @@ fn byte_sizes(plain: u32, sealed: u32, cpu: &CpuChoice) -> Result<Sizes, Error> 
             us: 0.0,
             source: "not given: 0 (give --cpu-us, or --scheme to measure the seal here)".into(),
             implementation: None,
+            engine: None,
             measured: None,
         },
         CpuChoice::Stored { .. } => {

@@ -11,7 +11,9 @@
 //! which builds for wasm32; this crate loads (files, the store) and renders.
 
 pub mod airtime_view;
+pub mod build_commands;
 pub mod data;
+pub mod device_row;
 pub mod device_times;
 pub mod duty_cycle;
 pub mod energy_view;

@@ -171,10 +171,7 @@ pub fn rank_names(
         times.allow_leaky();
     }
     // The implementations measured on the device's core, for each scheme's choice.
-    let implementations = match crate::device_times::device_target(device)? {
-        Some(target) => crate::device_times::shipped_for(device, target)?,
-        None => None,
-    };
+    let implementations = crate::device_row::implementations_table(device)?;
     let setting = Setting {
         device,
         radio,
@@ -183,10 +180,7 @@ pub fn rank_names(
         interval_s,
         protocol: req.protocol.clone(),
     };
-    let engines = match req.hardware {
-        true => device_facts::engine::of_device(&device.name)?,
-        false => Vec::new(),
-    };
+    let engines = crate::device_row::engines(device, req.hardware)?;
     let asked = Asked {
         min_security: req.min_security,
         allow_legacy: req.allow_legacy,
@@ -500,6 +494,7 @@ impl Ranking {
             frame_fit: self.frame_fit.clone(),
             sessions: self.sessions.clone(),
             tie: self.tie.clone(),
+            build: crate::build_commands::for_request(req, &self.ranked),
             post_quantum: self.post_quantum(req),
             rows: self
                 .ranked
@@ -635,6 +630,9 @@ pub struct RankingSummary {
     /// tie-breaker that picked the first row.
     #[serde(default)]
     pub tie: Option<crate::tie::TieGroup>,
+    /// The commands that build the winner (or the best software row) for the device.
+    #[serde(default)]
+    pub build: Option<crate::build_commands::BuildCommands>,
     pub rows: Vec<RankedRow>,
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
@@ -1050,6 +1048,9 @@ impl RankingSummary {
         }
         for line in &self.explanation {
             let _ = writeln!(o, "{line}");
+        }
+        if let Some(build) = &self.build {
+            let _ = write!(o, "\n{}", build.text());
         }
         let _ = writeln!(o, "\n{}", self.study003_verdict);
         if let Some(first) = self.rows.first() {

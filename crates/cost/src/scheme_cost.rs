@@ -156,6 +156,22 @@ pub fn cost_schemes(
         .collect())
 }
 
+/// A sealed message's cost on the device `times` holds (no host timing):
+/// the row `recommend` costs for it, for `energy`'s own message.
+pub fn device_cost(
+    message: &Message,
+    setting: &Setting,
+    times: &DeviceTimes,
+) -> Result<SchemeCost, Error> {
+    finish(
+        message,
+        None,
+        &message.sample.to_string(),
+        setting,
+        Some(times),
+    )
+}
+
 /// A scheme's cost from its message and its host seal time.
 fn finish(
     message: &Message,

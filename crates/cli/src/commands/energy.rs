@@ -62,7 +62,8 @@ pub struct Args {
     /// Messages per EDHOC session: a row with the handshake spread over N, and from what N it stops mattering.
     #[arg(long, value_name = "N")]
     session_messages: Option<u64>,
-    /// Whose code may seal on the device (as `recommend --impl`): the fastest measured one counts.
+    /// Whose code may seal on the device, as `recommend --impl` reads it (a list, hardware,
+    /// software): the scheme's row recommend ranks first under it counts.
     #[arg(long = "impl", value_name = "IMPL", default_value = "all")]
     implementation: String,
     #[command(flatten)]

@@ -1,0 +1,231 @@
+//! One step from `recommend`'s answer to the build (issue 63, item 2): the
+//! commands that build the winner for the device, the C library
+//! (crates/seal-ffi, docs/c-library.md) for its scheme and implementation and
+//! `device-send`'s firmware. Where the C library has no path for the winner
+//! (an engine: no driver is built; OSCORE, or a key established per session:
+//! it seals json, binary and cose under a pre-shared key), it says so and
+//! gives the best software row it builds instead.
+
+use device_facts::{Implementation, Target};
+use serde::{Deserialize, Serialize};
+
+use crate::scheme_cost::SchemeCost;
+
+/// The commands for one ranked row, as a shell runs them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuildCommands {
+    pub scheme: String,
+    pub implementation: String,
+    pub container: String,
+    /// The Rust target the C library is built for (the device's simulated core's).
+    pub rust_target: String,
+    /// Builds `libciphermeter_seal_ffi.a` with this scheme and backend only;
+    /// none when no ranked row is one the C library builds (then `scheme` is
+    /// the winner's and `instead_of_winner` says why).
+    pub c_library: Option<String>,
+    /// A key for it, then the simulated device sealing with the same code
+    /// (none where `device-send` has no board for the core).
+    pub device_send: Option<String>,
+    /// Why `device_send` is none.
+    pub device_send_missing: Option<String>,
+    /// Why these are not the winner's commands (none: they are).
+    pub instead_of_winner: Option<String>,
+}
+
+impl BuildCommands {
+    /// The hand-over in words and commands, for the text answer.
+    pub fn text(&self) -> String {
+        let mut o = String::new();
+        if let Some(why) = &self.instead_of_winner {
+            o.push_str(&format!("{why}\n"));
+        }
+        let Some(c_library) = &self.c_library else {
+            return o;
+        };
+        let whose = self
+            .implementation
+            .parse::<Implementation>()
+            .map_or(self.implementation.as_str(), |i| i.label());
+        o.push_str(&format!(
+            "Build it (docs/c-library.md): the C library for {} with {whose}'s code for {}:\n  {}\n",
+            self.scheme, self.rust_target, c_library
+        ));
+        match (&self.device_send, &self.device_send_missing) {
+            (Some(cmd), _) => o.push_str(&format!(
+                "and the simulated device sealing with it (device-send):\n  {cmd}\n"
+            )),
+            (None, Some(why)) => o.push_str(&format!("device-send: {why}\n")),
+            (None, None) => {}
+        }
+        o
+    }
+}
+
+/// Why the C library cannot build `row`, every reason, if it cannot.
+fn no_c_path(row: &SchemeCost) -> Option<String> {
+    let mut why = Vec::new();
+    if let Some(e) = &row.engine {
+        why.push(format!(
+            "the C library has no driver for the {} (docs/engines.md, \"Not built yet\")",
+            e.engine_title
+        ));
+    }
+    if row.container.is_oscore() || row.scheme.is_oscore() {
+        why.push("it seals json, binary and cose, not OSCORE".into());
+    }
+    if row.session.is_some() {
+        why.push("it seals under a pre-shared key and runs no key establishment".into());
+    }
+    if !row.scheme.allows_counter_nonces() {
+        why.push("it seals under counter nonces, which this scheme may not use".into());
+    }
+    if row.seal_implementation.sealing_backend().is_none() {
+        why.push(format!(
+            "{} is no backend of the sealing core",
+            row.seal_implementation.label()
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+/// The C library's build for `scheme` by `imp` on `target`: docs/c-library.md's
+/// commands, the AVR's with its nightly toolchain and flags.
+fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
+    let features = match imp {
+        Implementation::RustCrypto => String::new(),
+        other => format!(" --features backend-{}", other.name()),
+    };
+    let env = format!(
+        "CIPHERMETER_SCHEME={scheme} CIPHERMETER_BACKEND={}",
+        imp.name()
+    );
+    let triple = target.rust_target();
+    match target.is_avr() {
+        false => format!(
+            "{env} cargo build --release -p ciphermeter-seal-ffi{features} --target {triple}"
+        ),
+        true => format!(
+            "{env} RUSTFLAGS='-C target-cpu={} --cfg sha2_backend_soft=\"compact\"' \
+             CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+             CARGO_PROFILE_RELEASE_PANIC=abort cargo +{} build --release -Zbuild-std=core \
+             -p ciphermeter-seal-ffi{features} --target {triple} --target-dir target/avr-ffi",
+            target.name(),
+            target.toolchain()
+        ),
+    }
+}
+
+/// The commands for the first of `ranked` (cheapest first) the C library
+/// builds on `target`, saying why where that is not the winner, or why none
+/// is; none for an empty ranking.
+pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommands> {
+    let winner = ranked.first()?;
+    let row = ranked.iter().find(|r| no_c_path(r).is_none());
+    let instead_of_winner = match (row, no_c_path(winner)) {
+        (_, None) => None,
+        (Some(row), Some(why)) => Some(format!(
+            "The C library cannot build the winner, {}: {why}; the best software row it builds is {} by {}:",
+            winner.shown_name(),
+            row.name(),
+            row.seal_implementation.label()
+        )),
+        (None, Some(why)) => {
+            return Some(BuildCommands {
+                scheme: winner.name().to_string(),
+                implementation: winner.seal_implementation.name().to_string(),
+                container: winner.container.as_str().to_string(),
+                rust_target: target.rust_target().to_string(),
+                c_library: None,
+                device_send: None,
+                device_send_missing: None,
+                instead_of_winner: Some(format!(
+                    "The C library cannot build the winner, {}: {why}; nor any other ranked row (it seals json, binary and cose: --container all ranks them).",
+                    winner.shown_name()
+                )),
+            });
+        }
+    };
+    let row = row?;
+    let (scheme, imp) = (row.name(), row.seal_implementation);
+    let (device_send, device_send_missing) = match mcu_board(target) {
+        Ok(()) => (
+            Some(format!(
+                "ciphermeter keygen --scheme {scheme} --nonce counter --output device.key && \
+                 ciphermeter device-send --target {} --impl {} --key-file device.key",
+                target.name(),
+                imp.name()
+            )),
+            None,
+        ),
+        Err(why) => (None, Some(why)),
+    };
+    Some(BuildCommands {
+        scheme: scheme.to_string(),
+        implementation: imp.name().to_string(),
+        container: row.container.as_str().to_string(),
+        rust_target: target.rust_target().to_string(),
+        c_library: Some(c_library(scheme, imp, target)),
+        device_send,
+        device_send_missing,
+        instead_of_winner,
+    })
+}
+
+/// [`for_ranking`] on the request's device; none for a device no simulator
+/// runs (no build target), or whose profile no longer loads (`rank` loaded it).
+pub fn for_request(req: &crate::ranking::Request, ranked: &[SchemeCost]) -> Option<BuildCommands> {
+    let profiles = crate::data::profiles(req.data_dir.as_deref()).ok()?;
+    let device = profiles.device(&req.device).ok()?;
+    let target = crate::device_times::device_target(device).ok()??;
+    for_ranking(target, ranked)
+}
+
+/// Whether `device-send` has a board for the core (crates/mcu `uplink`).
+fn mcu_board(target: Target) -> Result<(), String> {
+    match target.is_riscv() {
+        true => Err(format!(
+            "device-send runs on atmega1284p and the Cortex-M targets; {} has no uplink board yet",
+            target.name()
+        )),
+        false => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/c-library.md's commands, for a Cortex-M0+ and the ATmega1284P.
+    #[test]
+    fn the_c_library_commands_are_the_documented_ones() {
+        assert_eq!(
+            c_library(
+                "aead:aes-128-ccm",
+                Implementation::MbedTls,
+                Target::CortexM0plus
+            ),
+            "CIPHERMETER_SCHEME=aead:aes-128-ccm CIPHERMETER_BACKEND=mbedtls cargo build --release \
+             -p ciphermeter-seal-ffi --features backend-mbedtls --target thumbv6m-none-eabi"
+        );
+        let avr = c_library(
+            "aead:aes-128-ccm",
+            Implementation::RustCrypto,
+            Target::Atmega1284p,
+        );
+        assert!(
+            avr.starts_with(
+                "CIPHERMETER_SCHEME=aead:aes-128-ccm CIPHERMETER_BACKEND=rustcrypto \
+                 RUSTFLAGS='-C target-cpu=atmega1284p --cfg sha2_backend_soft=\"compact\"' \
+                 CARGO_PROFILE_RELEASE_OPT_LEVEL=s"
+            ),
+            "{avr}"
+        );
+        assert!(
+            avr.ends_with(
+                "build --release -Zbuild-std=core -p ciphermeter-seal-ffi --target avr-none \
+                 --target-dir target/avr-ffi"
+            ),
+            "{avr}"
+        );
+    }
+}
