@@ -147,8 +147,8 @@ pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommand
     };
     let row = row?;
     let (scheme, imp) = (row.name(), row.seal_implementation);
-    let (device_send, device_send_missing) = match mcu_board(target) {
-        Ok(()) => (
+    let (device_send, device_send_missing) = match target.uplink_refusal() {
+        None => (
             Some(format!(
                 "ciphermeter keygen --scheme {scheme} --nonce counter --output device.key && \
                  ciphermeter device-send --target {} --impl {} --key-file device.key",
@@ -157,7 +157,7 @@ pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommand
             )),
             None,
         ),
-        Err(why) => (None, Some(why)),
+        Some(why) => (None, Some(why)),
     };
     Some(BuildCommands {
         scheme: scheme.to_string(),
@@ -178,17 +178,6 @@ pub fn for_request(req: &crate::ranking::Request, ranked: &[SchemeCost]) -> Opti
     let device = profiles.device(&req.device).ok()?;
     let target = crate::device_times::device_target(device).ok()??;
     for_ranking(target, ranked)
-}
-
-/// Whether `device-send` has a board for the core (crates/mcu `uplink`).
-fn mcu_board(target: Target) -> Result<(), String> {
-    match target.is_riscv() {
-        true => Err(format!(
-            "device-send runs on atmega1284p and the Cortex-M targets; {} has no uplink board yet",
-            target.name()
-        )),
-        false => Ok(()),
-    }
 }
 
 #[cfg(test)]

@@ -106,6 +106,22 @@ impl Target {
         self.family() == Family::Riscv
     }
 
+    /// Why `device-send` cannot run on it (its file's `no_uplink_board`),
+    /// naming the targets that can; none where it can.
+    pub fn uplink_refusal(self) -> Option<String> {
+        let why = self.facts().no_uplink_board.as_ref()?;
+        let boards: Vec<&str> = Target::ALL
+            .into_iter()
+            .filter(|t| t.facts().no_uplink_board.is_none())
+            .map(Target::name)
+            .collect();
+        Some(format!(
+            "device-send runs on {}; {} has no uplink board yet ({why})",
+            boards.join(", "),
+            self.name()
+        ))
+    }
+
     /// Whether it has Thumb-2's IT blocks (conditional execution the
     /// constant-time check judges).
     pub fn has_it_blocks(self) -> bool {

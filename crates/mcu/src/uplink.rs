@@ -77,11 +77,8 @@ impl Provision<'_> {
 /// Refuses, before anything is built or written, a device that cannot run:
 /// a target without an uplink board, or a reading it cannot make.
 pub fn check(target: Target, thermometers: u8) -> Result<(), McuError> {
-    if target.is_riscv() {
-        return Err(McuError::Usage(
-            "device-send runs on atmega1284p and the Cortex-M targets; riscv32imc has no uplink board yet"
-                .into(),
-        ));
+    if let Some(why) = target.uplink_refusal() {
+        return Err(McuError::Usage(why));
     }
     Provision {
         key: &[0],

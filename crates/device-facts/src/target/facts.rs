@@ -27,6 +27,10 @@ pub struct Facts {
     pub simulator: Simulator,
     pub counter: Counter,
     pub timing: Timing,
+    /// Why `device-send` has no uplink board for it (no platform code sends
+    /// the device's frames); none: it has one.
+    #[serde(default)]
+    pub no_uplink_board: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
