@@ -15,10 +15,14 @@ const LAYERS: &[&[&str]] = &[
         "implementation_choice",
         "engine_use",
     ],
-    &["on_air", "device_times"],
-    &["scheme_cost"],
+    &["on_air", "device_times", "message"],
+    &["scheme_cost", "duty_cycle"],
     &["engine_cost", "tie"],
     &["ranking", "choices"],
+    &["request", "frame_fit"],
+    &["rank"],
+    &["summary"],
+    &["render"],
 ];
 
 fn row(module: &str) -> Option<usize> {

@@ -13,10 +13,8 @@
 pub mod airtime_view;
 pub mod data;
 pub mod device_times;
-pub mod duty_cycle;
 pub mod energy_view;
 pub mod frame;
-pub mod frame_fit;
 pub mod key_establishment;
 pub mod link_view;
 pub mod lorawan_view;
@@ -29,4 +27,6 @@ pub mod scheme_cost;
 pub mod session;
 
 // The pure part, where it moved (crates/cost-engine): the paths callers knew.
-pub use cost_engine::{Error, engine_cost, error, implementation_choice, on_air, tie};
+pub use cost_engine::{
+    Error, duty_cycle, engine_cost, error, frame_fit, implementation_choice, on_air, tie,
+};
