@@ -327,6 +327,7 @@ const STUDY_003_CHOICE: &str = "aead:aes-256-gcm";
 
 /// A ranking as data: what `recommend --format json` prints and the report shows.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound(serialize = "S: Serialize", deserialize = "S: Deserialize<'de>"))]
 pub struct RankingSummary<S = NoSession> {
     pub device: String,
     pub link: String,
