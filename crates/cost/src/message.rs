@@ -104,6 +104,16 @@ pub struct HostTime {
     pub measurement: Measurement,
 }
 
+/// A host measurement as the engine takes it: median, 95 % interval, samples (µs).
+pub fn host_us(m: &Measurement) -> (f64, f64, f64, u64) {
+    (
+        m.ns.median / 1e3,
+        m.ns.ci95_low / 1e3,
+        m.ns.ci95_high / 1e3,
+        m.ns.samples as u64,
+    )
+}
+
 impl HostTime {
     pub fn median_us(&self) -> f64 {
         self.measurement.ns.median / 1000.0
@@ -413,6 +423,6 @@ impl cost_engine::message::Messages for Sealer {
             .as_ref()
             .ok_or_else(|| Error::failed("no sealed message"))?;
         let time = sealed.measure_seal(&message.plaintext, self.quick)?;
-        Ok(Some(crate::scheme_cost::host_us(&time.measurement)))
+        Ok(Some(host_us(&time.measurement)))
     }
 }

@@ -14,7 +14,7 @@ use crate::Error;
 use crate::device_times::CpuSource;
 use crate::device_times::DeviceTimes;
 use crate::frame::{self, SealJob, time_sealings};
-use crate::message::{Message, MessageSpec, Wrap};
+use crate::message::{Message, MessageSpec, Wrap, host_us};
 pub use cost_engine::scheme_cost::{SchemeCost, Setting, protocol_cost, scheme_status};
 use cost_engine::scheme_cost::{energy_of, from_message};
 
@@ -169,16 +169,6 @@ fn finish(
         .facts()
         .ok_or_else(|| Error::failed("no sealed message"))?;
     from_message(&sealed, measurement.map(host_us), sample, setting, device)
-}
-
-/// A host measurement as the engine takes it: median, 95 % interval, samples (µs).
-pub fn host_us(m: &Measurement) -> (f64, f64, f64, u64) {
-    (
-        m.ns.median / 1e3,
-        m.ns.ci95_low / 1e3,
-        m.ns.ci95_high / 1e3,
-        m.ns.samples as u64,
-    )
 }
 
 /// The host sealing time, as a stored row.
