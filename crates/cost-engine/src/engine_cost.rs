@@ -35,6 +35,23 @@ pub fn device_rows(
     Ok(rows)
 }
 
+/// The implementations measured on the device's core, which each row's
+/// per-primitive choice and engine rows read; none without a simulated target.
+pub fn implementations_table(device: &energy::Device) -> Result<Option<CostTable>, Error> {
+    match crate::device_times::device_target(device)? {
+        Some(target) => crate::device_times::shipped_for(device, target),
+        None => Ok(None),
+    }
+}
+
+/// The device's hardware engines when `--impl` allows them, else none.
+pub fn engines(device: &energy::Device, hardware: bool) -> Result<Vec<Engine>, Error> {
+    Ok(match hardware {
+        true => device_facts::engine::of_device(&device.name)?,
+        false => Vec::new(),
+    })
+}
+
 /// `cost` (a device-measured row) with `engine` doing what it can of the
 /// scheme's primitives, or none where the engine does none of them.
 pub fn with_engine(

@@ -14,27 +14,43 @@
 //! Modules import only from lower rows (`tests/import_layers.rs`):
 //!
 //! ```text
+//! 7  render
+//! 6  summary
+//! 5  rank
+//! 4  request  frame_fit
 //! 3  ranking  choices
-//! 2  engine_cost  tie
-//! 1  scheme_cost
-//! 0  on_air  device_times
+//! 2  engine_cost  tie  build_commands
+//! 1  scheme_cost  duty_cycle
+//! 0  on_air  device_times  message
 //! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
 //!    key_limits
 //! ```
+//!
+//! `rank` answers a whole request from values (profiles, links, the
+//! device's times); `summary` is its answer as data (`recommend --format
+//! json`), `render` as text.
 
+pub mod build_commands;
 pub mod choices;
 pub mod cpu_source;
 pub mod device_times;
+pub mod duty_cycle;
 pub mod engine_cost;
 pub mod engine_use;
 pub mod error;
+pub mod frame_fit;
 pub mod implementation_choice;
 pub mod key_limits;
+pub mod message;
 pub mod on_air;
+pub mod rank;
 pub mod ranking;
+pub mod render;
+pub mod request;
 pub mod schc_packet;
 pub mod scheme_cost;
 pub mod session_share;
+pub mod summary;
 pub mod tie;
 
 pub use error::Error;

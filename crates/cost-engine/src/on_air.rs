@@ -52,3 +52,8 @@ pub fn allows(cost: &LinkCost, interval_s: f64) -> bool {
 pub fn message_len(len: usize) -> Result<u32, Error> {
     u32::try_from(len).map_err(|_| Error::invalid(format!("a {len}-byte message is too large")))
 }
+
+/// Milliseconds as a JSON number with microsecond resolution.
+pub fn ms(t: link::Micros) -> f64 {
+    (t.as_ms() * 1000.0).round() / 1000.0
+}

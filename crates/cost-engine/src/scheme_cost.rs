@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 
 use crate::Error;
 use crate::cpu_source::{ConstantTime, CpuSource};
-use crate::schc_packet::SchcPacket;
+use crate::device_times::DeviceTimes;
+use crate::message::{Ask, Messages, Sealed};
+use crate::schc_packet::{SCHC_CPU_NOTE, SchcPacket};
 
 /// Worst catalogue status among a scheme's algorithms, with the reason.
 pub fn scheme_status(scheme: &Scheme) -> (Status, Option<String>) {
@@ -80,6 +82,121 @@ pub struct SchemeCost {
     /// A hardware engine doing part of the seal (`engine_cost`): its time
     /// published, not simulated; none for software alone.
     pub engine: Option<crate::engine_use::EngineUse>,
+}
+
+/// The asked message sealed (`messages`) and costed: timed on this machine
+/// only where the device has no seal time of its own for it.
+pub fn cost_message(
+    ask: &Ask,
+    messages: &dyn Messages,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<SchemeCost, Error> {
+    let sealed = messages.seal(ask)?;
+    let device_has_it = device.is_some_and(|d| {
+        d.seal_us(&sealed.scheme, sealed.container, sealed.plaintext_bytes)
+            .is_some()
+    });
+    let host_us = match device_has_it {
+        true => None,
+        false => messages.host_time(ask)?,
+    };
+    from_message(&sealed, host_us, ask.sample, setting, device)
+}
+
+/// A sealed message's cost on the device and link: its CPU time the
+/// device's own where `device` has it (the fastest allowed implementation's
+/// whole seal path), else `host_us` (this machine's median, 95 % interval
+/// and samples; zeros when nothing timed it), labelled so.
+pub fn from_message(
+    sealed: &Sealed,
+    host_us: Option<(f64, f64, f64, u64)>,
+    sample: &str,
+    setting: &Setting,
+    device: Option<&DeviceTimes>,
+) -> Result<SchemeCost, Error> {
+    // Not timed here (the device's time stands): no host samples.
+    let host_us = host_us.unwrap_or((0.0, 0.0, 0.0, 0));
+    let (status, status_reason) = scheme_status(&sealed.scheme);
+    let bytes = sealed.plaintext_bytes;
+    let device_us = device.and_then(|d| {
+        d.seal_choice(&sealed.scheme, sealed.container, bytes)
+            .map(|(us, imp)| (us, imp, d))
+    });
+    // The host seals with RustCrypto's code (`HostSealer::new`).
+    let mut implementation = Implementation::RustCrypto;
+    let mut seal_paths = Vec::new();
+    let mut constant_time = None;
+    let mut cpu_model_error = None;
+    let (cpu_us, cpu_source) = match device_us {
+        Some((us, imp, d)) => {
+            implementation = imp;
+            cpu_model_error = d.model_error(&sealed.scheme, imp).cloned();
+            constant_time = Some(d.constant_time(&sealed.scheme, imp));
+            seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
+            let mut what = d.describe_build(&sealed.scheme, imp);
+            if let Some(n) = d.below_measured(&sealed.scheme, sealed.container, imp, bytes) {
+                what.push_str(&format!(
+                    "; at the smallest reading measured ({n} B): none of {bytes} B was, so this is an upper bound"
+                ));
+            }
+            (us, CpuSource::Device(what))
+        }
+        None => (
+            host_us.0,
+            match device {
+                Some(d) => CpuSource::HostInsteadOfDevice {
+                    target: d.target,
+                    why: d.failure(&sealed.scheme),
+                },
+                None => CpuSource::Host,
+            },
+        ),
+    };
+    let code_size = device.and_then(|d| d.code_size(&sealed.scheme, implementation));
+    let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme, implementation));
+    let (link_cost, energy, energy_gap) =
+        match energy_of(setting, sealed.bytes, sealed.schc.as_ref(), cpu_us) {
+            Ok((c, Ok(e))) => (Some(c), Some(e), None),
+            Ok((c, Err(why))) => (Some(c), None, Some(why)),
+            Err(why) => (None, None, Some(why)),
+        };
+    // A compressed message's bytes are what the radio carries (its frames'
+    // payloads, the rule id in FPort when one frame holds it), as `link` says.
+    let sealed_bytes = match (&sealed.schc, &link_cost) {
+        (Some(_), Some(c)) => c.message_bytes as usize,
+        _ => sealed.bytes,
+    };
+    let cpu_source = match (&sealed.schc, cpu_source) {
+        (Some(_), CpuSource::Device(what)) => CpuSource::Device(what + SCHC_CPU_NOTE),
+        (_, source) => source,
+    };
+    Ok(SchemeCost {
+        scheme: sealed.scheme.clone(),
+        container: sealed.container,
+        schc: sealed.schc.clone(),
+        status,
+        status_reason,
+        sample: sample.to_string(),
+        sample_description: sealed.sample_description.clone(),
+        plaintext_bytes: sealed.plaintext_bytes,
+        sealed_bytes,
+        host_us,
+        cpu_us,
+        cpu_source,
+        cpu_model_error,
+        code_size,
+        stack_bytes,
+        energy,
+        link_cost,
+        energy_gap,
+        session: None,
+        seal_implementation: implementation,
+        constant_time,
+        seal_paths,
+        implementation: None,
+        engine: None,
+    })
 }
 
 pub struct Setting<'a> {

@@ -16,10 +16,14 @@ const LAYERS: &[&[&str]] = &[
         "engine_use",
         "key_limits",
     ],
-    &["on_air", "device_times"],
-    &["scheme_cost"],
-    &["engine_cost", "tie"],
+    &["on_air", "device_times", "message"],
+    &["scheme_cost", "duty_cycle"],
+    &["engine_cost", "tie", "build_commands"],
     &["ranking", "choices"],
+    &["request", "frame_fit"],
+    &["rank"],
+    &["summary"],
+    &["render"],
 ];
 
 fn row(module: &str) -> Option<usize> {

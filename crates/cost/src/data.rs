@@ -24,7 +24,4 @@ pub fn profiles(dir: Option<&Path>) -> Result<energy::Profiles, Error> {
     energy::Profiles::with_dir(data_dir(dir).as_deref()).map_err(Error::invalid)
 }
 
-/// Milliseconds as a JSON number with microsecond resolution.
-pub fn ms(t: link::Micros) -> f64 {
-    (t.as_ms() * 1000.0).round() / 1000.0
-}
+pub use cost_engine::on_air::ms;

@@ -4,32 +4,12 @@
 //! (`engine_cost::device_rows`, as the ranking costs them), and of those rows
 //! the one recommend ranks first: on the same link they differ only in CPU.
 
-use device_facts::engine::Engine;
 use energy::Device;
 
 use crate::Error;
 use crate::device_times::DeviceTimes;
 use crate::message::Message;
 use crate::scheme_cost::{SchemeCost, Setting, device_cost};
-
-/// The implementations measured on the device's core, which each row's
-/// per-primitive choice and engine rows read; none without a simulated target.
-pub fn implementations_table(
-    device: &Device,
-) -> Result<Option<device_facts::cost_table::CostTable>, Error> {
-    match crate::device_times::device_target(device)? {
-        Some(target) => crate::device_times::shipped_for(device, target),
-        None => Ok(None),
-    }
-}
-
-/// The device's hardware engines when `--impl` allows them, else none.
-pub fn engines(device: &Device, hardware: bool) -> Result<Vec<Engine>, Error> {
-    Ok(match hardware {
-        true => device_facts::engine::of_device(&device.name)?,
-        false => Vec::new(),
-    })
-}
 
 /// `message`'s cheapest row on the device `times` holds (already restricted
 /// to `--impl`'s software), an engine's where `hardware` allows one.
@@ -41,8 +21,8 @@ pub fn best(
     setting: &Setting,
 ) -> Result<SchemeCost, Error> {
     let cost = device_cost(message, setting, times)?;
-    let table = implementations_table(device)?;
-    let engines = engines(device, hardware)?;
+    let table = crate::engine_cost::implementations_table(device)?;
+    let engines = crate::engine_cost::engines(device, hardware)?;
     let rows = crate::engine_cost::device_rows(cost, table.as_ref(), &engines, setting)?;
     rows.into_iter()
         .min_by(|a, b| a.cpu_us.total_cmp(&b.cpu_us))

@@ -11,14 +11,11 @@
 //! which builds for wasm32; this crate loads (files, the store) and renders.
 
 pub mod airtime_view;
-pub mod build_commands;
 pub mod data;
 pub mod device_row;
 pub mod device_times;
-pub mod duty_cycle;
 pub mod energy_view;
 pub mod frame;
-pub mod frame_fit;
 pub mod key_establishment;
 pub mod link_view;
 pub mod lorawan_view;
@@ -31,4 +28,7 @@ pub mod scheme_cost;
 pub mod session;
 
 // The pure part, where it moved (crates/cost-engine): the paths callers knew.
-pub use cost_engine::{Error, engine_cost, error, implementation_choice, on_air, tie};
+pub use cost_engine::{
+    Error, build_commands, duty_cycle, engine_cost, error, frame_fit, implementation_choice,
+    on_air, tie,
+};

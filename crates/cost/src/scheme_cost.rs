@@ -10,12 +10,13 @@ use store::ResultRow;
 use store::conventions::{ENERGY, FRAME, MESSAGE_UJ, US_PER_MESSAGE, energy_context};
 
 use crate::Error;
-use crate::device_times::{CpuSource, DeviceTimes};
+#[cfg(test)]
+use crate::device_times::CpuSource;
+use crate::device_times::DeviceTimes;
 use crate::frame::{self, SealJob, time_sealings};
-use crate::message::{Message, MessageSpec, Wrap};
-use cost_engine::scheme_cost::energy_of;
+use crate::message::{Message, MessageSpec, Wrap, host_us};
 pub use cost_engine::scheme_cost::{SchemeCost, Setting, protocol_cost, scheme_status};
-use device_facts::Implementation;
+use cost_engine::scheme_cost::{energy_of, from_message};
 
 /// Study 003's schemes (Appendix C; its EtM used AES in ECB mode), then modern
 /// choices and two legacy ones the report must mark.
@@ -181,100 +182,9 @@ fn finish(
     device: Option<&DeviceTimes>,
 ) -> Result<SchemeCost, Error> {
     let sealed = message
-        .sealed
-        .as_ref()
+        .facts()
         .ok_or_else(|| Error::failed("no sealed message"))?;
-    // Not timed here (the device's time stands): no host samples.
-    let host_us = measurement.map_or((0.0, 0.0, 0.0, 0), |m| {
-        (
-            m.ns.median / 1e3,
-            m.ns.ci95_low / 1e3,
-            m.ns.ci95_high / 1e3,
-            m.ns.samples as u64,
-        )
-    });
-    let (status, status_reason) = scheme_status(&sealed.scheme);
-    let bytes = message.plaintext.len();
-    let device_us = device.and_then(|d| {
-        d.seal_choice(&sealed.scheme, sealed.container, bytes)
-            .map(|(us, imp)| (us, imp, d))
-    });
-    // The host seals with RustCrypto's code (`HostSealer::new`).
-    let mut implementation = Implementation::RustCrypto;
-    let mut seal_paths = Vec::new();
-    let mut constant_time = None;
-    let mut cpu_model_error = None;
-    let (cpu_us, cpu_source) = match device_us {
-        Some((us, imp, d)) => {
-            implementation = imp;
-            cpu_model_error = d.model_error(&sealed.scheme, imp).cloned();
-            constant_time = Some(d.constant_time(&sealed.scheme, imp));
-            seal_paths = d.seal_by(&sealed.scheme, sealed.container, bytes);
-            let mut what = d.describe_build(&sealed.scheme, imp);
-            if let Some(n) = d.below_measured(&sealed.scheme, sealed.container, imp, bytes) {
-                what.push_str(&format!(
-                    "; at the smallest reading measured ({n} B): none of {bytes} B was, so this is an upper bound"
-                ));
-            }
-            (us, CpuSource::Device(what))
-        }
-        None => (
-            host_us.0,
-            match device {
-                Some(d) => CpuSource::HostInsteadOfDevice {
-                    target: d.target,
-                    why: d.failure(&sealed.scheme),
-                },
-                None => CpuSource::Host,
-            },
-        ),
-    };
-    let code_size = device.and_then(|d| d.code_size(&sealed.scheme, implementation));
-    let stack_bytes = device.and_then(|d| d.stack(&sealed.scheme, implementation));
-    let (link_cost, energy, energy_gap) =
-        match energy_of(setting, sealed.bytes.len(), sealed.schc.as_ref(), cpu_us) {
-            Ok((c, Ok(e))) => (Some(c), Some(e), None),
-            Ok((c, Err(why))) => (Some(c), None, Some(why)),
-            Err(why) => (None, None, Some(why)),
-        };
-    // A compressed message's bytes are what the radio carries (its frames'
-    // payloads, the rule id in FPort when one frame holds it), as `link` says.
-    let sealed_bytes = match (&sealed.schc, &link_cost) {
-        (Some(_), Some(c)) => c.message_bytes as usize,
-        _ => sealed.bytes.len(),
-    };
-    let cpu_source = match (&sealed.schc, cpu_source) {
-        (Some(_), CpuSource::Device(what)) => {
-            CpuSource::Device(what + crate::message::SCHC_CPU_NOTE)
-        }
-        (_, source) => source,
-    };
-    Ok(SchemeCost {
-        scheme: sealed.scheme.clone(),
-        container: sealed.container,
-        schc: sealed.schc.clone(),
-        status,
-        status_reason,
-        sample: sample.to_string(),
-        sample_description: message.describe_plaintext(),
-        plaintext_bytes: message.plaintext.len(),
-        sealed_bytes,
-        host_us,
-        cpu_us,
-        cpu_source,
-        cpu_model_error,
-        code_size,
-        stack_bytes,
-        energy,
-        link_cost,
-        energy_gap,
-        session: None,
-        seal_implementation: implementation,
-        constant_time,
-        seal_paths,
-        implementation: None,
-        engine: None,
-    })
+    from_message(&sealed, measurement.map(host_us), sample, setting, device)
 }
 
 /// The host sealing time, as a stored row.

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::device_times::device_target;
-pub use cost_engine::session_share::SessionShare;
+pub use cost_engine::session_share::{SessionShare, check_messages};
 use device_facts::Implementation;
 
 /// One message's CPU: the party that writes it and the party that reads it,
@@ -636,14 +636,6 @@ pub fn establishments_on_device(
         .collect()
 }
 
-/// Messages per session as given: at least one.
-pub fn check_messages(messages: u64) -> Result<u64, Error> {
-    if messages == 0 {
-        return Err(Error::invalid("--session-messages must be at least 1"));
-    }
-    Ok(messages)
-}
-
 /// One message's load plus `handshake`'s spread over `messages` (≥ 1).
 pub fn with_share(own: &MessageLoad, handshake: &DeviceHandshake, messages: u64) -> MessageLoad {
     let n = messages as f64;
@@ -861,4 +853,46 @@ pub fn choice_sentence(
         if messages == 1 { "" } else { "s" },
         clauses.join("; ")
     ))
+}
+/// The key establishments `recommend --session-messages` ranks, for the
+/// engine (`cost_engine::rank::Sessions`): crates/handshake's costs on the
+/// device and link.
+pub struct Handshakes;
+
+impl cost_engine::rank::Sessions for Handshakes {
+    type Answer = SessionAnswer;
+
+    fn keyed(
+        &mut self,
+        best: &crate::scheme_cost::SchemeCost,
+        messages: u64,
+        setting: &crate::scheme_cost::Setting,
+    ) -> Result<(Vec<SessionAnswer>, Vec<crate::scheme_cost::SchemeCost>), Error> {
+        let (mut answers, mut keyed) = (Vec::new(), Vec::new());
+        let base_uj = cost_engine::ranking::message_uj(best);
+        for (cost, on_device) in
+            establishments_on_device(setting.device, setting.radio, setting.link)?
+        {
+            answers.push(answer(&cost, &on_device, best.name(), base_uj, messages));
+            if let Some(h) = on_device.measured() {
+                keyed.push(keyed_by_session(best, h, messages, setting)?);
+            }
+        }
+        Ok((answers, keyed))
+    }
+
+    fn post_quantum(
+        &self,
+        answers: &[SessionAnswer],
+        base_uj: f64,
+        messages: u64,
+    ) -> Option<String> {
+        choice_sentence(answers, base_uj, messages)
+    }
+}
+
+impl cost_engine::session_share::SessionSaid for SessionAnswer {
+    fn sentence(&self) -> &str {
+        &self.sentence
+    }
 }

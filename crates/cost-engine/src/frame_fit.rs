@@ -14,9 +14,9 @@ use seal::host::container::MessageContainer;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::data::ms;
 use crate::duty_cycle::{self, Choice};
-use crate::message::{Message, MessageSpec, message_len};
+use crate::message::{Ask, Messages, Sealed};
+use crate::on_air::{message_len, ms};
 
 /// OSCORE's mandatory algorithm, whose tag is 8 bytes (RFC 8613 §3.2.1).
 const OSCORE_SHORT_TAG: &str = "oscore:aes-ccm-16-64-128";
@@ -65,6 +65,8 @@ pub struct Asked<'a> {
     pub payload: &'a str,
     pub serialization: Option<&'a str>,
     pub containers: &'a [MessageContainer],
+    /// What seals the options' messages.
+    pub messages: &'a dyn Messages,
 }
 
 /// The answer when every ranked choice takes more than one frame.
@@ -84,8 +86,7 @@ pub fn answer(
         return Ok(None);
     };
     let capacity = best.cost.frame_capacity;
-    let reading =
-        build(best.scheme, best.container, asked)?.map_or(0, |m| m.plaintext.len() as u32);
+    let reading = build(best.scheme, best.container, asked)?.plaintext_bytes as u32;
     let mut options = Vec::new();
     options.extend(short_tags(spec, best, asked)?);
     options.extend(own_security(spec, reading, asked.interval_s)?);
@@ -107,21 +108,14 @@ pub fn answer(
 }
 
 /// The sealed message of `scheme` in `container` for the asked reading.
-fn build(
-    scheme: &str,
-    container: MessageContainer,
-    asked: &Asked,
-) -> Result<Option<Message>, Error> {
-    let message = Message::build(&MessageSpec {
-        scheme: Some(scheme.to_string()),
-        sample: Some(asked.payload.to_string()),
-        serialization: asked.serialization.map(str::to_string),
-        container: Some(container.as_str().to_string()),
-        seed: 1,
-        allow_insecure: true,
-        ..MessageSpec::default()
-    })?;
-    Ok(message.sealed.is_some().then_some(message))
+fn build(scheme: &str, container: MessageContainer, asked: &Asked) -> Result<Sealed, Error> {
+    asked.messages.seal(&Ask {
+        scheme,
+        sample: asked.payload,
+        serialization: asked.serialization,
+        container,
+        compression: None,
+    })
 }
 
 /// Bytes of `scheme`'s sealed message in `container`, and its tag's length.
@@ -130,13 +124,8 @@ fn sealed(
     container: MessageContainer,
     asked: &Asked,
 ) -> Result<Option<(u32, usize)>, Error> {
-    let Some(m) = build(scheme, container, asked)? else {
-        return Ok(None);
-    };
-    let Some(s) = &m.sealed else {
-        return Ok(None);
-    };
-    Ok(Some((message_len(s.bytes.len())?, s.scheme.tag_len())))
+    let s = build(scheme, container, asked)?;
+    Ok(Some((message_len(s.bytes)?, s.scheme.tag_len())))
 }
 
 fn forgery(tag_bytes: usize) -> String {

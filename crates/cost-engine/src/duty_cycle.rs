@@ -15,8 +15,9 @@ use seal::host::container::MessageContainer;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::message::{Message, MessageSpec, message_len};
-pub use cost_engine::on_air::allows;
+use crate::message::{Ask, Messages};
+pub use crate::on_air::allows;
+use crate::on_air::message_len;
 
 /// The earliest next message start, seconds (0 on a link without a duty cycle).
 fn min_interval_s(cost: &LinkCost) -> f64 {
@@ -103,7 +104,7 @@ pub struct Choice<'a> {
     pub cost: &'a LinkCost,
     /// The message compressed with SCHC, which another data rate sends as
     /// RFC 9011 does there (whole, or in other fragments).
-    pub schc: Option<&'a crate::message::SchcPacket>,
+    pub schc: Option<&'a crate::schc_packet::SchcPacket>,
 }
 
 /// Judges the ranked choices; `None` on a link without limits.
@@ -113,6 +114,7 @@ pub fn answer(
     interval_s: f64,
     payload: &str,
     choices: &[Choice],
+    messages: &dyn Messages,
 ) -> Result<Option<DutyCycleAnswer>, Error> {
     let Some(rule) = rule(spec) else {
         return Ok(None);
@@ -131,7 +133,7 @@ pub fn answer(
     let (mut faster, mut smaller, mut others) = (Vec::new(), Vec::new(), Vec::new());
     if allowed == 0 {
         faster = faster_data_rates(spec, best, interval_s);
-        smaller = smaller_containers(spec, best, payload, interval_s)?;
+        smaller = smaller_containers(spec, best, payload, interval_s, messages)?;
         others = other_links(catalogue, spec, best, interval_s);
     }
     let remedies = printed(interval_s, shortest, &faster, &smaller, &others);
@@ -323,6 +325,7 @@ fn smaller_containers(
     best: &Choice,
     payload: &str,
     interval_s: f64,
+    messages: &dyn Messages,
 ) -> Result<Vec<Remedy>, Error> {
     let mut out = Vec::new();
     // An OSCORE build seals in the oscore container only: the core's
@@ -331,19 +334,15 @@ fn smaller_containers(
         .into_iter()
         .filter(|c| *c != best.container && c.is_oscore() == best.container.is_oscore());
     for container in others {
-        let message = Message::build(&MessageSpec {
-            scheme: Some(best.scheme.to_string()),
-            sample: Some(payload.to_string()),
-            container: Some(container.as_str().to_string()),
-            seed: 1,
-            allow_insecure: true,
-            ..MessageSpec::default()
+        let sealed = messages.seal(&Ask {
+            scheme: best.scheme,
+            sample: payload,
+            serialization: None,
+            container,
+            compression: None,
         })?;
-        let Some(sealed) = &message.sealed else {
-            continue;
-        };
         let cost = spec
-            .cost(message_len(sealed.bytes.len())?, false)
+            .cost(message_len(sealed.bytes)?, false)
             .map_err(Error::invalid)?;
         if cost.on_air_bytes >= best.cost.on_air_bytes {
             continue;

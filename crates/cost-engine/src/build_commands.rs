@@ -171,15 +171,6 @@ pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommand
     })
 }
 
-/// [`for_ranking`] on the request's device; none for a device no simulator
-/// runs (no build target), or whose profile no longer loads (`rank` loaded it).
-pub fn for_request(req: &crate::ranking::Request, ranked: &[SchemeCost]) -> Option<BuildCommands> {
-    let profiles = crate::data::profiles(req.data_dir.as_deref()).ok()?;
-    let device = profiles.device(&req.device).ok()?;
-    let target = crate::device_times::device_target(device).ok()??;
-    for_ranking(target, ranked)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
