@@ -135,25 +135,27 @@ impl Plan {
 
     fn ranking_request(&self) -> ranking::Request {
         ranking::Request {
-            device: self.device.clone(),
-            link: self.link.clone(),
-            payload: ENERGY_SAMPLE.into(),
-            serialization: None,
-            min_security: 128,
-            // Safe by default: the reading stays secret (integrity-only is said apart).
-            need: Need::Confidentiality,
-            allow_legacy: false,
-            allow_leaky: false,
-            containers: vec![seal::Container::Json.into()],
-            compression: None,
-            battery: self.battery.clone(),
-            interval: self.interval.clone(),
+            question: ranking::Question {
+                device: self.device.clone(),
+                link: self.link.clone(),
+                payload: ENERGY_SAMPLE.into(),
+                serialization: None,
+                min_security: 128,
+                // Safe by default: the reading stays secret (integrity-only is said apart).
+                need: Need::Confidentiality,
+                allow_legacy: false,
+                allow_leaky: false,
+                containers: vec![seal::Container::Json.into()],
+                compression: None,
+                battery: self.battery.clone(),
+                interval: self.interval.clone(),
+                session_messages: None,
+                implementations: Vec::new(),
+                hardware: true,
+                protocol: Default::default(),
+            },
             data_dir: self.data_dir.clone(),
-            session_messages: None,
-            implementations: Vec::new(),
-            hardware: true,
             cost_table: None,
-            protocol: Default::default(),
         }
     }
 }

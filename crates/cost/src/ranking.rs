@@ -19,75 +19,22 @@ use crate::session::{Handshakes, SessionAnswer};
 pub use cost_engine::choices::{Need, candidates};
 use cost_engine::rank::Facts;
 pub use cost_engine::ranking::{percent_of, shared_ranks};
+pub use cost_engine::request::Request as Question;
 pub use cost_engine::summary::{Excluded, RankedRow, SealPath};
 
 /// A ranking as data: what `recommend --format json` prints and the report shows.
 pub type RankingSummary = cost_engine::summary::RankingSummary<SessionAnswer>;
 
-/// One ranking question, as values (the CLI's flags or the campaign's plan).
+/// One ranking question (the CLI's flags or the campaign's plan): the
+/// engine's, as values, and the files the host reads for it.
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub device: String,
-    pub link: String,
-    pub payload: String,
-    /// How the reading is serialized (`--serialization`); json when none.
-    pub serialization: Option<String>,
-    pub min_security: u32,
-    pub need: Need,
-    pub allow_legacy: bool,
-    /// Rank builds whose timing leaks on the device (`--allow-leaky`), marked.
-    pub allow_leaky: bool,
-    /// The containers ranked (each scheme in each): the container is part of
-    /// the choice, as its bytes go on air and its code runs on the device.
-    pub containers: Vec<MessageContainer>,
-    /// `--compression schc[:RULES]`: the oscore container's rows compressed
-    /// too, each beside its uncompressed row.
-    pub compression: Option<String>,
-    pub battery: String,
-    pub interval: String,
+    pub question: Question,
+    /// Extra or replacement data files (`--data-dir`).
     pub data_dir: Option<PathBuf>,
-    /// Messages per session keyed by a handshake: the winner keyed by each
-    /// key establishment (classical, hybrid, post-quantum) is ranked beside
-    /// the pre-shared-key schemes. None: pre-shared keys only.
-    pub session_messages: Option<u64>,
-    /// Whose code a scheme may be costed with on a simulated device
-    /// (`--impl`): each scheme's row is the fastest of these whose whole seal
-    /// path was measured there. Empty means every implementation.
-    pub implementations: Vec<device_facts::Implementation>,
-    /// Rank the device's hardware engines too (`--impl` all, or naming
-    /// `hardware`; `--impl software` leaves them out): each scheme an engine
-    /// does part of gets a row beside its software one, labelled published.
-    pub hardware: bool,
     /// A board's measured cost table (`mcu --board … --cost-table FILE`),
     /// whose builds are costed from it instead of the simulation.
     pub cost_table: Option<PathBuf>,
-    /// The link protocol's parameters (`--conn-interval`, `--poll-period`,
-    /// `--psm`…); default: the stack's, from the link's data.
-    pub protocol: energy::protocol::Overrides,
-}
-
-impl Request {
-    /// The question as the engine takes it (no files: they are loaded here).
-    pub fn engine(&self) -> cost_engine::request::Request {
-        cost_engine::request::Request {
-            device: self.device.clone(),
-            link: self.link.clone(),
-            payload: self.payload.clone(),
-            serialization: self.serialization.clone(),
-            min_security: self.min_security,
-            need: self.need,
-            allow_legacy: self.allow_legacy,
-            allow_leaky: self.allow_leaky,
-            containers: self.containers.clone(),
-            compression: self.compression.clone(),
-            battery: self.battery.clone(),
-            interval: self.interval.clone(),
-            session_messages: self.session_messages,
-            implementations: self.implementations.clone(),
-            hardware: self.hardware,
-            protocol: self.protocol.clone(),
-        }
-    }
 }
 
 /// The engine's answer with the host's key establishments; its fields and
@@ -110,7 +57,7 @@ impl DerefMut for Ranking {
 impl Ranking {
     /// The ranking as plain rows, for JSON, the store and the report.
     pub fn summary(&self, req: &Request) -> RankingSummary {
-        self.0.summary(&req.engine())
+        self.0.summary(&req.question)
     }
 }
 
@@ -140,7 +87,7 @@ pub fn rank(
     quick: bool,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Ranking, Error> {
-    rank_names(req, store, &candidates(req.need), quick, progress)
+    rank_names(req, store, &candidates(req.question.need), quick, progress)
 }
 
 /// [`rank`] over the given scheme names: the device's times loaded (the
@@ -155,11 +102,11 @@ pub fn rank_names(
 ) -> Result<Ranking, Error> {
     let prof = profiles(req.data_dir.as_deref())?;
     let cat = links(req.data_dir.as_deref())?;
-    let ask = req.engine();
+    let ask = &req.question;
     let sealer = Sealer { quick };
     // What the request names is judged before the store is read.
-    cost_engine::rank::check(&ask, &prof, &cat, &sealer)?;
-    let device = prof.device(&req.device).map_err(Error::invalid)?;
+    cost_engine::rank::check(ask, &prof, &cat, &sealer)?;
+    let device = prof.device(&ask.device).map_err(Error::invalid)?;
     let mut device_times = crate::device_times::for_device(store, device)?;
     if let Some(path) = &req.cost_table {
         let table = device_facts::cost_table::read_file(path)?;
@@ -176,7 +123,7 @@ pub fn rank_names(
         links: &cat,
         device_times,
     };
-    cost_engine::rank::rank_names(&ask, facts, names, &sealer, &mut Handshakes, progress)
+    cost_engine::rank::rank_names(ask, facts, names, &sealer, &mut Handshakes, progress)
         .map(Ranking)
 }
 
@@ -204,8 +151,8 @@ mod tests {
         assert_eq!(shared_ranks(&[(1.0, 1.0), (1.5, 1.5)]), vec![1, 2]);
     }
 
-    fn request() -> Request {
-        Request {
+    fn question() -> Question {
+        Question {
             device: "esp32".into(),
             link: "lorawan-eu868-dr3".into(),
             payload: "chain:1".into(),
@@ -218,12 +165,18 @@ mod tests {
             compression: None,
             battery: "2xAA".into(),
             interval: "10m".into(),
-            data_dir: None,
             session_messages: None,
             implementations: Vec::new(),
             hardware: true,
-            cost_table: None,
             protocol: Default::default(),
+        }
+    }
+
+    fn request() -> Request {
+        Request {
+            question: question(),
+            data_dir: None,
+            cost_table: None,
         }
     }
 
@@ -246,8 +199,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
         let req = Request {
-            device: "nrf52840".into(),
-            hardware: false,
+            question: Question {
+                device: "nrf52840".into(),
+                hardware: false,
+                ..question()
+            },
             ..request()
         };
         let names = vec!["aead:aes-128-ccm".to_string()];
@@ -304,7 +260,10 @@ mod tests {
             build: None,
         });
         let summary = ranking.summary(&Request {
-            device: "nrf52840".into(),
+            question: Question {
+                device: "nrf52840".into(),
+                ..question()
+            },
             ..request()
         });
         assert_eq!(summary.rows[1].rank, 1);
@@ -363,10 +322,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("r.sqlite")).unwrap();
         let req = Request {
-            need: Need::Confidentiality,
+            question: Question {
+                need: Need::Confidentiality,
+                ..question()
+            },
             ..request()
         };
-        assert!(candidates(req.need).contains(&"etm:salsa20+hmac-sha256".to_string()));
+        assert!(candidates(req.question.need).contains(&"etm:salsa20+hmac-sha256".to_string()));
         let names = vec!["etm:salsa20+hmac-sha256".to_string()];
         let r = rank_names(&req, &store, &names, true, &mut |_, _, _| {}).unwrap();
         assert!(r.ranked.is_empty());
@@ -376,8 +338,11 @@ mod tests {
         // 40 bytes more (a 16-byte IV, CBC padding and a 64-byte tag), marked
         // with why.
         let req = Request {
-            allow_legacy: true,
-            allow_leaky: false,
+            question: Question {
+                allow_legacy: true,
+                allow_leaky: false,
+                ..req.question
+            },
             ..req
         };
         let names = vec![

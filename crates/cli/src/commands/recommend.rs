@@ -80,24 +80,27 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let choice = device_facts::implementation::parse_choice(&args.implementation)?;
     let req = ranking::Request {
-        device: args.device,
-        link: args.link,
-        payload: crate::renamed::old(args.payload, "--payload", "--sample").unwrap_or(args.sample),
-        serialization: args.serialization,
-        min_security: args.min_security,
-        need: args.need.parse().map_err(CliError::Usage)?,
-        allow_legacy: args.allow_legacy,
-        allow_leaky: args.allow_leaky,
-        containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
-        compression: args.compression.clone(),
-        battery: args.battery,
-        interval: args.interval,
+        question: ranking::Question {
+            device: args.device,
+            link: args.link,
+            payload: crate::renamed::old(args.payload, "--payload", "--sample")
+                .unwrap_or(args.sample),
+            serialization: args.serialization,
+            min_security: args.min_security,
+            need: args.need.parse().map_err(CliError::Usage)?,
+            allow_legacy: args.allow_legacy,
+            allow_leaky: args.allow_leaky,
+            containers: ranking::containers(&args.container).map_err(CliError::Usage)?,
+            compression: args.compression.clone(),
+            battery: args.battery,
+            interval: args.interval,
+            session_messages: args.session_messages,
+            implementations: choice.software,
+            hardware: choice.hardware,
+            protocol: args.protocol.overrides()?,
+        },
         data_dir: args.data_dir,
-        session_messages: args.session_messages,
-        implementations: choice.software,
-        hardware: choice.hardware,
         cost_table: args.cost_table,
-        protocol: args.protocol.overrides()?,
     };
     let store = args.db.open()?;
     let progress = std::io::stderr().is_terminal();
