@@ -374,6 +374,30 @@ fn recommend_ranks_a_session_differently_at_1_and_1000_messages_and_says_the_bre
     );
 }
 
+/// A tie group names each of its rows once: a session-keyed row is said with
+/// its handshake, never as the pre-shared-key scheme beside itself.
+#[test]
+fn a_tie_names_a_session_keyed_row_by_its_handshake() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let doc = json(&recommend_session(&db, "1000"));
+    let tied: Vec<&str> = doc["tie"]["schemes"]
+        .as_array()
+        .expect("a tie at 1000 messages a session")
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let mut distinct = tied.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), tied.len(), "{tied:?}");
+    assert!(
+        tied.iter()
+            .any(|s| s.ends_with("keyed by edhoc every 1000 messages")),
+        "{tied:?}"
+    );
+}
+
 #[test]
 fn zero_session_messages_is_refused_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -268,11 +268,20 @@ impl SchemeCost {
         self.scheme.name()
     }
 
-    /// The name as sentences say it: with the engine that does part of it.
+    /// The name as sentences say it: with the engine that does part of it
+    /// and the handshake that keys it, so that a tie or a winner line never
+    /// names a scheme beside itself.
     pub fn shown_name(&self) -> String {
-        match &self.engine {
+        let name = match &self.engine {
             Some(e) => e.shown_name(self.name()),
             None => self.name().to_string(),
+        };
+        match &self.session {
+            Some(s) => format!(
+                "{name} keyed by {} every {} messages",
+                s.protocol, s.messages
+            ),
+            None => name,
         }
     }
 
