@@ -103,7 +103,8 @@ fn main() {
 /// A C backend's version, from the sources crates/clib compiles
 /// (scripts/fetch-clibs puts them in crates/clib/vendor/).
 fn c_version(root: &Path, backend: seal::Backend) -> Option<String> {
-    let (prefix, file, find): (&str, &str, fn(&str) -> Option<String>) = match backend {
+    type Find = fn(&str) -> Option<String>;
+    let (prefix, file, find): (&str, &str, Find) = match backend {
         seal::Backend::Mbedtls => (
             "mbedtls-sys-auto-",
             "vendor/include/mbedtls/version.h",

@@ -14,6 +14,8 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// For the build's refusal; the library answers with status codes.
+    #[allow(dead_code)]
     pub fn reason(self) -> &'static str {
         match self {
             Refusal::Unauthenticated => "an enc: scheme has no authentication",
