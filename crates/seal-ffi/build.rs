@@ -34,7 +34,10 @@ fn main() {
     let tsv = read(&table);
     let ffi_manifest = read(&manifest.join("Cargo.toml"));
     let triple = std::env::var("TARGET").expect("cargo sets it");
-    let scheme = std::env::var("CIPHERMETER_SCHEME").ok();
+    // Empty is unset, as the core's build script reads it.
+    let scheme = std::env::var("CIPHERMETER_SCHEME")
+        .ok()
+        .filter(|s| !s.is_empty());
     let backend = std::env::var("CIPHERMETER_BACKEND").unwrap_or_else(|_| "rustcrypto".into());
     let allow = std::env::var("CIPHERMETER_ALLOW_LEAKY").is_ok_and(|v| v == "1");
 
