@@ -68,6 +68,12 @@ static bool slot_write(void *ctx, size_t slot, const uint8_t *bytes)
 	return true;
 }
 
+/* The harness has no console but the UART, which carries frames only. */
+static void board_log(const char *text)
+{
+	(void)text;
+}
+
 static void board_exit(int status)
 {
 	GPIOR1 = (uint8_t)status;
@@ -114,6 +120,16 @@ static bool slot_write(void *ctx, size_t slot, const uint8_t *bytes)
 		slots_ram[slot][i] = bytes[i];
 	slots_written[slot] = true;
 	return true;
+}
+
+/* A line for the person running the board, apart from the UART's frames:
+ * ARM semihosting SYS_WRITE0 (QEMU writes it to its stderr). */
+static void board_log(const char *text)
+{
+	register uint32_t r0 __asm__("r0") = 0x04;
+	register const char *r1 __asm__("r1") = text;
+	/* The call's result comes back in r0. */
+	__asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
 }
 
 static void board_exit(int status)
@@ -198,7 +214,10 @@ static void send_fragments(const uint8_t *message, size_t len, uint8_t tag)
 #endif
 
 static uint8_t plain[96];
-static uint8_t sealed[640];
+/* A reading's message plus the binary container's scratch is about 130
+ * bytes: the AVR's stack needs the rest of its 16 KiB (at 640 it overran the
+ * readings once cm_implementation's text joined the RAM's initialised data). */
+static uint8_t sealed[256];
 static uint8_t opened[640];
 
 int main(void)
@@ -206,6 +225,12 @@ int main(void)
 	const cm_slots slots = { 0, slot_read, slot_write };
 	cm_counter counter;
 	uart_init();
+	/* Whose code seals, as the library says (its build refuses one that cannot). */
+	const char *implementation;
+	if (cm_implementation(SCHEME, &implementation) != CM_OK)
+		board_exit(9);
+	board_log(implementation);
+	board_log("\n");
 	if (cm_counter_resume(&slots, &counter) != CM_OK)
 		board_exit(2);
 	for (int i = 0; i < READINGS; i++) {

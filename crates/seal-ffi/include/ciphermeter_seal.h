@@ -230,6 +230,20 @@ int32_t cm_fragment(const uint8_t *message,
 int32_t cm_scheme_sizes(const char *scheme, size_t *key_len, size_t *nonce_len, size_t *tag_len);
 
 /**
+ * What seals `scheme` in this library: the implementation and its version,
+ * the library's version, and the constant-time verdict of `ciphermeter ct`
+ * on the target's core ("not checked" on a host), e.g. `aead:aes-128-ccm:
+ * Mbed TLS 2.28.10, ciphermeter-seal-ffi 0.1.0; timing: constant-time on
+ * cortex-m0plus`. `*implementation` points to a static string.
+ * `CM_ERR_SCHEME` for a name that is no scheme or does not seal,
+ * `CM_ERR_NOT_BUILT` for a scheme this build does not seal.
+ *
+ * # Safety
+ * `scheme` is a NUL-terminated string; `implementation` is writable.
+ */
+int32_t cm_implementation(const char *scheme, const char **implementation);
+
+/**
  * A short English description of a status code.
  */
 const char *cm_strerror(int32_t status);

@@ -13,7 +13,7 @@
 //!   Sigfox, BLE, 802.15.4, LoRa, cellular; the frame is the link's
 //!   `fragment_frame_bytes` in `ciphermeter link --format json`) into the
 //!   fragments the gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
-//!   lengths.
+//!   lengths; `cm_implementation` whose code seals a scheme in this build.
 //!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
 //! algorithms are not in the build returns `CM_ERR_NOT_BUILT`.
@@ -24,12 +24,15 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
+mod sealable;
+
 use core::ffi::{CStr, c_char, c_void};
 
 use seal::stream::Framing;
 use seal::{
     Container, CounterStore, Error, RamCounter, SLOT_LEN, Sealer, SlotCounter, Slots, Spec,
 };
+use sealable::Refusal;
 
 // CM_SLOT_LEN is a literal so that cbindgen can write it; it is the core's.
 const _: () = assert!(CM_SLOT_LEN == SLOT_LEN);
@@ -142,7 +145,7 @@ unsafe fn spec<'a>(scheme: *const c_char) -> Result<Spec<'a>, i32> {
         .to_str()
         .map_err(|_| CM_ERR_SCHEME)?;
     let spec = Spec::parse(name).ok_or(CM_ERR_SCHEME)?;
-    if spec.pattern == seal::Pattern::Enc {
+    if sealable::refusal(&spec) == Some(Refusal::Unauthenticated) {
         return Err(CM_ERR_SCHEME);
     }
     Ok(spec)
@@ -202,7 +205,7 @@ pub unsafe extern "C" fn cm_seal(
         // SAFETY: the caller's promises, passed on.
         let sealer = unsafe { sealer(scheme, key, key_len, key_id, key_id_len) }.map_err(fail)?;
         let container = container(container_id).map_err(fail)?;
-        if !sealer.spec().allows_counter_nonces() {
+        if sealable::refusal(&sealer.spec()) == Some(Refusal::NeedsRandomNonces) {
             return Err(fail(CM_ERR_NONCE));
         }
         let plaintext = unsafe { bytes(plaintext, plaintext_len) }.ok_or(fail(CM_ERR_ARGUMENT))?;
@@ -491,6 +494,42 @@ pub unsafe extern "C" fn cm_scheme_sizes(
         }
     }
     CM_OK
+}
+
+// What build.rs found this build contains (`CONTENTS`).
+include!(concat!(env!("OUT_DIR"), "/contents.rs"));
+
+/// What seals `scheme` in this library: the implementation and its version,
+/// the library's version, and the constant-time verdict of `ciphermeter ct`
+/// on the target's core ("not checked" on a host), e.g. `aead:aes-128-ccm:
+/// Mbed TLS 2.28.10, ciphermeter-seal-ffi 0.1.0; timing: constant-time on
+/// cortex-m0plus`. `*implementation` points to a static string.
+/// `CM_ERR_SCHEME` for a name that is no scheme or does not seal,
+/// `CM_ERR_NOT_BUILT` for a scheme this build does not seal.
+///
+/// # Safety
+/// `scheme` is a NUL-terminated string; `implementation` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cm_implementation(
+    scheme: *const c_char,
+    implementation: *mut *const c_char,
+) -> i32 {
+    if implementation.is_null() {
+        return CM_ERR_ARGUMENT;
+    }
+    // SAFETY: the caller's promise.
+    let spec = match unsafe { spec(scheme) } {
+        Ok(spec) => spec,
+        Err(status) => return status,
+    };
+    match CONTENTS.iter().find(|(name, _)| *name == spec.name) {
+        Some((_, text)) => {
+            // SAFETY: writable, as promised, and not null.
+            unsafe { *implementation = text.as_ptr() };
+            CM_OK
+        }
+        None => CM_ERR_NOT_BUILT,
+    }
 }
 
 /// A short English description of a status code.

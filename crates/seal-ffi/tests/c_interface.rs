@@ -354,3 +354,35 @@ fn a_schemes_sizes_are_the_cores() {
     };
     assert_eq!(s, CM_ERR_SCHEME);
 }
+
+#[test]
+fn the_library_names_the_code_that_seals_a_scheme() {
+    let mut text = std::ptr::null();
+    // SAFETY: a NUL-terminated name and a writable pointer.
+    let s = unsafe { cm_implementation(c"aead:aes-128-ccm".as_ptr(), &mut text) };
+    assert_eq!(s, CM_OK);
+    // SAFETY: cm_implementation points to a static C string.
+    let text = unsafe { CStr::from_ptr(text) }.to_str().unwrap();
+    let head = format!(
+        "aead:aes-128-ccm: RustCrypto's crates, ciphermeter-seal-ffi {}; timing: not checked on ",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(
+        text.starts_with(&head) && text.ends_with(" (a host build)"),
+        "{text}"
+    );
+    let mut text = std::ptr::null();
+    for (scheme, status) in [
+        (c"enc:aes-128-ctr", CM_ERR_SCHEME),
+        (c"aead:nope", CM_ERR_SCHEME),
+    ] {
+        // SAFETY: as above.
+        let s = unsafe { cm_implementation(scheme.as_ptr(), &mut text) };
+        assert_eq!(s, status, "{scheme:?}");
+    }
+    // SAFETY: a null name and a null answer are refused, not read.
+    let s = unsafe { cm_implementation(std::ptr::null(), &mut text) };
+    assert_eq!(s, CM_ERR_ARGUMENT);
+    let s = unsafe { cm_implementation(c"aead:aes-128-ccm".as_ptr(), std::ptr::null_mut()) };
+    assert_eq!(s, CM_ERR_ARGUMENT);
+}
