@@ -91,9 +91,22 @@ fn no_c_path(row: &SchemeCost) -> Option<String> {
 /// The C library's build for `scheme` by `imp` on `target`: docs/c-library.md's
 /// commands, the AVR's with its nightly toolchain and flags.
 fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
-    let features = match imp {
-        Implementation::RustCrypto => String::new(),
-        other => format!(" --features backend-{}", other.name()),
+    // The scheme's families the C library leaves out by default (its build
+    // refuses the scheme without them), then the backend's code.
+    let defaults = ffi_default_features();
+    let mut wanted: Vec<String> = seal::Spec::parse(scheme)
+        .map(|spec| spec.features())
+        .into_iter()
+        .flatten()
+        .filter(|f| !f.is_empty() && !defaults.iter().any(|d| d == f))
+        .map(str::to_string)
+        .collect();
+    if imp != Implementation::RustCrypto {
+        wanted.push(format!("backend-{}", imp.name()));
+    }
+    let features = match wanted.is_empty() {
+        true => String::new(),
+        false => format!(" --features {}", wanted.join(",")),
     };
     let env = format!(
         "CIPHERMETER_SCHEME={scheme} CIPHERMETER_BACKEND={}",
@@ -113,6 +126,20 @@ fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
             target.toolchain()
         ),
     }
+}
+
+/// The C library's default features (crates/seal-ffi/Cargo.toml; each
+/// family feature is named as the sealing core's, which its tests hold).
+fn ffi_default_features() -> Vec<String> {
+    let manifest: toml::Table = include_str!("../../seal-ffi/Cargo.toml")
+        .parse()
+        .expect("crates/seal-ffi/Cargo.toml is TOML");
+    manifest["features"]["default"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.as_str().map(str::to_string))
+        .collect()
 }
 
 /// The commands for the first of `ranked` (cheapest first) the C library
@@ -186,6 +213,17 @@ mod tests {
             ),
             "CIPHERMETER_SCHEME=aead:aes-128-ccm CIPHERMETER_BACKEND=mbedtls cargo build --release \
              -p ciphermeter-seal-ffi --features backend-mbedtls --target thumbv6m-none-eabi"
+        );
+        // A family the C library leaves out by default is asked for by name
+        // (its build refuses the scheme without it: crates/seal-ffi
+        // tests/build_refusals.rs), before the backend's code.
+        assert!(
+            c_library(
+                "aead:aes-256-gcm-siv",
+                Implementation::Ciphermeter,
+                Target::CortexM4
+            )
+            .contains(" --features gcm-siv,backend-ciphermeter --target thumbv7em-none-eabihf")
         );
         let avr = c_library(
             "aead:aes-128-ccm",
