@@ -80,8 +80,12 @@ fn main() {
             contents::describe(name, &implementation, &version, &timing),
         ));
     }
-    for (_, line) in &lines {
-        println!("cargo:warning=built: {line}");
+    // Said where a C library is built (release, as docs/c-library.md builds
+    // it), not on every debug build of the workspace that compiles this crate.
+    if std::env::var("PROFILE").as_deref() == Ok("release") {
+        for (_, line) in &lines {
+            println!("cargo:warning=built: {line}");
+        }
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
     let rows: String = lines
