@@ -121,12 +121,12 @@ pub fn cost(req: &Request) -> Result<UpdateCost, Error> {
         let receive_mj = radio.voltage_v.value * radio.rx_ma.value * delivery.receive_s;
         let verify = match (device, &table, &spec.device_algorithm) {
             (Some(d), Some(t), Some(alg)) => verify_cost(t, alg, d),
-            _ => None,
+            (Some(_), _, _) => Err(NOT_MEASURED.to_string()),
+            (None, _, _) => Err("no --device: the radio alone".to_string()),
         };
-        let verify_note = match (device, &verify) {
-            (_, Some(_)) => None,
-            (None, None) => Some("no --device: the radio alone".to_string()),
-            (Some(_), None) => Some("not measured on this device".to_string()),
+        let (verify, verify_note) = match verify {
+            Ok(v) => (Some(v), None),
+            Err(why) => (None, Some(why)),
         };
         let total_mj = verify.as_ref().map(|v| receive_mj + v.mj);
         rows.push(UpdateRow {
@@ -164,22 +164,24 @@ pub fn cost(req: &Request) -> Result<UpdateCost, Error> {
     })
 }
 
-/// The fastest verify of `algorithm` the table holds with passed known answers.
+const NOT_MEASURED: &str = "not measured on this device";
+
+/// The fastest verify of `algorithm` the table holds with passed known
+/// answers; else why none counts (not measured, or the table's failure:
+/// a build past the device's RAM).
 fn verify_cost(
     table: &device_facts::cost_table::CostTable,
     algorithm: &str,
     device: &energy::profiles::Device,
-) -> Option<VerifyCost> {
+) -> Result<VerifyCost, String> {
     let hz = device.clock_mhz.value * 1e6;
-    table
+    let rows: Vec<_> = table
         .entries
         .iter()
-        .filter(|e| {
-            e.algorithm == algorithm
-                && e.operation == "verify"
-                && e.error.is_none()
-                && e.known_answers > 0
-        })
+        .filter(|e| e.algorithm == algorithm)
+        .collect();
+    rows.iter()
+        .filter(|e| e.operation == "verify" && e.error.is_none() && e.known_answers > 0)
         .filter_map(|e| {
             let &(_, cycles) = e.cycle_points().first()?;
             let counted = if e.cycle_estimates.is_empty() {
@@ -197,6 +199,11 @@ fn verify_cost(
             })
         })
         .min_by_key(|v| v.cycles)
+        .ok_or_else(|| {
+            rows.iter()
+                .find_map(|e| e.error.clone())
+                .unwrap_or_else(|| NOT_MEASURED.into())
+        })
 }
 
 fn notes(lorawan: bool, device: bool) -> Vec<String> {
@@ -242,13 +249,14 @@ impl UpdateCost {
             self.device.as_deref().unwrap_or("none (radio only)"),
             self.radio
         );
-        out += "rank  scheme              security          pk B   sig B    bytes  frames (+red)  on air B  time on air  device rx  rx mJ      verify              total mJ  state\n";
+        out += "rank  scheme              security          pk B   sig B    bytes  frames   red  on air B  time on air  device rx  rx mJ      verify              total mJ  state\n";
         for r in &self.rows {
             let s = &r.signature;
             let d = &r.delivery;
             let verify = match (&r.verify, &r.verify_note) {
                 (Some(v), _) => format!("{:.1} ms {:.2} mJ", v.ms, v.mj),
-                (None, Some(n)) if self.device.is_some() => n.clone(),
+                (None, Some(n)) if n == NOT_MEASURED => "not measured".into(),
+                (None, Some(_)) if self.device.is_some() => "not counted (below)".into(),
                 _ => "-".into(),
             };
             let total = r.total_mj.map_or_else(|| "-".into(), |t| format!("{t:.1}"));
@@ -256,7 +264,7 @@ impl UpdateCost {
                 .signatures_per_key
                 .map_or_else(|| "none".into(), |n| format!("{n} signatures/key"));
             out += &format!(
-                "{:<5} {:<19} {:<17} {:>5} {:>7} {:>8} {:>7} (+{:<4}) {:>9}  {:>11}  {:>9}  {:<9.1}  {:<18}  {:>8}  {}\n",
+                "{:<5} {:<19} {:<17} {:>5} {:>7} {:>8} {:>7} {:>5} {:>9}  {:>11}  {:>9}  {:<9.1}  {:<18}  {:>8}  {}\n",
                 r.rank,
                 s.name,
                 s.security,
@@ -275,6 +283,12 @@ impl UpdateCost {
             );
         }
         for r in &self.rows {
+            match &r.verify_note {
+                Some(n) if self.device.is_some() && n != NOT_MEASURED => {
+                    out += &format!("\n{} not counted: {n}\n", r.signature.name);
+                }
+                _ => {}
+            }
             if r.signature.signatures_per_key.is_some() {
                 out += &format!("\n{}: {}\n", r.signature.name, r.signature.state);
             }
