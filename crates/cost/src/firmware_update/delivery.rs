@@ -55,7 +55,7 @@ pub fn deliver(
     }
 }
 
-/// TS004 fragments of equal size (the last padded, TS004 §3.1's Padding)
+/// TS004 fragments of equal size (the last padded: FragSessionSetupReq's Padding)
 /// at the multicast session's data rate, plus ⌈M × r⌉ coded fragments. A
 /// class C device keeps its receiver on for the whole session, which the
 /// gateway's duty cycle stretches to time on air ÷ duty cycle.
