@@ -50,3 +50,16 @@ fn redundancy_is_a_whole_percentage_from_0_to_100() {
         );
     }
 }
+
+#[test]
+fn a_figure_without_its_source_is_refused() {
+    let text = include_str!("../../../data/firmware-update.toml");
+    assert!(facts::parse("built-in", text).is_ok());
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("header_bytes = { value = 3,"))
+        .unwrap();
+    let bare = text.replace(line, "header_bytes = { value = 3 }");
+    let e = facts::parse("edited", &bare).unwrap_err();
+    assert!(e.contains("neither a source nor an estimate"), "{e}");
+}

@@ -103,9 +103,13 @@ impl Coap {
 
 /// The built-in file, checked: every figure sourced or labelled an estimate.
 pub fn load() -> Result<Facts, Error> {
-    let facts: Facts = link::figure::parse_toml("data/firmware-update.toml", FILE)
-        .map_err(|e| Error::failed(e.to_string()))?;
-    facts.check().map_err(Error::failed)?;
+    parse("data/firmware-update.toml", FILE).map_err(Error::failed)
+}
+
+/// A file of this shape, checked as [`load`] checks the built-in one.
+pub fn parse(origin: &str, text: &str) -> Result<Facts, String> {
+    let facts: Facts = link::figure::parse_toml(origin, text).map_err(|e| e.to_string())?;
+    facts.check()?;
     Ok(facts)
 }
 
