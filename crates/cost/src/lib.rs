@@ -15,6 +15,7 @@ pub mod data;
 pub mod device_row;
 pub mod device_times;
 pub mod energy_view;
+pub mod firmware_update;
 pub mod frame;
 pub mod key_establishment;
 pub mod link_view;

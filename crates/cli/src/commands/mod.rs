@@ -28,6 +28,7 @@ pub mod run;
 pub mod runs;
 pub mod seal_cmd;
 pub mod send;
+pub mod update_cost;
 
 use clap::Subcommand;
 
@@ -63,6 +64,8 @@ pub enum Command {
     Airtime(airtime::Args),
     /// What one message costs on a link: bytes on air, frames, time on air.
     Link(link::Args),
+    /// An update over the air: image and signature per scheme on a link, ranked.
+    UpdateCost(update_cost::Args),
     /// Energy per message (CPU and radio) and battery life: a model estimate.
     Energy(energy::Args),
     /// Measure the algorithms as firmware on a microcontroller (simavr / QEMU).
@@ -118,6 +121,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Decapsulate(args) => pubkey::decapsulate(args),
         Command::Airtime(args) => airtime::run(args),
         Command::Link(args) => link::run(args),
+        Command::UpdateCost(args) => update_cost::run(args),
         Command::Energy(args) => energy::run(args),
         Command::Mcu(args) => mcu::run(args),
         Command::Ct(args) => ct::run(args),
