@@ -19,6 +19,7 @@ use crate::session::{Handshakes, SessionAnswer};
 pub use cost_engine::choices::{Need, candidates};
 use cost_engine::rank::Facts;
 pub use cost_engine::ranking::{percent_of, shared_ranks};
+pub use cost_engine::request::containers;
 pub use cost_engine::summary::{Excluded, RankedRow, SealPath};
 
 /// A ranking as data: what `recommend --format json` prints and the report shows.
@@ -112,25 +113,6 @@ impl Ranking {
     pub fn summary(&self, req: &Request) -> RankingSummary {
         self.0.summary(&req.engine())
     }
-}
-
-/// `--container`: one container, or `all` of them.
-pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
-    if text == "all" {
-        return Ok(MessageContainer::ALL.to_vec());
-    }
-    text.parse::<MessageContainer>()
-        .map(|c| vec![c])
-        .map_err(|_| {
-            let known = MessageContainer::ALL
-                .iter()
-                .map(|c| c.as_str())
-                .chain(["all"]);
-            format!(
-                "unknown container '{text}'{}; expected json, binary, cose, oscore or all",
-                names::did_you_mean(text, known)
-            )
-        })
 }
 
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.
