@@ -68,7 +68,7 @@ fn main() {
     )
     .unwrap();
     out.push_str(
-        "}\n\n/// Each target's files, in `Target::ALL`'s order.\npub(super) const FILES: [Files; ",
+        "}\n\n/// Each target's files, in `Target::ALL`'s order: a static, so the tables\n/// (megabytes of text) are in the binary once, not once per codegen unit that\n/// reads a `const` (ten copies each in the explore page's WebAssembly).\npub(super) static FILES: [Files; ",
     );
     writeln!(out, "{}] = [", names.len()).unwrap();
     for name in &names {

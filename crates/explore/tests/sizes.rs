@@ -43,7 +43,7 @@ fn every_scheme_and_container_has_the_hosts_sizes() {
             for scheme in names {
                 let ask = Ask {
                     scheme,
-                    sample: sample,
+                    sample,
                     serialization: *serialization,
                     container,
                     compression: None,
