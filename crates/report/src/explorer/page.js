@@ -81,9 +81,9 @@ function render(a, i) {
   const head = ["#", "scheme", "container", "implementation", "bits", "msg B", "air B", "frames", "CPU µJ", "radio µJ", "total µJ", "code B", "stack B", "battery d", "timing", "status"];
   const rows = r.rows.map((row, k) => `<tr class="row"><td>${row.rank}</td><td>${esc(row.scheme)}</td><td>${esc(row.container + (row.compression ? "+" + row.compression.scheme : ""))}</td><td>${esc(row.implementation)}</td><td>${row.security_bits}</td><td>${row.sealed_bytes}</td><td>${row.on_air_bytes}</td><td>${row.frames}</td><td>${num(row.cpu_uj, 2)}</td><td>${num(row.radio_uj, 2)}</td><td>${num(row.message_uj, 2)}</td><td>${row.code_size_bytes ?? "-"}</td><td>${row.stack_bytes ?? "-"}</td><td>${num(row.battery_days, 0)}</td><td>${a.said.timing[k]}</td><td>${esc(row.status)}${row.duty_cycle_allowed ? "" : " (not allowed)"}</td></tr>`).join("");
   const whose = [...new Set(r.rows.slice(0, 15).map((row, k) => `<li><b>${esc(row.scheme)}</b>: ${esc(a.said.whose[k])}</li>`))].join("");
-  const tie = r.tie ? `<p class="tie">${esc(r.tie.sentence)}</p>` : "";
+  const tie = r.tie ? `<details class="tie"><summary>Tie group: ${r.tie.schemes.length} choices within ${num(r.tie.within_percent, 2)} %; ${esc(r.tie.chosen)} picked by ${esc(r.tie.decided_by)}</summary>${esc(r.tie.sentence)}</details>` : "";
   const left = r.excluded.map((e) => `<li><b>${esc(e.scheme)}</b>: ${esc(e.why)}</li>`).join("");
-  return `<div class="answer" data-i="${i}">${tie}<table class="ranking" data-i="${i}"><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr>${rows}</table>
+  return `<div class="ex-result" data-i="${i}">${tie}<table class="ranking" data-i="${i}"><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr>${rows}</table>
 <h3>Energy per message and battery life</h3>${plot(r.rows.slice(0, 15))}
 <h3>Whose code</h3><ul>${whose}</ul>
 <details><summary>Not ranked (${r.excluded.length}): does not fit, not measured, or below the constraints</summary><ul>${left}</ul></details>
