@@ -205,8 +205,9 @@ fn dir() -> PathBuf {
     dir
 }
 
-fn write_page(dir: &Path) -> PathBuf {
-    let page = dir.join("page.html");
+/// The page as `explore -o` writes it; each test its own file (they run at once).
+fn write_page(dir: &Path, name: &str) -> PathBuf {
+    let page = dir.join(format!("{name}.html"));
     let out = Command::cargo_bin("ciphermeter")
         .unwrap()
         .args(["explore", "-o"])
@@ -230,7 +231,7 @@ fn write_page(dir: &Path) -> PathBuf {
 #[test]
 fn fifty_random_requests_in_chromium_equal_recommend() {
     let dir = dir();
-    let page = write_page(&dir);
+    let page = write_page(&dir, "fifty");
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("results.sqlite");
     let asked = requests(50);
@@ -295,7 +296,7 @@ fn fifty_random_requests_in_chromium_equal_recommend() {
 #[test]
 fn one_request_by_its_link_is_drawn_and_screenshot() {
     let dir = dir();
-    let page = write_page(&dir);
+    let page = write_page(&dir, "one");
     let tmp = tempfile::tempdir().unwrap();
     let request =
         json!({"device": "nrf52840", "link": "ble-1m-251", "container": "all"}).to_string();
@@ -311,7 +312,6 @@ fn one_request_by_its_link_is_drawn_and_screenshot() {
         "{}",
         answer[0]
     );
-    // The form shows the request it came with.
     assert!(dom.contains("<svg class=\"plot\""), "no energy plot");
     let shot = dir.join("explore.png");
     let url = format!("file://{}#{}", page.display(), fragment(&request));
@@ -335,7 +335,7 @@ fn one_request_by_its_link_is_drawn_and_screenshot() {
 #[test]
 fn a_bad_request_is_said_not_guessed() {
     let dir = dir();
-    let page = write_page(&dir);
+    let page = write_page(&dir, "bad");
     let tmp = tempfile::tempdir().unwrap();
     let request = json!({"device": "nrf52840", "link": "no-such-link"}).to_string();
     let (dom, _) = dump(&page, &tmp.path().join("profile"), &request);
