@@ -61,6 +61,10 @@ pub fn write_report_with(
         artifacts,
         device_results,
         beside,
+        // Without its WebAssembly the report is still written, saying why.
+        explorer: report::explorer::wasm()
+            .map(|w| report::explorer::section(&w))
+            .map_err(|e| e.to_string()),
     });
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

@@ -163,47 +163,8 @@ impl SendArgs {
     }
 }
 
-/// The link protocol's parameters (`energy`, `recommend`): each replaces the
-/// stack default in the link's data (docs/flags.md).
-#[derive(ClapArgs, Clone, Debug, Default)]
-pub struct ProtocolArgs {
-    /// BLE connection interval, 7.5ms to 4s in 1.25ms steps [default: the link's, Zephyr's 50ms].
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub conn_interval: Option<String>,
-    /// BLE connection events the peripheral may skip with nothing to send, 0 to 499 [default: 0].
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub peripheral_latency: Option<String>,
-    /// BLE advertising interval (ble-adv-1m), 20ms to 10.24s in 0.625ms steps [default: Zephyr's 100ms].
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub adv_interval: Option<String>,
-    /// 802.15.4/Thread sleepy end device's poll period [default: the link's, OpenThread's 236s].
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub poll_period: Option<String>,
-    /// LTE-M/NB-IoT PSM timers TAU,ACTIVE (T3412 extended, T3324; e.g. 2h,6s), or off.
-    #[arg(long, value_name = "TAU,ACTIVE", allow_hyphen_values = true)]
-    pub psm: Option<String>,
-    /// LTE-M/NB-IoT eDRX cycle (5.12s to 10485.76s), or off [default: off].
-    #[arg(long, value_name = "CYCLE", allow_hyphen_values = true)]
-    pub edrx: Option<String>,
-    /// LTE-M/NB-IoT: the network's RRC inactivity timer, connected after the data [default: the link's, 10s].
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub rrc_inactivity: Option<String>,
-}
-
-impl ProtocolArgs {
-    pub fn overrides(&self) -> Result<energy::protocol::Overrides, CliError> {
-        energy::protocol::Overrides::from_flags(energy::protocol::Flags {
-            conn_interval: self.conn_interval.as_deref(),
-            peripheral_latency: self.peripheral_latency.as_deref(),
-            adv_interval: self.adv_interval.as_deref(),
-            poll_period: self.poll_period.as_deref(),
-            psm: self.psm.as_deref(),
-            edrx: self.edrx.as_deref(),
-            rrc_inactivity: self.rrc_inactivity.as_deref(),
-        })
-        .map_err(CliError::usage)
-    }
-}
+/// The link protocol's parameters (`energy`, `recommend`).
+pub type ProtocolArgs = energy::protocol::Flags;
 
 /// Prints what was sent (`shown`, as JSON) and fails when the run was cut
 /// short or `shortfall` says the gateway acknowledged too few.

@@ -3,7 +3,10 @@
 
 /// Each command's group and its commands (space-separated), in the order the help shows them.
 pub const GROUPS: &[(&str, &str)] = &[
-    ("Ask what to use (start here)", "recommend energy link run"),
+    (
+        "Ask what to use (start here)",
+        "recommend energy link run explore",
+    ),
     (
         "Seal, send and receive",
         "keygen seal open send gateway device-send radio-emulator lorawan",

@@ -213,6 +213,12 @@ fn run_quick_fills_a_fresh_store_and_writes_the_report() {
         );
     }
     assert!(html.matches("<svg").count() >= 5, "expected the SVG plots");
+    // The explore page's engine, not the sentence saying why it is missing
+    // (crates/cli/tests/explore_browser.rs opens the page itself).
+    assert!(
+        html.contains("<script id=\"ex-engine\""),
+        "the report carries no explorer"
+    );
     assert!(
         html.contains("nrf52840 over ble-1m-251: energy per message by session length"),
         "the key establishment chart"

@@ -39,3 +39,22 @@ pub struct Request {
     /// `--psm`…); default: the stack's, from the link's data.
     pub protocol: energy::protocol::Overrides,
 }
+
+/// `--container`: one container, or `all` of them.
+pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
+    if text == "all" {
+        return Ok(MessageContainer::ALL.to_vec());
+    }
+    text.parse::<MessageContainer>()
+        .map(|c| vec![c])
+        .map_err(|_| {
+            let known = MessageContainer::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .chain(["all"]);
+            format!(
+                "unknown container '{text}'{}; expected json, binary, cose, oscore or all",
+                names::did_you_mean(text, known)
+            )
+        })
+}

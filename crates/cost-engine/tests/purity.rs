@@ -14,6 +14,9 @@ use std::process::Command;
 use syn::visit::{self, Visit};
 
 const ENGINE: &str = "ciphermeter-cost-engine";
+/// The explore page's engine: the cost engine with the sealing core, the
+/// WebAssembly the page carries.
+const PAGE_ENGINE: &str = "ciphermeter-explore";
 const TARGET: &str = "wasm32-unknown-unknown";
 const FORBIDDEN: [&str; 4] = ["std::fs", "std::net", "std::thread", "std::process"];
 /// Crates that exist to build or link C.
@@ -51,12 +54,16 @@ struct Package {
     features: BTreeSet<String>,
 }
 
-/// Every package of the engine's wasm32 build, build dependencies included.
+/// Every package of the engines' wasm32 builds (the cost engine's and the
+/// page's, features as one build of both turns them on: a superset of
+/// either's), build dependencies included.
 fn build_graph() -> Vec<Package> {
     let text = cargo(&[
         "tree",
         "-p",
         ENGINE,
+        "-p",
+        PAGE_ENGINE,
         "--target",
         TARGET,
         "-e",
@@ -93,7 +100,16 @@ fn build_graph() -> Vec<Package> {
 #[test]
 fn no_package_of_the_wasm32_build_compiles_c() {
     let graph = build_graph();
-    assert!(graph.iter().any(|p| p.name == "ciphermeter-device-facts"));
+    for name in [
+        "ciphermeter-device-facts",
+        PAGE_ENGINE,
+        "ciphermeter-payload",
+    ] {
+        assert!(
+            graph.iter().any(|p| p.name == name),
+            "{name} not in the graph"
+        );
+    }
     let metadata: serde_json::Value = serde_json::from_str(&cargo(&[
         "metadata",
         "--format-version",
@@ -135,8 +151,12 @@ fn no_workspace_crate_of_the_wasm32_build_touches_files_sockets_or_threads() {
             found.push(format!("{}: {} ({})", package.name, path, file.display()));
         }
     }
-    // The engine, seal, catalogue, link, energy, device-facts, schc, names, primitives.
-    assert!(crates >= 8, "only {crates} of the workspace's crates found");
+    // The engines, seal, catalogue, link, energy, device-facts, schc, names,
+    // primitives, payload.
+    assert!(
+        crates >= 10,
+        "only {crates} of the workspace's crates found"
+    );
     assert!(
         found.is_empty(),
         "the engine's wasm32 build reaches:\n{}",

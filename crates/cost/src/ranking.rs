@@ -9,7 +9,6 @@
 use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 
-use seal::host::container::MessageContainer;
 use store::Store;
 
 use crate::Error;
@@ -20,6 +19,7 @@ pub use cost_engine::choices::{Need, candidates};
 use cost_engine::rank::Facts;
 pub use cost_engine::ranking::{percent_of, shared_ranks};
 pub use cost_engine::request::Request as Question;
+pub use cost_engine::request::containers;
 pub use cost_engine::summary::{Excluded, RankedRow, SealPath};
 
 /// A ranking as data: what `recommend --format json` prints and the report shows.
@@ -59,25 +59,6 @@ impl Ranking {
     pub fn summary(&self, req: &Request) -> RankingSummary {
         self.0.summary(&req.question)
     }
-}
-
-/// `--container`: one container, or `all` of them.
-pub fn containers(text: &str) -> Result<Vec<MessageContainer>, String> {
-    if text == "all" {
-        return Ok(MessageContainer::ALL.to_vec());
-    }
-    text.parse::<MessageContainer>()
-        .map(|c| vec![c])
-        .map_err(|_| {
-            let known = MessageContainer::ALL
-                .iter()
-                .map(|c| c.as_str())
-                .chain(["all"]);
-            format!(
-                "unknown container '{text}'{}; expected json, binary, cose, oscore or all",
-                names::did_you_mean(text, known)
-            )
-        })
 }
 
 /// Costs every candidate and ranks them. `progress` hears each scheme's name.

@@ -45,16 +45,53 @@ pub struct Psm {
     pub active_s: f64,
 }
 
-/// The flags as typed.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Flags<'a> {
-    pub conn_interval: Option<&'a str>,
-    pub peripheral_latency: Option<&'a str>,
-    pub adv_interval: Option<&'a str>,
-    pub poll_period: Option<&'a str>,
-    pub psm: Option<&'a str>,
-    pub edrx: Option<&'a str>,
-    pub rrc_inactivity: Option<&'a str>,
+/// The flags as typed (`energy`, `recommend`): each replaces the stack
+/// default in the link's data (docs/flags.md).
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct Flags {
+    /// BLE connection interval, 7.5ms to 4s in 1.25ms steps [default: the link's, Zephyr's 50ms].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "DURATION", allow_hyphen_values = true)
+    )]
+    pub conn_interval: Option<String>,
+    /// BLE connection events the peripheral may skip with nothing to send, 0 to 499 [default: 0].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "N", allow_hyphen_values = true)
+    )]
+    pub peripheral_latency: Option<String>,
+    /// BLE advertising interval (ble-adv-1m), 20ms to 10.24s in 0.625ms steps [default: Zephyr's 100ms].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "DURATION", allow_hyphen_values = true)
+    )]
+    pub adv_interval: Option<String>,
+    /// 802.15.4/Thread sleepy end device's poll period [default: the link's, OpenThread's 236s].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "DURATION", allow_hyphen_values = true)
+    )]
+    pub poll_period: Option<String>,
+    /// LTE-M/NB-IoT PSM timers TAU,ACTIVE (T3412 extended, T3324; e.g. 2h,6s), or off.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "TAU,ACTIVE", allow_hyphen_values = true)
+    )]
+    pub psm: Option<String>,
+    /// LTE-M/NB-IoT eDRX cycle (5.12s to 10485.76s), or off [default: off].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "CYCLE", allow_hyphen_values = true)
+    )]
+    pub edrx: Option<String>,
+    /// LTE-M/NB-IoT: the network's RRC inactivity timer, connected after the data [default: the link's, 10s].
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "DURATION", allow_hyphen_values = true)
+    )]
+    pub rrc_inactivity: Option<String>,
 }
 
 /// BLE: 7.5 ms to 4 s in steps of 1.25 ms (Core 5.3 Vol 6 Part B §4.5.1).
@@ -115,9 +152,9 @@ fn stepped(
 
 impl Overrides {
     /// Parses and range-checks the flags; bad values are the user's fault.
-    pub fn from_flags(f: Flags) -> Result<Overrides, EnergyError> {
+    pub fn from_flags(f: &Flags) -> Result<Overrides, EnergyError> {
         let mut o = Overrides::default();
-        if let Some(t) = f.conn_interval {
+        if let Some(t) = f.conn_interval.as_deref() {
             let range = (
                 CONN_INTERVAL_MIN_S,
                 CONN_INTERVAL_MAX_S,
@@ -126,7 +163,7 @@ impl Overrides {
             let what = "a BLE connection interval (7.5ms to 4s in steps of 1.25ms)";
             o.conn_interval_s = Some(stepped("--conn-interval", t, range, what)?);
         }
-        if let Some(t) = f.peripheral_latency {
+        if let Some(t) = f.peripheral_latency.as_deref() {
             let n: u32 = t.trim().parse().map_err(|_| {
                 invalid(format!(
                     "--peripheral-latency: '{t}' is not a count of connection events (0 to {LATENCY_MAX})"
@@ -139,12 +176,12 @@ impl Overrides {
             }
             o.peripheral_latency = Some(n);
         }
-        if let Some(t) = f.adv_interval {
+        if let Some(t) = f.adv_interval.as_deref() {
             let range = (ADV_MIN_S, ADV_MAX_S, ADV_STEP_S);
             let what = "a BLE advertising interval (20ms to 10.24s in steps of 0.625ms)";
             o.adv_interval_s = Some(stepped("--adv-interval", t, range, what)?);
         }
-        if let Some(t) = f.poll_period {
+        if let Some(t) = f.poll_period.as_deref() {
             let s = duration("--poll-period", t)?;
             if !(POLL_MIN_S..=POLL_MAX_S).contains(&s) {
                 return Err(invalid(format!(
@@ -153,7 +190,7 @@ impl Overrides {
             }
             o.poll_period_s = Some(s);
         }
-        if let Some(t) = f.psm {
+        if let Some(t) = f.psm.as_deref() {
             o.psm = Some(if t.trim() == "off" {
                 None
             } else {
@@ -172,7 +209,7 @@ impl Overrides {
                 Some(Psm { tau_s, active_s })
             });
         }
-        if let Some(t) = f.edrx {
+        if let Some(t) = f.edrx.as_deref() {
             o.edrx_s = Some(if t.trim() == "off" {
                 None
             } else {
@@ -185,7 +222,7 @@ impl Overrides {
                 Some(s)
             });
         }
-        if let Some(t) = f.rrc_inactivity {
+        if let Some(t) = f.rrc_inactivity.as_deref() {
             let s = duration("--rrc-inactivity", t)?;
             if !(s > 0.0 && s <= RRC_INACTIVITY_MAX_S) {
                 return Err(invalid(format!(

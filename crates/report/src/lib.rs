@@ -7,12 +7,14 @@
 //!
 //! Sections: [`environment`], [`host`] (throughput, ranking, cycles/byte, encrypt vs
 //! decrypt), [`framing`] (sealed messages, energy, battery, Pareto), [`device`]
-//! (microcontroller tier), [`recommendation`] and [`reproductions`] (one
+//! (microcontroller tier), [`recommendation`], [`explorer`] (the explore page, live)
+//! and [`reproductions`] (one
 //! module per study under [`studies`]).
 
 pub mod comparison;
 pub mod device;
 pub mod environment;
+pub mod explorer;
 pub mod framing;
 pub mod host;
 pub mod html;
@@ -40,6 +42,9 @@ pub struct ReportInput {
     /// Another run shown beside this one (`report --with RUN`, e.g. a board's imported
     /// bench): both machines' environments side by side and the per-result ratios.
     pub beside: Option<Beside>,
+    /// The explore page's section (`explorer::section`), or why it is not
+    /// there (its WebAssembly could not be built).
+    pub explorer: Result<String, String>,
 }
 
 /// The other run of a side-by-side report and its comparison with this one.
@@ -49,7 +54,7 @@ pub struct Beside {
 }
 
 /// The section ids, in page order; tests and the e2e check look for them.
-pub const SECTIONS: [(&str, &str); 13] = [
+pub const SECTIONS: [(&str, &str); 14] = [
     ("summary", "The answer"),
     ("throughput", "Throughput vs message size"),
     ("ranking", "Ranking at 16, 64, 256 and 1024 bytes"),
@@ -60,6 +65,7 @@ pub const SECTIONS: [(&str, &str); 13] = [
     ("battery", "Battery life"),
     ("pareto", "Security vs energy (Pareto)"),
     ("recommendation", "Recommendation"),
+    ("explore", "Explore: any device, link and reading"),
     (
         "key-establishment",
         "Key establishment: classical, hybrid, post-quantum",
@@ -104,7 +110,7 @@ pub fn render(input: &ReportInput) -> String {
         let _ = write!(page, "<a href=\"#{id}\">{}</a>", html::esc(title));
     }
     page.push_str("</nav>");
-    let sections: [(&str, String); 13] = [
+    let sections: [(&str, String); 14] = [
         (
             "summary",
             summary::Answer::from_run(&input.results, &input.artifacts).html(),
@@ -118,6 +124,16 @@ pub fn render(input: &ReportInput) -> String {
         ("battery", framing::battery(&input.results)),
         ("pareto", framing::pareto(&input.results)),
         ("recommendation", recommendation::render(&input.artifacts)),
+        (
+            "explore",
+            match &input.explorer {
+                Ok(section) => section.clone(),
+                Err(why) => format!(
+                    "<p class=\"warn\">The explorer is not in this report: {}</p>",
+                    html::esc(why)
+                ),
+            },
+        ),
         (
             "key-establishment",
             key_establishment::render(&input.artifacts),

@@ -172,7 +172,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         messages,
         cpu,
         session_messages: args.session_messages,
-        protocol: args.protocol.overrides()?,
+        protocol: energy::protocol::Overrides::from_flags(&args.protocol)
+            .map_err(CliError::usage)?,
     };
     let view = energy_view::view(&req)?;
     show(args.format, || view.json(), || view.text())

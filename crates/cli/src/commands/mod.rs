@@ -9,6 +9,7 @@ pub mod ct;
 pub mod device_send;
 pub mod digest;
 pub mod energy;
+pub mod explore;
 pub mod frame_bench;
 pub mod gateway;
 pub mod handshake;
@@ -89,6 +90,8 @@ pub enum Command {
     Report(report::Args),
     /// Rank sealing schemes for a device and link by energy per message.
     Recommend(recommend::Args),
+    /// Write the explore page: recommend's answers in a browser, one file that opens offline.
+    Explore(explore::Args),
     /// LoRaWAN 1.0.x uplink frames: build one, or open one with its session keys.
     #[command(subcommand)]
     Lorawan(lorawan::Action),
@@ -133,6 +136,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Import(args) => import::run(args),
         Command::Report(args) => report::run(args),
         Command::Recommend(args) => recommend::run(args),
+        Command::Explore(args) => explore::run(args),
         Command::Lorawan(action) => lorawan::run(action),
         Command::Handshake(protocol) => handshake::run(protocol),
         Command::Gateway(args) => gateway::run(args),

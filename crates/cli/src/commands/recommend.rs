@@ -97,7 +97,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             session_messages: args.session_messages,
             implementations: choice.software,
             hardware: choice.hardware,
-            protocol: args.protocol.overrides()?,
+            protocol: energy::protocol::Overrides::from_flags(&args.protocol)
+                .map_err(CliError::usage)?,
         },
         data_dir: args.data_dir,
         cost_table: args.cost_table,
