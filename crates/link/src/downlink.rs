@@ -246,13 +246,7 @@ pub fn cost(link: &LinkSpec, bytes: u32) -> Result<DownlinkCost, LinkError> {
             })
         }
         Mode::ClassA => {
-            let w = link.lorawan.as_ref().ok_or_else(|| {
-                LinkError::Data(format!(
-                    "link '{}': class-a without [link.lorawan]",
-                    link.name
-                ))
-            })?;
-            let rx1 = w.region.rx1_data_rate(w.dr, down.rx1_offset())?;
+            let (w, rx1) = class_a(link, down)?;
             let rx2 = w.region.rx2_data_rate()?;
             if bytes > rx1.max_payload {
                 return Err(refuse(format!(
@@ -335,6 +329,21 @@ pub fn cost(link: &LinkSpec, bytes: u32) -> Result<DownlinkCost, LinkError> {
     }
 }
 
+/// A class A link's LoRaWAN setting and the data rate its RX1 window
+/// answers an uplink at.
+fn class_a<'a>(
+    link: &'a LinkSpec,
+    down: &DownlinkSpec,
+) -> Result<(&'a crate::catalogue::LorawanSpec, crate::lorawan::DataRate), LinkError> {
+    let w = link.lorawan.as_ref().ok_or_else(|| {
+        LinkError::Data(format!(
+            "link '{}': class-a without [link.lorawan]",
+            link.name
+        ))
+    })?;
+    Ok((w, w.region.rx1_data_rate(w.dr, down.rx1_offset())?))
+}
+
 /// The most one downlink frame carries on `link`: the RX1 data rate's
 /// maximum FRMPayload (class A), the fixed downlink's payload (on request),
 /// or the link's own frame (symmetric).
@@ -342,15 +351,7 @@ pub fn frame_capacity(link: &LinkSpec) -> Result<u32, LinkError> {
     let down = spec(link)?;
     match down.mode {
         Mode::Symmetric => Ok(link.cost(1, false)?.frame_capacity),
-        Mode::ClassA => {
-            let w = link.lorawan.as_ref().ok_or_else(|| {
-                LinkError::Data(format!(
-                    "link '{}': class-a without [link.lorawan]",
-                    link.name
-                ))
-            })?;
-            Ok(w.region.rx1_data_rate(w.dr, down.rx1_offset())?.max_payload)
-        }
+        Mode::ClassA => Ok(class_a(link, down)?.1.max_payload),
         Mode::OnRequest => Ok(figure(&down.max_payload)),
     }
 }
