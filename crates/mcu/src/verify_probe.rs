@@ -46,14 +46,16 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
     };
     let elf = match PROBE.build(target, &[scheme]) {
         Ok(elf) => elf,
-        Err(McuError::Failed(why)) => return Ok(not_run(why)),
+        Err(McuError::Failed(why)) => return Ok(not_run(without_registry(&why))),
         Err(e) => return Err(e),
     };
     let core = cycles::timing::for_target(target)
         .ok_or_else(|| McuError::Failed(format!("no cycle model for {target}")))?;
     let (out, mixes) = match emulate::run_traced(target, &elf) {
         Ok(run) => run,
-        Err(McuError::Failed(why)) => return Ok(not_run(format!("on {target}: {why}"))),
+        Err(McuError::Failed(why)) => {
+            return Ok(not_run(format!("the verify probe on {target}: {why}")));
+        }
         Err(e) => return Err(e),
     };
     let report = Report::parse(&PROBE, &out.stdout);
@@ -61,7 +63,7 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
     // printed (the fault's own frame has nowhere to go): say what the board had.
     let unfinished = || {
         not_run(format!(
-            "did not finish on {target}, whose board has {} B of RAM (it printed: {})",
+            "the verify probe did not finish on {target}, whose board has {} B of RAM (it printed: {})",
             target.memory_bytes().1,
             out.stdout.trim().replace('\n', "; ")
         ))
@@ -80,11 +82,11 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
     };
     let mixes = match mixes {
         Ok(m) => m,
-        Err(why) => return Ok(not_run(format!("on {target}: {why}"))),
+        Err(why) => return Ok(not_run(format!("the verify probe on {target}: {why}"))),
     };
     let [empty, verify] = mixes.as_slice() else {
         return Ok(not_run(format!(
-            "the probe ran {} regions on {target}, not 2: {}",
+            "the verify probe ran {} regions on {target}, not 2: {}",
             mixes.len(),
             out.stdout.trim()
         )));
@@ -101,7 +103,7 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
     let reason = match known_answer {
         KnownAnswer::Passed => None,
         _ => Some(format!(
-            "its vector did not verify on {target}: {}",
+            "the verify probe's vector did not verify on {target}: {}",
             out.stdout.trim()
         )),
     };
@@ -111,6 +113,25 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
         measured: Some(measured),
         reason,
     })
+}
+
+/// A compiler's reason with the registry's checkout path cut from each file
+/// it names (`crypto-bigint-0.7.11/src/…`): the table reads the same from
+/// any machine.
+fn without_registry(reason: &str) -> String {
+    let mut out = String::new();
+    let mut rest = reason;
+    while let Some(at) = rest.find("/registry/src/") {
+        let (before, after) = rest.split_at(at);
+        // Back to the path's start: the last space or parenthesis before it.
+        let start = before.rfind([' ', '(']).map_or(0, |i| i + 1);
+        out.push_str(&before[..start]);
+        let after = &after["/registry/src/".len()..];
+        // Past the index directory (`index.crates.io-…/`).
+        rest = after.split_once('/').map_or(after, |(_, tail)| tail);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The table for `targets`, with the revisions it was measured at.
@@ -154,6 +175,16 @@ pub fn table(targets: &[Target]) -> Result<Table, McuError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reason_loses_the_registry_path_and_keeps_the_file() {
+        let why = "error[E0432]: unresolved import (/root/.cargo/registry/src/index.crates.io-19/crypto-bigint-0.7.11/src/a.rs:3:5)";
+        assert_eq!(
+            without_registry(why),
+            "error[E0432]: unresolved import (crypto-bigint-0.7.11/src/a.rs:3:5)"
+        );
+        assert_eq!(without_registry("no path"), "no path");
+    }
 
     /// The shipped table is of the probe's sources and the timing model as
     /// they are (else `scripts/verify-device-cpu` must run), has every scheme

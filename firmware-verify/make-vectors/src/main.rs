@@ -72,7 +72,7 @@ fn main() {
     // I and SEED (RFC 8554 Appendix A's pseudorandom key generation): fixed bytes.
     let id: [u8; 16] = core::array::from_fn(|i| i as u8);
     let seed: [u8; 32] = core::array::from_fn(|i| 0x80 + i as u8);
-    let mut sk = SigningKey::<Mode>::new_from_seed(id.into(), seed).unwrap();
+    let mut sk = SigningKey::<Mode>::new_from_seed(id, seed).unwrap();
     let sig = sk.try_sign_with_rng(&mut Fixed(0), &msg).unwrap();
     let public = hybrid_array::Array::from(sk.public()).to_vec();
     let sig: Vec<u8> = sig.into();

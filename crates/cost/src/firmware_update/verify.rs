@@ -119,7 +119,7 @@ fn from_probe(
         (KnownAnswer::Passed, Some(m)) => m,
         _ => {
             let why = row.reason.as_deref().unwrap_or("no passed known answer");
-            return Err(format!("verify probe: {why}"));
+            return Err(why.to_string());
         }
     };
     if let Some(ram) = device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024)
