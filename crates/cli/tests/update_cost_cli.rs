@@ -1,12 +1,12 @@
 //! `update-cost` run as a user runs it: an image and its signature over
 //! each kind of link, held to answers worked by hand from the specs and the
-//! link catalogue's figures, the device's verify only where its table
-//! measured one, and bad requests refused with exit 2.
+//! link catalogue's figures, the device's verify only where its table or
+//! the verify probe's measured one, and bad requests refused with exit 2.
 
 use serde_json::Value;
 
 mod support;
-use support::run::{cm, json_ok, refused};
+use support::run::{cm, json_ok, refused, stdout_ok};
 
 fn update(args: &[&str]) -> Value {
     json_ok(
@@ -95,13 +95,38 @@ fn coap_blocks_over_thread_are_worked_by_hand() {
     close(&d["airtime_s"], 2050.0 * 107.0 * 8.0 / 250e3);
 }
 
-/// The nRF52840 (a Cortex-M4: data/device-costs/cortex-m4.json) has verify
-/// rows for P-256, Ed25519 and ML-DSA-44 and none for the rest; the
-/// STM32L0 (Cortex-M0+) none for ML-DSA. A row without one says why (not
-/// measured, or the table's failure) and has no total, and ranks after
-/// every row with one.
+/// The probe table's verify of `scheme` on `target` (data/firmware-update/verify-cycles.json).
+fn probe_cycles(target: &str, scheme: &str) -> u64 {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/firmware-update/verify-cycles.json"
+    );
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let t = table["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["target"] == target)
+        .unwrap();
+    let r = t["schemes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["scheme"] == scheme)
+        .unwrap();
+    assert_eq!(r["known_answer"], "passed", "{r}");
+    r["measured"]["cycles"]["estimate"].as_u64().unwrap()
+}
+
+/// The nRF52840 (a Cortex-M4, 64 MHz, 256 KiB) takes P-256, Ed25519 and
+/// ML-DSA-44 from its own table (data/device-costs/cortex-m4.json) and
+/// RSA, LMS and SLH-DSA, which that table lacks, from the verify probe's
+/// Cortex-M4 row, each saying which; ML-DSA-65 keeps its own table's reason
+/// (a build past the board's RAM) and has no total, ranking last. The
+/// STM32L0 (Cortex-M0+, 20 KiB) has no ML-DSA-44 verify, and SLH-DSA-128s's
+/// 23 KiB stack on the probe's 32 KiB board does not fit its RAM.
 #[test]
-fn verify_counts_only_where_the_device_measured_it() {
+fn verify_comes_from_the_device_table_else_the_probe_and_says_which() {
     let doc = update(&[
         "--image-kib",
         "64",
@@ -110,29 +135,62 @@ fn verify_counts_only_where_the_device_measured_it() {
         "--device",
         "nrf52840",
     ]);
-    let measured = ["ecdsa-p256", "ed25519", "ml-dsa-44"];
+    let own = ["ecdsa-p256", "ed25519", "ml-dsa-44"];
+    let probed = [
+        "rsa-2048",
+        "rsa-3072",
+        "lms-sha256-h10-w8",
+        "slh-dsa-sha2-128s",
+        "slh-dsa-sha2-128f",
+    ];
     let rows = doc["rows"].as_array().unwrap();
-    for (i, r) in rows.iter().enumerate() {
+    assert_eq!(rows.len(), own.len() + probed.len() + 1);
+    for r in rows {
         let name = r["signature"]["name"].as_str().unwrap();
-        if measured.contains(&name) {
-            assert!(i < measured.len(), "{name} ranks {i}");
-            let v = &r["verify"];
-            assert!(v["cycles"].as_u64().unwrap() > 0, "{r}");
-            close(
-                &r["total_mj"],
-                r["receive_mj"].as_f64().unwrap() + v["mj"].as_f64().unwrap(),
-            );
-        } else {
-            assert!(r["verify"].is_null() && r["total_mj"].is_null(), "{r}");
+        let v = &r["verify"];
+        if name == "ml-dsa-65" {
+            assert!(v.is_null() && r["total_mj"].is_null(), "{r}");
+            assert_eq!(r["rank"], rows.len());
             let note = r["verify_note"].as_str().unwrap();
-            let why = if name == "ml-dsa-65" {
-                "does not fit" // its table row is the benchmark's RAM failure
-            } else {
-                "not measured on this device"
-            };
-            assert!(note.contains(why), "{name}: {note}");
+            assert!(note.contains("does not fit"), "{note}");
+            continue;
         }
+        let source = v["source"].as_str().unwrap();
+        if own.contains(&name) {
+            assert!(source.contains("data/device-costs/"), "{name}: {source}");
+        } else {
+            assert!(probed.contains(&name), "{name}");
+            assert!(source.contains("verify probe"), "{name}: {source}");
+            assert_eq!(v["counted"], "cycle estimate");
+            let cycles = probe_cycles("cortex-m4", name);
+            assert_eq!(v["cycles"], cycles, "{name}");
+            close(&v["ms"], cycles as f64 / 64e6 * 1e3);
+        }
+        close(
+            &r["total_mj"],
+            r["receive_mj"].as_f64().unwrap() + v["mj"].as_f64().unwrap(),
+        );
     }
+    // As a user reads it: a figure where "not measured" was, and which table.
+    let text = String::from_utf8(stdout_ok(cm().args([
+        "update-cost",
+        "--image-kib",
+        "64",
+        "--link",
+        "ble-1m-251",
+        "--device",
+        "nrf52840",
+    ])))
+    .unwrap();
+    assert!(!text.contains("not measured"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("verify from the verify probe"))
+        .unwrap_or_else(|| panic!("{text}"));
+    for name in ["rsa-2048", "lms-sha256-h10-w8", "slh-dsa-sha2-128s"] {
+        assert!(line.contains(name), "{line}");
+    }
+
     let l0 = update(&[
         "--image-kib",
         "64",
@@ -142,8 +200,14 @@ fn verify_counts_only_where_the_device_measured_it() {
         "stm32l0",
     ]);
     assert!(row(&l0, "ml-dsa-44")["verify"].is_null());
-    // The STM32WL's 64 KiB cannot hold ML-DSA-44's verify (234 420 B on
-    // the simulated board): its row says so instead of a figure.
+    let note = row(&l0, "slh-dsa-sha2-128s")["verify_note"]
+        .as_str()
+        .unwrap();
+    assert!(note.contains("does not fit in stm32l0's RAM"), "{note}");
+    assert!(!row(&l0, "ed25519")["verify"].is_null());
+    // The STM32WL's 64 KiB cannot hold ML-DSA-44's verify (its own table's
+    // 234 420 B on the simulated board): its row says so instead of a figure;
+    // LMS's 30 KiB stack fits, so the probe's figure counts.
     let wl = update(&[
         "--image-kib",
         "64",
@@ -154,7 +218,10 @@ fn verify_counts_only_where_the_device_measured_it() {
     ]);
     let note = row(&wl, "ml-dsa-44")["verify_note"].as_str().unwrap();
     assert!(note.contains("does not fit in stm32wl's RAM"), "{note}");
-    assert!(!row(&l0, "ed25519")["verify"].is_null());
+    assert_eq!(
+        row(&wl, "lms-sha256-h10-w8")["verify"]["cycles"],
+        probe_cycles("cortex-m4", "lms-sha256-h10-w8")
+    );
 }
 
 #[test]

@@ -22,6 +22,7 @@ pub mod implementation;
 pub mod measurement;
 pub mod revision;
 pub mod target;
+pub mod verify_cycles;
 
 pub use board::Board;
 pub use error::FactsError;

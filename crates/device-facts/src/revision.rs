@@ -92,6 +92,29 @@ pub fn schc_probe_revision(root: &Path) -> Result<String, FactsError> {
     digest(root, files)
 }
 
+/// The digest of the firmware-image verify probe (firmware-verify/,
+/// `data/firmware-update/verify-cycles.json`), from the repository's root: its
+/// sources, manifest, lock file, vectors and the memory maps it borrows (its
+/// vector generator, make-vectors/, moves nothing the vectors do not). Apart
+/// from [`firmware_revision`], as the SCHC probe's is: it moves no device
+/// cost table.
+#[cfg(feature = "files")]
+pub fn verify_probe_revision(root: &Path) -> Result<String, FactsError> {
+    let mut files = Vec::new();
+    for rel in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        ".cargo",
+        "src",
+        "vectors",
+    ] {
+        collect(&root.join("firmware-verify").join(rel), &mut files)?;
+    }
+    collect(&root.join("firmware/memory"), &mut files)?;
+    digest(root, files)
+}
+
 /// The firmware sources only the constant-time check builds (`ct`).
 pub const CT_SOURCES: &str = "src/ct";
 

@@ -29,6 +29,7 @@ pub mod emulate;
 pub mod error;
 pub mod fit;
 pub mod parse;
+pub mod probe;
 pub mod results;
 pub mod schc_probe;
 pub mod seal_check;
@@ -36,6 +37,7 @@ pub mod summary;
 pub mod tiny_security;
 pub mod toolchain;
 pub mod uplink;
+pub mod verify_probe;
 
 // The facts this runner writes and reads live in `device_facts`, which
 // runs nothing; re-exported so `mcu::Target`, `mcu::cost_table` and the

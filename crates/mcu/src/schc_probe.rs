@@ -7,15 +7,18 @@
 //! `data/schc/device-cpu.json` from [`table`].
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
 use crate::cycles::{self, Estimate};
+use crate::probe::{Probe, Report};
 use crate::{McuError, Target, emulate};
 
-/// Where the probe's sources are, from the firmware directory.
-const PROBE: &str = "../firmware-schc";
+const PROBE: Probe = Probe {
+    dir: "firmware-schc",
+    package: "ciphermeter-schc-probe",
+    title: "the SCHC probe",
+};
 
 /// One measured region on one target.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,38 +64,9 @@ pub fn targets() -> Vec<Target> {
         .collect()
 }
 
-fn probe_dir() -> PathBuf {
-    crate::firmware_dir().join(PROBE)
-}
-
 /// Builds the probe for `target`; the ELF's path.
 pub fn build(target: Target) -> Result<PathBuf, McuError> {
-    if !target.has_cycle_estimate() {
-        return Err(McuError::Usage(format!(
-            "the SCHC probe runs on the Cortex-M targets, not {target}"
-        )));
-    }
-    let dir = crate::compile::target_dir().join("schc-probe");
-    let mut cmd = Command::new("cargo");
-    cmd.arg(format!("+{}", target.toolchain()))
-        .args(["build", "--release", "--quiet", "--color", "never"])
-        .args(["--target", target.rust_target()])
-        .current_dir(probe_dir())
-        .env("CARGO_TARGET_DIR", &dir);
-    for var in crate::compile::UNSET_FOR_FIRMWARE {
-        cmd.env_remove(var);
-    }
-    let out = cmd.output()?;
-    if !out.status.success() {
-        return Err(McuError::Failed(format!(
-            "the SCHC probe does not build for {target}: {}",
-            crate::compile::compiler_reason(&String::from_utf8_lossy(&out.stderr))
-        )));
-    }
-    Ok(dir
-        .join(target.rust_target())
-        .join("release")
-        .join("ciphermeter-schc-probe"))
+    PROBE.build(target, &[])
 }
 
 /// Builds and runs the probe on `target`: its regions, priced.
@@ -108,7 +82,7 @@ pub fn measure(target: Target) -> Result<TargetRow, McuError> {
         )));
     }
     let mixes = mixes.map_err(McuError::Failed)?;
-    let report = Report::parse(&out.stdout)?;
+    let report = Report::parse(&PROBE, &out.stdout);
     let [empty, inner, outer] = mixes.as_slice() else {
         return Err(McuError::Failed(format!(
             "the SCHC probe ran {} regions on {target}, not 3",
@@ -119,7 +93,7 @@ pub fn measure(target: Target) -> Result<TargetRow, McuError> {
     for (name, mix) in [("inner", inner), ("outer", outer)] {
         let mix = mix.minus(empty);
         let cycles = cycles::estimate::estimate(&mix, core);
-        let (bytes_in, bytes_out) = report.sizes(name)?;
+        let (bytes_in, bytes_out) = (report.number("B", name, 0)?, report.number("B", name, 1)?);
         regions.push(Region {
             region: name.into(),
             bytes_in,
@@ -127,13 +101,13 @@ pub fn measure(target: Target) -> Result<TargetRow, McuError> {
             instructions: mix.instructions,
             cycles,
             us: cycles.estimate as f64 * 1e6 / target.clock_hz() as f64,
-            heap_bytes: report.heap(name)?,
+            heap_bytes: report.number("H", name, 0)?,
         });
     }
     Ok(TargetRow {
         target: target.name().into(),
         clock_hz: target.clock_hz(),
-        rules_heap_bytes: report.heap("rules")?,
+        rules_heap_bytes: report.number("H", "rules", 0)?,
         regions,
     })
 }
@@ -155,47 +129,6 @@ pub fn table(targets: &[Target]) -> Result<Table, McuError> {
             .map(|&t| measure(t))
             .collect::<Result<_, _>>()?,
     })
-}
-
-/// The probe's own lines: `H <what> <heap bytes>`, `B <region> <in> <out>`.
-struct Report {
-    lines: Vec<Vec<String>>,
-}
-
-impl Report {
-    fn parse(stdout: &str) -> Result<Report, McuError> {
-        let lines: Vec<Vec<String>> = stdout
-            .lines()
-            .map(|l| l.split_whitespace().map(str::to_string).collect())
-            .collect();
-        Ok(Report { lines })
-    }
-
-    fn find(&self, kind: &str, name: &str) -> Result<&[String], McuError> {
-        self.lines
-            .iter()
-            .find(|l| {
-                l.first().map(String::as_str) == Some(kind)
-                    && l.get(1).map(String::as_str) == Some(name)
-            })
-            .map(|l| &l[2..])
-            .ok_or_else(|| McuError::Failed(format!("the SCHC probe did not report {kind} {name}")))
-    }
-
-    fn number(text: Option<&String>) -> Result<u64, McuError> {
-        text.and_then(|t| t.parse().ok()).ok_or_else(|| {
-            McuError::Failed("the SCHC probe wrote a line that is not numbers".into())
-        })
-    }
-
-    fn heap(&self, name: &str) -> Result<u64, McuError> {
-        Report::number(self.find("H", name)?.first())
-    }
-
-    fn sizes(&self, name: &str) -> Result<(u64, u64), McuError> {
-        let l = self.find("B", name)?;
-        Ok((Report::number(l.first())?, Report::number(l.get(1))?))
-    }
 }
 
 #[cfg(test)]

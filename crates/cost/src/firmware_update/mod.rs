@@ -1,13 +1,14 @@
 //! What an update over the air costs, per signature scheme: the image and
 //! its signature delivered on one link (`delivery`), the device's receiver
-//! time and energy, and its verify where the shipped device table measured
-//! it; ranked by the device's total (`ciphermeter update-cost`,
+//! time and energy, and its verify where the shipped device table or the
+//! verify probe's table measured it (`verify`); ranked by the device's total (`ciphermeter update-cost`,
 //! docs/guide.md "Firmware updates"). Schemes and protocol figures:
 //! data/firmware-update.toml (`facts`, `signatures`).
 
 pub mod delivery;
 pub mod facts;
 pub mod signatures;
+mod verify;
 
 use std::path::PathBuf;
 
@@ -16,6 +17,8 @@ use serde::Serialize;
 use crate::Error;
 use delivery::Delivery;
 use signatures::Signature;
+use verify::NOT_MEASURED;
+pub use verify::VerifyCost;
 
 /// What the user asks: `update-cost`'s flags (feature `cli`), one struct.
 #[derive(Clone, Debug)]
@@ -36,17 +39,6 @@ pub struct Request {
     /// Directory with extra or replacement data files; also $CIPHERMETER_DATA_DIR.
     #[cfg_attr(feature = "cli", arg(long))]
     pub data_dir: Option<PathBuf>,
-}
-
-/// The device's verify of one signature, from its shipped table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct VerifyCost {
-    pub implementation: String,
-    pub cycles: u64,
-    /// "cycle estimate", "cycles" or "instructions" (a lower bound on cycles).
-    pub counted: String,
-    pub ms: f64,
-    pub mj: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -107,22 +99,30 @@ pub fn cost(req: &Request) -> Result<UpdateCost, Error> {
         .as_deref()
         .map(|d| profiles.device(d).map_err(Error::invalid))
         .transpose()?;
-    let table = match device {
-        Some(d) => match cost_engine::device_times::device_target(d)? {
-            Some(t) => cost_engine::device_times::shipped_for(d, t)?,
-            None => None,
-        },
+    let target = match device {
+        Some(d) => cost_engine::device_times::device_target(d)?,
         None => None,
     };
+    let table = match (device, target) {
+        (Some(d), Some(t)) => cost_engine::device_times::shipped_for(d, t)?,
+        _ => None,
+    };
+    let probe = device_facts::verify_cycles::shipped()?;
     let mut rows = Vec::new();
     for (sig, spec) in signatures::all(&facts).into_iter().zip(&facts.scheme) {
         let delivery =
             delivery::deliver(link, image_bytes + sig.signature_bytes, redundancy, &facts)?;
         let receive_mj = radio.voltage_v.value * radio.rx_ma.value * delivery.receive_s;
-        let verify = match (device, &table, &spec.device_algorithm) {
-            (Some(d), Some(t), Some(alg)) => verify_cost(t, alg, d),
-            (Some(_), _, _) => Err(NOT_MEASURED.to_string()),
-            (None, _, _) => Err("no --device: the radio alone".to_string()),
+        let verify = match device {
+            Some(d) => verify::verify_cost(
+                table.as_ref(),
+                &probe,
+                target,
+                spec.device_algorithm.as_deref(),
+                &spec.name,
+                d,
+            ),
+            None => Err("no --device: the radio alone".to_string()),
         };
         let (verify, verify_note) = match verify {
             Ok(v) => (Some(v), None),
@@ -164,48 +164,6 @@ pub fn cost(req: &Request) -> Result<UpdateCost, Error> {
     })
 }
 
-const NOT_MEASURED: &str = "not measured on this device";
-
-/// The fastest verify of `algorithm` the table holds with passed known
-/// answers; else why none counts (not measured, or the table's failure:
-/// a build past the device's RAM).
-fn verify_cost(
-    table: &device_facts::cost_table::CostTable,
-    algorithm: &str,
-    device: &energy::profiles::Device,
-) -> Result<VerifyCost, String> {
-    let hz = device.clock_mhz.value * 1e6;
-    let rows: Vec<_> = table
-        .entries
-        .iter()
-        .filter(|e| e.algorithm == algorithm)
-        .collect();
-    rows.iter()
-        .filter(|e| e.operation == "verify" && e.error.is_none() && e.known_answers > 0)
-        .filter_map(|e| {
-            let &(_, cycles) = e.cycle_points().first()?;
-            let counted = if e.cycle_estimates.is_empty() {
-                table.counter.clone()
-            } else {
-                "cycle estimate".into()
-            };
-            let s = cycles as f64 / hz;
-            Some(VerifyCost {
-                implementation: e.implementation.clone(),
-                cycles,
-                counted,
-                ms: s * 1e3,
-                mj: device.voltage_v.value * device.active_ma.value * s,
-            })
-        })
-        .min_by_key(|v| v.cycles)
-        .ok_or_else(|| {
-            rows.iter()
-                .find_map(|e| e.error.clone())
-                .unwrap_or_else(|| NOT_MEASURED.into())
-        })
-}
-
 fn notes(lorawan: bool, device: bool) -> Vec<String> {
     let mut n = vec![
         "bytes: image + signature; the public key is already on the device (its bytes are in the row for provisioning)".to_string(),
@@ -217,7 +175,7 @@ fn notes(lorawan: bool, device: bool) -> Vec<String> {
         n.push("the device's own replies (link-layer acknowledgements, protocol responses) are not counted".into());
     }
     if device {
-        n.push("verify: the fastest implementation with passed known answers in the device's shipped table (data/device-costs/), at the device's clock".into());
+        n.push("verify: the fastest implementation with passed known answers in the device's shipped table (data/device-costs/), else the verify probe's (data/firmware-update/verify-cycles.json: its source says which), at the device's clock".into());
     }
     n
 }
@@ -280,6 +238,23 @@ impl UpdateCost {
                 verify,
                 total,
                 state
+            );
+        }
+        let probed: Vec<&str> = self
+            .rows
+            .iter()
+            .filter(|r| {
+                r.verify
+                    .as_ref()
+                    .is_some_and(|v| v.source == verify::PROBE_TABLE)
+            })
+            .map(|r| r.signature.name.as_str())
+            .collect();
+        if !probed.is_empty() {
+            out += &format!(
+                "\nverify from the {} for the device's target: {}\n",
+                verify::PROBE_TABLE,
+                probed.join(", ")
             );
         }
         for r in &self.rows {

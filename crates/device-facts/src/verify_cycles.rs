@@ -1,0 +1,90 @@
+//! A firmware image signature's verify on the Cortex-M targets
+//! (`data/firmware-update/verify-cycles.json`): the verify probe
+//! (firmware-verify/) with each scheme's vector, its instruction mix priced by
+//! the cycle model as the device cost tables' are. crates/mcu `verify_probe`
+//! writes it (`scripts/verify-device-cpu`); `update-cost` reads it where a
+//! device's own table has no verify.
+
+use serde::{Deserialize, Serialize};
+
+use crate::FactsError;
+use crate::cycle_model::Estimate;
+
+const SHIPPED: &str = include_str!("../../../data/firmware-update/verify-cycles.json");
+
+/// `data/firmware-update/verify-cycles.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub source: String,
+    /// Where the vectors come from (firmware-verify/vectors/).
+    pub vectors: String,
+    /// `revision::verify_probe_revision` of the sources measured.
+    pub probe_revision: String,
+    /// The Cortex-M timing model the cycles were priced with.
+    pub cycle_timings_revision: String,
+    pub targets: Vec<TargetRow>,
+}
+
+/// One target's schemes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetRow {
+    pub target: String,
+    pub clock_hz: u64,
+    /// The RAM of the QEMU board the probe ran on (firmware/memory).
+    pub board_ram_bytes: u64,
+    pub schemes: Vec<Row>,
+}
+
+/// Did the device verify the vector (and reject it over a changed message)?
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KnownAnswer {
+    Passed,
+    Failed,
+    /// The probe did not build or did not finish: `reason` says why.
+    NotRun,
+}
+
+/// One scheme on one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The scheme's name in data/firmware-update.toml.
+    pub scheme: String,
+    pub known_answer: KnownAnswer,
+    /// Present when the verify ran to its verdict.
+    pub measured: Option<Measured>,
+    /// Why there is no passed measurement.
+    pub reason: Option<String>,
+}
+
+/// What one verify took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// Instructions QEMU ran in the verify, less the empty region's.
+    pub instructions: i64,
+    pub cycles: Estimate,
+    /// The estimate's cycles at the target's clock.
+    pub us: f64,
+    /// The heap's peak during the verify.
+    pub heap_bytes: u64,
+    /// The stack's deepest extent during the verify, from its top.
+    pub stack_bytes: u64,
+}
+
+impl Table {
+    /// The row of `scheme` on `target`, if the table has one.
+    pub fn row(&self, target: &str, scheme: &str) -> Option<&Row> {
+        self.targets
+            .iter()
+            .find(|t| t.target == target)?
+            .schemes
+            .iter()
+            .find(|r| r.scheme == scheme)
+    }
+}
+
+/// The table the repository ships.
+pub fn shipped() -> Result<Table, FactsError> {
+    serde_json::from_str(SHIPPED)
+        .map_err(|e| FactsError::Failed(format!("data/firmware-update/verify-cycles.json: {e}")))
+}
