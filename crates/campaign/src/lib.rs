@@ -57,6 +57,10 @@ pub enum Progress<'a> {
     Working(&'a str),
 }
 
+/// The milestone that says the run's answer, as soon as its steps have made
+/// it (`scripts/bench-first-answer` times the first answer by it).
+pub const ANSWER_FIRST_LINE: &str = "answer (the reproductions and the report follow):";
+
 /// What a finished (or interrupted) run left.
 pub struct Outcome {
     pub run: RunId,
@@ -454,6 +458,16 @@ fn steps_of(
             Err(Error::Interrupted(_)) => return Ok(notes),
             Err(e) => notes.push(format!("key establishment: {e}")),
         }
+    }
+
+    // The answer is whole now: say it before the reproductions and the report
+    // (whose explore page may build its engine first) take their minutes.
+    let lines = recommended_lines(store, run)?;
+    if !lines.is_empty() {
+        progress(Progress::Milestone(&format!(
+            "{ANSWER_FIRST_LINE}\n  {}",
+            lines.join("\n  ")
+        )));
     }
 
     // 5. The reproductions, in-process.

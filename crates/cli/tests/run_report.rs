@@ -11,6 +11,7 @@ struct QuickRun {
     db: PathBuf,
     html: PathBuf,
     stdout: String,
+    stderr: String,
 }
 
 /// One quick run shared by the tests of this file (it takes a while). A static is
@@ -39,14 +40,46 @@ fn quick_run() -> &'static QuickRun {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(
             out.status.success(),
-            "run --quick failed: {}\n{stdout}\n{}",
+            "run --quick failed: {}\n{stdout}\n{stderr}",
             out.status,
-            String::from_utf8_lossy(&out.stderr)
         );
-        QuickRun { db, html, stdout }
+        QuickRun {
+            db,
+            html,
+            stdout,
+            stderr,
+        }
     })
+}
+
+/// The answer is said as soon as the run has it, before the reproductions
+/// and the report (whose explore page may first build its engine), and it
+/// is the answer the run closes with.
+#[test]
+fn the_answer_comes_before_the_reproductions_and_is_the_closing_one() {
+    let run = quick_run();
+    let at = |what: &str| {
+        run.stderr
+            .find(what)
+            .unwrap_or_else(|| panic!("no '{what}' in:\n{}", run.stderr))
+    };
+    assert!(at(campaign::ANSWER_FIRST_LINE) < at("[reproduce]"));
+    let said: Vec<&str> = run.stderr[at(campaign::ANSWER_FIRST_LINE)..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(!said.is_empty(), "{}", run.stderr);
+    for line in &said {
+        assert!(
+            run.stdout.lines().any(|l| l == *line),
+            "said early but not at the end: {line}\n{}",
+            run.stdout
+        );
+    }
 }
 
 #[test]
