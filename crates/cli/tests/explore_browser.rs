@@ -16,34 +16,11 @@ use std::time::Instant;
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::{Value, json};
 
-fn chromium() -> PathBuf {
-    let found = ["chromium", "chromium-browser"].iter().find_map(|name| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    });
-    found.expect("chromium is not installed: run scripts/setup (Debian package `chromium`)")
-}
-
 fn headless(profile: &Path) -> Command {
-    let mut cmd = Command::new(chromium());
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--enable-logging=stderr",
-        "--v=0",
-        "--window-size=1200,2400",
-        // The engine compiles off the main thread (over 8 MB): virtual time
-        // holds the dump (and the screenshot) until the page has answered.
-        "--virtual-time-budget=60000",
-    ])
-    .arg(format!("--user-data-dir={}", profile.display()));
+    let mut cmd = testkit::chromium::headless(profile, "1200,2400");
+    // The engine compiles off the main thread (over 8 MB): virtual time
+    // holds the dump (and the screenshot) until the page has answered.
+    cmd.arg("--virtual-time-budget=60000");
     cmd
 }
 

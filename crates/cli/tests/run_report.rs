@@ -356,44 +356,18 @@ fn assert_no_external_resources(html: &str) {
     assert!(!lower.contains("<script src"), "scripts must be inline");
 }
 
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser"].iter().find_map(|name| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
-fn headless(browser: &Path, profile: &Path, size: &str) -> Command {
-    let mut cmd = Command::new(browser);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--enable-logging=stderr",
-        "--v=0",
-    ])
-    .arg(format!("--window-size={size}"))
-    .arg(format!("--user-data-dir={}", profile.display()));
-    cmd
+fn headless(profile: &Path, size: &str) -> Command {
+    testkit::chromium::headless(profile, size)
 }
 
 #[test]
 fn the_report_renders_in_headless_chromium_without_script_errors() {
-    let Some(browser) = chromium() else {
-        panic!("chromium is not installed: run scripts/setup (Debian package `chromium`)");
-    };
     let run = quick_run();
     let dir = tempfile::tempdir().unwrap();
     let url = format!("file://{}", run.html.canonicalize().unwrap().display());
 
     // The DOM after scripts ran: the page's last script marks the body.
-    let dom = headless(&browser, &dir.path().join("profile-dom"), "1200,4000")
+    let dom = headless(&dir.path().join("profile-dom"), "1200,4000")
         .arg("--dump-dom")
         .arg(&url)
         .output()
@@ -416,7 +390,7 @@ fn the_report_renders_in_headless_chromium_without_script_errors() {
 
     // A screenshot that is not blank: many pixels differ from the white background.
     let shot = dir.path().join("report.png");
-    let out = headless(&browser, &dir.path().join("profile-shot"), "1200,4000")
+    let out = headless(&dir.path().join("profile-shot"), "1200,4000")
         .arg(format!("--screenshot={}", shot.display()))
         .arg(&url)
         .output()
@@ -458,9 +432,6 @@ fn ink_pixels(path: &Path) -> (u32, u32, u64) {
 /// energy and battery life, and the CPU-share finding; `run` says the same.
 #[test]
 fn the_first_screen_of_the_report_is_the_answer() {
-    let Some(browser) = chromium() else {
-        panic!("chromium is not installed: run scripts/setup (Debian package `chromium`)");
-    };
     let run = quick_run();
     // The stored ranking's winner: what the first screen must name.
     let store = store::Store::open(&run.db).unwrap();
@@ -493,7 +464,7 @@ fn the_first_screen_of_the_report_is_the_answer() {
         .replace("</body>", probe);
     let copy = dir.path().join("report.html");
     std::fs::write(&copy, page).unwrap();
-    let mut cmd = headless(&browser, &dir.path().join("profile"), "1280,900");
+    let mut cmd = headless(&dir.path().join("profile"), "1280,900");
     let out = cmd
         .arg("--dump-dom")
         .arg(format!("file://{}", copy.display()))

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+pub mod chromium;
 pub mod mosquitto;
 pub mod postgres;
 pub mod rabbitmq;
