@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef CM_ALIGNED
+#define CM_ALIGNED(n) __attribute__((aligned(n)))
+#endif
 
 /**
  * Success.
@@ -64,6 +67,12 @@
  */
 #define CM_ERR_STORAGE -10
 
+/**
+ * Not an OSCORE context file (`ciphermeter-oscore-context/1`), or one with
+ * a field missing, not hex, or an `alg` that is not its scheme's.
+ */
+#define CM_ERR_KEY_FILE -11
+
 #define CM_CONTAINER_JSON 0
 
 #define CM_CONTAINER_BINARY 1
@@ -79,6 +88,15 @@
  * Counter values reserved per slot write: a restart skips at most this many.
  */
 #define CM_COUNTER_BLOCK 16
+
+/**
+ * Bytes a derived context may take in any build (its two keyed AEADs and
+ * the ids: at most 2,960 on x86-64, whose AES keeps both its AES-NI and its
+ * software key schedules, with every family and backend in); a literal so
+ * that cbindgen can write it, checked against the core's below, so a build
+ * where it does not fit fails.
+ */
+#define CM_OSCORE_CONTEXT_LEN 3072
 
 /**
  * Two slots of non-volatile storage (EEPROM cells, flash words, files).
@@ -99,6 +117,17 @@ typedef struct cm_counter {
   uint64_t reserved_end;
   uint8_t older_slot;
 } cm_counter;
+
+/**
+ * An OSCORE security context: the keys of both directions, the common IV
+ * and the ids. Filled by `cm_oscore_context_init` or
+ * `cm_oscore_context_from_file`; `cm_oscore_context_wipe` erases it. Start
+ * from a zeroed struct; copying it whole (alignment kept) is fine.
+ */
+typedef struct CM_ALIGNED(16) cm_oscore_context {
+  uint8_t opaque[CM_OSCORE_CONTEXT_LEN];
+  uint32_t state;
+} cm_oscore_context;
 
 #ifdef __cplusplus
 extern "C" {
@@ -247,6 +276,82 @@ int32_t cm_implementation(const char *scheme, const char **implementation);
  * A short English description of a status code.
  */
 const char *cm_strerror(int32_t status);
+
+/**
+ * Derives a context (RFC 8613 §3.2) for `scheme` (`oscore:aes-ccm-16-64-128`,
+ * OSCORE's mandatory algorithm, or another `oscore:ALG` of `keygen`) from
+ * the master secret and salt, this device's sender id and its peer's
+ * (the gateway's) id, and an ID context (null for none). The gateway's
+ * context has the same secret and salt and the two ids swapped.
+ * `CM_ERR_SCHEME` for an unknown algorithm, `CM_ERR_KEY` for an empty or
+ * overlong secret, salt, id or ID context, or equal ids.
+ *
+ * # Safety
+ * `scheme` is a NUL-terminated string; each byte pointer points to its
+ * length (or is null with length 0; `id_context` null means none); `ctx`
+ * is a writable struct.
+ */
+int32_t cm_oscore_context_init(struct cm_oscore_context *ctx,
+                               const char *scheme,
+                               const uint8_t *master_secret,
+                               size_t master_secret_len,
+                               const uint8_t *master_salt,
+                               size_t master_salt_len,
+                               const uint8_t *sender_id,
+                               size_t sender_id_len,
+                               const uint8_t *recipient_id,
+                               size_t recipient_id_len,
+                               const uint8_t *id_context,
+                               size_t id_context_len);
+
+/**
+ * Derives the context a key file holds: the bytes of `keygen --scheme
+ * oscore:ALG`'s device file (`--output`; its `--peer-output` is the
+ * gateway's), format `ciphermeter-oscore-context/1`. `CM_ERR_KEY_FILE` for
+ * bytes that are not one (another format, a field missing, not hex, an
+ * `alg` that does not match the scheme), else as `cm_oscore_context_init`.
+ *
+ * # Safety
+ * `file` points to `file_len` readable bytes; `ctx` is a writable struct.
+ */
+int32_t cm_oscore_context_from_file(struct cm_oscore_context *ctx,
+                                    const uint8_t *file,
+                                    size_t file_len);
+
+/**
+ * Protects `reading` as a non-confirmable CoAP POST to `uri_path` (null:
+ * `readings`, where the gateway takes readings) with Content-Format
+ * `content_format` (50 JSON, 60 CBOR, 42 bytes) under `sequence`, the
+ * sender sequence number: take it from `cm_counter_reserve`, so none is
+ * used twice under a context, across restarts too. These are the bytes
+ * `ciphermeter seal --container oscore` writes for the same context and
+ * sequence number; send each as one UDP datagram to the gateway's
+ * `coap://` address. On `CM_ERR_BUFFER`, `*out_len` is the size `out` needs.
+ * `CM_ERR_NONCE` once sequence numbers pass 2^40 - 1 (derive a new context),
+ * `CM_ERR_ARGUMENT` for a context never derived or a path of more than 6 segments.
+ *
+ * # Safety
+ * `ctx` points to a struct (zeroed or derived); `uri_path` is null or a
+ * NUL-terminated string; `reading` points to `reading_len` readable bytes,
+ * `out` to `out_cap` writable ones; `out_len` is writable.
+ */
+int32_t cm_oscore_protect(const struct cm_oscore_context *ctx,
+                          uint64_t sequence,
+                          const char *uri_path,
+                          uint16_t content_format,
+                          const uint8_t *reading,
+                          size_t reading_len,
+                          uint8_t *out,
+                          size_t out_cap,
+                          size_t *out_len);
+
+/**
+ * Erases a context (its keys, then every byte); it is none afterwards.
+ *
+ * # Safety
+ * `ctx` is null or a struct that is zeroed or was derived.
+ */
+void cm_oscore_context_wipe(struct cm_oscore_context *ctx);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -15,6 +15,9 @@
 //!   fragments the gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
 //!   lengths; `cm_implementation` whose code seals a scheme in this build.
 //!
+//! - `cm_oscore_*` (feature `oscore`, a default): an OSCORE context from key
+//!   material or a key file, and a reading protected as the gateway reads it.
+//!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
 //! algorithms are not in the build returns `CM_ERR_NOT_BUILT`.
 
@@ -24,7 +27,14 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
+#[cfg(feature = "oscore")]
+mod context_file;
+#[cfg(feature = "oscore")]
+pub mod oscore;
 mod sealable;
+
+#[cfg(feature = "oscore")]
+pub use oscore::*;
 
 use core::ffi::{CStr, c_char, c_void};
 
@@ -61,6 +71,9 @@ pub const CM_ERR_WRONG_KEY: i32 = -8;
 pub const CM_ERR_ARGUMENT: i32 = -9;
 /// The storage refused to write a counter slot.
 pub const CM_ERR_STORAGE: i32 = -10;
+/// Not an OSCORE context file (`ciphermeter-oscore-context/1`), or one with
+/// a field missing, not hex, or an `alg` that is not its scheme's.
+pub const CM_ERR_KEY_FILE: i32 = -11;
 
 pub const CM_CONTAINER_JSON: u8 = 0;
 pub const CM_CONTAINER_BINARY: u8 = 1;
@@ -547,6 +560,7 @@ pub extern "C" fn cm_strerror(status: i32) -> *const c_char {
         CM_ERR_WRONG_KEY => c"another scheme or key id",
         CM_ERR_ARGUMENT => c"invalid argument",
         CM_ERR_STORAGE => c"the counter storage refused a write",
+        CM_ERR_KEY_FILE => c"not an OSCORE context file (ciphermeter-oscore-context/1)",
         _ => c"unknown status",
     };
     text.as_ptr()
