@@ -49,7 +49,7 @@ impl cm_oscore_context {
         (self.state == READY).then(|| unsafe { &*(self.opaque.as_ptr() as *const Context) })
     }
 
-    fn install(&mut self, ctx: Context) {
+    pub(crate) fn install(&mut self, ctx: Context) {
         self.wipe();
         // SAFETY: room and alignment checked above; the old one was dropped.
         unsafe { core::ptr::write(self.opaque.as_mut_ptr() as *mut Context, ctx) };
