@@ -77,7 +77,11 @@ fn no_c_path(row: &SchemeCost) -> Option<String> {
         why.push("it seals json, binary and cose, not OSCORE".into());
     }
     if row.session.is_some() {
-        why.push("it seals under a pre-shared key and runs no key establishment".into());
+        why.push(
+            "on a device it seals under a pre-shared key or context (its EDHOC initiator, \
+             cm_edhoc_*, builds for hosts only)"
+                .into(),
+        );
     }
     if !row.scheme.allows_counter_nonces() {
         why.push("it seals under counter nonces, which this scheme may not use".into());

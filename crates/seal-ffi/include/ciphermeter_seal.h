@@ -73,6 +73,11 @@
  */
 #define CM_ERR_KEY_FILE -11
 
+/**
+ * An EDHOC step called out of order, or after the handshake ended.
+ */
+#define CM_ERR_STATE -12
+
 #define CM_CONTAINER_JSON 0
 
 #define CM_CONTAINER_BINARY 1
@@ -97,6 +102,14 @@
  * where it does not fit fails.
  */
 #define CM_OSCORE_CONTEXT_LEN 3072
+
+#if defined(CM_EDHOC)
+/**
+ * An initiator between calls; made by `cm_edhoc_initiator_new`, freed by
+ * `cm_edhoc_initiator_free`.
+ */
+typedef struct cm_edhoc_initiator cm_edhoc_initiator;
+#endif
 
 /**
  * Two slots of non-volatile storage (EEPROM cells, flash words, files).
@@ -352,6 +365,105 @@ int32_t cm_oscore_protect(const struct cm_oscore_context *ctx,
  * `ctx` is null or a struct that is zeroed or was derived.
  */
 void cm_oscore_context_wipe(struct cm_oscore_context *ctx);
+
+#if defined(CM_EDHOC)
+/**
+ * A new initiator: this device's P-256 private key (32 bytes) and its
+ * credential (a CCS), the responder's credential it trusts, and its
+ * connection identifier `c_i` (a one-byte CBOR integer: 0x00..=0x17 or
+ * 0x20..=0x37), which becomes this device's OSCORE recipient id. `keygen --scheme edhoc` writes these in the
+ * device's credentials file (`private_key`, `credential`,
+ * `peer_credential`). `CM_ERR_KEY` for a key or credential that does not
+ * parse.
+ *
+ * # Safety
+ * `private_key` points to 32 readable bytes, the credentials to their
+ * lengths; `initiator` is writable.
+ */
+int32_t cm_edhoc_initiator_new(const uint8_t *private_key,
+                               const uint8_t *credential,
+                               size_t credential_len,
+                               const uint8_t *responder_credential,
+                               size_t responder_credential_len,
+                               uint8_t c_i,
+                               struct cm_edhoc_initiator **initiator);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Message 1 (a fresh ephemeral key, the OS's randomness): the payload of
+ * the first POST to /.well-known/edhoc after CBOR `true` (RFC 9528 A.2).
+ * `CM_ERR_STATE` once called; `CM_ERR_BUFFER` sets `*out_len` to the size.
+ *
+ * # Safety
+ * `initiator` is null or from `cm_edhoc_initiator_new`; `out` points to
+ * `out_cap` writable bytes; `out_len` is writable.
+ */
+int32_t cm_edhoc_message_1(struct cm_edhoc_initiator *initiator,
+                           uint8_t *out,
+                           size_t out_cap,
+                           size_t *out_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Verifies message 2 (the 2.04's payload) against the responder's
+ * credential and prepares message 3. `CM_ERR_REJECTED` when it does not
+ * verify (the handshake is over: start a new initiator); `CM_ERR_STATE`
+ * before message 1 or after message 2.
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `message_2` points to its length.
+ */
+int32_t cm_edhoc_process_message_2(struct cm_edhoc_initiator *initiator,
+                                   const uint8_t *message_2,
+                                   size_t message_2_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Message 3, and the responder's connection identifier C_R as CBOR (1
+ * byte), which precedes it in the second POST's payload (RFC 9528 A.2).
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `c_r` is null or writable.
+ */
+int32_t cm_edhoc_message_3(struct cm_edhoc_initiator *initiator,
+                           uint8_t *c_r,
+                           uint8_t *out,
+                           size_t out_cap,
+                           size_t *out_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Finishes the handshake, verifying message 4 when the responder sent one
+ * (null for none; `ciphermeter gateway --edhoc` always sends it), and
+ * derives the OSCORE context of RFC 9528 A.1 into `ctx`: master secret (16
+ * bytes) and salt (8) from the exporter, C_R as sender id, C_I as recipient
+ * id, suite 2's AES-CCM-16-64-128. Protect readings with
+ * `cm_oscore_protect` from sequence number 0: the context is new. The
+ * initiator is over afterwards (free it).
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `message_4` is null or points to its length;
+ * `ctx` is a writable struct.
+ */
+int32_t cm_edhoc_oscore_context(struct cm_edhoc_initiator *initiator,
+                                const uint8_t *message_4,
+                                size_t message_4_len,
+                                struct cm_oscore_context *ctx);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Frees an initiator (its keys are wiped); null is ignored.
+ *
+ * # Safety
+ * `initiator` is null or from `cm_edhoc_initiator_new`, not yet freed.
+ */
+void cm_edhoc_initiator_free(struct cm_edhoc_initiator *initiator);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"
