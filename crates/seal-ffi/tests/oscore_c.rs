@@ -299,3 +299,51 @@ fn key_material_is_derived_as_rfc_8613_says_and_bad_input_gets_status_codes() {
             .starts_with("not an OSCORE context file")
     );
 }
+
+#[test]
+fn mangled_context_files_get_a_status_never_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw) = (dir.path().join("dev.key"), dir.path().join("gw.key"));
+    OscoreKey::write_pair("oscore:aes-ccm-16-64-128", "random", &dev, Some(&gw), true).unwrap();
+    let good = std::fs::read(&dev).unwrap();
+    let mut ctx: Box<cm_oscore_context> = Box::new(unsafe { std::mem::zeroed() });
+    // SAFETY: pointers to their lengths.
+    let from = |ctx: &mut cm_oscore_context, bytes: &[u8]| unsafe {
+        cm_oscore_context_from_file(ctx, bytes.as_ptr(), bytes.len())
+    };
+    assert_eq!(from(&mut ctx, &good), CM_OK);
+    // A fixed sequence of flips, cuts and insertions (an LCG, so a failure reruns).
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let mut refused = 0;
+    for _ in 0..5000 {
+        let mut bytes = good.clone();
+        for _ in 0..1 + next(3) {
+            let at = next(bytes.len());
+            match next(3) {
+                0 => bytes[at] = next(256) as u8,
+                1 => bytes.truncate(at),
+                _ => bytes.insert(at, b"\"{}:,0x\\9n"[next(10)]),
+            }
+            if bytes.is_empty() {
+                break;
+            }
+        }
+        let s = from(&mut ctx, &bytes);
+        assert!(
+            [CM_OK, CM_ERR_KEY_FILE, CM_ERR_KEY, CM_ERR_SCHEME].contains(&s),
+            "{s} for {}",
+            String::from_utf8_lossy(&bytes)
+        );
+        refused += usize::from(s != CM_OK);
+    }
+    assert!(
+        refused > 4000,
+        "only {refused} of 5000 mangled files refused"
+    );
+}
