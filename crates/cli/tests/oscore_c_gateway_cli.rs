@@ -4,7 +4,9 @@
 //! `keygen --scheme oscore:…`'s device context; each goes as one datagram to
 //! `gateway --listen coap://127.0.0.1:0 --container oscore`, which answers
 //! every one with a protected 2.04 the device's context verifies, stores all
-//! 100, and refuses a replay.
+//! 100, and refuses a replay. Then the C example (examples/c/sensor.c) built
+//! from the same context for a Cortex-M0+ runs in QEMU (microbit), and the
+//! requests its UART carries reach the gateway the same way.
 
 mod support;
 
@@ -13,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use seal::host::oscore::{Answer, OscoreKey, protect_reading, read_answer};
+use seal::host::oscore::{Answer, OscoreKey, open_request, protect_reading, read_answer};
+use seal::oscore::ReplayWindow;
 use seal::oscore::coap::code;
 use support::live::{Proc, bound, db_count, n, run};
 
@@ -62,10 +65,9 @@ fn exchange(socket: &UdpSocket, message: &[u8]) -> Vec<u8> {
     buf[..n].to_vec()
 }
 
-#[test]
-fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
-    let dir = tempfile::tempdir().unwrap();
-    let (dev, gw_key) = (dir.path().join("dev.key"), dir.path().join("gw.key"));
+/// `keygen --scheme oscore:aes-ccm-16-64-128` in `dir`: (device's file, gateway's).
+fn pair(dir: &Path) -> (PathBuf, PathBuf) {
+    let (dev, gw_key) = (dir.join("dev.key"), dir.join("gw.key"));
     let out = run(&[
         "keygen",
         "--scheme",
@@ -76,7 +78,12 @@ fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
         gw_key.to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    let db = dir.path().join("g.sqlite");
+    (dev, gw_key)
+}
+
+/// A CoAP gateway for OSCORE under `key`: (process, its address, its database).
+fn gateway(dir: &Path, key: &Path) -> (Proc, String, PathBuf) {
+    let db = dir.join("g.sqlite");
     let gw = Proc::start(&[
         "gateway",
         "--listen",
@@ -84,11 +91,29 @@ fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
         "--container",
         "oscore",
         "--key-file",
-        gw_key.to_str().unwrap(),
+        key.to_str().unwrap(),
         "--db",
         db.to_str().unwrap(),
     ]);
     let to = bound(&gw.wait_line("listening on"));
+    (gw, to, db)
+}
+
+/// A socket that sends to `to` and waits at most 10 s for an answer.
+fn client(to: &str) -> UdpSocket {
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    socket.connect(to.trim_start_matches("coap://")).unwrap();
+    socket
+}
+
+#[test]
+fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let (gw, to, db) = gateway(dir.path(), &gw_key);
 
     let program = c_program(dir.path());
     let out = Command::new(&program)
@@ -106,11 +131,7 @@ fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
     assert_eq!(lines.lines().count(), READINGS);
 
     let device = OscoreKey::load(&dev).unwrap();
-    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
-    socket
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    socket.connect(to.trim_start_matches("coap://")).unwrap();
+    let socket = client(&to);
     let mut last = None;
     for line in lines.lines() {
         let (seq, hex) = line.split_once(' ').unwrap();
@@ -159,4 +180,82 @@ fn request_id(device: &OscoreKey, sequence: u64, message: &[u8]) -> seal::oscore
     .unwrap();
     assert_eq!(bytes, message, "sequence {sequence}: the host's bytes");
     id
+}
+
+/// The UART's frames (0xCE, length as 2 bytes big-endian, message), each whole.
+fn deframe(mut uart: &[u8]) -> Vec<Vec<u8>> {
+    let mut messages = Vec::new();
+    while let [0xCE, hi, lo, rest @ ..] = uart {
+        let n = usize::from(*hi) << 8 | usize::from(*lo);
+        messages.push(rest[..n].to_vec());
+        uart = &rest[n..];
+    }
+    assert!(uart.is_empty(), "{} bytes start no frame", uart.len());
+    messages
+}
+
+#[test]
+fn the_c_example_on_a_cortex_m0plus_in_qemu_sends_readings_the_gateway_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dev, gw_key) = pair(dir.path());
+    let out_dir = dir.path().join("arm");
+    let built = Command::new(workspace().join("examples/c/build"))
+        .arg(&dev)
+        .arg(&out_dir)
+        .arg("arm")
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let run = Command::new("timeout")
+        .args([
+            "60",
+            "qemu-system-arm",
+            "-M",
+            "microbit",
+            "-display",
+            "none",
+        ])
+        .args(["-monitor", "none", "-serial", "stdio"])
+        .args(["-semihosting-config", "enable=on,target=native", "-kernel"])
+        .arg(out_dir.join("sensor-arm.elf"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let requests = deframe(&run.stdout);
+    assert_eq!(requests.len(), 3, "sensor.c's READINGS");
+
+    let (gw, to, db) = gateway(dir.path(), &gw_key);
+    let (device, peer) = (
+        OscoreKey::load(&dev).unwrap(),
+        OscoreKey::load(&gw_key).unwrap(),
+    );
+    let socket = client(&to);
+    let mut window = ReplayWindow::new();
+    for (i, request) in requests.iter().enumerate() {
+        // What the gateway reads in it, opened here under its context too.
+        let opened = open_request(&peer, &mut window, request).unwrap();
+        assert_eq!(opened.sequence, i as u64);
+        let reading = String::from_utf8(opened.reading).unwrap();
+        assert!(
+            reading.starts_with(&format!("{{\"t\":{},", 1555666777 + i)),
+            "{reading}"
+        );
+        let answer = exchange(&socket, request);
+        assert_eq!(
+            read_answer(&device, &opened.id, &answer).unwrap(),
+            Answer::Protected(code::CHANGED)
+        );
+    }
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), 3, "{stats}");
+    assert_eq!(db_count(&db, "SELECT count(*) FROM readings"), 3);
 }
