@@ -23,6 +23,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", leaky::TARGETS);
     for var in [
         "CIPHERMETER_SCHEME",
+        "CIPHERMETER_OSCORE",
         "CIPHERMETER_BACKEND",
         "CIPHERMETER_ALLOW_LEAKY",
     ] {
@@ -46,10 +47,17 @@ fn main() {
         std::env::var_os(var).is_some()
     });
     let flag = |f: &str| contents::ffi_feature(&ffi_manifest, f);
-    let schemes = contents::schemes(scheme.as_deref(), &backend, &features, flag).and_then(|s| {
-        let warnings = leaky::check(&tsv, &triple, scheme.as_deref(), &backend, allow)?;
-        Ok((s, warnings))
-    });
+    let oscore = std::env::var("CIPHERMETER_OSCORE")
+        .ok()
+        .filter(|s| !s.is_empty());
+    let oscore_built = std::env::var_os("CARGO_FEATURE_OSCORE").is_some();
+    let schemes = contents::oscore(oscore.as_deref(), scheme.as_deref(), &backend, oscore_built);
+    let schemes = schemes
+        .and_then(|()| contents::schemes(scheme.as_deref(), &backend, &features, flag))
+        .and_then(|s| {
+            let warnings = leaky::check(&tsv, &triple, scheme.as_deref(), &backend, allow)?;
+            Ok((s, warnings))
+        });
     let (schemes, warnings) = schemes.unwrap_or_else(|refusal| {
         eprintln!("error: {refusal}");
         std::process::exit(2);

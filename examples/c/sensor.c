@@ -12,6 +12,14 @@
  * KEY, KEY_ID and SCHEME come from key.h, which `examples/c/build` writes
  * from a `ciphermeter keygen` key file: provisioning, here at build time.
  *
+ * From an OSCORE context file (keygen --scheme oscore:ALG), key.h holds the
+ * context's master secret, salt and ids instead (OSCORE_SCHEME): each
+ * reading is an OSCORE-protected CoAP POST (cm_oscore_protect) under a
+ * sequence number from the same slots, framed on the UART as a binary
+ * message is; each frame is one datagram to `ciphermeter gateway --listen
+ * coap://… --container oscore` (crates/cli/tests/oscore_c_gateway_cli.rs
+ * carries them there).
+ *
  * Built for a link with frames (`examples/c/build KEY OUT BOARD IMPL LINK`),
  * key.h also holds FRAME_LEN, the link's frame (`ciphermeter link --link LINK
  * --format json`: fragment_frame_bytes; 12 on sigfox-rc1, 20 on ble-1m-27,
@@ -213,12 +221,39 @@ static void send_fragments(const uint8_t *message, size_t len, uint8_t tag)
 }
 #endif
 
+#ifdef OSCORE_SCHEME
+static cm_oscore_context context;
+
+/* The readings as OSCORE requests (Content-Format 50, JSON), one frame each. */
+static void send_oscore(const cm_slots *slots, cm_counter *counter)
+{
+	static uint8_t reading_buf[96], request[160];
+	if (cm_oscore_context_init(&context, OSCORE_SCHEME, MASTER_SECRET, MASTER_SECRET_LEN,
+				   MASTER_SALT, MASTER_SALT_LEN, SENDER_ID, SENDER_ID_LEN, RECIPIENT_ID,
+				   RECIPIENT_ID_LEN, NULL, 0) != CM_OK)
+		board_exit(10);
+	for (int i = 0; i < READINGS; i++) {
+		uint64_t sequence;
+		size_t len, n;
+		if (cm_counter_reserve(slots, counter, &sequence) != CM_OK)
+			board_exit(3);
+		n = reading(reading_buf, 1555666777u + (uint32_t)i, (int16_t)(215 + i));
+		if (cm_oscore_protect(&context, sequence, NULL, 50, reading_buf, n, request,
+				      sizeof request, &len) != CM_OK)
+			board_exit(11);
+		send_framed(request, len);
+	}
+	cm_oscore_context_wipe(&context);
+	board_exit(0);
+}
+#else
 static uint8_t plain[96];
 /* A reading's message plus the binary container's scratch is about 130
  * bytes: the AVR's stack needs the rest of its 16 KiB (at 640 it overran the
  * readings once cm_implementation's text joined the RAM's initialised data). */
 static uint8_t sealed[256];
 static uint8_t opened[640];
+#endif
 
 int main(void)
 {
@@ -233,6 +268,9 @@ int main(void)
 	board_log("\n");
 	if (cm_counter_resume(&slots, &counter) != CM_OK)
 		board_exit(2);
+#ifdef OSCORE_SCHEME
+	send_oscore(&slots, &counter);
+#else
 	for (int i = 0; i < READINGS; i++) {
 		uint64_t nonce;
 		size_t len, n, pl;
@@ -255,6 +293,7 @@ int main(void)
 		send_framed(sealed, len);
 #endif
 	}
+#endif
 	board_exit(0);
 	return 0;
 }

@@ -174,3 +174,110 @@ fn the_printed_build_seals_what_the_host_seals_on_four_devices() {
         );
     }
 }
+
+/// An OSCORE winner's printed build (its core scheme's code, `CIPHERMETER_OSCORE`
+/// beside it) makes a library whose `cm_oscore_protect`, called from
+/// crates/seal-ffi/tests/c/oscore_readings.c under a `keygen` context,
+/// writes the host's `protect_reading` bytes.
+#[test]
+fn an_oscore_winners_printed_build_protects_what_the_host_protects() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = json_ok(
+        cm().args(["recommend", "--device", "stm32l0", "--link", "ble-1m-251"])
+            .args(["--container", "oscore", "--format", "json", "--db"])
+            .arg(dir.path().join("results.sqlite")),
+    );
+    let build = &doc["build"];
+    let scheme = build["scheme"].as_str().expect("a build");
+    assert_eq!(
+        build["instead_of_winner"],
+        serde_json::Value::Null,
+        "{build}"
+    );
+    assert_eq!(doc["rows"][0]["scheme"], scheme);
+    let alg = scheme.strip_prefix("oscore:").expect("an OSCORE winner");
+    let command = build["c_library"]
+        .as_str()
+        .expect("the C library's command");
+    let core = seal::oscore_build::core_scheme(scheme).unwrap();
+    assert!(
+        command.starts_with(&format!(
+            "CIPHERMETER_SCHEME={core} CIPHERMETER_OSCORE={alg} "
+        )),
+        "{command}"
+    );
+    assert!(
+        build["device_send_missing"]
+            .as_str()
+            .is_some_and(|w| w.contains("cm_oscore_protect")),
+        "{build}"
+    );
+    let archive = run_printed(command, &workspace().join("target/build-commands-test"));
+    let lib = dir.path().join("lib-oscore.a");
+    std::fs::copy(&archive, &lib).unwrap();
+    let nm = Command::new("nm")
+        .arg("--defined-only")
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let symbols = String::from_utf8_lossy(&nm.stdout);
+    assert!(
+        symbols.contains(" T cm_oscore_protect"),
+        "no cm_oscore_protect"
+    );
+    if let Some(prefix) = backend_symbol(build["implementation"].as_str().unwrap()) {
+        assert!(
+            symbols.contains(&format!(" T {prefix}")),
+            "no {prefix} code"
+        );
+    }
+
+    let program = dir.path().join("oscore_readings");
+    let status = Command::new("cc")
+        .arg(workspace().join("crates/seal-ffi/tests/c/oscore_readings.c"))
+        .arg("-I")
+        .arg(workspace().join("crates/seal-ffi/include"))
+        .arg(&lib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&program)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the C program did not link");
+    let (dev, gw) = (dir.path().join("dev.key"), dir.path().join("gw.key"));
+    cm().args(["keygen", "--scheme", scheme, "--output"])
+        .arg(&dev)
+        .arg("--peer-output")
+        .arg(&gw)
+        .assert()
+        .success();
+    let out = Command::new(&program)
+        .arg(&dev)
+        .arg(dir.path().join("slots"))
+        .arg("2")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let device = seal::host::oscore::OscoreKey::load(&dev).unwrap();
+    let lines = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(lines.lines().count(), 2);
+    for (i, line) in lines.lines().enumerate() {
+        let (seq, hex) = line.split_once(' ').unwrap();
+        let reading = format!(
+            r#"{{"t":{},"id":"Logger1","s_t":"tc","s_d":[{{"d":0,"t":12.5}}]}}"#,
+            1555666777 + i
+        );
+        let (by_host, _) = seal::host::oscore::protect_reading(
+            device.context(),
+            seq.parse().unwrap(),
+            reading.as_bytes(),
+            "readings",
+            50,
+        )
+        .unwrap();
+        assert_eq!(hex, hex::encode(by_host), "{scheme} sequence {seq}");
+    }
+}

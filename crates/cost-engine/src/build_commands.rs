@@ -1,10 +1,13 @@
 //! One step from `recommend`'s answer to the build (issue 63, item 2): the
 //! commands that build the winner for the device, the C library
 //! (crates/seal-ffi, docs/c-library.md) for its scheme and implementation and
-//! `device-send`'s firmware. Where the C library has no path for the winner
-//! (an engine: no driver is built; OSCORE, or a key established per session:
-//! it seals json, binary and cose under a pre-shared key), it says so and
-//! gives the best software row it builds instead.
+//! `device-send`'s firmware. An OSCORE row's library is its core scheme's
+//! code with `CIPHERMETER_OSCORE` naming its algorithm, as the firmware's
+//! OSCORE builds are (`seal::oscore_build`), whose `cm_oscore_*` protect the
+//! readings. Where the C library has no path for the winner (an engine: no
+//! driver is built; a key established per session: it seals under a
+//! pre-shared key or context), it says so and gives the best software row it
+//! builds instead.
 
 use device_facts::{Implementation, Target};
 use serde::{Deserialize, Serialize};
@@ -70,11 +73,15 @@ fn no_c_path(row: &SchemeCost) -> Option<String> {
             e.engine_title
         ));
     }
-    if row.container.is_oscore() || row.scheme.is_oscore() {
+    if (row.container.is_oscore() || row.scheme.is_oscore()) && !ffi_features().has("oscore") {
         why.push("it seals json, binary and cose, not OSCORE".into());
     }
     if row.session.is_some() {
-        why.push("it seals under a pre-shared key and runs no key establishment".into());
+        why.push(
+            "on a device it seals under a pre-shared key or context (its EDHOC initiator, \
+             cm_edhoc_*, builds for hosts only)"
+                .into(),
+        );
     }
     if !row.scheme.allows_counter_nonces() {
         why.push("it seals under counter nonces, which this scheme may not use".into());
@@ -89,16 +96,20 @@ fn no_c_path(row: &SchemeCost) -> Option<String> {
 }
 
 /// The C library's build for `scheme` by `imp` on `target`: docs/c-library.md's
-/// commands, the AVR's with its nightly toolchain and flags.
+/// commands, the AVR's with its nightly toolchain and flags. An OSCORE
+/// scheme builds its core scheme's code and names its algorithm.
 fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
+    let oscore = seal::oscore_build::alg_name(scheme);
     // The scheme's families the C library leaves out by default (its build
-    // refuses the scheme without them), then the backend's code.
-    let defaults = ffi_default_features();
-    let mut wanted: Vec<String> = seal::Spec::parse(scheme)
+    // refuses the scheme without them), OSCORE's if it is one, then the
+    // backend's code.
+    let ffi = ffi_features();
+    let mut wanted: Vec<String> = seal::oscore_build::spec(scheme)
         .map(|spec| spec.features())
         .into_iter()
         .flatten()
-        .filter(|f| !f.is_empty() && !defaults.iter().any(|d| d == f))
+        .chain(oscore.map(|_| "oscore"))
+        .filter(|f| !f.is_empty() && !ffi.default.iter().any(|d| d == f))
         .map(str::to_string)
         .collect();
     if imp != Implementation::RustCrypto {
@@ -108,8 +119,10 @@ fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
         true => String::new(),
         false => format!(" --features {}", wanted.join(",")),
     };
+    let core = seal::oscore_build::core_scheme(scheme).unwrap_or(scheme);
+    let oscore = oscore.map_or(String::new(), |a| format!(" CIPHERMETER_OSCORE={a}"));
     let env = format!(
-        "CIPHERMETER_SCHEME={scheme} CIPHERMETER_BACKEND={}",
+        "CIPHERMETER_SCHEME={core}{oscore} CIPHERMETER_BACKEND={}",
         imp.name()
     );
     let triple = target.rust_target();
@@ -128,18 +141,37 @@ fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
     }
 }
 
-/// The C library's default features (crates/seal-ffi/Cargo.toml; each
-/// family feature is named as the sealing core's, which its tests hold).
-fn ffi_default_features() -> Vec<String> {
+/// The C library's features (crates/seal-ffi/Cargo.toml; each family
+/// feature is named as the sealing core's, which its tests hold).
+struct FfiFeatures {
+    all: Vec<String>,
+    default: Vec<String>,
+}
+
+impl FfiFeatures {
+    fn has(&self, feature: &str) -> bool {
+        self.all.iter().any(|f| f == feature)
+    }
+}
+
+fn ffi_features() -> FfiFeatures {
     let manifest: toml::Table = include_str!("../../seal-ffi/Cargo.toml")
         .parse()
         .expect("crates/seal-ffi/Cargo.toml is TOML");
-    manifest["features"]["default"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|f| f.as_str().map(str::to_string))
-        .collect()
+    let features = &manifest["features"];
+    FfiFeatures {
+        all: features
+            .as_table()
+            .into_iter()
+            .flat_map(|t| t.keys().cloned())
+            .collect(),
+        default: features["default"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str().map(str::to_string))
+            .collect(),
+    }
 }
 
 /// The commands for the first of `ranked` (cheapest first) the C library
@@ -166,7 +198,7 @@ pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommand
                 device_send: None,
                 device_send_missing: None,
                 instead_of_winner: Some(format!(
-                    "The C library cannot build the winner, {}: {why}; nor any other ranked row (it seals json, binary and cose: --container all ranks them).",
+                    "The C library cannot build the winner, {}: {why}; nor any other ranked row (it seals json, binary, cose and oscore: --container all ranks them).",
                     winner.shown_name()
                 )),
             });
@@ -175,6 +207,15 @@ pub fn for_ranking(target: Target, ranked: &[SchemeCost]) -> Option<BuildCommand
     let row = row?;
     let (scheme, imp) = (row.name(), row.seal_implementation);
     let (device_send, device_send_missing) = match target.uplink_refusal() {
+        // device-send's firmware seals under a key file, not a context.
+        None if row.scheme.is_oscore() => (
+            None,
+            Some(
+                "its firmware seals json, binary and cose under a key file; an OSCORE \
+                 context's readings are the C library's cm_oscore_protect (docs/c-library.md)"
+                    .to_string(),
+            ),
+        ),
         None => (
             Some(format!(
                 "ciphermeter keygen --scheme {scheme} --nonce counter --output device.key && \
@@ -237,6 +278,17 @@ mod tests {
                  CARGO_PROFILE_RELEASE_OPT_LEVEL=s"
             ),
             "{avr}"
+        );
+        // OSCORE: its core scheme's code, its algorithm named beside it.
+        assert_eq!(
+            c_library(
+                "oscore:chacha20-poly1305",
+                Implementation::Ciphermeter,
+                Target::CortexM0plus
+            ),
+            "CIPHERMETER_SCHEME=aead:chacha20-poly1305 CIPHERMETER_OSCORE=chacha20-poly1305 \
+             CIPHERMETER_BACKEND=ciphermeter cargo build --release -p ciphermeter-seal-ffi \
+             --features backend-ciphermeter --target thumbv6m-none-eabi"
         );
         assert!(
             avr.ends_with(

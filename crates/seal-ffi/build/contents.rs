@@ -227,3 +227,52 @@ pub fn timing(target: &str, table: Option<&str>, id: &str, tsv: &str) -> String 
 pub fn describe(scheme: &str, implementation: &str, version: &str, timing: &str) -> String {
     format!("{scheme}: {implementation}, ciphermeter-seal-ffi {version}; timing: {timing}")
 }
+
+/// Refuses an OSCORE build (`CIPHERMETER_OSCORE=ALG` beside its core scheme,
+/// as `seal::oscore_build` pairs them) that could not protect a reading:
+/// `cm_oscore_context_*` would return CM_ERR_NOT_BUILT for every context.
+pub fn oscore(
+    oscore: Option<&str>,
+    scheme: Option<&str>,
+    backend: &str,
+    oscore_built: bool,
+) -> Result<(), String> {
+    use seal::oscore_build::{PREFIX, core_scheme, covers, names};
+    if let Some(alg) = scheme.and_then(|s| s.strip_prefix(PREFIX)) {
+        let core = core_scheme(&format!("{PREFIX}{alg}")).unwrap_or("its core scheme");
+        return Err(format!(
+            "CIPHERMETER_SCHEME={PREFIX}{alg}: an OSCORE build is its core scheme's code with \
+             the algorithm beside it: CIPHERMETER_SCHEME={core} CIPHERMETER_OSCORE={alg}"
+        ));
+    }
+    let Some(alg) = oscore else {
+        return Ok(());
+    };
+    let id = format!("{PREFIX}{alg}");
+    let Some(core) = core_scheme(&id) else {
+        let known: Vec<_> = names().filter_map(|n| n.strip_prefix(PREFIX)).collect();
+        return Err(format!(
+            "CIPHERMETER_OSCORE={alg} is no OSCORE build: one of {}",
+            known.join(", ")
+        ));
+    };
+    if scheme != Some(core) {
+        return Err(format!(
+            "CIPHERMETER_OSCORE={alg} runs on {core}'s code: set CIPHERMETER_SCHEME={core}"
+        ));
+    }
+    if !oscore_built {
+        return Err(format!(
+            "CIPHERMETER_OSCORE={alg} needs cm_oscore_*, which this build leaves out: build \
+             with --features oscore"
+        ));
+    }
+    let b = Backend::from_name(backend).filter(|b| covers(*b, &id));
+    if b.is_none() {
+        return Err(format!(
+            "{id} is not sealed by {backend}'s code (its 8-byte-tag AES-CCM is RustCrypto's \
+             ccm crate's alone): CIPHERMETER_BACKEND=rustcrypto"
+        ));
+    }
+    Ok(())
+}

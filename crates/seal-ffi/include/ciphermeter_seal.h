@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef CM_ALIGNED
+#define CM_ALIGNED(n) __attribute__((aligned(n)))
+#endif
 
 /**
  * Success.
@@ -64,6 +67,17 @@
  */
 #define CM_ERR_STORAGE -10
 
+/**
+ * Not an OSCORE context file (`ciphermeter-oscore-context/1`), or one with
+ * a field missing, not hex, or an `alg` that is not its scheme's.
+ */
+#define CM_ERR_KEY_FILE -11
+
+/**
+ * An EDHOC step called out of order, or after the handshake ended.
+ */
+#define CM_ERR_STATE -12
+
 #define CM_CONTAINER_JSON 0
 
 #define CM_CONTAINER_BINARY 1
@@ -79,6 +93,23 @@
  * Counter values reserved per slot write: a restart skips at most this many.
  */
 #define CM_COUNTER_BLOCK 16
+
+/**
+ * Bytes a derived context may take in any build (its two keyed AEADs and
+ * the ids: at most 2,960 on x86-64, whose AES keeps both its AES-NI and its
+ * software key schedules, with every family and backend in); a literal so
+ * that cbindgen can write it, checked against the core's below, so a build
+ * where it does not fit fails.
+ */
+#define CM_OSCORE_CONTEXT_LEN 3072
+
+#if defined(CM_EDHOC)
+/**
+ * An initiator between calls; made by `cm_edhoc_initiator_new`, freed by
+ * `cm_edhoc_initiator_free`.
+ */
+typedef struct cm_edhoc_initiator cm_edhoc_initiator;
+#endif
 
 /**
  * Two slots of non-volatile storage (EEPROM cells, flash words, files).
@@ -99,6 +130,17 @@ typedef struct cm_counter {
   uint64_t reserved_end;
   uint8_t older_slot;
 } cm_counter;
+
+/**
+ * An OSCORE security context: the keys of both directions, the common IV
+ * and the ids. Filled by `cm_oscore_context_init` or
+ * `cm_oscore_context_from_file`; `cm_oscore_context_wipe` erases it. Start
+ * from a zeroed struct; copying it whole (alignment kept) is fine.
+ */
+typedef struct CM_ALIGNED(16) cm_oscore_context {
+  uint8_t opaque[CM_OSCORE_CONTEXT_LEN];
+  uint32_t state;
+} cm_oscore_context;
 
 #ifdef __cplusplus
 extern "C" {
@@ -247,6 +289,181 @@ int32_t cm_implementation(const char *scheme, const char **implementation);
  * A short English description of a status code.
  */
 const char *cm_strerror(int32_t status);
+
+/**
+ * Derives a context (RFC 8613 §3.2) for `scheme` (`oscore:aes-ccm-16-64-128`,
+ * OSCORE's mandatory algorithm, or another `oscore:ALG` of `keygen`) from
+ * the master secret and salt, this device's sender id and its peer's
+ * (the gateway's) id, and an ID context (null for none). The gateway's
+ * context has the same secret and salt and the two ids swapped.
+ * `CM_ERR_SCHEME` for an unknown algorithm, `CM_ERR_KEY` for an empty or
+ * overlong secret, salt, id or ID context, or equal ids.
+ *
+ * # Safety
+ * `scheme` is a NUL-terminated string; each byte pointer points to its
+ * length (or is null with length 0; `id_context` null means none); `ctx`
+ * is a writable struct.
+ */
+int32_t cm_oscore_context_init(struct cm_oscore_context *ctx,
+                               const char *scheme,
+                               const uint8_t *master_secret,
+                               size_t master_secret_len,
+                               const uint8_t *master_salt,
+                               size_t master_salt_len,
+                               const uint8_t *sender_id,
+                               size_t sender_id_len,
+                               const uint8_t *recipient_id,
+                               size_t recipient_id_len,
+                               const uint8_t *id_context,
+                               size_t id_context_len);
+
+/**
+ * Derives the context a key file holds: the bytes of `keygen --scheme
+ * oscore:ALG`'s device file (`--output`; its `--peer-output` is the
+ * gateway's), format `ciphermeter-oscore-context/1`. `CM_ERR_KEY_FILE` for
+ * bytes that are not one (another format, a field missing, not hex, an
+ * `alg` that does not match the scheme), else as `cm_oscore_context_init`.
+ *
+ * # Safety
+ * `file` points to `file_len` readable bytes; `ctx` is a writable struct.
+ */
+int32_t cm_oscore_context_from_file(struct cm_oscore_context *ctx,
+                                    const uint8_t *file,
+                                    size_t file_len);
+
+/**
+ * Protects `reading` as a non-confirmable CoAP POST to `uri_path` (null:
+ * `readings`, where the gateway takes readings) with Content-Format
+ * `content_format` (50 JSON, 60 CBOR, 42 bytes) under `sequence`, the
+ * sender sequence number: take it from `cm_counter_reserve`, so none is
+ * used twice under a context, across restarts too. These are the bytes
+ * `ciphermeter seal --container oscore` writes for the same context and
+ * sequence number; send each as one UDP datagram to the gateway's
+ * `coap://` address. On `CM_ERR_BUFFER`, `*out_len` is the size `out` needs.
+ * `CM_ERR_NONCE` once sequence numbers pass 2^40 - 1 (derive a new context),
+ * `CM_ERR_ARGUMENT` for a context never derived or a path of more than 6 segments.
+ *
+ * # Safety
+ * `ctx` points to a struct (zeroed or derived); `uri_path` is null or a
+ * NUL-terminated string; `reading` points to `reading_len` readable bytes,
+ * `out` to `out_cap` writable ones; `out_len` is writable.
+ */
+int32_t cm_oscore_protect(const struct cm_oscore_context *ctx,
+                          uint64_t sequence,
+                          const char *uri_path,
+                          uint16_t content_format,
+                          const uint8_t *reading,
+                          size_t reading_len,
+                          uint8_t *out,
+                          size_t out_cap,
+                          size_t *out_len);
+
+/**
+ * Erases a context (its keys, then every byte); it is none afterwards.
+ *
+ * # Safety
+ * `ctx` is null or a struct that is zeroed or was derived.
+ */
+void cm_oscore_context_wipe(struct cm_oscore_context *ctx);
+
+#if defined(CM_EDHOC)
+/**
+ * A new initiator: this device's P-256 private key (32 bytes) and its
+ * credential (a CCS), the responder's credential it trusts, and its
+ * connection identifier `c_i` (a one-byte CBOR integer: 0x00..=0x17 or
+ * 0x20..=0x37), which becomes this device's OSCORE recipient id. `keygen --scheme edhoc` writes these in the
+ * device's credentials file (`private_key`, `credential`,
+ * `peer_credential`). `CM_ERR_KEY` for a key or credential that does not
+ * parse.
+ *
+ * # Safety
+ * `private_key` points to 32 readable bytes, the credentials to their
+ * lengths; `initiator` is writable.
+ */
+int32_t cm_edhoc_initiator_new(const uint8_t *private_key,
+                               const uint8_t *credential,
+                               size_t credential_len,
+                               const uint8_t *responder_credential,
+                               size_t responder_credential_len,
+                               uint8_t c_i,
+                               struct cm_edhoc_initiator **initiator);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Message 1 (a fresh ephemeral key, the OS's randomness): the payload of
+ * the first POST to /.well-known/edhoc after CBOR `true` (RFC 9528 A.2).
+ * `CM_ERR_STATE` once called; `CM_ERR_BUFFER` sets `*out_len` to the size.
+ *
+ * # Safety
+ * `initiator` is null or from `cm_edhoc_initiator_new`; `out` points to
+ * `out_cap` writable bytes; `out_len` is writable.
+ */
+int32_t cm_edhoc_message_1(struct cm_edhoc_initiator *initiator,
+                           uint8_t *out,
+                           size_t out_cap,
+                           size_t *out_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Verifies message 2 (the 2.04's payload) against the responder's
+ * credential and prepares message 3. `CM_ERR_REJECTED` when it does not
+ * verify (the handshake is over: start a new initiator); `CM_ERR_STATE`
+ * before message 1 or after message 2.
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `message_2` points to its length.
+ */
+int32_t cm_edhoc_process_message_2(struct cm_edhoc_initiator *initiator,
+                                   const uint8_t *message_2,
+                                   size_t message_2_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Message 3, and the responder's connection identifier C_R as CBOR (1
+ * byte), which precedes it in the second POST's payload (RFC 9528 A.2).
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `c_r` is null or writable.
+ */
+int32_t cm_edhoc_message_3(struct cm_edhoc_initiator *initiator,
+                           uint8_t *c_r,
+                           uint8_t *out,
+                           size_t out_cap,
+                           size_t *out_len);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Finishes the handshake, verifying message 4 when the responder sent one
+ * (null for none; `ciphermeter gateway --edhoc` always sends it), and
+ * derives the OSCORE context of RFC 9528 A.1 into `ctx`: master secret (16
+ * bytes) and salt (8) from the exporter, C_R as sender id, C_I as recipient
+ * id, suite 2's AES-CCM-16-64-128. Protect readings with
+ * `cm_oscore_protect` from sequence number 0: the context is new. The
+ * initiator is over afterwards (free it).
+ *
+ * # Safety
+ * As `cm_edhoc_message_1`; `message_4` is null or points to its length;
+ * `ctx` is a writable struct.
+ */
+int32_t cm_edhoc_oscore_context(struct cm_edhoc_initiator *initiator,
+                                const uint8_t *message_4,
+                                size_t message_4_len,
+                                struct cm_oscore_context *ctx);
+#endif
+
+#if defined(CM_EDHOC)
+/**
+ * Frees an initiator (its keys are wiped); null is ignored.
+ *
+ * # Safety
+ * `initiator` is null or from `cm_edhoc_initiator_new`, not yet freed.
+ */
+void cm_edhoc_initiator_free(struct cm_edhoc_initiator *initiator);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

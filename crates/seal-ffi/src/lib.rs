@@ -15,6 +15,11 @@
 //!   fragments the gateway reassembles; `cm_scheme_sizes` a scheme's key, nonce and tag
 //!   lengths; `cm_implementation` whose code seals a scheme in this build.
 //!
+//! - `cm_oscore_*` (feature `oscore`, a default): an OSCORE context from key
+//!   material or a key file, and a reading protected as the gateway reads it.
+//! - `cm_edhoc_*` (feature `edhoc`, host builds): an EDHOC initiator whose
+//!   exporter gives the OSCORE context.
+//!
 //! Schemes are named as everywhere else (`aead:aes-128-ccm`); a scheme whose
 //! algorithms are not in the build returns `CM_ERR_NOT_BUILT`.
 
@@ -24,7 +29,22 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
+#[cfg(feature = "oscore")]
+mod context_file;
+#[cfg(feature = "oscore")]
+pub mod oscore;
 mod sealable;
+
+#[cfg(feature = "oscore")]
+pub use oscore::*;
+
+// crates/handshake needs std and the OS's randomness.
+#[cfg(all(feature = "edhoc", target_os = "none"))]
+compile_error!("the edhoc feature (cm_edhoc_*) builds for hosts only: crates/handshake needs std");
+#[cfg(feature = "edhoc")]
+pub mod edhoc;
+#[cfg(feature = "edhoc")]
+pub use edhoc::*;
 
 use core::ffi::{CStr, c_char, c_void};
 
@@ -61,6 +81,11 @@ pub const CM_ERR_WRONG_KEY: i32 = -8;
 pub const CM_ERR_ARGUMENT: i32 = -9;
 /// The storage refused to write a counter slot.
 pub const CM_ERR_STORAGE: i32 = -10;
+/// Not an OSCORE context file (`ciphermeter-oscore-context/1`), or one with
+/// a field missing, not hex, or an `alg` that is not its scheme's.
+pub const CM_ERR_KEY_FILE: i32 = -11;
+/// An EDHOC step called out of order, or after the handshake ended.
+pub const CM_ERR_STATE: i32 = -12;
 
 pub const CM_CONTAINER_JSON: u8 = 0;
 pub const CM_CONTAINER_BINARY: u8 = 1;
@@ -547,6 +572,8 @@ pub extern "C" fn cm_strerror(status: i32) -> *const c_char {
         CM_ERR_WRONG_KEY => c"another scheme or key id",
         CM_ERR_ARGUMENT => c"invalid argument",
         CM_ERR_STORAGE => c"the counter storage refused a write",
+        CM_ERR_KEY_FILE => c"not an OSCORE context file (ciphermeter-oscore-context/1)",
+        CM_ERR_STATE => c"an EDHOC step out of order, or after the handshake ended",
         _ => c"unknown status",
     };
     text.as_ptr()

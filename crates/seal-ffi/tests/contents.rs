@@ -110,3 +110,50 @@ fn the_verdict_is_the_shipped_tables() {
         "not checked on atmega1284p"
     );
 }
+
+#[test]
+fn an_oscore_build_that_could_not_protect_is_refused_with_the_fix() {
+    let ok = |o, s, b| contents::oscore(Some(o), Some(s), b, true);
+    assert_eq!(
+        ok("aes-ccm-16-64-128", "aead:aes-128-ccm", "rustcrypto"),
+        Ok(())
+    );
+    assert_eq!(
+        ok("chacha20-poly1305", "aead:chacha20-poly1305", "ciphermeter"),
+        Ok(())
+    );
+    assert_eq!(
+        contents::oscore(None, Some("aead:aes-128-gcm"), "mbedtls", false),
+        Ok(())
+    );
+    for (refused, why) in [
+        (
+            contents::oscore(None, Some("oscore:aes-128-gcm"), "rustcrypto", true),
+            "CIPHERMETER_SCHEME=aead:aes-128-gcm CIPHERMETER_OSCORE=aes-128-gcm",
+        ),
+        (
+            ok("aes-ccm-99", "aead:aes-128-ccm", "rustcrypto"),
+            "is no OSCORE build",
+        ),
+        (
+            ok("aes-128-gcm", "aead:aes-128-ccm", "rustcrypto"),
+            "set CIPHERMETER_SCHEME=aead:aes-128-gcm",
+        ),
+        (
+            contents::oscore(
+                Some("aes-128-gcm"),
+                Some("aead:aes-128-gcm"),
+                "rustcrypto",
+                false,
+            ),
+            "--features oscore",
+        ),
+        (
+            ok("aes-ccm-16-64-128", "aead:aes-128-ccm", "mbedtls"),
+            "CIPHERMETER_BACKEND=rustcrypto",
+        ),
+    ] {
+        let refused = refused.unwrap_err();
+        assert!(refused.contains(why), "{refused}");
+    }
+}
