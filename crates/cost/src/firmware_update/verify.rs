@@ -119,7 +119,8 @@ fn from_probe(
         (KnownAnswer::Passed, Some(m)) => m,
         _ => {
             let why = row.reason.as_deref().unwrap_or("no passed known answer");
-            return Err(why.to_string());
+            return Err(short_by(probe, scheme, device)
+                .map_or_else(|| why.to_string(), |more| format!("{why}; {more}")));
         }
     };
     if let Some(ram) = device.ram_kib.as_ref().map(|r| u64::from(r.value) * 1024)
@@ -134,6 +135,33 @@ fn from_probe(
         PROBE_TABLE,
         device,
     ))
+}
+
+/// By how much a verify that did not finish here misses the device's RAM:
+/// the least stack and heap it took on a target where it passed (the same
+/// code, another core), against the device's RAM.
+fn short_by(probe: &verify_cycles::Table, scheme: &str, device: &Device) -> Option<String> {
+    let (target, need) = probe
+        .targets
+        .iter()
+        .filter_map(|t| {
+            let row = t.schemes.iter().find(|r| r.scheme == scheme)?;
+            let m = row.measured.as_ref()?;
+            (row.known_answer == KnownAnswer::Passed)
+                .then(|| (&t.target, m.stack_bytes + m.heap_bytes))
+        })
+        .min_by_key(|(_, need)| *need)?;
+    let mut said = format!("on the {target} it took {need} B of stack and heap");
+    if let Some(kib) = device.ram_kib.as_ref().map(|r| u64::from(r.value))
+        && need > kib * 1024
+    {
+        said += &format!(
+            ", {} B more than the {}'s {kib} KiB of RAM",
+            need - kib * 1024,
+            device.name
+        );
+    }
+    Some(said)
 }
 
 #[cfg(test)]
