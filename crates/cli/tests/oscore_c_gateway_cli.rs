@@ -26,12 +26,19 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The library's host build (default features, OSCORE in) in the target dir
+/// The library's host build (default features and `oscore`) in the target dir
 /// tests/build_commands_cli.rs uses, and the C program linked to it.
 fn c_program(dir: &Path) -> PathBuf {
     let target_dir = workspace().join("target/build-commands-test");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "-p", "ciphermeter-seal-ffi"])
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "ciphermeter-seal-ffi",
+            "--features",
+            "oscore",
+        ])
         .current_dir(workspace())
         .env("CARGO_TARGET_DIR", &target_dir)
         .env_remove("CIPHERMETER_SCHEME")

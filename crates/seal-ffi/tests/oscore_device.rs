@@ -25,6 +25,8 @@ fn a_cortex_m4_protects_the_hosts_bytes() {
             "--release",
             "-p",
             "ciphermeter-seal-ffi",
+            "--features",
+            "oscore",
             "--target",
             TRIPLE,
         ])
