@@ -279,7 +279,8 @@ mod tests {
             ),
             "{avr}"
         );
-        // OSCORE: its core scheme's code, its algorithm named beside it.
+        // OSCORE: its core scheme's code, its algorithm named beside it, and
+        // the library's `oscore` feature (no default: it costs an AVR RAM).
         assert_eq!(
             c_library(
                 "oscore:chacha20-poly1305",
@@ -288,7 +289,7 @@ mod tests {
             ),
             "CIPHERMETER_SCHEME=aead:chacha20-poly1305 CIPHERMETER_OSCORE=chacha20-poly1305 \
              CIPHERMETER_BACKEND=ciphermeter cargo build --release -p ciphermeter-seal-ffi \
-             --features backend-ciphermeter --target thumbv6m-none-eabi"
+             --features oscore,backend-ciphermeter --target thumbv6m-none-eabi"
         );
         assert!(
             avr.ends_with(
