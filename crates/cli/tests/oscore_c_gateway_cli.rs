@@ -19,50 +19,9 @@ use seal::host::oscore::{Answer, OscoreKey, open_request, protect_reading, read_
 use seal::oscore::ReplayWindow;
 use seal::oscore::coap::code;
 use support::live::{Proc, bound, db_count, n, run};
+use testkit::c_library::workspace;
 
 const READINGS: usize = 100;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The library's host build (default features and `oscore`) in the target dir
-/// tests/build_commands_cli.rs uses, and the C program linked to it.
-fn c_program(dir: &Path) -> PathBuf {
-    let target_dir = workspace().join("target/build-commands-test");
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "ciphermeter-seal-ffi",
-            "--features",
-            "oscore",
-        ])
-        .current_dir(workspace())
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env_remove("CIPHERMETER_SCHEME")
-        .env_remove("CIPHERMETER_BACKEND")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let program = dir.join("oscore_readings");
-    let status = Command::new("cc")
-        .arg(workspace().join("crates/seal-ffi/tests/c/oscore_readings.c"))
-        .arg("-I")
-        .arg(workspace().join("crates/seal-ffi/include"))
-        .arg(target_dir.join("release/libciphermeter_seal_ffi.a"))
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&program)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the C program did not link");
-    program
-}
 
 /// Sends `message` as one datagram; the gateway's answer.
 fn exchange(socket: &UdpSocket, message: &[u8]) -> Vec<u8> {
@@ -122,7 +81,7 @@ fn the_gateway_verifies_and_stores_100_readings_the_c_library_protected() {
     let (dev, gw_key) = pair(dir.path());
     let (gw, to, db) = gateway(dir.path(), &gw_key);
 
-    let program = c_program(dir.path());
+    let program = testkit::c_library::oscore_readings(dir.path());
     let out = Command::new(&program)
         .arg(&dev)
         .arg(dir.path().join("slots"))

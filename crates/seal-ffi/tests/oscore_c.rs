@@ -6,54 +6,12 @@
 //! runs. Then the status codes of bad input, called directly.
 
 use std::ffi::CStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use ciphermeter_seal_ffi::*;
 use seal::host::oscore::{OscoreKey, open_request, protect_reading};
 use seal::oscore::ReplayWindow;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The host build of docs/c-library.md (default features and `oscore`), in
-/// the target dir tests/build_refusals.rs uses; then the C program linked to it.
-fn c_program(dir: &Path) -> PathBuf {
-    let target_dir = workspace().join("target/build-commands-test");
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "ciphermeter-seal-ffi",
-            "--features",
-            "oscore",
-        ])
-        .current_dir(workspace())
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env_remove("CIPHERMETER_SCHEME")
-        .env_remove("CIPHERMETER_BACKEND")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let program = dir.join("oscore_readings");
-    let status = Command::new("cc")
-        .arg(workspace().join("crates/seal-ffi/tests/c/oscore_readings.c"))
-        .arg("-I")
-        .arg(workspace().join("crates/seal-ffi/include"))
-        .arg(target_dir.join("release/libciphermeter_seal_ffi.a"))
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&program)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the C program did not link");
-    program
-}
 
 fn run(program: &Path, key: &Path, slots: &Path, count: u32) -> Output {
     Command::new(program)
@@ -92,7 +50,7 @@ fn reading(i: u64) -> String {
 #[test]
 fn c_protects_the_hosts_bytes_the_gateway_opens_them_and_no_sequence_repeats() {
     let dir = tempfile::tempdir().unwrap();
-    let program = c_program(dir.path());
+    let program = testkit::c_library::oscore_readings(dir.path());
     let slots = dir.path().join("slots");
     for alg in ["aes-ccm-16-64-128", "aes-128-gcm", "chacha20-poly1305"] {
         let (dev, gw) = (dir.path().join("dev.key"), dir.path().join("gw.key"));

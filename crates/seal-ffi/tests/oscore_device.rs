@@ -4,43 +4,23 @@
 //! arm-none-eabi-gcc and run on a Cortex-M4 in QEMU (mps2-an386): the message
 //! it protects is the host's, byte for byte.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use seal::host::oscore::{OscoreKey, protect_reading};
 use seal::oscore::Alg;
+use testkit::c_library::workspace;
 
 const TRIPLE: &str = "thumbv7em-none-eabihf";
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 #[test]
 fn a_cortex_m4_protects_the_hosts_bytes() {
-    let target_dir = workspace().join("target/build-commands-test");
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "ciphermeter-seal-ffi",
-            "--features",
-            "oscore",
-            "--target",
-            TRIPLE,
-        ])
-        .current_dir(workspace())
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env("CIPHERMETER_SCHEME", "aead:aes-128-ccm")
-        .env("CIPHERMETER_OSCORE", "aes-ccm-16-64-128")
-        .env_remove("CIPHERMETER_BACKEND")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let archive = testkit::c_library::build(
+        "oscore",
+        Some(TRIPLE),
+        &[
+            ("CIPHERMETER_SCHEME", "aead:aes-128-ccm"),
+            ("CIPHERMETER_OSCORE", "aes-ccm-16-64-128"),
+        ],
     );
     let dir = tempfile::tempdir().unwrap();
     let elf = dir.path().join("oscore_m4.elf");
@@ -64,11 +44,7 @@ fn a_cortex_m4_protects_the_hosts_bytes() {
         .args(["-Wl,--gc-sections", "-Wl,-z,noexecstack", "-I"])
         .arg(workspace().join("crates/seal-ffi/include"))
         .arg(c.join("oscore_m4.c"))
-        .arg(
-            target_dir
-                .join(TRIPLE)
-                .join("release/libciphermeter_seal_ffi.a"),
-        )
+        .arg(archive)
         .args(["-lgcc", "-o"])
         .arg(&elf)
         .status()

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+pub mod c_library;
 pub mod chromium;
 pub mod mosquitto;
 pub mod postgres;
