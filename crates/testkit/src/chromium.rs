@@ -29,3 +29,216 @@ pub fn headless(profile: &Path, size: &str) -> Command {
     .arg(format!("--user-data-dir={}", profile.display()));
     cmd
 }
+
+/// What a page drew once it had answered: its DOM as its own document
+/// serialised it, and Chromium's log.
+pub struct Answered {
+    pub dom: String,
+    pub log: String,
+}
+
+/// Opens `page` (a file) at `#fragment` (percent-encoded here) in headless
+/// Chromium and returns its DOM once an element matches `ready` (a CSS
+/// selector), also writing a screenshot of the window to `screenshot`.
+///
+/// Why a harness: a page that answers after async work (a WebAssembly compile
+/// off the main thread) races Chromium's virtual time, which runs ahead while
+/// the renderer waits on another thread; under load the DOM was dumped
+/// before the answer. Here the page is served from a loopback port inside a
+/// frame of a harness page that holds one fetch open while the page has not
+/// answered, and Chromium pauses virtual time while a fetch is pending. The
+/// wait is bounded by `limit` of real time; then this returns the log.
+pub fn answered(
+    page: &Path,
+    fragment: &str,
+    ready: &str,
+    size: &str,
+    profile: &Path,
+    screenshot: Option<&Path>,
+    limit: std::time::Duration,
+) -> Result<Answered, String> {
+    let server = harness::Server::start(page, fragment, ready, limit);
+    let mut cmd = headless(profile, size);
+    cmd.arg("--virtual-time-budget=30000");
+    match screenshot {
+        Some(png) => cmd.arg(format!("--screenshot={}", png.display())),
+        None => cmd.arg("--dump-dom"),
+    };
+    let out = cmd
+        .arg(server.url())
+        .output()
+        .map_err(|e| format!("chromium: {e}"))?;
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(format!("chromium failed: {log}"));
+    }
+    match server.finish() {
+        Some(dom) => Ok(Answered { dom, log }),
+        None => Err(format!(
+            "the page did not answer ({ready} never matched) within {limit:?}; log:\n{log}"
+        )),
+    }
+}
+
+/// `text` with everything but unreserved characters percent-encoded.
+pub fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+mod harness {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::path::Path;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::thread::JoinHandle;
+    use std::time::{Duration, Instant};
+
+    /// A loopback HTTP/1.0 server of four routes: `/` the harness, `/page.html`
+    /// the page, `/tick` (answered 50 ms later; refused once past the limit),
+    /// and `POST /dom` (the page's DOM, kept).
+    pub struct Server {
+        port: u16,
+        stop: Arc<AtomicBool>,
+        dom: Arc<Mutex<Option<String>>>,
+        accept: Option<JoinHandle<()>>,
+    }
+
+    struct Shared {
+        harness: String,
+        page: Vec<u8>,
+        deadline: Instant,
+        dom: Arc<Mutex<Option<String>>>,
+    }
+
+    impl Server {
+        pub fn start(page: &Path, fragment: &str, ready: &str, limit: Duration) -> Server {
+            let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+            let port = listener.local_addr().unwrap().port();
+            let dom = Arc::new(Mutex::new(None));
+            let shared = Arc::new(Shared {
+                harness: harness_page(&super::percent_encode(fragment), ready),
+                page: std::fs::read(page).unwrap_or_else(|e| panic!("{}: {e}", page.display())),
+                deadline: Instant::now() + limit,
+                dom: dom.clone(),
+            });
+            let stop = Arc::new(AtomicBool::new(false));
+            let stopping = stop.clone();
+            let accept = std::thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stopping.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let shared = shared.clone();
+                    // One thread per connection: a preconnected socket that
+                    // never sends a request must not hold up the others.
+                    std::thread::spawn(move || {
+                        let _ = serve(stream, &shared);
+                    });
+                }
+            });
+            Server {
+                port,
+                stop,
+                dom,
+                accept: Some(accept),
+            }
+        }
+
+        pub fn url(&self) -> String {
+            format!("http://127.0.0.1:{}/", self.port)
+        }
+
+        /// Stops accepting and returns the DOM the harness posted, if it did.
+        pub fn finish(mut self) -> Option<String> {
+            self.shut();
+            self.dom.lock().unwrap().take()
+        }
+
+        fn shut(&mut self) {
+            self.stop.store(true, Ordering::SeqCst);
+            let _ = TcpStream::connect(("127.0.0.1", self.port));
+            if let Some(t) = self.accept.take() {
+                let _ = t.join();
+            }
+        }
+    }
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            self.shut();
+        }
+    }
+
+    fn harness_page(fragment: &str, ready: &str) -> String {
+        format!(
+            r#"<!doctype html><html><body style="margin:0">
+<iframe id="page" src="/page.html#{fragment}" style="border:0;width:100vw;height:100vh"></iframe>
+<script>
+(async () => {{
+  const ready = () => {{ const d = document.getElementById("page").contentDocument; return d && d.querySelector({ready:?}) ? d : null; }};
+  while (!ready()) {{
+    if (!(await fetch("/tick")).ok) return;
+  }}
+  await fetch("/dom", {{ method: "POST", body: ready().documentElement.outerHTML }});
+}})();
+</script></body></html>"#
+        )
+    }
+
+    fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        let mut words = line.split_whitespace();
+        let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        let mut length = 0;
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+        let (status, kind, body): (&str, &str, &[u8]) = match (method, path) {
+            ("GET", "/") => ("200 OK", "text/html", shared.harness.as_bytes()),
+            ("GET", "/page.html") => ("200 OK", "text/html", &shared.page),
+            ("GET", "/tick") => {
+                std::thread::sleep(Duration::from_millis(50));
+                if Instant::now() < shared.deadline {
+                    ("200 OK", "text/plain", b"wait")
+                } else {
+                    ("410 Gone", "text/plain", b"past the limit")
+                }
+            }
+            ("POST", "/dom") => {
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body)?;
+                *shared.dom.lock().unwrap() = Some(String::from_utf8_lossy(&body).into_owned());
+                ("200 OK", "text/plain", b"kept")
+            }
+            _ => ("404 Not Found", "text/plain", b"no such route"),
+        };
+        let mut stream = stream;
+        write!(
+            stream,
+            "HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+            body.len()
+        )?;
+        stream.write_all(body)?;
+        stream.flush()
+    }
+}
