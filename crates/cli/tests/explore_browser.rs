@@ -1,5 +1,5 @@
 //! `ciphermeter explore -o page.html` in headless Chromium (issue 65): the page
-//! written by the command answers 50 seeded random
+//! written by the command, opened from disk, answers 50 seeded random
 //! requests (devices with a simulated target, links, samples, serializations,
 //! containers, intervals) in one load (`#batch=`: one browser launch instead
 //! of 50), and each table row it draws equals `recommend --format json`'s for
@@ -8,9 +8,8 @@
 //! link (`#{…}`) is drawn and kept as a screenshot under target/tmp/explore/.
 //! The page's size and its time to answer are printed, never asserted
 //! (`data-ms`: the page's clock, which runs on Chromium's virtual time here).
-//! The page is served from loopback in testkit's harness frame, which holds
-//! Chromium until it has answered (it fetches nothing itself: checked below;
-//! run_report opens its copy in the report from disk).
+//! The page opens in a frame of testkit's harness, which holds Chromium until
+//! it has answered.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

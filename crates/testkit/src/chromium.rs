@@ -44,9 +44,10 @@ pub struct Answered {
 /// Why a harness: a page that answers after async work (a WebAssembly compile
 /// off the main thread) races Chromium's virtual time, which runs ahead while
 /// the renderer waits on another thread; under load the DOM was dumped
-/// before the answer. Here the page is served from a loopback port inside a
-/// frame of a harness page that holds one fetch open while the page has not
-/// answered, and Chromium pauses virtual time while a fetch is pending. The
+/// before the answer. Here the page opens from disk in a frame of a harness
+/// page (written beside it; `--allow-file-access-from-files` lets it read
+/// the frame) that holds one fetch to a loopback port open while the page has
+/// not answered: Chromium pauses virtual time while a fetch is pending. The
 /// wait is bounded by `limit` of real time; then this returns the log.
 pub fn answered(
     page: &Path,
@@ -57,15 +58,25 @@ pub fn answered(
     screenshot: Option<&Path>,
     limit: std::time::Duration,
 ) -> Result<Answered, String> {
-    let server = harness::Server::start(page, fragment, ready, limit);
+    let server = harness::Server::start(limit);
+    let page = page
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", page.display()))?;
+    let frame = format!("file://{}#{}", page.display(), percent_encode(fragment));
+    let harness = page.with_extension("harness.html");
+    std::fs::write(&harness, harness::page(&frame, ready, &server.url()))
+        .map_err(|e| format!("{}: {e}", harness.display()))?;
     let mut cmd = headless(profile, size);
-    cmd.arg("--virtual-time-budget=30000");
+    cmd.args([
+        "--virtual-time-budget=30000",
+        "--allow-file-access-from-files",
+    ]);
     match screenshot {
         Some(png) => cmd.arg(format!("--screenshot={}", png.display())),
         None => cmd.arg("--dump-dom"),
     };
     let out = cmd
-        .arg(server.url())
+        .arg(format!("file://{}", harness.display()))
         .output()
         .map_err(|e| format!("chromium: {e}"))?;
     let log = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -95,15 +106,13 @@ pub fn percent_encode(text: &str) -> String {
 mod harness {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::net::{TcpListener, TcpStream};
-    use std::path::Path;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, Mutex};
     use std::thread::JoinHandle;
     use std::time::{Duration, Instant};
 
-    /// A loopback HTTP/1.0 server of four routes: `/` the harness, `/page.html`
-    /// the page, `/tick` (answered 50 ms later; refused once past the limit),
-    /// and `POST /dom` (the page's DOM, kept).
+    /// A loopback HTTP/1.0 server of two routes: `/tick` (answered 50 ms
+    /// later; refused once past the limit) and `POST /dom` (the page's DOM, kept).
     pub struct Server {
         port: u16,
         stop: Arc<AtomicBool>,
@@ -112,20 +121,16 @@ mod harness {
     }
 
     struct Shared {
-        harness: String,
-        page: Vec<u8>,
         deadline: Instant,
         dom: Arc<Mutex<Option<String>>>,
     }
 
     impl Server {
-        pub fn start(page: &Path, fragment: &str, ready: &str, limit: Duration) -> Server {
+        pub fn start(limit: Duration) -> Server {
             let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
             let port = listener.local_addr().unwrap().port();
             let dom = Arc::new(Mutex::new(None));
             let shared = Arc::new(Shared {
-                harness: harness_page(&super::percent_encode(fragment), ready),
-                page: std::fs::read(page).unwrap_or_else(|e| panic!("{}: {e}", page.display())),
                 deadline: Instant::now() + limit,
                 dom: dom.clone(),
             });
@@ -154,7 +159,7 @@ mod harness {
         }
 
         pub fn url(&self) -> String {
-            format!("http://127.0.0.1:{}/", self.port)
+            format!("http://127.0.0.1:{}", self.port)
         }
 
         /// Stops accepting and returns the DOM the harness posted, if it did.
@@ -178,17 +183,19 @@ mod harness {
         }
     }
 
-    fn harness_page(fragment: &str, ready: &str) -> String {
+    /// The harness: `frame` (a file URL) filling the window, and the script
+    /// that holds a fetch to `server` open until `ready` matches in it.
+    pub fn page(frame: &str, ready: &str, server: &str) -> String {
         format!(
             r#"<!doctype html><html><body style="margin:0">
-<iframe id="page" src="/page.html#{fragment}" style="border:0;width:100vw;height:100vh"></iframe>
+<iframe id="page" src="{frame}" style="border:0;width:100vw;height:100vh"></iframe>
 <script>
 (async () => {{
   const ready = () => {{ const d = document.getElementById("page").contentDocument; return d && d.querySelector({ready:?}) ? d : null; }};
   while (!ready()) {{
-    if (!(await fetch("/tick")).ok) return;
+    if (!(await fetch("{server}/tick")).ok) return;
   }}
-  await fetch("/dom", {{ method: "POST", body: ready().documentElement.outerHTML }});
+  await fetch("{server}/dom", {{ method: "POST", body: ready().documentElement.outerHTML }});
 }})();
 </script></body></html>"#
         )
@@ -214,8 +221,6 @@ mod harness {
             }
         }
         let (status, kind, body): (&str, &str, &[u8]) = match (method, path) {
-            ("GET", "/") => ("200 OK", "text/html", shared.harness.as_bytes()),
-            ("GET", "/page.html") => ("200 OK", "text/html", &shared.page),
             ("GET", "/tick") => {
                 std::thread::sleep(Duration::from_millis(50));
                 if Instant::now() < shared.deadline {
@@ -235,7 +240,7 @@ mod harness {
         let mut stream = stream;
         write!(
             stream,
-            "HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+            "HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
             body.len()
         )?;
         stream.write_all(body)?;
