@@ -196,11 +196,6 @@ pub fn choices(
                 }
                 other => other?,
             };
-            if let Some(gap) = &cost.energy_gap {
-                excluded.push((cost.name().to_string(), gap.clone()));
-                too_short.extend(cost.link_cost);
-                continue;
-            }
             // On a simulated device a scheme is a candidate only with the
             // device's own seal path: one that does not build, fit or pass
             // there (or was never measured with an allowed implementation)
@@ -214,6 +209,11 @@ pub fn choices(
                     ),
                 };
                 excluded.push((cost.name().to_string(), why));
+                continue;
+            }
+            if let Some(gap) = &cost.energy_gap {
+                excluded.push((cost.name().to_string(), gap.clone()));
+                too_short.extend(cost.link_cost);
                 continue;
             }
             // The same message with each engine doing what it can of it.

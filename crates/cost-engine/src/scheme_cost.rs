@@ -85,7 +85,7 @@ pub struct SchemeCost {
 }
 
 /// The asked message sealed (`messages`) and costed: timed on this machine
-/// only where the device has no seal time of its own for it.
+/// only for a device without seal times of its own.
 pub fn cost_message(
     ask: &Ask,
     messages: &dyn Messages,
@@ -93,13 +93,11 @@ pub fn cost_message(
     device: Option<&DeviceTimes>,
 ) -> Result<SchemeCost, Error> {
     let sealed = messages.seal(ask)?;
-    let device_has_it = device.is_some_and(|d| {
-        d.seal_us(&sealed.scheme, sealed.container, sealed.plaintext_bytes)
-            .is_some()
-    });
-    let host_us = match device_has_it {
-        true => None,
-        false => messages.host_time(ask)?,
+    // On a device with seal times of its own, a scheme it has none for is
+    // not ranked (`choices`: never with this host's time), so it is not timed.
+    let host_us = match device {
+        Some(_) => None,
+        None => messages.host_time(ask)?,
     };
     from_message(&sealed, host_us, ask.sample, setting, device)
 }
