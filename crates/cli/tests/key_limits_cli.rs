@@ -124,3 +124,79 @@ fn without_a_session_length_the_winner_says_when_a_handshake_is_due() {
     assert!(line.contains("at one message every 600 s"), "{line}");
     assert!(!line.contains("PASSES"), "{line}");
 }
+
+/// CCM_8's 8-byte-shorter tag against AES-GCM's in OSCORE (data/aead-limits.toml
+/// `full_tag`), each at its best ranked row, derived here from the rows alone:
+/// the bytes and µJ the short tag saves a message; each one's session (its key
+/// limit, or the asked 10^9 messages where shorter); the handshake energy at
+/// which the two break even (saved / (1/session_short - 1/session_full)); and
+/// with the session's own handshake (its share times its messages), the
+/// cheaper of message + handshake / session.
+#[test]
+fn a_shorter_tag_is_weighed_against_the_longer_session_it_gives_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let n = 1_000_000_000_u64;
+    let out = recommend(
+        &db,
+        &["--session-messages", &n.to_string(), "--format", "json"],
+    )
+    .assert()
+    .success();
+    let doc: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let (short, full) = (
+        row(&doc, "oscore:aes-ccm-16-64-128"),
+        row(&doc, "oscore:aes-128-gcm"),
+    );
+    let weighed = doc["tag_or_session"].as_array().unwrap();
+    assert_eq!(weighed.len(), 1, "{weighed:?}");
+    let t = &weighed[0];
+    assert_eq!(t["short_tag"], "oscore:aes-ccm-16-64-128");
+    assert_eq!(t["full_tag"], "oscore:aes-128-gcm");
+    assert_eq!(t["container"], "oscore");
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k}: {v}"));
+    assert_eq!(f(t, "saved_bytes"), 8.0, "{t}");
+    let saved = f(full, "message_uj") - f(short, "message_uj");
+    assert!((f(t, "saved_uj_per_message") - saved).abs() < 1e-9, "{t}");
+    assert!(saved > 0.0, "{t}");
+    // CCM_8's limit is under 10^9 messages; GCM's is over it, so 10^9 stands.
+    let short_session = f(&short["key_limit"], "messages_per_key");
+    assert!(short_session < n as f64, "{short}");
+    assert!(
+        f(&full["key_limit"], "messages_per_key") > n as f64,
+        "{full}"
+    );
+    assert_eq!(f(t, "short_tag_session"), short_session);
+    assert_eq!(f(t, "full_tag_session"), n as f64);
+    let break_even = saved / (1.0 / short_session - 1.0 / n as f64);
+    assert!(
+        (f(t, "break_even_handshake_uj") / break_even - 1.0).abs() < 1e-9,
+        "{t}: {break_even}"
+    );
+    let keyed = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key_establishment"].is_string())
+        .expect("a session keyed by a handshake");
+    let handshake = f(keyed, "handshake_share_uj") * f(keyed, "session_messages");
+    assert!((f(t, "handshake_uj") / handshake - 1.0).abs() < 1e-9, "{t}");
+    let cheaper = match f(short, "message_uj") + handshake / short_session
+        <= f(full, "message_uj") + handshake / n as f64
+    {
+        true => "oscore:aes-ccm-16-64-128",
+        false => "oscore:aes-128-gcm",
+    };
+    assert_eq!(t["cheaper"], cheaper, "{t}");
+
+    let text = recommend(&db, &["--session-messages", &n.to_string()])
+        .assert()
+        .success();
+    let text = String::from_utf8(text.get_output().stdout.clone()).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Shorter tag or longer session (oscore): "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(&format!("{cheaper} is cheaper")), "{line}");
+    assert!(line.contains("saves 8 B"), "{line}");
+}

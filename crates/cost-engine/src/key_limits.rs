@@ -81,6 +81,10 @@ pub struct Aead {
     /// Why there is no limit, where none is published.
     #[serde(default)]
     pub none_published: Option<String>,
+    /// A short-tag scheme's 128-bit-tag scheme in the same container, weighed
+    /// against it (`tag_or_session`).
+    #[serde(default)]
+    pub full_tag: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

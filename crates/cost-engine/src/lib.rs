@@ -51,6 +51,7 @@ pub mod schc_packet;
 pub mod scheme_cost;
 pub mod session_share;
 pub mod summary;
+pub mod tag_or_session;
 pub mod tie;
 
 pub use error::Error;

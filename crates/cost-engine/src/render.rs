@@ -198,6 +198,9 @@ impl<S: SessionSaid> RankingSummary<S> {
         {
             let _ = writeln!(o, "{}\n", k.sentence(&row.scheme, self.interval_s));
         }
+        for t in &self.tag_or_session {
+            let _ = writeln!(o, "{}\n", t.sentence(self.interval_s));
+        }
         if let Some(p) = &self.post_quantum {
             let _ = writeln!(o, "{p}\n");
         }

@@ -216,7 +216,7 @@ impl<S: Clone> Ranking<S> {
 
     /// The ranking as plain rows, for JSON, the store and the report.
     pub fn summary(&self, req: &Request) -> RankingSummary<S> {
-        RankingSummary {
+        let mut summary = RankingSummary {
             device: req.device.clone(),
             link: req.link.clone(),
             sample: req.payload.clone(),
@@ -316,7 +316,11 @@ impl<S: Clone> Ranking<S> {
                 .collect(),
             explanation: self.explain(),
             study003_verdict: self.study003_verdict(&req.device),
-        }
+            tag_or_session: Vec::new(),
+        };
+        summary.tag_or_session =
+            crate::tag_or_session::compare(&summary.rows, req.session_messages);
+        summary
     }
 }
 
@@ -378,6 +382,10 @@ pub struct RankingSummary<S = NoSession> {
     pub excluded: Vec<Excluded>,
     pub explanation: Vec<String>,
     pub study003_verdict: String,
+    /// Each short-tag row against its full-tag row, the handshake spread over
+    /// each one's session (`tag_or_session`).
+    #[serde(default)]
+    pub tag_or_session: Vec<crate::tag_or_session::TagOrSession>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
