@@ -6,7 +6,8 @@
 //! primitive's fastest implementation ([`implementation_choice`]), which
 //! candidates rank and why the others do not ([`choices`]), and the ranking's
 //! order and tie ([`ranking`], [`tie`]), and how many messages one key may
-//! protect under each AEAD's published limits ([`key_limits`]). It reads no file, starts no thread
+//! protect under each AEAD's published limits ([`key_limits`]) and what a
+//! shorter tag saves against the session it shortens ([`tag_or_session`]). It reads no file, starts no thread
 //! and builds no C: the facts come in as values (shipped tables, profiles,
 //! links), so it builds for `wasm32-unknown-unknown` as for the host.
 //! Loading, sealing and timing are `crates/cost`'s.
@@ -21,7 +22,7 @@
 //! 3  ranking  choices
 //! 2  engine_cost  tie  build_commands
 //! 1  scheme_cost  duty_cycle
-//! 0  on_air  device_times  message
+//! 0  on_air  device_times  message  tag_or_session
 //! -  error  cpu_source  schc_packet  session_share  implementation_choice  engine_use
 //!    key_limits
 //! ```

@@ -21,6 +21,7 @@ use crate::request::Request;
 use crate::schc_packet::Compression;
 use crate::scheme_cost::SchemeCost;
 use crate::session_share::NoSession;
+use crate::tag_or_session::{self, TagOrSession};
 use crate::tie::TieGroup;
 
 impl<S: Clone> Ranking<S> {
@@ -318,8 +319,25 @@ impl<S: Clone> Ranking<S> {
             study003_verdict: self.study003_verdict(&req.device),
             tag_or_session: Vec::new(),
         };
-        summary.tag_or_session =
-            crate::tag_or_session::compare(&summary.rows, req.session_messages);
+        let weighed: Vec<tag_or_session::Row> = summary
+            .rows
+            .iter()
+            .map(|r| tag_or_session::Row {
+                scheme: &r.scheme,
+                container: &r.container,
+                session: r.session_messages.zip(r.handshake_share_uj).map(
+                    |(messages, handshake_share_uj)| tag_or_session::Session {
+                        messages,
+                        handshake_share_uj,
+                    },
+                ),
+                message_uj: r.message_uj,
+                sealed_bytes: r.sealed_bytes,
+                messages_per_key: r.key_limit.as_ref().and_then(|k| k.messages_per_key),
+            })
+            .collect();
+        let weighed = tag_or_session::compare(&weighed, req.session_messages);
+        summary.tag_or_session = weighed;
         summary
     }
 }
@@ -385,7 +403,7 @@ pub struct RankingSummary<S = NoSession> {
     /// Each short-tag row against its full-tag row, the handshake spread over
     /// each one's session (`tag_or_session`).
     #[serde(default)]
-    pub tag_or_session: Vec<crate::tag_or_session::TagOrSession>,
+    pub tag_or_session: Vec<TagOrSession>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

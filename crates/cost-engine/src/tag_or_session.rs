@@ -10,7 +10,24 @@
 use serde::{Deserialize, Serialize};
 
 use crate::key_limits::{count, duration, limits};
-use crate::summary::RankedRow;
+
+/// What is weighed of a ranked row (the summary's row, in rank order).
+pub struct Row<'a> {
+    pub scheme: &'a str,
+    pub container: &'a str,
+    /// Keyed by a handshake over a session (`--session-messages`).
+    pub session: Option<Session>,
+    pub message_uj: f64,
+    pub sealed_bytes: usize,
+    /// Its key limit (`key_limits::key_lifetime`), where one is published.
+    pub messages_per_key: Option<u64>,
+}
+
+/// A keyed row's session: its messages and the handshake's share of each.
+pub struct Session {
+    pub messages: u64,
+    pub handshake_share_uj: f64,
+}
 
 /// One short-tag scheme against its full-tag scheme, per message.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -39,23 +56,23 @@ pub struct TagOrSession {
 /// in one container, each at its best row (`rows` are in rank order; rows of
 /// a session keyed by a handshake are left out: the same message with the
 /// handshake's share added).
-pub fn compare(rows: &[RankedRow], session_messages: Option<u64>) -> Vec<TagOrSession> {
+pub fn compare(rows: &[Row], session_messages: Option<u64>) -> Vec<TagOrSession> {
     let best = |scheme: &str, container: &str| {
-        rows.iter().find(|r| {
-            r.scheme == scheme && r.container == container && r.key_establishment.is_none()
-        })
+        rows.iter()
+            .find(|r| r.scheme == scheme && r.container == container && r.session.is_none())
     };
     // The session's own handshake, over its messages (the first keyed row's).
-    let handshake_uj = rows
-        .iter()
-        .find_map(|r| Some(r.handshake_share_uj? * r.session_messages? as f64));
+    let handshake_uj = rows.iter().find_map(|r| {
+        let s = r.session.as_ref()?;
+        Some(s.handshake_share_uj * s.messages as f64)
+    });
     let mut out = Vec::new();
     for aead in &limits().aead {
         for (short, full) in &aead.full_tag {
             let mut containers: Vec<&str> = rows
                 .iter()
-                .filter(|r| &r.scheme == short)
-                .map(|r| r.container.as_str())
+                .filter(|r| r.scheme == short)
+                .map(|r| r.container)
                 .collect();
             containers.sort_unstable();
             containers.dedup();
@@ -70,18 +87,15 @@ pub fn compare(rows: &[RankedRow], session_messages: Option<u64>) -> Vec<TagOrSe
 }
 
 fn one(
-    short: &RankedRow,
-    full: &RankedRow,
+    short: &Row,
+    full: &Row,
     session_messages: Option<u64>,
     handshake_uj: Option<f64>,
 ) -> TagOrSession {
     // A session holds the asked messages, or rekeys at the key's limit first.
-    let session = |row: &RankedRow| {
-        let limit = row.key_limit.as_ref().and_then(|k| k.messages_per_key);
-        match (limit, session_messages) {
-            (Some(q), Some(n)) => Some(q.min(n)),
-            (q, n) => q.or(n),
-        }
+    let session = |row: &Row| match (row.messages_per_key, session_messages) {
+        (Some(q), Some(n)) => Some(q.min(n)),
+        (q, n) => q.or(n),
     };
     let (short_session, full_session) = (session(short), session(full));
     let saved_uj = full.message_uj - short.message_uj;
@@ -93,14 +107,14 @@ fn one(
         let short_total = short.message_uj + h * per_message(short_session);
         let full_total = full.message_uj + h * per_message(full_session);
         match short_total <= full_total {
-            true => short.scheme.clone(),
-            false => full.scheme.clone(),
+            true => short.scheme.to_string(),
+            false => full.scheme.to_string(),
         }
     });
     TagOrSession {
-        short_tag: short.scheme.clone(),
-        full_tag: full.scheme.clone(),
-        container: short.container.clone(),
+        short_tag: short.scheme.to_string(),
+        full_tag: full.scheme.to_string(),
+        container: short.container.to_string(),
         saved_bytes: full.sealed_bytes as i64 - short.sealed_bytes as i64,
         saved_uj_per_message: saved_uj,
         short_tag_session: short_session.unwrap_or(u64::MAX),

@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
         "engine_use",
         "key_limits",
     ],
-    &["on_air", "device_times", "message"],
+    &["on_air", "device_times", "message", "tag_or_session"],
     &["scheme_cost", "duty_cycle"],
     &["engine_cost", "tie", "build_commands"],
     &["ranking", "choices"],
