@@ -28,7 +28,7 @@ pub type Body = fn(&[u8]);
 
 /// Every target: its name (its file in `fuzz_targets/` and its seed directory in
 /// `corpus-seed/`) and its body.
-pub const TARGETS: [(&str, Body); 13] = [
+pub const TARGETS: [(&str, Body); 14] = [
     ("bench_import", bench_import),
     ("fragments", fragments),
     ("gateway", gateway),
@@ -37,6 +37,7 @@ pub const TARGETS: [(&str, Body); 13] = [
     ("open_cose", open_cose),
     ("open_json", open_json),
     ("open_oscore", open_oscore),
+    ("oscore_context_c", oscore_context_c),
     ("pq_keys", pq_keys),
     ("schc_decompress", schc_decompress),
     ("schc_receiver", schc_receiver),
@@ -136,6 +137,40 @@ pub fn bench_import(bytes: &[u8]) {
     if let Ok(text) = std::str::from_utf8(bytes) {
         let _ = BenchReport::from_json(text);
     }
+}
+
+/// The C library's OSCORE context file (`cm_oscore_context_from_file`: its own
+/// flat-JSON and hex reader, without an allocator, as a device runs it); a
+/// context it derives then protects a reading, and is wiped.
+pub fn oscore_context_c(bytes: &[u8]) {
+    use seal_ffi::oscore::{
+        cm_oscore_context, cm_oscore_context_from_file, cm_oscore_context_wipe, cm_oscore_protect,
+    };
+    let mut ctx = cm_oscore_context {
+        opaque: [0; seal_ffi::oscore::CM_OSCORE_CONTEXT_LEN],
+        state: 0,
+    };
+    // SAFETY: the bytes and the context are valid for the calls' lengths.
+    let status = unsafe { cm_oscore_context_from_file(&mut ctx, bytes.as_ptr(), bytes.len()) };
+    if status == 0 {
+        let (reading, mut out, mut len) = (*b"21.5", [0u8; 128], 0);
+        // SAFETY: as above; the URI path is a C string.
+        unsafe {
+            cm_oscore_protect(
+                &ctx,
+                1,
+                c"readings".as_ptr(),
+                0,
+                reading.as_ptr(),
+                reading.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                &mut len,
+            )
+        };
+    }
+    // SAFETY: a context this function owns.
+    unsafe { cm_oscore_context_wipe(&mut ctx) };
 }
 
 /// Key-file loading: `SealKey::parse` on any bytes, then, as `seal` and `open` do
