@@ -155,7 +155,7 @@ pub fn oscore_context_c(bytes: &[u8]) {
     if status == 0 {
         let (reading, mut out, mut len) = (*b"21.5", [0u8; 128], 0);
         // SAFETY: as above; the URI path is a C string.
-        unsafe {
+        let protected = unsafe {
             cm_oscore_protect(
                 &ctx,
                 1,
@@ -168,6 +168,10 @@ pub fn oscore_context_c(bytes: &[u8]) {
                 &mut len,
             )
         };
+        // Any context it derives protects a reading: ids of 8 B at most, an
+        // ID context of 32, a 16-byte tag fit 128 B.
+        assert_eq!(protected, 0, "a derived context failed to protect");
+        assert!(len <= out.len());
     }
     // SAFETY: a context this function owns.
     unsafe { cm_oscore_context_wipe(&mut ctx) };

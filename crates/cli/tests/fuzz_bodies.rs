@@ -76,8 +76,39 @@ fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
     m
 }
 
+thread_local! {
+    /// The target and input a body is running on, for the panic hook.
+    static RUNNING: std::cell::RefCell<Option<(String, Vec<u8>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 fn run(name: &str, body: fuzz::Body, input: &[u8]) {
-    if std::panic::catch_unwind(|| body(input)).is_err() {
+    // A panic inside an `extern "C"` body (the C library's) cannot unwind: the
+    // process aborts and libtest's captured output is lost. The hook runs
+    // before that and writes the input to the real stderr.
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = RUNNING.try_with(|r| {
+                if let Ok(r) = r.try_borrow()
+                    && let Some((name, input)) = r.as_ref()
+                {
+                    use std::io::Write as _;
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "fuzz target {name} panicked on {}",
+                        hex::encode(input)
+                    );
+                }
+            });
+            previous(info);
+        }));
+    });
+    RUNNING.with(|r| *r.borrow_mut() = Some((name.to_string(), input.to_vec())));
+    let outcome = std::panic::catch_unwind(|| body(input));
+    RUNNING.with(|r| *r.borrow_mut() = None);
+    if outcome.is_err() {
         panic!("fuzz target {name} panicked on {}", hex::encode(input));
     }
 }

@@ -28,8 +28,8 @@ pub enum CpuSource {
     /// This host, for a device no simulator runs.
     Host,
     /// The device was simulated but has no seal time for this scheme (its
-    /// firmware failed a known answer or was not built): the host's stands in,
-    /// labelled, and the ranking puts it after the measured ones.
+    /// firmware failed a known answer or was not built): never ranked
+    /// (`choices` lists it apart with why), and not timed on this host.
     HostInsteadOfDevice {
         target: device_facts::Target,
         /// The device's reason when its build failed or did not fit (with sizes).

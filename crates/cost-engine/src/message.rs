@@ -37,8 +37,8 @@ pub struct Sealed {
 }
 
 /// What seals readings for the engine (legacy schemes too: the ranking
-/// marks or excludes them) and, where a device has no seal time of its
-/// own, times the seal on this machine.
+/// marks or excludes them) and, for a device without seal times of its
+/// own (no simulated target), times the seal on this machine.
 pub trait Messages {
     /// Judges the sample and the compression a request names, before
     /// anything is sealed.

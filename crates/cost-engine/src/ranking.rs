@@ -63,7 +63,8 @@ pub fn order(ranked: &mut [SchemeCost], interval_s: f64) -> Vec<usize> {
 }
 
 /// What a choice is ranked among first (`order`): barred by the duty cycle,
-/// refused by `seal`, costed with this host's time. Ties stay within one.
+/// refused by `seal`, without the device's own seal time (never among the
+/// ranked ones today: `choices` lists them apart). Ties stay within one.
 pub fn class(c: &SchemeCost, interval_s: f64) -> (bool, bool, bool) {
     (!allowed(c, interval_s), refused(c), unmeasured(c))
 }
@@ -87,7 +88,7 @@ pub fn refused(c: &SchemeCost) -> bool {
     !c.scheme.insecurity().is_empty()
 }
 
-/// A scheme costed with this host's time because the device has none for it.
+/// A scheme without the device's own seal time (`HostInsteadOfDevice`).
 pub fn unmeasured(c: &SchemeCost) -> bool {
     matches!(c.cpu_source, CpuSource::HostInsteadOfDevice { .. })
 }

@@ -46,7 +46,8 @@ pub struct SchemeCost {
     pub plaintext_bytes: usize,
     pub sealed_bytes: usize,
     /// Host seal time: median, 95 % CI, samples (µs); zeros with no samples
-    /// when not timed here because the device's own time stands.
+    /// when not timed here: on a device with seal times of its own, whose
+    /// rows without one are not ranked.
     pub host_us: (f64, f64, f64, u64),
     pub cpu_us: f64,
     pub cpu_source: CpuSource,
@@ -105,7 +106,8 @@ pub fn cost_message(
 /// A sealed message's cost on the device and link: its CPU time the
 /// device's own where `device` has it (the fastest allowed implementation's
 /// whole seal path), else `host_us` (this machine's median, 95 % interval
-/// and samples; zeros when nothing timed it), labelled so.
+/// and samples; zeros when nothing timed it: a device's row without a seal
+/// time, which `choices` lists apart), labelled so.
 pub fn from_message(
     sealed: &Sealed,
     host_us: Option<(f64, f64, f64, u64)>,

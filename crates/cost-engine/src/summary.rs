@@ -325,6 +325,7 @@ impl<S: Clone> Ranking<S> {
             .map(|r| tag_or_session::Row {
                 scheme: &r.scheme,
                 container: &r.container,
+                compression: r.compression.as_ref().map(|c| c.scheme.as_str()),
                 session: r.session_messages.zip(r.handshake_share_uj).map(
                     |(messages, handshake_share_uj)| tag_or_session::Session {
                         messages,

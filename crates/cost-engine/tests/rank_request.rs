@@ -158,3 +158,60 @@ fn what_the_engine_cannot_answer_is_refused_with_why() {
     assert!(s.rows.is_empty());
     assert_eq!(s.excluded[0].why, "128 bits < --min-security 256");
 }
+
+/// The host's sealer, refusing to time: a ranking on a simulated device never
+/// asks this host for a seal time.
+struct NeverTimed(Sealer);
+
+impl cost_engine::message::Messages for NeverTimed {
+    fn check(&self, sample: &str, compression: Option<&str>) -> Result<(), Error> {
+        self.0.check(sample, compression)
+    }
+
+    fn seal(&self, ask: &cost_engine::message::Ask) -> Result<cost_engine::message::Sealed, Error> {
+        self.0.seal(ask)
+    }
+
+    fn host_time(
+        &self,
+        ask: &cost_engine::message::Ask,
+    ) -> Result<Option<(f64, f64, f64, u64)>, Error> {
+        panic!("{} was timed on this host", ask.scheme)
+    }
+}
+
+/// A scheme without the nRF52840's own seal path (Twofish: leaky there) is
+/// listed apart with why, and neither it nor the ranked one is timed here.
+#[test]
+fn a_device_ranking_never_times_on_this_host() {
+    let req = request("nrf52840", "lorawan-eu868-dr5");
+    let twofish = "etm:twofish-128-cbc+hmac-sha256";
+    let profiles = energy::Profiles::builtin().unwrap();
+    let links = link::Catalogue::builtin().unwrap();
+    let facts = Facts::shipped(&profiles, &links, &req.device).unwrap();
+    let names = vec![GCM.to_string(), twofish.to_string()];
+    let r = rank_names(
+        &req,
+        facts,
+        &names,
+        &NeverTimed(Sealer { quick: true }),
+        &mut WithoutSessions,
+        &mut |_, _, _| {},
+    )
+    .unwrap()
+    .summary(&req);
+    assert_eq!(r.rows[0].scheme, GCM);
+    let why = &r
+        .excluded
+        .iter()
+        .find(|e| e.scheme == twofish)
+        .unwrap_or_else(|| panic!("{twofish} not listed apart: {:?}", r.excluded))
+        .why;
+    // Leaky there (its key schedule branches on the key): without the
+    // device's own seal path all the same.
+    use cost_engine::choices::{NO_SEAL_PATH, NOT_ON_DEVICE};
+    assert!(
+        why.starts_with(NO_SEAL_PATH) || why.starts_with(NOT_ON_DEVICE),
+        "{why}"
+    );
+}

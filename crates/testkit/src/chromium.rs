@@ -47,8 +47,11 @@ pub struct Answered {
 /// before the answer. Here the page opens from disk in a frame of a harness
 /// page (written beside it; `--allow-file-access-from-files` lets it read
 /// the frame) that holds one fetch to a loopback port open while the page has
-/// not answered: Chromium pauses virtual time while a fetch is pending. The
-/// wait is bounded by `limit` of real time; then this returns the log.
+/// not answered: Chromium pauses virtual time while a fetch is pending (and
+/// so the page's own timers wait too: a page that answers only after a timer
+/// of its main thread is not held for). The wait is bounded by `limit` of real
+/// time, then this returns the log; a browser still running a minute later is
+/// killed.
 pub fn answered(
     page: &Path,
     fragment: &str,
@@ -63,7 +66,9 @@ pub fn answered(
         .canonicalize()
         .map_err(|e| format!("{}: {e}", page.display()))?;
     let frame = format!("file://{}#{}", page.display(), percent_encode(fragment));
-    let harness = page.with_extension("harness.html");
+    // The harness is this call's own (beside its profile), and removed after.
+    std::fs::create_dir_all(profile).map_err(|e| format!("{}: {e}", profile.display()))?;
+    let harness = profile.join("harness.html");
     std::fs::write(&harness, harness::page(&frame, ready, &server.url()))
         .map_err(|e| format!("{}: {e}", harness.display()))?;
     let mut cmd = headless(profile, size);
@@ -75,10 +80,12 @@ pub fn answered(
         Some(png) => cmd.arg(format!("--screenshot={}", png.display())),
         None => cmd.arg("--dump-dom"),
     };
-    let out = cmd
-        .arg(format!("file://{}", harness.display()))
-        .output()
-        .map_err(|e| format!("chromium: {e}"))?;
+    let out = run_within(
+        cmd.arg(format!("file://{}", harness.display())),
+        limit + std::time::Duration::from_secs(60),
+    );
+    let _ = std::fs::remove_file(&harness);
+    let out = out?;
     let log = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         return Err(format!("chromium failed: {log}"));
@@ -89,6 +96,49 @@ pub fn answered(
             "the page did not answer ({ready} never matched) within {limit:?}; log:\n{log}"
         )),
     }
+}
+
+/// `cmd`'s output, or an error once it has run `limit` of real time (a
+/// browser stuck in a page's script; it is killed).
+fn run_within(
+    cmd: &mut Command,
+    limit: std::time::Duration,
+) -> Result<std::process::Output, String> {
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("chromium: {e}"))?;
+    // Drained on their own threads, so a full pipe never stalls the browser.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("chromium: {e}"))? {
+            Some(status) => break status,
+            None if started.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("chromium still ran after {limit:?}: killed"));
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(100)),
+        }
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
 }
 
 /// `text` with everything but unreserved characters percent-encoded.
@@ -169,6 +219,10 @@ mod harness {
         }
 
         fn shut(&mut self) {
+            // Once: a second poke could reach another server on a reused port.
+            if self.accept.is_none() {
+                return;
+            }
             self.stop.store(true, Ordering::SeqCst);
             let _ = TcpStream::connect(("127.0.0.1", self.port));
             if let Some(t) = self.accept.take() {

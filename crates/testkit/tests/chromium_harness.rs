@@ -44,6 +44,7 @@ fn a_page_that_never_answers_is_reported_after_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("page.html");
     std::fs::write(&page, "<!doctype html><p>nothing</p>").unwrap();
+    let started = std::time::Instant::now();
     let err = ciphermeter_testkit::chromium::answered(
         &page,
         "",
@@ -51,9 +52,11 @@ fn a_page_that_never_answers_is_reported_after_the_limit() {
         "800,600",
         &dir.path().join("profile"),
         None,
-        Duration::from_secs(1),
+        Duration::from_secs(3),
     )
     .err()
     .expect("a page that never answers was taken as answered");
     assert!(err.contains("did not answer"), "{err}");
+    // Held until the limit, not let go at once.
+    assert!(started.elapsed() >= Duration::from_secs(3), "{err}");
 }
