@@ -24,9 +24,12 @@ const ANSWERED: &str = "#ex-answer[data-ms]";
 /// Real time a page may take to answer, on a loaded CI machine.
 const LIMIT: Duration = Duration::from_secs(300);
 
-/// The page's DOM once it has answered the request in its fragment, and
-/// Chromium's log (testkit's harness holds Chromium until the page answers).
-fn dump(page: &Path, profile: &Path, hash: &str) -> (String, String) {
+/// The window the page is drawn in.
+const SIZE: &str = "1200,2400";
+
+/// The page's DOM once it has answered the request in its fragment
+/// (testkit's harness holds Chromium until the page answers).
+fn dump(page: &Path, profile: &Path, hash: &str) -> String {
     let answered = chromium::answered(page, hash, ANSWERED, SIZE, profile, None, LIMIT)
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -34,10 +37,8 @@ fn dump(page: &Path, profile: &Path, hash: &str) -> (String, String) {
         "script error in the page:\n{}",
         answered.log
     );
-    (answered.dom, answered.log)
+    answered.dom
 }
-
-const SIZE: &str = "1200,2400";
 
 fn unescape(html: &str) -> String {
     html.replace("&lt;", "<")
@@ -199,7 +200,7 @@ fn fifty_random_requests_in_chromium_equal_recommend() {
     let db = tmp.path().join("results.sqlite");
     let asked = requests(50);
     let started = Instant::now();
-    let (dom, _) = dump(
+    let dom = dump(
         &page,
         &tmp.path().join("profile"),
         &format!("batch={}", Value::from(asked.clone())),
@@ -264,7 +265,7 @@ fn one_request_by_its_link_is_drawn_and_screenshot() {
     let request =
         json!({"device": "nrf52840", "link": "ble-1m-251", "container": "all"}).to_string();
     let started = Instant::now();
-    let (dom, _) = dump(&page, &tmp.path().join("profile-dom"), &request);
+    let dom = dump(&page, &tmp.path().join("profile-dom"), &request);
     let (answer, ms) = answers(&dom);
     println!(
         "one answer: {ms:.0} ms after the page began loading, {:.1} s with the browser's start",
@@ -300,7 +301,7 @@ fn a_bad_request_is_said_not_guessed() {
     let page = write_page(&dir, "bad");
     let tmp = tempfile::tempdir().unwrap();
     let request = json!({"device": "nrf52840", "link": "no-such-link"}).to_string();
-    let (dom, _) = dump(&page, &tmp.path().join("profile"), &request);
+    let dom = dump(&page, &tmp.path().join("profile"), &request);
     let (answer, _) = answers(&dom);
     let error = answer[0]["error"]
         .as_str()

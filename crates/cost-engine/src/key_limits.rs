@@ -386,6 +386,11 @@ pub fn count(n: u64) -> String {
     format!("{:.1e} (2^{:.1})", n as f64, (n as f64).log2())
 }
 
+/// `messages` sent one every `interval_s`, as a person reads the span.
+pub fn span(messages: u64, interval_s: f64) -> String {
+    duration(messages as f64 * interval_s / SECONDS_PER_DAY)
+}
+
 /// Days as a person reads them: days, or years past two.
 pub fn duration(days: f64) -> String {
     let years = days / DAYS_PER_YEAR;
@@ -457,7 +462,7 @@ impl KeyLifetime {
             )),
             Some(n) => s.push_str(&format!(
                 "; --session-messages {n} stays within it: a handshake every {} ({} a year).",
-                duration(n as f64 * interval_s / SECONDS_PER_DAY),
+                span(n, interval_s),
                 per_year(DAYS_PER_YEAR * SECONDS_PER_DAY / (n as f64 * interval_s))
             )),
             None => s.push('.'),

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::key_limits::{count, duration, limits};
+use crate::key_limits::{count, limits, span};
 
 /// What is weighed of a ranked row (the summary's row, in rank order).
 pub struct Row<'a> {
@@ -142,11 +142,7 @@ impl TagOrSession {
     /// What `recommend` says of it, at one message every `interval_s`.
     pub fn sentence(&self, interval_s: f64) -> String {
         let session = |n: Option<u64>| match n {
-            Some(n) => format!(
-                "{} ({})",
-                count(n),
-                duration(n as f64 * interval_s / 86_400.0)
-            ),
+            Some(n) => format!("{} ({})", count(n), span(n, interval_s)),
             None => "no published limit".into(),
         };
         let wrap = match &self.compression {

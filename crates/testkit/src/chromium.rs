@@ -45,8 +45,8 @@ pub struct Answered {
 /// off the main thread) races Chromium's virtual time, which runs ahead while
 /// the renderer waits on another thread; under load the DOM was dumped
 /// before the answer. Here the page opens from disk in a frame of a harness
-/// page (written beside it; `--allow-file-access-from-files` lets it read
-/// the frame) that holds one fetch to a loopback port open while the page has
+/// page (written into `profile`; `--allow-file-access-from-files` lets it
+/// read the frame) that holds one fetch to a loopback port open while the page has
 /// not answered: Chromium pauses virtual time while a fetch is pending (and
 /// so the page's own timers wait too: a page that answers only after a timer
 /// of its main thread is not held for). The wait is bounded by `limit` of real
@@ -111,17 +111,8 @@ fn run_within(
         .spawn()
         .map_err(|e| format!("chromium: {e}"))?;
     // Drained on their own threads, so a full pipe never stalls the browser.
-    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
     let started = std::time::Instant::now();
     let status = loop {
         match child.try_wait().map_err(|e| format!("chromium: {e}"))? {
@@ -141,8 +132,19 @@ fn run_within(
     })
 }
 
+/// A child's pipe read to its end on a thread of its own.
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
 /// `text` with everything but unreserved characters percent-encoded.
-pub fn percent_encode(text: &str) -> String {
+fn percent_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
