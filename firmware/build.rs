@@ -36,6 +36,8 @@ fn main() {
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
         Some("microbit")
+    } else if target.starts_with("thumbv8m.main") {
+        Some("mps2-an505")
     } else if target.starts_with("thumbv7em") {
         Some("mps2-an386")
     } else if target.starts_with("thumbv7") {
@@ -46,6 +48,11 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(board_microbit)");
     if board == Some("microbit") {
         println!("cargo:rustc-cfg=board_microbit");
+    }
+    // The AN505's SSE-200 puts its timers elsewhere (src/platform/arm.rs).
+    println!("cargo::rustc-check-cfg=cfg(board_sse200)");
+    if board == Some("mps2-an505") {
+        println!("cargo:rustc-cfg=board_sse200");
     }
     if let Some(board) = board {
         fs::copy(format!("memory/{board}.x"), out.join("memory.x")).unwrap();

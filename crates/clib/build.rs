@@ -47,16 +47,18 @@ fn compiler(target: &str) -> cc::Build {
     if target.starts_with("avr") {
         cc.compiler("avr-gcc").flag("-mmcu=atmega1284p");
     } else if target.starts_with("thumb") {
-        let cpu = if target.starts_with("thumbv6m") {
-            "cortex-m0plus"
+        let (cpu, fpu) = if target.starts_with("thumbv6m") {
+            ("cortex-m0plus", "")
+        } else if target.starts_with("thumbv8m.main") {
+            ("cortex-m33", "fpv5-sp-d16")
         } else if target.starts_with("thumbv7em") {
-            "cortex-m4"
+            ("cortex-m4", "fpv4-sp-d16")
         } else {
-            "cortex-m3"
+            ("cortex-m3", "")
         };
         let mut flags = vec![format!("-mcpu={cpu}"), "-mthumb".to_string()];
         if target.ends_with("eabihf") {
-            flags.extend(["-mfloat-abi=hard".into(), "-mfpu=fpv4-sp-d16".into()]);
+            flags.extend(["-mfloat-abi=hard".into(), format!("-mfpu={fpu}")]);
         }
         cc.compiler("arm-none-eabi-gcc");
         for f in &flags {

@@ -224,9 +224,9 @@ impl Implementation {
     /// build everywhere (Debian's avr-gcc, arm-none-eabi-gcc and, for
     /// riscv32imc, riscv64-unknown-elf-gcc: firmware/build.rs); the
     /// assembly-class crates are ARMv7E-M code (UMAAL and the DSP
-    /// instructions: `dsp` in the target's file), so the Cortex-M4 alone runs
-    /// them. A pair that cannot is named here with its reason, and its rows
-    /// say it.
+    /// instructions: `dsp` in the target's file), so the Cortex-M4 and the
+    /// Cortex-M33 run them. A pair that cannot is named here with its
+    /// reason, and its rows say it.
     pub fn unavailable_on(self, target: Target) -> Option<String> {
         match self {
             P256CortexM4 | Salty if !target.has_dsp() => Some(format!(
@@ -491,13 +491,15 @@ mod tests {
     /// Every portable implementation builds for every target, the C
     /// libraries on riscv32imc included (riscv64-unknown-elf-gcc): the
     /// runner measures them instead of writing a refusal row. The Cortex-M4
-    /// assembly builds there alone, and says why elsewhere.
+    /// assembly builds on the cores with UMAAL alone (the M4 and the M33 with
+    /// its DSP extension), and says why elsewhere.
     #[test]
     fn every_portable_implementation_builds_on_every_target() {
+        let umaal = [Target::CortexM4, Target::CortexM33];
         for imp in Implementation::ALL {
             for target in Target::ALL {
                 let why = imp.unavailable_on(target);
-                if matches!(imp, P256CortexM4 | Salty) && target != Target::CortexM4 {
+                if matches!(imp, P256CortexM4 | Salty) && !umaal.contains(&target) {
                     assert!(
                         why.is_some_and(|w| w.contains("UMAAL")),
                         "{imp} on {target}"

@@ -346,7 +346,7 @@ mod tests {
             &'static str,
             &'static str,
         );
-        let rows: [Row; 5] = [
+        let rows: [Row; 6] = [
             (
                 Target::Atmega1284p,
                 "avr-none",
@@ -378,6 +378,18 @@ mod tests {
                 72_000_000,
                 (4096 * 1024, 64 * 1024),
                 Some("mps2-an385"),
+                Some("qemu-system-arm"),
+                Some("qemu-system-arm"),
+                "instructions",
+                "arm-none-eabi-gcc",
+            ),
+            (
+                Target::CortexM33,
+                "thumbv8m.main-none-eabihf",
+                STABLE_TOOLCHAIN,
+                160_000_000,
+                (4096 * 1024, 256 * 1024),
+                Some("mps2-an505"),
                 Some("qemu-system-arm"),
                 Some("qemu-system-arm"),
                 "instructions",
@@ -434,39 +446,49 @@ mod tests {
                 "atmega1284p",
                 "cortex-m0plus",
                 "cortex-m3",
+                "cortex-m33",
                 "cortex-m4",
                 "riscv32imc"
             ]
         );
         let flags = |f: fn(Target) -> bool| Target::ALL.map(f);
-        assert_eq!(flags(Target::is_avr), [true, false, false, false, false]);
-        assert_eq!(flags(Target::is_riscv), [false, false, false, false, true]);
+        assert_eq!(
+            flags(Target::is_avr),
+            [true, false, false, false, false, false]
+        );
+        assert_eq!(
+            flags(Target::is_riscv),
+            [false, false, false, false, false, true]
+        );
         assert_eq!(
             flags(Target::has_data_cache),
-            [false, false, false, false, true]
+            [false, false, false, true, false, true]
         );
         assert_eq!(
             flags(Target::has_cycle_estimate),
-            [false, true, true, true, false]
+            [false, true, true, true, true, false]
         );
         assert_eq!(
             flags(Target::has_it_blocks),
-            [false, false, true, true, false]
+            [false, false, true, true, true, false]
         );
-        assert_eq!(flags(Target::has_dsp), [false, false, false, true, false]);
+        assert_eq!(
+            flags(Target::has_dsp),
+            [false, false, false, true, true, false]
+        );
         let options: Vec<&[String]> = Target::ALL.iter().map(|t| t.qemu_board_options()).collect();
         assert_eq!(options[1], ["-global", "nrf51-soc.sram-size=32768"]);
         // riscv32imc's boot options were emulate.rs's own before.
-        assert_eq!(options[4], ["-bios", "none", "-m", "16M"]);
+        assert_eq!(options[5], ["-bios", "none", "-m", "16M"]);
         assert!(
-            options[..4]
+            options[..5]
                 .iter()
                 .enumerate()
                 .all(|(i, o)| i == 1 || o.is_empty())
         );
         assert_eq!(
             Target::ALL.map(|t| t.timer_tick_ns()),
-            [None, Some(62.5), Some(40.0), Some(40.0), None]
+            [None, Some(62.5), Some(40.0), Some(50.0), Some(40.0), None]
         );
         for (alias, t) in [
             ("avr", Target::Atmega1284p),
@@ -478,6 +500,8 @@ mod tests {
             ("m0plus", Target::CortexM0plus),
             ("m3", Target::CortexM3),
             ("M4", Target::CortexM4),
+            ("m33", Target::CortexM33),
+            ("thumbv8m.main-none-eabihf", Target::CortexM33),
             ("rv32imc", Target::Riscv32imc),
             ("riscv32", Target::Riscv32imc),
             ("riscv32imc-unknown-none-elf", Target::Riscv32imc),

@@ -35,9 +35,14 @@ fn semihost(op: u32, arg: usize) -> usize {
 /// log by these addresses, alternately start and stop (crates/mcu/src/cycles).
 #[cfg(not(board_microbit))]
 mod timer {
-    //! mps2-an385 / an386: CMSDK APB TIMER0 at 0x4000_0000, clocked at 25 MHz, counting down.
+    //! mps2-an385 / an386: CMSDK APB TIMER0 at 0x4000_0000, clocked at 25 MHz;
+    //! mps2-an505: the SSE-200's TIMER0 at its Secure alias 0x5000_0000 (the
+    //! core runs Secure), at 20 MHz. Both count down.
     use core::arch::asm;
+    #[cfg(not(board_sse200))]
     const BASE: usize = 0x4000_0000;
+    #[cfg(board_sse200)]
+    const BASE: usize = 0x5000_0000;
     pub fn start() {
         // SAFETY: CMSDK timer registers (CTRL, VALUE, RELOAD) of the board.
         unsafe {
@@ -49,11 +54,11 @@ mod timer {
     #[inline(always)]
     pub fn now() -> u32 {
         let v: u32;
-        // SAFETY: reads TIMER0 VALUE (0x4000_0004); the load is the sample.
+        // SAFETY: reads TIMER0 VALUE (BASE + 4); the load is the sample.
         unsafe {
             asm!(
-                "movw {a}, #0x0004",
-                "movt {a}, #0x4000",
+                "movw {a}, #{lo}",
+                "movt {a}, #{hi}",
                 "7:",
                 "ldr {v}, [{a}]",
                 ".pushsection .ciphermeter.marks,\"\",%progbits",
@@ -61,6 +66,8 @@ mod timer {
                 ".popsection",
                 a = out(reg) _,
                 v = out(reg) v,
+                lo = const (BASE + 4) & 0xFFFF,
+                hi = const BASE >> 16,
                 options(nostack, preserves_flags),
             )
         };
