@@ -14,7 +14,9 @@
  * from flash, and the distinct 16-byte flash lines the region executed
  * (CODE) and read (DATA), which say whether a part's caches can hold it.
  *
- * Arguments: marks=HEX[:HEX...], flash_end=HEX (reads below it are flash).
+ * Arguments: marks=HEX[:HEX...], flash_start=HEX (where the FLASH region
+ * starts: footprints count lines from it), flash_end=HEX (reads from
+ * flash_start up to it are flash).
  *
  * Kept apart from the constant-time plugin (ct-trace), whose source is part
  * of the verdicts' revision.
@@ -47,14 +49,15 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 #define MAX_MARKS 256
 #define NONE 0xFFFFFFFFu
-/* Footprints are counted in 16-byte lines over the first 4 MiB of flash
- * (the firmware's largest FLASH region); beyond it a line is not counted. */
+/* Footprints are counted in 16-byte lines over the first 4 MiB of flash from
+ * flash_start (the firmware's largest FLASH region; the AN505's starts at
+ * 0x1000_0000); beyond it a line is not counted. */
 #define LINE_SHIFT 4
 #define LINES ((4u << 20) >> LINE_SHIFT)
 
 static uint32_t marks[MAX_MARKS];
 static int n_marks;
-static uint32_t flash_end;
+static uint32_t flash_start, flash_end;
 static int in_region;
 static uint64_t flash_loads;
 static uint64_t code_lines, data_lines;
@@ -63,7 +66,7 @@ static uint8_t code_seen[LINES / 8], data_seen[LINES / 8];
 /* Counts addr's line once per region. */
 static void touch(uint8_t *seen, uint64_t *count, uint64_t addr)
 {
-	uint64_t line = addr >> LINE_SHIFT;
+	uint64_t line = (addr - flash_start) >> LINE_SHIFT;
 	if (line >= LINES)
 		return;
 	uint8_t bit = (uint8_t)(1u << (line & 7));
@@ -111,15 +114,16 @@ static void on_insn(unsigned int vcpu, void *userdata)
 {
 	(void)vcpu;
 	last_pc = NONE;
-	if (in_region && (uint32_t)(uintptr_t)userdata < flash_end)
-		touch(code_seen, &code_lines, (uint32_t)(uintptr_t)userdata);
+	uint32_t pc = (uint32_t)(uintptr_t)userdata;
+	if (in_region && pc >= flash_start && pc < flash_end)
+		touch(code_seen, &code_lines, pc);
 }
 
 static void on_read(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
 {
 	(void)vcpu;
 	(void)userdata;
-	if (in_region && vaddr < flash_end && !qemu_plugin_mem_is_store(info)) {
+	if (in_region && vaddr >= flash_start && vaddr < flash_end && !qemu_plugin_mem_is_store(info)) {
 		flash_loads++;
 		touch(data_seen, &data_lines, vaddr);
 	}
@@ -155,6 +159,8 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 				if (*p != ':')
 					break;
 			}
+		} else if (!strncmp(argv[i], "flash_start=", 12)) {
+			flash_start = (uint32_t)strtoul(argv[i] + 12, NULL, 16);
 		} else if (!strncmp(argv[i], "flash_end=", 10)) {
 			flash_end = (uint32_t)strtoul(argv[i] + 10, NULL, 16);
 		} else {
@@ -162,8 +168,9 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 			return -1;
 		}
 	}
-	if (n_marks <= 0 || flash_end == 0) {
-		fprintf(stderr, "flash-loads: needs marks=HEX[:HEX...] (at most %d) and flash_end=HEX\n", MAX_MARKS);
+	if (n_marks <= 0 || flash_end <= flash_start) {
+		fprintf(stderr, "flash-loads: needs marks=HEX[:HEX...] (at most %d) and flash_end=HEX above flash_start=HEX\n",
+			MAX_MARKS);
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);

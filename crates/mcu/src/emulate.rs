@@ -119,14 +119,19 @@ pub fn run_traced(target: Target, elf: &Path) -> Result<(Output, Mixes), McuErro
     let marks = crate::elf::marks(elf)?;
     let plugin = crate::compile::flash_loads_plugin()?;
     let hex: Vec<String> = marks.iter().map(|m| format!("{m:x}")).collect();
+    // Footprints count flash lines from where the target's FLASH starts.
+    let flash_start = target.facts().memory.flash_origin.ok_or_else(|| {
+        McuError::Failed(format!("data/targets/{target}.toml names no flash_origin"))
+    })?;
     let mut cmd = command(target, elf, None)?;
     // `plugin` puts the flash-loads plugin's counts into the same log.
     cmd.args(["-d", "in_asm,exec,nochain,plugin"])
         .arg("-plugin")
         .arg(format!(
-            "{},marks={},flash_end={:x}",
+            "{},marks={},flash_start={:x},flash_end={:x}",
             plugin.display(),
             hex.join(":"),
+            flash_start,
             cycles::trace::FLASH_END
         ));
     let (out, mixes) = run_with(cmd, move |err| {

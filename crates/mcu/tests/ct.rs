@@ -163,6 +163,24 @@ fn cortex_m4_sees_udiv_operands_a_skipped_udiv_and_its_single_cycle_multiply() {
 }
 
 #[test]
+fn cortex_m33_sees_udiv_operands_a_skipped_udiv_and_a_secret_address_through_its_cache() {
+    // As the M4 (its long multiplies are judged fixed-time), but the parts it
+    // stands for read their flash through a cache: a secret index is a leak.
+    // The IT-block check: a UDIV the block skips runs as a NOP.
+    holds(
+        Target::CortexM33,
+        [
+            Leak(Branch),
+            Leak(DataAddress),
+            Leak(Branch),
+            Leak(OperandLatency),
+            Clean,
+            Leak(ConditionalExecution),
+        ],
+    );
+}
+
+#[test]
 fn riscv32imc_sees_a_secret_address_as_a_leak_through_its_cache() {
     // The ESP32-C3 reads its flash through a cache; its divider's time is
     // unpublished, so operands of another size are taken to take another time.

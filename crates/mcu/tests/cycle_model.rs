@@ -13,9 +13,10 @@ use mcu::cycles::{Class, Estimate, estimate::estimate, timing};
 use mcu::{Target, compile, emulate, parse, results, toolchain};
 
 /// (target, low, estimate, high): the hand count in the firmware's comment.
-const HAND_COUNT: [(Target, u64, u64, u64); 3] = [
+const HAND_COUNT: [(Target, u64, u64, u64); 4] = [
     (Target::CortexM0plus, 122, 122, 159),
     (Target::CortexM3, 102, 120, 214),
+    (Target::CortexM33, 80, 80, 222),
     (Target::CortexM4, 102, 102, 288),
 ];
 

@@ -52,12 +52,13 @@ fn the_files_name_the_variable_latency_instructions_the_judge_prices() {
     }
 }
 
-/// Thumb-2's IT blocks are ARMv7-M's: the Cortex-M3 and M4 files say so,
-/// the ARMv6-M, AVR and RISC-V ones do not (the judge reads the file).
+/// Thumb-2's IT blocks are ARMv7-M's and ARMv8-M Mainline's: the Cortex-M3,
+/// M4 and M33 files say so, the ARMv6-M, AVR and RISC-V ones do not (the
+/// judge reads the file).
 #[test]
 fn the_files_say_which_cores_have_it_blocks() {
     for t in Target::ALL {
-        let armv7m = matches!(t, Target::CortexM3 | Target::CortexM4);
-        assert_eq!(t.has_it_blocks(), armv7m, "{t}");
+        let thumb2 = matches!(t, Target::CortexM3 | Target::CortexM4 | Target::CortexM33);
+        assert_eq!(t.has_it_blocks(), thumb2, "{t}");
     }
 }

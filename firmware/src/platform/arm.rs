@@ -268,7 +268,7 @@ impl Probe for Platform {
     const HAS_CALIBRATION_LOOP: bool = true;
 
     /// Ten turns of a 7-instruction loop, in 16-bit Thumb-1 encodings that
-    /// ARMv6-M and ARMv7-M share, so one hand count serves all three cores:
+    /// ARMv6-M, ARMv7-M and ARMv8-M share, so one mix serves every core:
     ///
     /// ```text
     ///     push {r0-r3}        1 + N, N = 4
@@ -305,6 +305,13 @@ impl Probe for Platform {
     ///   102), high 140 + 2 × 37 = 214. STM32L4 at 80 MHz, 4 wait states,
     ///   a 1 KiB instruction cache the code fits: estimate 102; high
     ///   140 + 4 × 37 = 288.
+    /// - M33 (jnk0le's measurements): low is push 4 (N, not 1 + N), sub 1,
+    ///   movs 1, ten turns of (1 + 1 + 1 + 1 + 1 + 1) = 60, nine taken
+    ///   branches 9, the not-taken one dual-issued 0, add 1, pop 4: 80. Core
+    ///   high: ten turns of (2 + 2 + 1 + 1 + 1 + 1) = 80 (load-use), branches
+    ///   18 + 1, sub, movs, add 1 each, push and pop 4 each: 110. STM32U585 at
+    ///   160 MHz, 4 wait states, an 8 KiB cache the code fits: estimate 80;
+    ///   high (10 16-byte lines and 2 × 9 refills) 110 + 4 × 28 = 222.
     #[inline(always)]
     fn calibration_loop() {
         // The loop saves the registers it uses itself, so the compiler spills

@@ -320,42 +320,4 @@ mod tests {
         assert!(parse(&row(both)).is_err());
         assert!(parse(&row("mul = { low = 1, high = 1, estimate = \" \" }")).is_err());
     }
-
-    /// The M33's table prices the firmware's calibration loop
-    /// (firmware/src/platform/arm.rs: 75 instructions, 150 bytes run from 32
-    /// bytes of code) as counted by hand from jnk0le's figures: low is push
-    /// 4 (N cycles, not 1 + N), sub 1, movs 1, ten turns of (ldr 1 + ldr 1 +
-    /// adds 1 + str 1 + eors 1 + subs 1) = 60, nine taken branches 9, the
-    /// not-taken one dual-issued 0, add 1, pop 4: 80. Core high: ten turns of
-    /// (2 + 2 + 2 + 1 + 2 + 2) = 110, sub, movs and add 2 each, branches 9 × 2
-    /// and 1, push and pop 4 each: 143. The STM32U585 (4 wait states, an 8
-    /// KiB cache the loop fits): estimate 80; high 143 + 4 × (10 16-byte
-    /// lines + 2 × 9 refills) = 255.
-    #[test]
-    fn the_m33_table_prices_the_calibration_loop_as_counted_by_hand() {
-        use crate::cycle_model::{Class, Mix, estimate::estimate};
-        let mut mix = Mix {
-            instructions: 75,
-            bytes: 150,
-            refills: 9,
-            code_lines: 2,
-            ..Mix::default()
-        };
-        for (class, n) in [
-            (Class::StoreMultiple, 1),
-            (Class::LoadMultiple, 1),
-            (Class::Alu, 3 + 30),
-            (Class::Load, 10),
-            (Class::LoadPipelined, 10),
-            (Class::Store, 10),
-            (Class::BranchTaken, 9),
-            (Class::BranchNotTaken, 1),
-        ] {
-            mix.by_class.insert(class, n);
-        }
-        mix.registers.insert(Class::StoreMultiple, 4);
-        mix.registers.insert(Class::LoadMultiple, 4);
-        let e = estimate(&mix, for_target(Target::CortexM33).unwrap());
-        assert_eq!((e.low, e.estimate, e.high), (80, 80, 255));
-    }
 }

@@ -76,9 +76,10 @@ pub struct Memory {
     pub flash_bytes: u64,
     pub ram_bytes: u64,
     /// Our linker script with that map (from the repository's root), and
-    /// where its RAM starts; none where the toolchain brings the part's own
-    /// (avr-gcc).
+    /// where its flash and RAM start; none where the toolchain brings the
+    /// part's own (avr-gcc).
     pub linker_script: Option<String>,
+    pub flash_origin: Option<u64>,
     pub ram_origin: Option<u64>,
 }
 
@@ -266,6 +267,7 @@ mod tests {
         for t in Target::ALL {
             let m = &t.facts().memory;
             assert_eq!(m.linker_script.is_some(), m.ram_origin.is_some(), "{t}");
+            assert_eq!(m.linker_script.is_some(), m.flash_origin.is_some(), "{t}");
             let Some(script) = &m.linker_script else {
                 continue;
             };
@@ -291,9 +293,12 @@ mod tests {
                 t.memory_bytes(),
                 "{t}: {script}"
             );
-            let origin = field("RAM", "ORIGIN =");
-            let origin = u64::from_str_radix(origin.trim_start_matches("0x"), 16).unwrap();
-            assert_eq!(Some(origin), m.ram_origin, "{t}: {script}");
+            let origin = |region: &str| {
+                let o = field(region, "ORIGIN =");
+                u64::from_str_radix(o.trim_start_matches("0x"), 16).unwrap()
+            };
+            assert_eq!(Some(origin("RAM")), m.ram_origin, "{t}: {script}");
+            assert_eq!(Some(origin("FLASH")), m.flash_origin, "{t}: {script}");
         }
     }
 
