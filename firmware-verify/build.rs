@@ -29,6 +29,8 @@ fn main() {
     let target = env::var("TARGET").unwrap();
     let board = if target.starts_with("thumbv6m") {
         "microbit"
+    } else if target.starts_with("thumbv8m.main") {
+        "mps2-an505"
     } else if target.starts_with("thumbv7em") {
         "mps2-an386"
     } else {
