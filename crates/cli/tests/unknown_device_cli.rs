@@ -58,7 +58,7 @@ fn an_unknown_chip_is_told_its_core_its_target_and_the_data_dir() {
         "--bytes",
         "10",
     ]);
-    assert!(rp2350.contains("closest is cortex-m4"), "{rp2350}");
+    assert!(rp2350.contains("cortex-m33 runs that core"), "{rp2350}");
     assert!(!rp2350.contains("did you mean"), "{rp2350}");
     // A name no family matches still learns how to add a profile.
     let other = refusal(&["recommend", "--device", "pdp-11", "--link", "ble-1m-251"]);

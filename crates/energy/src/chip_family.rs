@@ -104,7 +104,7 @@ mod tests {
         assert!(rp2040.contains("cortex-m0plus runs that core"), "{rp2040}");
         assert!(rp2040.contains("--data-dir"), "{rp2040}");
         let rp2350 = unknown_device_hint("rp2350");
-        assert!(rp2350.contains("closest is cortex-m4"), "{rp2350}");
+        assert!(rp2350.contains("cortex-m33 runs that core"), "{rp2350}");
         assert!(unknown_device_hint("pdp-11").contains("--data-dir"));
     }
 
