@@ -164,6 +164,19 @@ const SEAL_PATHS: &[(Target, &str, &str)] = &[
         "aead:chacha20-poly1305@monocypher",
         "seal-cose",
     ),
+    // The Cortex-M33 (ARMv8-M Mainline, QEMU mps2-an505 in its Secure state).
+    (Target::CortexM33, "aead:aes-128-gcm", "seal-binary"),
+    (
+        Target::CortexM33,
+        "aead:ascon-aead128@ciphermeter",
+        "seal-cose",
+    ),
+    (Target::CortexM33, "hmac:hmac-sha256@mbedtls", "seal-json"),
+    (
+        Target::CortexM33,
+        "aead:chacha20-poly1305@monocypher",
+        "seal-binary",
+    ),
     (Target::Riscv32imc, "aead:ascon-aead128", "seal-binary"),
     (
         Target::Riscv32imc,
@@ -237,6 +250,9 @@ const SAMPLE: &[(Target, &str, &str)] = &[
     (Target::CortexM4, "ed25519@ciphermeter", "sign"),
     (Target::CortexM4, "x25519@salty", "shared"),
     (Target::CortexM4, "p256-ecdh@p256-cortex-m4", "shared"),
+    // The same assembly on the Cortex-M33 (target-cpu=cortex-m33 turns DSP on).
+    (Target::CortexM33, "x25519@salty", "shared"),
+    (Target::CortexM33, "p256-ecdh@p256-cortex-m4", "shared"),
     (Target::Riscv32imc, "chacha20-poly1305", "encrypt"),
     (Target::Riscv32imc, "sha3-256@ciphermeter", "hash"),
     // P-256 (Mbed TLS's) and EDHOC whole, both parties' P-256 ECDHs.
