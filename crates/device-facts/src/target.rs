@@ -80,6 +80,27 @@ impl Target {
         &self.facts().core.rust_target
     }
 
+    /// The environment that gives a firmware build the target's
+    /// `target_cpu`: cargo's per-target RUSTFLAGS variable. Not a
+    /// `[target.TRIPLE]` table in firmware/.cargo/config.toml: cargo does not
+    /// find one whose triple has a dot (`thumbv8m.main-none-eabihf`), and
+    /// the Cortex-M33's builds ran without their core for it.
+    ///
+    /// With `dsp`, the DSP extension is asked for by name too: LLVM's
+    /// `cortex-m33` leaves out this optional extension (UMAAL in
+    /// `global_asm!` fails with "instruction requires: dsp" without it), and
+    /// rustc warns that the feature is unstable.
+    pub fn rustflags_env(self) -> Option<(String, String)> {
+        let core = &self.facts().core;
+        let cpu = core.target_cpu.as_ref()?;
+        let triple = self.rust_target().to_uppercase().replace(['.', '-'], "_");
+        let mut flags = format!("-C target-cpu={cpu}");
+        if core.dsp {
+            flags.push_str(" -C target-feature=+dsp");
+        }
+        Some((format!("CARGO_TARGET_{triple}_RUSTFLAGS"), flags))
+    }
+
     /// The pinned Rust toolchain the firmware is built with: AVR needs
     /// nightly (`-Zbuild-std=core`), Cortex-M and RISC-V build on stable.
     pub fn toolchain(self) -> &'static str {
@@ -332,6 +353,20 @@ mod tests {
 
     /// The facts as the code held them before they moved to data/targets/
     /// (each target's match arms): the move changed none.
+    /// The M33's core reaches its builds through cargo's per-target variable
+    /// (the triple's dot becomes `_`); a target the triple describes needs none.
+    #[test]
+    fn a_target_cpu_is_passed_as_its_triples_rustflags() {
+        assert_eq!(
+            Target::CortexM33.rustflags_env(),
+            Some((
+                "CARGO_TARGET_THUMBV8M_MAIN_NONE_EABIHF_RUSTFLAGS".into(),
+                "-C target-cpu=cortex-m33 -C target-feature=+dsp".into()
+            ))
+        );
+        assert_eq!(Target::CortexM4.rustflags_env(), None);
+    }
+
     #[test]
     fn the_files_say_what_the_code_said() {
         type Row = (

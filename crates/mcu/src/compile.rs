@@ -163,6 +163,9 @@ fn command_with(target: Target, feature: &str, features: &str, sizes: &[usize]) 
     for var in UNSET_FOR_FIRMWARE {
         cmd.env_remove(var);
     }
+    if let Some((var, flags)) = target.rustflags_env() {
+        cmd.env(var, flags);
+    }
     cmd
 }
 

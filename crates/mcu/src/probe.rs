@@ -38,6 +38,9 @@ impl Probe {
         for var in crate::compile::UNSET_FOR_FIRMWARE {
             cmd.env_remove(var);
         }
+        if let Some((var, flags)) = target.rustflags_env() {
+            cmd.env(var, flags);
+        }
         let out = cmd.output()?;
         if !out.status.success() {
             return Err(McuError::Failed(format!(

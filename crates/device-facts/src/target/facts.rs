@@ -50,6 +50,10 @@ pub struct Core {
     pub it_blocks: bool,
     /// ARMv7E-M's DSP extension (UMAAL), which assembly-class crates need.
     pub dsp: bool,
+    /// The core rustc builds for (`-C target-cpu`), where the Rust target
+    /// alone leaves out what the parts have (the M33's DSP).
+    #[serde(default)]
+    pub target_cpu: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

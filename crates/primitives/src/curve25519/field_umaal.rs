@@ -18,6 +18,12 @@ use super::field::Fe;
 global_asm!(
     ".syntax unified",
     ".thumb",
+    // UMAAL is ARMv7E-M's, and ARMv8-M Mainline's only with its DSP extension.
+    // Module-level assembly is parsed with the target's default features where
+    // cargo builds a dependency as bitcode for LTO (`-C linker-plugin-lto`): on
+    // thumbv8m.main that leaves DSP out whatever target-cpu says ("instruction
+    // requires: dsp"). The same encodings, assembled as ARMv7E-M's.
+    ".arch armv7e-m",
     // out = a * b (r0, r1, r2): four rows of a at a time against each word of b, a window of
     // four summing columns in registers and one carry register per row; then t_lo + 38 t_hi,
     // the carry folded twice. Internal convention: clobbers r0-r12, keeps lr.
