@@ -469,3 +469,62 @@ fn recommend_keeps_the_per_primitive_breakdown() {
         .code(2)
         .stderr(predicate::str::contains("unknown implementation 'openssl'"));
 }
+
+/// `scripts/device-costs` measures what `mcu --implementations` lists, never
+/// names of its own: the listing has every implementation with the targets it
+/// builds for (the Cortex-M4's assembly-class crates on the DSP cores only),
+/// and the script names none but RustCrypto (whose sweep writes the table).
+#[test]
+fn device_costs_takes_every_implementation_from_the_registry() {
+    let out = ciphermeter()
+        .args(["mcu", "--implementations"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(rows.len() >= 6, "{text}");
+    for row in &rows {
+        assert_eq!(row.len(), 3, "name, label, targets: {row:?}");
+        assert!(!row[2].is_empty(), "{} builds nowhere", row[0]);
+    }
+    let targets = |name: &str| -> Vec<&str> {
+        let row = rows.iter().find(|r| r[0] == name).unwrap_or_else(|| {
+            panic!("{name} is not listed:\n{text}");
+        });
+        row[2].split(',').collect()
+    };
+    for assembly in ["p256-cortex-m4", "salty"] {
+        assert!(targets(assembly).contains(&"cortex-m4"));
+        assert!(!targets(assembly).contains(&"cortex-m0plus"));
+    }
+    assert!(targets("mbedtls").contains(&"atmega1284p"));
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/device-costs"),
+    )
+    .unwrap();
+    let code: String = script
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // "ciphermeter" is the binary's name too: only as an implementation
+    // (`--impl ciphermeter`, in a list) may it not appear.
+    for row in rows
+        .iter()
+        .filter(|r| !["rustcrypto", "ciphermeter"].contains(&r[0]))
+    {
+        assert!(
+            !code.contains(row[0]),
+            "scripts/device-costs names {} itself instead of reading the registry",
+            row[0]
+        );
+    }
+    for form in ["--impl ciphermeter", "ciphermeter,", ",ciphermeter"] {
+        assert!(
+            !code.contains(form),
+            "scripts/device-costs names ciphermeter's code itself: {form}"
+        );
+    }
+    assert!(code.contains("mcu --implementations"));
+}

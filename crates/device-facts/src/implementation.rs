@@ -416,6 +416,29 @@ pub fn expand(algorithms: &[String], chosen: &[Implementation]) -> Result<Vec<St
     Ok(out)
 }
 
+/// The registry as `mcu --implementations` prints it, one implementation a
+/// line: its name, what it is, and the targets it builds for (tab
+/// separated). `scripts/device-costs` measures every name but RustCrypto's
+/// (whose sweep writes the table afresh) from it, so a new implementation
+/// reaches the tables without an edit to the script.
+pub fn listing() -> String {
+    let mut out = String::new();
+    for imp in Implementation::ALL {
+        let targets: Vec<&str> = Target::ALL
+            .iter()
+            .filter(|t| imp.unavailable_on(**t).is_none())
+            .map(|t| t.name())
+            .collect();
+        out.push_str(&format!(
+            "{}\t{}\t{}\n",
+            imp.name(),
+            imp.label(),
+            targets.join(",")
+        ));
+    }
+    out
+}
+
 pub fn is_rustcrypto(name: &str) -> bool {
     name == RustCrypto.name()
 }

@@ -52,6 +52,10 @@ pub struct Args {
     /// and write it back (after a change to data/cycle-timings; no simulation).
     #[arg(long, value_name = "TABLE", conflicts_with_all = ["board", "cost_table", "compare"])]
     pub reprice: Option<std::path::PathBuf>,
+    /// List every implementation the firmware can build (name, what it is, the targets it builds
+    /// for; tab separated) and exit.
+    #[arg(long, conflicts_with_all = ["board", "cost_table", "compare", "reprice"])]
+    pub implementations: bool,
 }
 
 /// `--board`: the firmware to flash and how, or the board's rows (and --cost-table).
@@ -67,6 +71,10 @@ fn board(args: &Args, name: &str, builds: Vec<String>) -> Result<(), CliError> {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if args.implementations {
+        print!("{}", mcu::implementation::listing());
+        return Ok(());
+    }
     let implementations = mcu::implementation::parse_list(&args.implementation)?;
     let algorithms = mcu::implementation::expand(&args.algorithms, &implementations)?;
     if let Some(name) = &args.board {
