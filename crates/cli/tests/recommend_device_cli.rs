@@ -666,4 +666,14 @@ fn the_cortex_m33_engines_are_published_with_their_set_up() {
     }
     assert!(engine_rows("nrf5340").is_empty());
     assert!(engine_rows("rp2350").is_empty());
+    // `--impl software` leaves CRACEN out and changes no software row.
+    let all = recommend_on("nrf54l15", "ble-1m-251", &["--need", "integrity"]);
+    let software = recommend_on(
+        "nrf54l15",
+        "ble-1m-251",
+        &["--need", "integrity", "--impl", "software"],
+    );
+    let rows = |d: &serde_json::Value| d["rows"].as_array().unwrap().clone();
+    assert!(rows(&software).iter().all(|r| r["engine"].is_null()));
+    assert_eq!(rows(&software).len() + cracen.len(), rows(&all).len());
 }
