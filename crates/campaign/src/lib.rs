@@ -180,7 +180,7 @@ pub fn execute(
     let cat = links(plan.data_dir.as_deref())?;
     let device = prof.device(&plan.device).map_err(Error::invalid)?;
     let spec = cat.get(&plan.link).map_err(Error::invalid)?;
-    let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+    let radio = prof.radio_for(device, spec).map_err(Error::invalid)?.radio;
     let battery = prof.battery(&plan.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&plan.interval).map_err(Error::invalid)?;
     let mut settings = vec![Setting {
@@ -193,7 +193,7 @@ pub fn execute(
     }];
     for name in CONTRAST_LINKS.iter().filter(|n| **n != spec.name) {
         if let Ok(l) = cat.get(name)
-            && let Ok(r) = prof.radio(&l.radio)
+            && let Ok(r) = prof.radio_for(device, l).map(|r| r.radio)
         {
             settings.push(Setting {
                 device,

@@ -58,6 +58,7 @@ fn recommend_prints_the_engines_answer() {
     for (device, link, container) in [
         ("stm32wl", "lorawan-eu868-dr5", "all"),
         ("nrf52840", "ble-1m-251", "json"),
+        ("nrf54l15", "ble-1m-251", "json"),
     ] {
         let cli = printed(device, link, container);
         let ours = engine(device, link, container);

@@ -542,3 +542,138 @@ fn a_cortex_m_row_names_the_cycle_models_error_and_ranks_by_it() {
         "{line}"
     );
 }
+
+/// The Cortex-M33 devices (issue 62 item 5) rank from the cortex-m33 target's
+/// own table at their own clock, never a stand-in's, each with its own
+/// part; a device with a radio of its own is costed with it, one without
+/// with the link's, and the answer says which and why.
+#[test]
+fn the_cortex_m33_devices_rank_from_their_own_target_and_name_their_radio() {
+    for (device, mhz, radio, basis) in [
+        (
+            "nrf54l15",
+            128,
+            "nrf54l15",
+            "nrf54l15, the device's own radio",
+        ),
+        (
+            "nrf5340",
+            128,
+            "nrf52840",
+            "nrf52840, the link's radio: nrf5340 names no radio of its own",
+        ),
+        (
+            "stm32u585",
+            160,
+            "nrf52840",
+            "nrf52840, the link's radio: stm32u585 names no radio of its own",
+        ),
+        (
+            "rp2350",
+            150,
+            "nrf52840",
+            "nrf52840, the link's radio: rp2350 names no radio of its own",
+        ),
+    ] {
+        let doc = recommend_on(device, "ble-1m-251", &["--need", "integrity"]);
+        let rows = doc["rows"].as_array().unwrap();
+        assert!(rows.len() >= 20, "{device}: {} rows", rows.len());
+        assert_eq!(doc["radio"], radio, "{device}");
+        assert_eq!(doc["radio_basis"], basis, "{device}");
+        let software: Vec<_> = rows.iter().filter(|r| r["engine"].is_null()).collect();
+        assert!(!software.is_empty(), "{device}");
+        for r in &software {
+            assert_eq!(r["device_measured"], true, "{device}: {r}");
+            assert_eq!(r["cpu_time_basis"], "simulated", "{device}: {r}");
+            let source = r["cpu_time_source"].as_str().unwrap();
+            let at = format!("device-level: cortex-m33 at {mhz} MHz");
+            assert!(source.starts_with(&at), "{device}: {source}");
+        }
+        for r in rows {
+            let all = r.to_string();
+            assert!(
+                !all.contains("stand-in") && !all.contains("standing in"),
+                "{device}: {all}"
+            );
+        }
+        // The text says the same radio beside the request's defaults.
+        let text = String::from_utf8(recommend_stdout(device, "ble-1m-251", &[])).unwrap();
+        assert!(
+            text.contains(&format!("\n  radio figures: {basis}\n")),
+            "{device}: {text}"
+        );
+    }
+    // A radio of its own is used only where it has figures for the link's
+    // protocol: the nRF54L15's 802.15.4 currents were not found.
+    let doc = recommend_on("nrf54l15", "ieee802154", &[]);
+    assert_eq!(doc["radio"], "nrf52840");
+    assert_eq!(
+        doc["radio_basis"],
+        "nrf52840, the link's radio: nrf54l15's own radio (nrf54l15) has no published figures for ieee802154 links"
+    );
+}
+
+/// The nRF54L15's CRACEN and the STM32U585's AES/HASH are ranked beside
+/// software, labelled `published` with their sources; CRACEN's rows pay its
+/// per-request set-up (about 800 cycles, at most four SHA-256 blocks a
+/// request: an HMAC is at least two requests and four blocks), and the
+/// U585 runs GCM whole (no GHASH in software). The nRF5340's CryptoCell-312
+/// has no published figures: no engine rows there.
+#[test]
+fn the_cortex_m33_engines_are_published_with_their_set_up() {
+    let engine_rows = |device: &str| -> Vec<serde_json::Value> {
+        let doc = recommend_on(device, "ble-1m-251", &["--need", "integrity"]);
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| !r["engine"].is_null())
+            .cloned()
+            .collect()
+    };
+    let cracen = engine_rows("nrf54l15");
+    assert!(!cracen.is_empty(), "no CRACEN row");
+    for r in &cracen {
+        assert_eq!(r["cpu_time_basis"], "published", "{r}");
+        let imp = r["implementation"].as_str().unwrap();
+        assert_eq!(imp, "hardware (published: Nordic CRACEN in the nRF54L15)");
+        let sources = r["engine"]["sources"].to_string();
+        assert!(sources.contains("800 cycles of setup"), "{sources}");
+        let scheme = r["scheme"].as_str().unwrap();
+        assert!(scheme.contains("hmac-sha256"), "CRACEN runs {scheme}");
+        let cycles = r["engine"]["engine_cycles"].as_f64().unwrap();
+        assert!(cycles >= 2.0 * 800.0 + 4.0 * 330.0, "{scheme}: {cycles}");
+        let source = r["cpu_time_source"].as_str().unwrap();
+        assert!(
+            source.starts_with("device-level: cortex-m33 at 128 MHz"),
+            "{source}"
+        );
+    }
+    let u585 = engine_rows("stm32u585");
+    let gcm = u585
+        .iter()
+        .find(|r| r["scheme"] == "aead:aes-128-gcm")
+        .expect("an engine row for AES-GCM on the STM32U585");
+    assert!(gcm["engine"]["software_ghash_cycles"].is_null(), "{gcm}");
+    for r in &u585 {
+        assert_eq!(r["cpu_time_basis"], "published", "{r}");
+        let imp = r["implementation"].as_str().unwrap();
+        assert_eq!(imp, "hardware (published: STM32U585 AES, HASH and PKA)");
+        assert!(
+            r["engine"]["sources"].to_string().contains("STM32U585"),
+            "{r}"
+        );
+    }
+    assert!(engine_rows("nrf5340").is_empty());
+    assert!(engine_rows("rp2350").is_empty());
+    // `--impl software` leaves CRACEN out and changes no software row.
+    let all = recommend_on("nrf54l15", "ble-1m-251", &["--need", "integrity"]);
+    let software = recommend_on(
+        "nrf54l15",
+        "ble-1m-251",
+        &["--need", "integrity", "--impl", "software"],
+    );
+    let rows = |d: &serde_json::Value| d["rows"].as_array().unwrap().clone();
+    assert!(rows(&software).iter().all(|r| r["engine"].is_null()));
+    assert_eq!(rows(&software).len() + cracen.len(), rows(&all).len());
+}

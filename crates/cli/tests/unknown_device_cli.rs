@@ -48,18 +48,19 @@ fn an_unknown_chip_is_told_its_core_its_target_and_the_data_dir() {
     ]);
     assert!(rp2040.contains("cortex-m0plus runs that core"), "{rp2040}");
     assert!(rp2040.contains("--data-dir"), "{rp2040}");
-    // Not a look-alike profile: rp2350 is no rpi-3b.
-    let rp2350 = refusal(&[
+    // Not a look-alike profile: an STM32L562 (Cortex-M33) is no stm32l082
+    // (Cortex-M0+). (The RP2350 has a profile since issue 62 item 5.)
+    let l562 = refusal(&[
         "energy",
         "--device",
-        "rp2350",
+        "stm32l562",
         "--link",
         "ble-1m-251",
         "--bytes",
         "10",
     ]);
-    assert!(rp2350.contains("cortex-m33 runs that core"), "{rp2350}");
-    assert!(!rp2350.contains("did you mean"), "{rp2350}");
+    assert!(l562.contains("cortex-m33 runs that core"), "{l562}");
+    assert!(!l562.contains("did you mean"), "{l562}");
     // A name no family matches still learns how to add a profile.
     let other = refusal(&["recommend", "--device", "pdp-11", "--link", "ble-1m-251"]);
     assert!(other.contains("--data-dir"), "{other}");

@@ -721,6 +721,10 @@ mod tests {
             ("stm32wl", Some(device_facts::Target::CortexM4), 48.0),
             ("stm32l082", Some(device_facts::Target::CortexM0plus), 32.0),
             ("esp32-c3", Some(device_facts::Target::Riscv32imc), 160.0),
+            ("nrf54l15", Some(device_facts::Target::CortexM33), 128.0),
+            ("nrf5340", Some(device_facts::Target::CortexM33), 128.0),
+            ("stm32u585", Some(device_facts::Target::CortexM33), 160.0),
+            ("rp2350", Some(device_facts::Target::CortexM33), 150.0),
             ("esp32", None, 240.0),
             ("rpi-3b", None, 1200.0),
         ] {
@@ -736,6 +740,19 @@ mod tests {
             mkr.part.as_ref().map(|p| p.value.as_str()),
             Some("atsamd21g18a")
         );
+        // Each Cortex-M33 device is priced with its own part, of its core.
+        for (device, part) in [
+            ("nrf54l15", "nrf54l15"),
+            ("nrf5340", "nrf5340-app"),
+            ("stm32u585", "stm32u585"),
+            ("rp2350", "rp2350"),
+        ] {
+            let d = p.device(device).unwrap();
+            assert_eq!(d.part.as_ref().map(|p| p.value.as_str()), Some(part));
+            let (board, core) = super::part(part).unwrap();
+            assert_eq!(core, device_facts::Target::CortexM33, "{device}");
+            assert_eq!(board.clock_hz as f64, d.clock_mhz.value * 1e6, "{device}");
+        }
     }
 
     /// A Cortex-M row names the cycle model's validated error on its core,

@@ -109,6 +109,11 @@ pub struct Ranking<S = NoSession> {
     /// The commands that build the winner (or the best software row) for
     /// the device; none for a device no simulator runs.
     pub build: Option<crate::build_commands::BuildCommands>,
+    /// The radio profile whose figures the energies rest on, and why that
+    /// one: the device's own radio, or the link's
+    /// (`energy::Profiles::radio_for`).
+    pub radio: String,
+    pub radio_basis: String,
 }
 
 /// Judges what the request names (device, link, battery, interval, the
@@ -119,9 +124,12 @@ pub fn check(
     links: &Catalogue,
     messages: &dyn Messages,
 ) -> Result<(), Error> {
-    profiles.device(&req.device).map_err(Error::invalid)?;
+    let device = profiles.device(&req.device).map_err(Error::invalid)?;
     let spec = links.get(&req.link).map_err(Error::invalid)?;
-    let radio = profiles.radio(&spec.radio).map_err(Error::invalid)?;
+    let radio = profiles
+        .radio_for(device, spec)
+        .map_err(Error::invalid)?
+        .radio;
     profiles.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
     energy::protocol::cost(spec, radio, 1, 0.0, interval_s, &req.protocol)
@@ -170,7 +178,8 @@ pub fn rank_names<S: Sessions>(
     let (prof, cat) = (facts.profiles, facts.links);
     let device = prof.device(&req.device).map_err(Error::invalid)?;
     let spec = cat.get(&req.link).map_err(Error::invalid)?;
-    let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+    let radio_use = prof.radio_for(device, spec).map_err(Error::invalid)?;
+    let radio = radio_use.radio;
     let battery = prof.battery(&req.battery).map_err(Error::invalid)?;
     let interval_s = parse_interval(&req.interval).map_err(Error::invalid)?;
     let mut device_times = facts.device_times;
@@ -272,6 +281,8 @@ pub fn rank_names<S: Sessions>(
         .and_then(|target| crate::build_commands::for_ranking(target, &ranked));
     Ok(Ranking {
         build,
+        radio: radio.name.clone(),
+        radio_basis: radio_use.basis,
         ranked,
         ranks,
         excluded,

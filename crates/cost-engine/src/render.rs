@@ -34,6 +34,9 @@ impl<S: SessionSaid> RankingSummary<S> {
             self.serialization,
             self.containers.join(", ")
         );
+        if !self.radio_basis.is_empty() {
+            let _ = writeln!(o, "  radio figures: {}", self.radio_basis);
+        }
         let _ = writeln!(
             o,
             "{:>3}  {:<38} {:>5} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>7} {:>7} {:>9}  timing",

@@ -225,6 +225,8 @@ impl<S: Clone> Ranking<S> {
             min_security: req.min_security,
             interval_s: self.interval_s,
             battery: req.battery.clone(),
+            radio: self.radio.clone(),
+            radio_basis: self.radio_basis.clone(),
             serialization: req.serialization.clone().unwrap_or_else(|| "json".into()),
             containers: req
                 .containers
@@ -372,6 +374,12 @@ pub struct RankingSummary<S = NoSession> {
     /// The battery profile behind `battery_days` (`--battery`).
     #[serde(default)]
     pub battery: String,
+    /// The radio profile whose figures the energies rest on.
+    #[serde(default)]
+    pub radio: String,
+    /// Why that radio: the device's own, or the link's (and why not the device's).
+    #[serde(default)]
+    pub radio_basis: String,
     /// The containers ranked (`--container`).
     #[serde(default)]
     pub containers: Vec<String>,

@@ -54,7 +54,7 @@ pub fn compare(
         let device_times = crate::device_times::for_device(store, device)?;
         for link_name in link_names {
             let link = cat.get(link_name).map_err(Error::invalid)?;
-            let radio = prof.radio(&link.radio).map_err(Error::invalid)?;
+            let radio = prof.radio_for(device, link).map_err(Error::invalid)?.radio;
             let setting = Setting {
                 device,
                 radio,

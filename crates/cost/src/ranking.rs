@@ -239,6 +239,8 @@ mod tests {
             post_quantum: None,
             tie: Some(tie),
             build: None,
+            radio: String::new(),
+            radio_basis: String::new(),
         });
         let summary = ranking.summary(&Request {
             question: Question {

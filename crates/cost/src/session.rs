@@ -507,7 +507,11 @@ pub fn drafts_view(
                 let d = prof.device(name).map_err(|e| target_hint(prof, name, e))?;
                 let spec = specs.iter().find(|s| s.name == row.link);
                 let radio = spec
-                    .map(|s| prof.radio(&s.radio).map_err(Error::invalid))
+                    .map(|s| {
+                        prof.radio_for(d, s)
+                            .map(|r| r.radio)
+                            .map_err(Error::invalid)
+                    })
                     .transpose()?;
                 match (spec, radio) {
                     (Some(spec), Some(radio)) => Some(on_device(cost, d, radio, spec)?),
@@ -598,7 +602,7 @@ fn view_on(
         Some(name) => {
             let prof = crate::data::profiles(data_dir)?;
             let device = prof.device(name).map_err(|e| target_hint(&prof, name, e))?;
-            let radio = prof.radio(&spec.radio).map_err(Error::invalid)?;
+            let radio = prof.radio_for(device, spec).map_err(Error::invalid)?.radio;
             Some(on_device(&link, device, radio, spec)?)
         }
     };

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::FactsError;
 
 /// The engine files, as shipped (`tests::every_file_is_listed`).
-const FILES: [(&str, &str); 4] = [
+const FILES: [(&str, &str); 6] = [
     (
         "nrf52840-cryptocell-310.json",
         include_str!("../../../data/engines/nrf52840-cryptocell-310.json"),
@@ -25,6 +25,14 @@ const FILES: [(&str, &str); 4] = [
     (
         "stm32l0-aes.json",
         include_str!("../../../data/engines/stm32l0-aes.json"),
+    ),
+    (
+        "nrf54l15-cracen.json",
+        include_str!("../../../data/engines/nrf54l15-cracen.json"),
+    ),
+    (
+        "stm32u585-aes-hash-pka.json",
+        include_str!("../../../data/engines/stm32u585-aes-hash-pka.json"),
     ),
 ];
 
@@ -54,6 +62,11 @@ pub struct Engine {
     #[serde(default)]
     pub aes128_gcm: Option<Rate>,
     pub sha256: Option<Rate>,
+    /// What the CPU pays for each request before the engine's per-block
+    /// rate (a key or chaining value loaded, the request set up), where a
+    /// source publishes it apart from the rate.
+    #[serde(default)]
+    pub setup_cycles: Option<Setup>,
     /// P-256 operations, each a published time.
     pub p256: Vec<Operation>,
     /// What it cannot do, each with its source.
@@ -107,6 +120,37 @@ impl Rate {
             RateUnit::CyclesPerByte => self.value,
             RateUnit::CyclesPerBlock => self.value / 16.0,
         }
+    }
+}
+
+/// A published per-request set-up, and how many blocks the driver hands the
+/// engine in one request (a longer input is split, each part paying it).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Cycles per request at `clock_mhz` (an engine clocked with the CPU
+    /// takes the same cycles at another clock).
+    pub value: f64,
+    pub clock_mhz: f64,
+    pub measured: String,
+    pub source: String,
+    /// At most this many AES blocks per request; none: one request a pass.
+    #[serde(default)]
+    pub max_aes_blocks: Option<u32>,
+    /// At most this many SHA-256 blocks per request; none: one a hash.
+    #[serde(default)]
+    pub max_sha256_blocks: Option<u32>,
+}
+
+impl Setup {
+    /// The set-up cycles of one pass over `blocks` blocks, with at most
+    /// `per_request` blocks a request.
+    fn cycles(&self, blocks: f64, per_request: Option<u32>) -> f64 {
+        let requests = match per_request {
+            Some(n) if n > 0 => (blocks / f64::from(n)).ceil().max(1.0),
+            _ => 1.0,
+        };
+        requests * self.value
     }
 }
 
@@ -178,46 +222,69 @@ impl Engine {
     /// The engine's share of firmware primitive `id` (aes-128-ccm,
     /// hmac-sha256) over `bytes`, or why it has none. Block counts are the
     /// mode's: CCM's CBC-MAC over B0 and the data plus CTR over the data and
-    /// the tag's block; GCM's CTR plus H and the tag's block; SHA-256's
-    /// padded blocks, HMAC's two more (the keyed pads) and its outer block.
+    /// the tag's block (two passes); GCM's CTR plus H and the tag's block;
+    /// SHA-256's padded blocks, HMAC's inner hash (its keyed pad and the
+    /// data) and outer hash (its pad and the inner digest). Each pass pays
+    /// the engine's per-request set-up, once a request (`setup_cycles`).
     pub fn part(&self, id: &str, bytes: usize) -> Result<Part, String> {
         let has = |mode: &str| self.modes.iter().any(|m| m == mode);
-        let aes = |n_blocks: f64| -> Result<Part, String> {
+        let setup = |passes: &[f64], per_request: fn(&Setup) -> Option<u32>| {
+            self.setup_cycles.as_ref().map_or((0.0, None), |s| {
+                let cycles = passes.iter().map(|&b| s.cycles(b, per_request(s))).sum();
+                (cycles, Some(s.source.clone()))
+            })
+        };
+        // `rate` over the passes' blocks of `block` bytes, with the set-up.
+        let over = |rate: &Rate, passes: &[f64], block: f64, sha: bool| -> Part {
+            let blocks: f64 = passes.iter().sum();
+            let (setup_cycles, setup_source) = match sha {
+                true => setup(passes, |s| s.max_sha256_blocks),
+                false => setup(passes, |s| s.max_aes_blocks),
+            };
+            Part {
+                cycles: rate.cycles_per_byte() * block * blocks + setup_cycles,
+                ghash: SoftwareGhash::None,
+                sources: std::iter::once(rate.source.clone())
+                    .chain(setup_source)
+                    .collect(),
+            }
+        };
+        let aes = |passes: &[f64]| -> Result<Part, String> {
             let rate = self
                 .aes128
                 .as_ref()
                 .ok_or_else(|| format!("{}: no published AES figure", self.title))?;
-            Ok(Part {
-                cycles: rate.cycles_per_byte() * 16.0 * n_blocks,
-                ghash: SoftwareGhash::None,
-                sources: vec![rate.source.clone()],
-            })
+            Ok(over(rate, passes, 16.0, false))
         };
-        let sha = |n_bytes: usize| -> Result<Part, String> {
+        let sha = |passes: &[f64]| -> Result<Part, String> {
             let rate = self
                 .sha256
                 .as_ref()
                 .ok_or_else(|| format!("{} has no SHA-256 engine", self.title))?;
-            Ok(Part {
-                cycles: rate.cycles_per_byte() * n_bytes as f64,
-                ghash: SoftwareGhash::None,
-                sources: vec![rate.source.clone()],
-            })
+            Ok(over(rate, passes, 64.0, true))
         };
         let b16 = blocks(bytes, 16);
+        // The data's SHA-256 blocks after a 64-byte block before it (HMAC's
+        // keyed pad) or none, padded (0x80 and the 8-byte length).
+        let b64 = |before: usize| ((before + bytes + 9).div_ceil(64)) as f64;
         match id {
-            "aes-128-ecb" if has("ecb") => aes(b16),
-            "aes-128-cbc" if has("cbc") => aes(b16),
-            "aes-128-ctr" if has("ctr") => aes(b16),
-            "aes-128-ccm" if has("ccm") => aes(2.0 * b16 + 2.0),
-            "aes-128-gcm" if has("ctr") => match self.ghash {
-                Ghash::Hardware => aes(b16 + 2.0),
-                Ghash::Software => {
-                    let blocks = aes(b16 + 2.0)?;
+            "aes-128-ecb" if has("ecb") => aes(&[b16]),
+            "aes-128-cbc" if has("cbc") => aes(&[b16]),
+            "aes-128-ctr" if has("ctr") => aes(&[b16]),
+            "aes-128-ccm" if has("ccm") => aes(&[b16 + 1.0, b16 + 1.0]),
+            "aes-128-gcm" => match self.ghash {
+                // The engine runs GCM whole: its published GCM rate where a
+                // source measured it, else its AES rate over GCM's blocks.
+                Ghash::Hardware if has("gcm") => match &self.aes128_gcm {
+                    Some(gcm) => Ok(over(gcm, &[b16 + 2.0], 16.0, false)),
+                    None => aes(&[b16 + 2.0]),
+                },
+                Ghash::Software if has("ctr") => {
+                    let blocks = aes(&[b16 + 2.0])?;
                     Ok(match &self.aes128_gcm {
                         // The chip's GCM as published, at the blocks GCM runs.
                         Some(gcm) => {
-                            let whole = gcm.cycles_per_byte() * 16.0 * (b16 + 2.0);
+                            let whole = over(gcm, &[b16 + 2.0], 16.0, false).cycles;
                             Part {
                                 cycles: whole,
                                 ghash: SoftwareGhash::Included((whole - blocks.cycles).max(0.0)),
@@ -231,10 +298,13 @@ impl Engine {
                         },
                     })
                 }
+                Ghash::Hardware | Ghash::Software => {
+                    Err(format!("{} does not run AES-GCM's mode", self.title))
+                }
                 Ghash::Unpublished | Ghash::None => Err(self.ghash_source.clone()),
             },
-            "sha256" => sha((bytes + 9).div_ceil(64) * 64),
-            "hmac-sha256" => sha(64 + (bytes + 9).div_ceil(64) * 64 + 128),
+            "sha256" => sha(&[b64(0)]),
+            "hmac-sha256" => sha(&[b64(64), 2.0]),
             _ => Err(format!("{} does not run {id}", self.title)),
         }
     }
@@ -329,6 +399,64 @@ mod tests {
         // 90 MB/s at 160 MHz: 1.78 cycles per byte.
         let sha = c3.sha256.as_ref().unwrap().cycles_per_byte();
         assert!((sha - 1.778).abs() < 0.001, "{sha}");
+    }
+
+    /// CRACEN's per-request set-up (about 800 cycles) is paid once per
+    /// request, and a request holds at most four SHA-256 or eight AES
+    /// blocks: 1 KiB hashed is 17 padded blocks in 5 requests,
+    /// 5 × 800 + 17 × 330 = 9,610 cycles (the set-up is 42 % of it), not
+    /// the rate alone's 5,610.
+    #[test]
+    fn a_per_request_set_up_is_paid_per_request() {
+        let cracen = engine("cracen");
+        let setup = cracen.setup_cycles.as_ref().unwrap();
+        assert_eq!((setup.value, setup.clock_mhz), (800.0, 128.0));
+        let sha = cracen.part("sha256", 1024).unwrap();
+        assert!((sha.cycles - 9_610.0).abs() < 1e-6, "{}", sha.cycles);
+        assert!(
+            sha.sources
+                .iter()
+                .any(|s| s.contains("800 cycles of setup"))
+        );
+        // 16 bytes: one block, one request.
+        let one = cracen.part("sha256", 16).unwrap().cycles;
+        assert!((one - (800.0 + 330.0)).abs() < 1e-6, "{one}");
+        // HMAC: the inner hash (keyed pad and one data block) and the outer
+        // hash (its pad and the digest) are two requests.
+        let hmac = cracen.part("hmac-sha256", 16).unwrap().cycles;
+        assert!((hmac - (2.0 * 800.0 + 4.0 * 330.0)).abs() < 1e-6, "{hmac}");
+        // AES ECB: 9 blocks are two requests of at most 8.
+        let ecb = cracen.part("aes-128-ecb", 144).unwrap().cycles;
+        assert!((ecb - (2.0 * 800.0 + 9.0 * 160.0)).abs() < 1e-6, "{ecb}");
+        // ECB is all its driver runs: no AEAD is costed on it.
+        for id in ["aes-128-ccm", "aes-128-gcm", "aes-128-ctr"] {
+            assert!(cracen.part(id, 16).is_err(), "{id}");
+        }
+        // An engine without a published set-up pays none.
+        let cc310 = engine("cryptocell-310");
+        assert!(cc310.setup_cycles.is_none());
+        assert_eq!(
+            cc310.part("sha256", 1024).unwrap().cycles,
+            17.0 * 64.0 * 3.0
+        );
+    }
+
+    /// An engine that runs GCM whole (GHASH in hardware) is costed at its
+    /// published GCM rate, never its AES rate.
+    #[test]
+    fn gcm_in_hardware_is_costed_at_its_published_gcm_rate() {
+        let u585 = engine("stm32u585-aes-hash-pka");
+        assert_eq!(u585.ghash, Ghash::Hardware);
+        let gcm = u585.part("aes-128-gcm", 16).unwrap();
+        // 5.640 MB/s at 160 MHz over a data block, H and the tag's block.
+        let want = 160e6 / 5.640e6 * 16.0 * 3.0;
+        assert!((gcm.cycles - want).abs() < 1e-6, "{}", gcm.cycles);
+        assert_eq!(gcm.ghash, SoftwareGhash::None);
+        assert!(gcm.sources.iter().any(|s| s.contains("5.640 MB/s")));
+        // wolfSSL's benchmark times CBC and GCM only.
+        assert!(u585.part("aes-128-ccm", 16).is_err());
+        let sign = u585.operation("p256-ecdsa", "sign").unwrap().cycles();
+        assert!((sign - 2_857_120.0).abs() < 0.01, "{sign}");
     }
 
     #[test]

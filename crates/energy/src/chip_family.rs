@@ -1,8 +1,8 @@
 //! Chip families a user may name with `--device` before a profile exists for
 //! the chip (data/chips/families.toml): the unknown-device error says which
 //! core the family has and which simulated target runs it, or the closest one
-//! where none does yet, instead of a look-alike device name (rp2350 is no
-//! rpi-3b).
+//! where none does yet, instead of a look-alike device name (an stm32l562
+//! is no stm32l082).
 
 use std::sync::OnceLock;
 

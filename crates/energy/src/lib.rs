@@ -25,7 +25,7 @@ pub mod trace;
 
 pub use error::EnergyError;
 pub use model::{EnergyEstimate, MessageLoad, estimate, estimate_with};
-pub use profiles::{Battery, Device, Profiles, Radio};
+pub use profiles::{Battery, Device, Profiles, Radio, RadioUse};
 
 /// The label every energy figure carries in reports.
 pub const MODEL_LABEL: &str = "model estimate (not a measurement)";

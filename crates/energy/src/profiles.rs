@@ -1,5 +1,6 @@
 //! Device, radio and battery profiles, read from TOML data files.
 
+use link::catalogue::LinkSpec;
 use link::figure::{Figure, parse_toml};
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +58,10 @@ pub struct Device {
     pub flash_kib: Option<Figure<u32>>,
     #[serde(default)]
     pub ram_kib: Option<Figure<u32>>,
+    /// The SoC's own radio (a name in data/radios/), which takes a link's
+    /// radio's place on the protocols it has figures for ([`Profiles::radio_for`]).
+    #[serde(default)]
+    pub radio: Option<Figure<String>>,
     /// Which study uses this device, if any.
     #[serde(default)]
     pub study: Option<String>,
@@ -76,6 +81,11 @@ pub struct TxLevel {
 pub struct Radio {
     pub name: String,
     pub title: String,
+    /// The link protocols (`[link.protocol] kind`: ble-connection,
+    /// ieee802154, ...) its figures were published for: a device naming it
+    /// as its own radio is costed with it on those links.
+    #[serde(default)]
+    pub protocols: Vec<String>,
     pub voltage_v: Figure<f64>,
     pub rx_ma: Figure<f64>,
     pub sleep_ua: Figure<f64>,
@@ -133,6 +143,16 @@ impl Radio {
                 ))
             })
     }
+}
+
+/// Which radio's figures a device's messages over a link are costed with.
+#[derive(Clone, Debug)]
+pub struct RadioUse<'a> {
+    pub radio: &'a Radio,
+    /// The device's own radio (else the link's).
+    pub own: bool,
+    /// The radio's name and why it is the one used, in words.
+    pub basis: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -193,6 +213,9 @@ impl Profiles {
             }
             if let Some(p) = &d.part {
                 p.check(&who, "part").map_err(|e| err(e.into()))?;
+            }
+            if let Some(r) = &d.radio {
+                r.check(&who, "radio").map_err(|e| err(e.into()))?;
             }
             self.devices.retain(|x| x.name != d.name);
             self.devices.push(d);
@@ -267,6 +290,37 @@ impl Profiles {
 
     pub fn radio(&self, name: &str) -> Result<&Radio, EnergyError> {
         find(&self.radios, name, "radio", |r| &r.name)
+    }
+
+    /// The radio whose figures cost `device`'s messages over `link`: the
+    /// device's own where it has one with figures for the link's protocol,
+    /// else the link's, and which of the two in words.
+    pub fn radio_for(&self, device: &Device, link: &LinkSpec) -> Result<RadioUse<'_>, EnergyError> {
+        let kind = link.protocol.as_ref().map_or(link.kind(), |p| p.kind());
+        let theirs = |why: String| -> Result<RadioUse<'_>, EnergyError> {
+            Ok(RadioUse {
+                radio: self.radio(&link.radio)?,
+                own: false,
+                basis: format!("{}, the link's radio: {why}", link.radio),
+            })
+        };
+        let Some(own) = &device.radio else {
+            return theirs(format!("{} names no radio of its own", device.name));
+        };
+        let radio = self
+            .radio(&own.value)
+            .map_err(|e| EnergyError::Data(format!("device '{}': its radio: {e}", device.name)))?;
+        if !radio.protocols.iter().any(|p| p == kind) {
+            return theirs(format!(
+                "{}'s own radio ({}) has no published figures for {kind} links",
+                device.name, radio.name
+            ));
+        }
+        Ok(RadioUse {
+            radio,
+            own: true,
+            basis: format!("{}, the device's own radio", radio.name),
+        })
     }
 
     pub fn battery(&self, name: &str) -> Result<&Battery, EnergyError> {

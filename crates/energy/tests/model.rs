@@ -18,6 +18,12 @@ fn builtin_profiles_cover_the_studies_and_modern_boards() {
         "esp32-c3",
         "nrf52840",
         "stm32l0",
+        "stm32wl",
+        "stm32l082",
+        "nrf54l15",
+        "nrf5340",
+        "stm32u585",
+        "rp2350",
     ] {
         p.device(d).unwrap();
     }
@@ -175,6 +181,15 @@ fn every_builtin_link_has_a_radio_profile_at_its_power() {
             .unwrap_or_else(|e| panic!("{}: {e}", l.name));
         r.tx_ma(l.tx_power_dbm)
             .unwrap_or_else(|e| panic!("{}: {e}", l.name));
+        // A device's own radio, where it takes the link's place, has it too.
+        for d in &p.devices {
+            let used = p
+                .radio_for(d, l)
+                .unwrap_or_else(|e| panic!("{} on {}: {e}", d.name, l.name));
+            used.radio
+                .tx_ma(l.tx_power_dbm)
+                .unwrap_or_else(|e| panic!("{} on {}: {e}", d.name, l.name));
+        }
     }
 }
 
@@ -222,4 +237,67 @@ fn a_self_discharge_of_a_whole_year_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("self_discharge_per_year"), "{err}");
+}
+
+/// A device's own radio takes the link's radio's place only on the
+/// protocols its figures cover; a device without one, or a link of another
+/// protocol, keeps the link's radio, and the answer says why. A device naming
+/// a radio no profile has is refused with its name.
+#[test]
+fn a_device_s_own_radio_replaces_the_link_s_on_its_protocols() {
+    let p = Profiles::builtin().unwrap();
+    let links = link::Catalogue::builtin().unwrap();
+    let pick = |device: &str, link: &str| {
+        let used = p
+            .radio_for(p.device(device).unwrap(), links.get(link).unwrap())
+            .unwrap();
+        (used.radio.name.clone(), used.own, used.basis)
+    };
+    let (radio, own, basis) = pick("nrf54l15", "ble-1m-251");
+    assert_eq!((radio.as_str(), own), ("nrf54l15", true), "{basis}");
+    assert_eq!(basis, "nrf54l15, the device's own radio");
+    // The nRF54L15's 802.15.4 currents were not found; LoRa is no radio of its.
+    for link in ["ieee802154", "lorawan-eu868-dr5"] {
+        let (radio, own, basis) = pick("nrf54l15", link);
+        assert!(!own, "{link}: {basis}");
+        assert!(basis.contains("nrf54l15's own radio (nrf54l15) has no published figures for"));
+        assert_eq!(radio, links.get(link).unwrap().radio, "{link}");
+    }
+    let (radio, own, basis) = pick("rp2350", "ble-1m-251");
+    assert_eq!((radio.as_str(), own), ("nrf52840", false));
+    assert_eq!(
+        basis,
+        "nrf52840, the link's radio: rp2350 names no radio of its own"
+    );
+    // The nRF54L15's currents are its own datasheet's, not the nRF52840's.
+    let (ours, theirs) = (p.radio("nrf54l15").unwrap(), p.radio("nrf52840").unwrap());
+    assert_eq!(ours.rx_ma.value, 3.4);
+    assert_ne!(ours.rx_ma.value, theirs.rx_ma.value);
+    // A profile naming a radio that does not exist is refused, named.
+    let mut mine = p.clone();
+    mine.add_file(
+        "devices/mine.toml",
+        r#"[[device]]
+name = "mine"
+title = "t"
+cpu = "c"
+clock_mhz = { value = 64.0, source = "s" }
+voltage_v = { value = 3.0, source = "s" }
+active_ma = { value = 3.0, source = "s" }
+sleep_ua = { value = 1.0, source = "s" }
+radio = { value = "nrf99999", source = "s" }
+"#,
+    )
+    .unwrap();
+    let err = mine
+        .radio_for(
+            mine.device("mine").unwrap(),
+            links.get("ble-1m-251").unwrap(),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("device 'mine'") && err.contains("nrf99999"),
+        "{err}"
+    );
 }

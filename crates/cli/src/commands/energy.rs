@@ -147,7 +147,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let link = cat
         .get(args.link.as_deref().unwrap_or_default())
         .map_err(CliError::usage)?;
-    let radio = prof.radio(&link.radio).map_err(CliError::usage)?;
+    let radio = prof.radio_for(device, link).map_err(CliError::usage)?.radio;
     let battery = Some(prof.battery(&args.battery).map_err(CliError::usage)?);
     let spec = args.message;
     let messages = match spec.given() {

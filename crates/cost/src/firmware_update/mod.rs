@@ -93,12 +93,16 @@ pub fn cost(req: &Request) -> Result<UpdateCost, Error> {
     let links = crate::data::links(req.data_dir.as_deref())?;
     let link = links.get(&req.link).map_err(Error::invalid)?;
     let profiles = crate::data::profiles(req.data_dir.as_deref())?;
-    let radio = profiles.radio(&link.radio).map_err(Error::invalid)?;
     let device = req
         .device
         .as_deref()
         .map(|d| profiles.device(d).map_err(Error::invalid))
         .transpose()?;
+    // The device's own radio where it has figures for the link, else the link's.
+    let radio = match device {
+        Some(d) => profiles.radio_for(d, link).map_err(Error::invalid)?.radio,
+        None => profiles.radio(&link.radio).map_err(Error::invalid)?,
+    };
     let target = match device {
         Some(d) => cost_engine::device_times::device_target(d)?,
         None => None,
