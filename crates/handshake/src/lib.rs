@@ -4,6 +4,8 @@
 //!   steps, and the OSCORE context the handshake exports.
 //! - [`edhoc_psk`]: EDHOC authenticated with a pre-shared key
 //!   (draft-ietf-lake-edhoc-psk, method 4, suite 2), our own implementation.
+//! - [`edhoc_session`]: one party's handshake of either method, as the
+//!   live device and gateway run it.
 //! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`,
 //!   `keygen --scheme edhoc-psk`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
@@ -21,6 +23,7 @@ pub mod credentials;
 pub mod edhoc;
 pub mod edhoc_drafts;
 pub mod edhoc_psk;
+pub mod edhoc_session;
 pub mod error;
 pub mod kem;
 pub mod keygen;
