@@ -265,9 +265,18 @@ fn item<'a>(bytes: &'a [u8], what: &str) -> Result<(Item<'a>, &'a [u8]), Handsha
     ))
 }
 
-/// A whole message that is one bstr (message_2, message_3, message_4).
+/// The longest keystream EDHOC_KDF gives with SHA-256 (255 blocks, RFC
+/// 5869 §2.3); longer plaintexts need RFC 9528 Appendix G, not implemented.
+const MAX_KEYSTREAM: usize = 255 * HASH_LEN;
+
+/// A whole message that is one bstr (message_2, message_3, message_4), no
+/// longer than a keystream can cover.
 fn one_bstr<'a>(message: &'a [u8], what: &str) -> Result<&'a [u8], HandshakeError> {
     match item(message, what)? {
+        (item, []) if item.is_bstr && item.value.len() > MAX_KEYSTREAM => Err(protocol(format!(
+            "{what} of {} bytes is longer than EDHOC-PSK takes here ({MAX_KEYSTREAM})",
+            item.value.len()
+        ))),
         (item, []) if item.is_bstr => Ok(item.value),
         (_, []) => Err(protocol(format!("{what} is not a byte string"))),
         _ => Err(protocol(format!("{what} has bytes after its byte string"))),

@@ -195,3 +195,78 @@ pub fn add_device_to(gateway: &Path, device: &Path, force: bool) -> Result<usize
     crate::credentials::replace_with(gateway, |tmp| holding.save(tmp, false))?;
     Ok(holding.psks.len())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::credentials::EdhocKeys;
+
+    #[test]
+    fn files_round_trip_0600_each_device_under_its_own_kid() {
+        let dir = tempfile::tempdir().unwrap();
+        let (dev, gw) = (dir.path().join("dev.psk"), dir.path().join("gw.psk"));
+        write_pair(&dev, &gw, false).unwrap();
+        let dev2 = dir.path().join("dev2.psk");
+        assert_eq!(add_device_to(&gw, &dev2, false).unwrap(), 2);
+        let mode = |p: &Path| {
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+        };
+        for p in [&dev, &gw, &dev2] {
+            assert_eq!(mode(p) & 0o777, 0o600, "{}", p.display());
+        }
+        let gateway = PskCredentials::load(&gw).unwrap();
+        let (one, two) = (
+            PskCredentials::load(&dev).unwrap(),
+            PskCredentials::load(&dev2).unwrap(),
+        );
+        assert_eq!(gateway.psks.len(), 2);
+        assert_ne!(
+            one.initiator().unwrap().kid(),
+            two.initiator().unwrap().kid()
+        );
+        assert_ne!(
+            one.initiator().unwrap().psk(),
+            two.initiator().unwrap().psk()
+        );
+        for (device, held) in [(&one, &gateway.psks[0]), (&two, &gateway.psks[1])] {
+            assert_eq!(device.initiator().unwrap().psk(), held.psk());
+        }
+        assert!(
+            gateway
+                .initiator()
+                .unwrap_err()
+                .to_string()
+                .contains("a device holds one")
+        );
+        assert!(matches!(EdhocKeys::load(&gw).unwrap(), EdhocKeys::Psk(_)));
+        // Existing files are kept unless forced.
+        assert!(write_pair(&dev, &gw, false).is_err());
+    }
+
+    #[test]
+    fn malformed_files_are_refused_with_the_reason() {
+        let path = Path::new("x.psk");
+        let (_, gw) = PskCredentials::generate_pair().unwrap();
+        let good = serde_json::to_value(gw.json()).unwrap();
+        let with = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut doc = good.clone();
+            edit(&mut doc);
+            PskCredentials::parse(path, &doc.to_string())
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        assert!(with(&|d| d["method"] = 3.into()).contains("method 3"));
+        assert!(with(&|d| d["format"] = "other".into()).contains("format 'other'"));
+        assert!(with(&|d| d["psks"] = serde_json::json!([])).contains("no PSK"));
+        assert!(with(&|d| d["psks"][0]["psk"] = "0011".into()).contains("PSK of 2 bytes"));
+        assert!(with(&|d| d["psks"][0]["psk"] = "zz".into()).contains("not hex"));
+        assert!(
+            with(&|d| {
+                let entry = d["psks"][0].clone();
+                d["psks"].as_array_mut().unwrap().push(entry);
+            })
+            .contains("share kid")
+        );
+    }
+}

@@ -222,6 +222,19 @@ fn malformed_inputs_are_refused_and_never_panic() {
                 .is_err()
         );
     }
+    // Longer than a keystream covers (RFC 9528 Appendix G): refused, not a panic.
+    let mut long = vec![0x59, 0x23, 0x28];
+    long.extend(vec![0u8; 9000]);
+    let (i, _) = Initiator::start(&cred, c_i(), None).unwrap();
+    let e = i.message_3(&long).err().unwrap().to_string();
+    assert!(e.contains("longer than"), "{e}");
+    let (r, _) = Responder::answer(&message_1, |_| c_r(), None).unwrap();
+    let e = r
+        .finish(&long, std::slice::from_ref(&cred), true)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("longer than"), "{e}");
     assert!(responder.finish(&message_3, &[cred], true).is_ok());
 }
 
