@@ -496,3 +496,86 @@ fn a_device_the_gateway_does_not_trust_fails_the_handshake_and_stores_nothing() 
         assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
     }
 }
+
+/// `keygen --scheme edhoc-psk`: the device's and the gateway's PSK credentials.
+fn edhoc_psk_pair(dir: &Path, prefix: &str) -> (PathBuf, PathBuf) {
+    keygen_pair(
+        "edhoc-psk",
+        dir.join(format!("{prefix}-dev.psk")),
+        dir.join(format!("{prefix}-gw.psk")),
+    )
+}
+
+fn mode(path: &Path) -> u32 {
+    std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions()) & 0o777
+}
+
+/// EDHOC-PSK (draft-ietf-lake-edhoc-psk, method 4) as a user runs it: the
+/// same `--edhoc` flag, PSK credential files (`keygen --scheme edhoc-psk`,
+/// 0600, a second device by `--add-to`); each device's handshake over CoAP
+/// (RFC 9528 A.2) is 92 bytes (37 + 35 + 11 + 9), then its OSCORE-protected
+/// readings are verified and stored under a session of their own. A device
+/// with another PSK, or a method-3 device, is refused and stores nothing; a
+/// PSK file others may read is refused before anything is sent.
+#[test]
+fn send_edhoc_with_a_psk_completes_the_handshake_and_the_gateway_stores_the_readings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, gw_key) = edhoc_psk_pair(dir.path(), "p");
+    let second = dir.path().join("p-dev2.psk");
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        "edhoc-psk",
+        "--output",
+        second.to_str().unwrap(),
+        "--add-to",
+        gw_key.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [&first, &gw_key, &second] {
+        assert_eq!(mode(f), 0o600, "{}", f.display());
+    }
+    let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
+    let mut good = 0;
+    for device in [&first, &second] {
+        let report = send(&edhoc_send_args(&to, device, "7"));
+        assert_eq!(n(&report["handshake_bytes"]), 37 + 35 + 11 + 9, "{report}");
+        assert_eq!(n(&report["acked"]), 7, "{report}");
+        good += n(&report["good"]);
+    }
+    // A device holding a PSK the gateway does not: refused at message_3.
+    let (stranger, _) = edhoc_psk_pair(dir.path(), "q");
+    let out = run_edhoc_send(&to, &stranger);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("message_3 does not verify"), "{err}");
+    // A method-3 device: refused at message_1.
+    let (method_3, _) = edhoc_pair(dir.path(), "m");
+    let out = run_edhoc_send(&to, &method_3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("METHOD"), "{err}");
+    let stats = gw.stop_gateway();
+    assert_eq!(n(&stats["stored"]), good, "{stats}");
+    assert_eq!(good, 14);
+    assert_eq!(n(&stats["handshakes"]["established"]), 2, "{stats}");
+    assert_eq!(n(&stats["handshakes"]["refused"]), 2, "{stats}");
+    assert_eq!(
+        db_count(
+            &db,
+            "SELECT count(DISTINCT key_id) FROM readings WHERE key_id LIKE 'edhoc-psk:%'"
+        ),
+        2
+    );
+    assert_eq!(stored(&db), 14);
+    // A PSK file group or others may read is refused, exit 2, nothing sent.
+    std::fs::set_permissions(&first, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let out = run_edhoc_send("coap://127.0.0.1:9", &first);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("permissions"), "{err}");
+}

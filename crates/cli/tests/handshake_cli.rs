@@ -911,12 +911,14 @@ fn the_stm32wl_pka_shows_it_losing_to_the_assembly() {
     assert!(text.contains("hardware loses: 11.5×"), "{text}");
 }
 
-/// EDHOC-PSK (method 4): no lakers release implements it (0.8.0's PSK
-/// credential path is `todo!`), so `--method psk` costs the messages of
-/// draft-ietf-lake-edhoc-psk Appendix B's test vectors (37, 35, 11 and 9
-/// bytes), labelled as costed from the draft, message_4 always sent.
+/// EDHOC-PSK (method 4, draft-ietf-lake-edhoc-psk): run for real by
+/// ciphermeter's own implementation (lakers 0.8 has none), both parties in
+/// process as method 3 is; its messages are what the draft's layout gives
+/// with one-byte identifiers (37, 35, 11 and 9 bytes), costed as `link`
+/// costs the same bytes, and it says which draft it ran. The rows of
+/// `handshake drafts` stay costed from sizes, and say this one also runs.
 #[test]
-fn edhoc_psk_is_costed_from_the_drafts_sizes_and_says_so() {
+fn edhoc_psk_runs_for_real_and_says_so() {
     let v = json(&[
         "handshake",
         "edhoc",
@@ -932,12 +934,16 @@ fn edhoc_psk_is_costed_from_the_drafts_sizes_and_says_so() {
         .map(|m| m["bytes"].as_u64().unwrap())
         .collect();
     assert_eq!(bytes, vec![37, 35, 11, 9]);
-    assert!(
-        v["source"]
-            .as_str()
-            .unwrap()
-            .contains("draft-ietf-lake-edhoc-psk"),
-        "{v}"
+    assert_eq!(v["method"], 4, "{v}");
+    let source = v["source"].as_str().unwrap();
+    assert!(source.contains("draft-ietf-lake-edhoc-psk-08, run"), "{v}");
+    // The OSCORE context it exported (RFC 9528 A.1): C_R and C_I.
+    assert_eq!(
+        (
+            v["oscore_sender_id"].as_str(),
+            v["oscore_recipient_id"].as_str()
+        ),
+        (Some("27"), Some("37"))
     );
     // Each message in one DR0 frame: as `link` costs the same bytes.
     let link = json(&["link", "--link", "lorawan-eu868-dr0", "--bytes", "37"]);
@@ -946,9 +952,49 @@ fn edhoc_psk_is_costed_from_the_drafts_sizes_and_says_so() {
         link["airtime_ms"].as_f64().unwrap(),
         "{link}"
     );
+    // message_4 is optional (§3.2): without it, three messages.
+    let three = json(&[
+        "handshake",
+        "edhoc",
+        "--method",
+        "4",
+        "--no-message-4",
+        "--link",
+        "lorawan-eu868-dr0",
+    ]);
+    assert_eq!(three["messages"].as_array().unwrap().len(), 3, "{three}");
+    let text = Command::cargo_bin("ciphermeter")
+        .unwrap()
+        .args([
+            "handshake",
+            "edhoc",
+            "--method",
+            "psk",
+            "--link",
+            "lorawan-eu868-dr0",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("EDHOC method 4 suite 2, draft-ietf-lake-edhoc-psk-08, run"),
+        "{text}"
+    );
+    let drafts = json(&["handshake", "drafts", "--link", "lorawan-eu868-dr0"]);
+    let row = drafts["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["suite"] == "edhoc-psk-s2")
+        .unwrap();
+    assert!(
+        row["label"].as_str().unwrap().contains("also run for real"),
+        "{row}"
+    );
+    assert_eq!(row["bytes"], 37 + 35 + 11 + 9);
     for (args, why) in [
         (vec!["--method", "psk", "--suite", "3"], "suite 2"),
-        (vec!["--method", "psk", "--no-message-4"], "mandatory"),
+        (vec!["--method", "5"], "does not exist"),
         (vec!["--method", "sig"], "psk"),
     ] {
         Command::cargo_bin("ciphermeter")

@@ -414,11 +414,13 @@ pub fn edhoc_view(
     message_4: bool,
     on: &OnLink,
 ) -> Result<HandshakeView, Error> {
+    // psk: EDHOC-PSK (draft-ietf-lake-edhoc-psk, method 4), run for real by
+    // handshake::edhoc_psk like method 3 by lakers.
     let method = match method {
-        "psk" | "4" => return edhoc_psk_view(suite, message_4, on),
+        "psk" => handshake::edhoc_psk::METHOD,
         m => m.parse::<u8>().map_err(|_| {
             Error::invalid(format!(
-                "--method {m}: a method number (RFC 9528: 0-3) or psk (draft-ietf-lake-edhoc-psk)"
+                "--method {m}: a method number (RFC 9528: 0-3; 4, draft-ietf-lake-edhoc-psk) or psk"
             ))
         })?,
     };
@@ -435,32 +437,6 @@ pub fn edhoc_view(
                 handshake::HandshakeError::Protocol(_) => Error::failed(e),
                 _ => Error::invalid(e),
             })?;
-    view_on(link, &spec, on.device, on.data_dir)
-}
-
-/// EDHOC-PSK (draft-ietf-lake-edhoc-psk, method 4) with suite 2, costed
-/// from the draft's message sizes: no released lakers implements it.
-fn edhoc_psk_view(suite: u8, message_4: bool, on: &OnLink) -> Result<HandshakeView, Error> {
-    if suite != 2 {
-        return Err(Error::invalid(format!(
-            "--method psk is costed with suite 2 (the draft's test vectors); suite {suite} is not; \
-             its post-quantum suites: handshake drafts"
-        )));
-    }
-    if !message_4 {
-        return Err(Error::invalid(
-            "--no-message-4: EDHOC-PSK's message_4 authenticates the responder and is mandatory \
-             for mutual authentication (draft-ietf-lake-edhoc-psk §5.4)",
-        ));
-    }
-    if on.compression.is_some() {
-        return Err(Error::invalid(
-            "--compression schc compresses messages lakers runs; EDHOC-PSK is costed from its sizes",
-        ));
-    }
-    let (fragmentation, spec) = on.resolve()?;
-    let link = handshake::edhoc_drafts::on_link("edhoc-psk-s2", &spec, fragmentation)
-        .map_err(Error::invalid)?;
     view_on(link, &spec, on.device, on.data_dir)
 }
 

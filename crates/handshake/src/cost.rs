@@ -154,7 +154,8 @@ pub struct HandshakeCost {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oscore_recipient_id: Option<String>,
     /// Where a handshake no library runs here takes its sizes from (a
-    /// draft and its sections: [`crate::edhoc_drafts`]).
+    /// draft and its sections: [`crate::edhoc_drafts`]), or which draft a
+    /// run one implements (EDHOC-PSK: [`crate::edhoc_psk`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Why the handshake cannot run on the link (a message no downlink
@@ -212,15 +213,21 @@ pub struct Compressed {
     pub packet_bytes: u32,
 }
 
-/// The device firmware's operations for each EDHOC message ([`crate::edhoc::DEVICE_BUILD`]).
-fn edhoc_ops(message: &str) -> DeviceOps {
+/// The device firmware's operations for each EDHOC message: method 3's
+/// build ([`crate::edhoc::DEVICE_BUILD`]) measures them; EDHOC-PSK's
+/// (`edhoc-psk-s2`) is not built, so a device says so.
+fn edhoc_ops(method: crate::edhoc::Method, message: &str) -> DeviceOps {
     let (write, read) = match message {
         "message_1" => ("m1-write", "m1-read"),
         "message_2" => ("m2-write", "m2-read"),
         "message_3" => ("m3-write", "m3-read"),
         _ => ("m4-write", "m4-read"),
     };
-    DeviceOps::one(crate::edhoc::DEVICE_BUILD, write, read)
+    let build = match method {
+        crate::edhoc::Method::PSK => "edhoc-psk-s2",
+        _ => crate::edhoc::DEVICE_BUILD,
+    };
+    DeviceOps::one(build, write, read)
 }
 
 /// What `transcript`'s messages cost on `link`: bare, or with `compression`
@@ -259,7 +266,7 @@ pub fn cost(
                 sender,
                 bytes.len() as u32,
                 (false, fragmentation),
-                edhoc_ops(name),
+                edhoc_ops(transcript.method, name),
                 link,
                 packet.as_ref(),
             )?,
@@ -270,7 +277,7 @@ pub fn cost(
                 packet
                     .as_ref()
                     .map_or(bytes.len(), |p| p.after_rule_id().len()) as u32,
-                edhoc_ops(name),
+                edhoc_ops(transcript.method, name),
                 link,
             )?,
         };
@@ -299,6 +306,9 @@ pub fn cost(
     cost.oscore_alg = Some(transcript.suite.oscore_alg());
     cost.oscore_sender_id = Some(hex::encode(&transcript.initiator.sender_id));
     cost.oscore_recipient_id = Some(hex::encode(&transcript.initiator.recipient_id));
+    if transcript.method == crate::edhoc::Method::PSK {
+        cost.source = Some(crate::edhoc_psk::SOURCE.into());
+    }
     Ok(cost)
 }
 

@@ -115,22 +115,9 @@ impl Credentials {
             .collect()
     }
 
-    /// Rewrites an existing credentials file whole: a temporary file beside
-    /// it, synced, then renamed over it, so a crash leaves the old or the new.
+    /// Rewrites an existing credentials file whole ([`replace_with`]).
     pub fn replace(&self, path: &Path) -> Result<(), SealError> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        let _ = std::fs::remove_file(&tmp);
-        self.save(&tmp, false)?;
-        let io = |e: std::io::Error| SealError::Io(format!("{}: {e}", path.display()));
-        std::fs::rename(&tmp, path).map_err(io)?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io)?;
-        }
-        Ok(())
+        replace_with(path, |tmp| self.save(tmp, false))
     }
 
     pub fn save(&self, path: &Path, force: bool) -> Result<(), SealError> {
@@ -151,17 +138,30 @@ impl Credentials {
 
     /// Reads a credentials file; it must be the owner's alone.
     pub fn load(path: &Path) -> Result<Credentials, SealError> {
-        let text = read_private(path)?;
+        Credentials::parse(path, &read_private(path)?)
+    }
+
+    /// Parses a file's text `read_private` has read.
+    fn parse(path: &Path, text: &str) -> Result<Credentials, SealError> {
         let bad = |detail: String| SealError::KeyFile {
             path: path.display().to_string(),
             detail,
         };
-        let doc: CredentialsJson = serde_json::from_str(&text)
+        let doc: CredentialsJson = serde_json::from_str(text)
             .map_err(|e| bad(format!("not an EDHOC credentials file ({e})")))?;
         if doc.format != FORMAT {
             return Err(bad(format!("format '{}', expected '{FORMAT}'", doc.format)));
         }
         let method = Method::parse(doc.method).map_err(|e| bad(e.to_string()))?;
+        if method != Method::STATIC_DH {
+            return Err(bad(format!(
+                "method {} in a method-3 credentials file: PSK credentials are \
+                 '{}' files (keygen --scheme {})",
+                doc.method,
+                crate::psk_credentials::FORMAT,
+                crate::psk_credentials::SCHEME
+            )));
+        }
         let suite = Suite::parse(doc.suite).map_err(|e| bad(e.to_string()))?;
         let field = |name: &str, text: &str| {
             hex::decode(text).map_err(|_| bad(format!("{name} is not hex")))
@@ -205,6 +205,61 @@ impl Credentials {
             party,
             peers,
         })
+    }
+}
+
+/// Rewrites an existing key file whole with `write`: a temporary file beside
+/// it, synced, then renamed over it, so a crash leaves the old or the new.
+pub(crate) fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), SealError>,
+) -> Result<(), SealError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let _ = std::fs::remove_file(&tmp);
+    write(&tmp)?;
+    let io = |e: std::io::Error| SealError::Io(format!("{}: {e}", path.display()));
+    std::fs::rename(&tmp, path).map_err(io)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io)?;
+    }
+    Ok(())
+}
+
+/// A party's EDHOC credentials of either kind, as `--edhoc` takes them: the
+/// file's `format` says which method runs (3 with lakers, 4 with
+/// [`crate::edhoc_psk`]).
+pub enum EdhocKeys {
+    StaticDh(Credentials),
+    Psk(crate::psk_credentials::PskCredentials),
+}
+
+impl EdhocKeys {
+    /// Reads a credentials file of either format; it must be the owner's alone.
+    pub fn load(path: &Path) -> Result<EdhocKeys, SealError> {
+        /// Only the format is read here; the rest is each format's.
+        #[derive(Deserialize)]
+        struct Format {
+            format: String,
+        }
+        let text = read_private(path)?;
+        let format = serde_json::from_str::<Format>(&text).map(|f| f.format);
+        match format.as_deref() {
+            Ok(crate::psk_credentials::FORMAT) => Ok(EdhocKeys::Psk(
+                crate::psk_credentials::PskCredentials::parse(path, &text)?,
+            )),
+            _ => Credentials::parse(path, &text).map(EdhocKeys::StaticDh),
+        }
+    }
+
+    pub fn method(&self) -> Method {
+        match self {
+            EdhocKeys::StaticDh(c) => c.method,
+            EdhocKeys::Psk(_) => Method::PSK,
+        }
     }
 }
 

@@ -4,7 +4,9 @@
 //!
 //! lakers 0.8 implements method 3 (both parties authenticate with static
 //! Diffie-Hellman keys) and cipher suite 2 (AES-CCM-16-64-128, SHA-256,
-//! P-256); [`Method`] and [`Suite`] refuse the others with that reason.
+//! P-256); method 4, a pre-shared key (draft-ietf-lake-edhoc-psk), runs
+//! with our own [`crate::edhoc_psk`], suite 2 too. [`Method`] and [`Suite`]
+//! refuse the others with that reason.
 //! Credentials are CWT Claims Sets (CCS) sent by reference (their kid), as
 //! in RFC 9529's traces.
 
@@ -34,17 +36,22 @@ pub struct Method(u8);
 impl Method {
     /// Static DH for both parties: the method lakers implements.
     pub const STATIC_DH: Method = Method(3);
+    /// A pre-shared key (draft-ietf-lake-edhoc-psk; 4 is the draft's
+    /// suggested value for its TBD4): [`crate::edhoc_psk`].
+    pub const PSK: Method = Method(crate::edhoc_psk::METHOD);
 
     pub fn parse(n: u8) -> Result<Method, HandshakeError> {
         match n {
             3 => Ok(Method(3)),
+            4 => Ok(Method::PSK),
             0..=2 => Err(HandshakeError::Unsupported(format!(
                 "EDHOC method {n} (signatures for {}): lakers, the implementation used here, \
-                 implements method 3 (static DH both ways) only",
+                 implements method 3 (static DH both ways) only; method 4 (psk) runs too",
                 ["both parties", "the initiator", "the responder"][n as usize]
             ))),
             _ => Err(HandshakeError::Usage(format!(
-                "EDHOC method {n} does not exist: RFC 9528 defines 0 to 3"
+                "EDHOC method {n} does not exist: RFC 9528 defines 0 to 3, \
+                 draft-ietf-lake-edhoc-psk 4 (psk)"
             ))),
         }
     }
@@ -63,8 +70,9 @@ impl Suite {
         match n {
             2 => Ok(Suite(2)),
             0..=6 | 24 | 25 => Err(HandshakeError::Unsupported(format!(
-                "EDHOC cipher suite {n}: lakers implements suite 2 \
-                 (AES-CCM-16-64-128, SHA-256, P-256) only"
+                "EDHOC cipher suite {n}: suite 2 (AES-CCM-16-64-128, SHA-256, P-256) is the \
+                 only one run here (lakers for method 3, our own EDHOC-PSK for method 4); \
+                 post-quantum suites: handshake drafts"
             ))),
             _ => Err(HandshakeError::Usage(format!(
                 "EDHOC cipher suite {n} is not registered (RFC 9528 §10.2: 0-6, 24, 25)"
@@ -618,8 +626,12 @@ pub enum Role {
 }
 
 /// Runs a handshake between two fresh parties in this process, every step
-/// through lakers, and checks both export the same OSCORE secrets.
+/// through lakers (method 3) or [`crate::edhoc_psk`] (method 4), and checks
+/// both export the same OSCORE secrets.
 pub fn run(method: Method, suite: Suite, message_4: bool) -> Result<Transcript, HandshakeError> {
+    if method == Method::PSK {
+        return crate::edhoc_psk::run(suite, message_4);
+    }
     let (device, gateway) = (
         Party::generate("device", 0x2b)?,
         Party::generate("gateway", 0x32)?,

@@ -12,10 +12,11 @@ use seal::host::oscore;
 use seal::{NoncePolicy, SealKey, counter_path};
 
 use crate::credentials::{self, KeygenError};
+use crate::psk_credentials;
 
 /// What `keygen` was asked for.
 pub struct Request<'a> {
-    /// `--scheme S` (a sealing key, `oscore:ALG` or `edhoc`).
+    /// `--scheme S` (a sealing key, `oscore:ALG`, `edhoc` or `edhoc-psk`).
     pub scheme: Option<&'a str>,
     /// `ALGORITHM`, for a key pair.
     pub algorithm: Option<&'a str>,
@@ -47,8 +48,10 @@ pub fn write(req: &Request<'_>) -> Result<String, KeygenError> {
 }
 
 fn sealing_key(req: &Request<'_>, scheme: &str) -> Result<String, KeygenError> {
-    if req.add_to.is_some() && scheme != credentials::SCHEME {
-        return Err(usage("--add-to is for EDHOC credentials (--scheme edhoc)"));
+    if req.add_to.is_some() && scheme != credentials::SCHEME && scheme != psk_credentials::SCHEME {
+        return Err(usage(
+            "--add-to is for EDHOC credentials (--scheme edhoc or edhoc-psk)",
+        ));
     }
     if scheme.starts_with(oscore::PREFIX) {
         let (output, peer) = (req.output, req.peer_output);
@@ -66,9 +69,12 @@ fn sealing_key(req: &Request<'_>, scheme: &str) -> Result<String, KeygenError> {
     if scheme == credentials::SCHEME {
         return edhoc_pair(req);
     }
+    if scheme == psk_credentials::SCHEME {
+        return edhoc_psk_pair(req);
+    }
     if req.peer_output.is_some() {
         return Err(usage(
-            "--peer-output is for OSCORE contexts (--scheme oscore:ALG) and EDHOC credentials (--scheme edhoc)",
+            "--peer-output is for OSCORE contexts (--scheme oscore:ALG) and EDHOC credentials (--scheme edhoc or edhoc-psk)",
         ));
     }
     let mut key = SealKey::create(scheme, req.nonce, req.allow_insecure)?;
@@ -105,6 +111,31 @@ fn edhoc_pair(req: &Request<'_>) -> Result<String, KeygenError> {
     credentials::write_pair(req.output, peer, req.force)?;
     Ok(format!(
         "wrote {} (the initiator's) and {} (the responder's): EDHOC method 3, suite 2",
+        req.output.display(),
+        peer.display()
+    ))
+}
+
+/// EDHOC-PSK credentials (method 4, suite 2): the device's (--output) and the
+/// gateway's, holding one fresh PSK, or a further device's PSK for an
+/// existing gateway (--add-to).
+fn edhoc_psk_pair(req: &Request<'_>) -> Result<String, KeygenError> {
+    if let Some(gateway) = req.add_to {
+        let held = psk_credentials::add_device_to(gateway, req.output, req.force)?;
+        return Ok(format!(
+            "wrote {} (an initiator's PSK); {} now holds {held} PSKs",
+            req.output.display(),
+            gateway.display()
+        ));
+    }
+    let peer = req.peer_output.ok_or_else(|| {
+        usage(
+            "--scheme edhoc-psk writes two credential files: give --peer-output FILE too (or --add-to GATEWAY for a further device)",
+        )
+    })?;
+    psk_credentials::write_pair(req.output, peer, req.force)?;
+    Ok(format!(
+        "wrote {} (the initiator's) and {} (the responder's): EDHOC-PSK (draft-ietf-lake-edhoc-psk, method 4), suite 2, one 16-byte PSK",
         req.output.display(),
         peer.display()
     ))

@@ -2,7 +2,12 @@
 //!
 //! - [`edhoc`]: EDHOC (RFC 9528) run for real with `lakers`, each party's
 //!   steps, and the OSCORE context the handshake exports.
-//! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`).
+//! - [`edhoc_psk`]: EDHOC authenticated with a pre-shared key
+//!   (draft-ietf-lake-edhoc-psk, method 4, suite 2), our own implementation.
+//! - [`edhoc_session`]: one party's handshake of either method, as the
+//!   live device and gateway run it.
+//! - [`credentials`]: each party's credentials file (`keygen --scheme edhoc`,
+//!   `keygen --scheme edhoc-psk`).
 //! - [`cost`]: a handshake's messages on a link: bytes, frames, time on air
 //!   and the duty cycle's waits; bare, or as CoAP carries them ([`coap_carried`])
 //!   compressed with SCHC.
@@ -17,9 +22,12 @@ pub mod cost;
 pub mod credentials;
 pub mod edhoc;
 pub mod edhoc_drafts;
+pub mod edhoc_psk;
+pub mod edhoc_session;
 pub mod error;
 pub mod kem;
 pub mod keygen;
+pub mod psk_credentials;
 
 pub use cost::{Class, DeviceOp, DeviceOps, Fragmentation, HandshakeCost, MessageCost, cost};
 pub use error::HandshakeError;

@@ -40,10 +40,12 @@ fn edhoc_psk_with_suite_2_matches_the_drafts_test_vectors() {
     // message_4 = bstr(8-byte tag) (§5.4, RFC 9528 §5.5).
     let m4 = H1 + 8;
     assert_eq!(sizes("edhoc-psk-s2"), vec![m1, m2, m3, m4]);
-    // Appendix B states them: 37, 35, 11 and 9 bytes.
     assert_eq!(vec![m1, m2, m3, m4], vec![37, 35, 11, 9]);
+    // -08's Appendix B states 37, 35, 13 and 9 bytes: its kid h'0010' is two
+    // bytes, a 3-byte bstr where the layout's one-byte kid is one.
+    let m3_vectors = H1 + ((H1 + 2) + (H1 + 8));
     let suite = drafts().suite("edhoc-psk-s2").unwrap();
-    assert_eq!(suite.stated, vec![37, 35, 11, 9]);
+    assert_eq!(suite.stated, vec![m1, m2, m3_vectors, m4]);
 }
 
 #[test]

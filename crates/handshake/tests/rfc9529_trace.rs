@@ -276,8 +276,10 @@ fn methods_and_suites_lakers_lacks_are_refused_with_the_reason() {
         let e = Method::parse(m).unwrap_err().to_string();
         assert!(e.contains("method 3"), "{e}");
     }
+    // 4 is EDHOC-PSK (crate::edhoc_psk, tests/edhoc_psk.rs); 5 is nothing.
+    assert_eq!(Method::parse(4).unwrap(), Method::PSK);
     assert!(
-        Method::parse(4)
+        Method::parse(5)
             .unwrap_err()
             .to_string()
             .contains("does not exist")

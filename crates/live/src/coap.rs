@@ -70,9 +70,10 @@ pub struct CoapSendReport {
 pub enum Keying<'a> {
     /// A context file (`keygen --scheme oscore:ALG`), its sequence number persisted beside it.
     Context(&'a OscoreKey),
-    /// An EDHOC handshake with the gateway first (`--edhoc`): a fresh context
-    /// in memory, its sequence numbers from 0.
-    Edhoc(&'a handshake::credentials::Credentials),
+    /// An EDHOC handshake with the gateway first (`--edhoc`; method 3 or
+    /// EDHOC-PSK, as the credentials file says): a fresh context in memory,
+    /// its sequence numbers from 0.
+    Edhoc(&'a handshake::credentials::EdhocKeys),
 }
 
 /// The answers awaited, by token: each request's id, to verify its response.

@@ -1,6 +1,9 @@
 //! EDHOC over CoAP (RFC 9528 Appendix A.2) on the live link: `send --edhoc`
 //! runs the handshake with the gateway before it seals, and the gateway
-//! (`--edhoc`) answers it and keeps the OSCORE context it exports. The CoAP
+//! (`--edhoc`) answers it and keeps the OSCORE context it exports. The
+//! credentials files say which method: 3 (static DH, `keygen --scheme edhoc`)
+//! or 4 (a pre-shared key, draft-ietf-lake-edhoc-psk, `keygen --scheme
+//! edhoc-psk`); both run through `handshake::edhoc_session`'s steps. The CoAP
 //! messages are written by `handshake::coap_carried`, which the cost of a
 //! CoAP-carried handshake uses too.
 //!
@@ -21,8 +24,9 @@ use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
 use handshake::coap_carried::{FIRST, PATH, TOKEN_LEN, answer, request};
-use handshake::credentials::Credentials;
-use handshake::edhoc::{ConnId, Exported, Initiator, Responder};
+use handshake::credentials::EdhocKeys;
+use handshake::edhoc::{ConnId, Exported, Method};
+use handshake::edhoc_session::Answering;
 use seal::host::oscore::OscoreKey;
 use seal::oscore::Alg;
 use seal::oscore::coap::{self, MessageType, code, option};
@@ -92,18 +96,17 @@ fn exchange(socket: &UdpSocket, bytes: &[u8], token: &[u8]) -> Result<Vec<u8>, L
 /// the session's OSCORE context and the bytes both ways.
 pub fn establish(
     socket: &UdpSocket,
-    credentials: &Credentials,
+    credentials: &EdhocKeys,
 ) -> Result<(OscoreKey, u64), LiveError> {
     let fail = |e: handshake::HandshakeError| LiveError::Io(e.to_string());
     let c_i = compact(rand::random::<u8>() % 24).expect("0..=23 is compact");
-    let (initiator, message_1) = Initiator::start(&credentials.party, c_i, None).map_err(fail)?;
+    let (initiator, message_1) = credentials.start(c_i).map_err(fail)?;
     let token: [u8; TOKEN_LEN] = rand::random();
     let first_id: u16 = rand::random();
     let mut payload = vec![FIRST];
     payload.extend_from_slice(&message_1);
     let message_2 = exchange(socket, &request(first_id, &token, &payload), &token)?;
-    let peer = credentials.peer_credential().map_err(fail)?;
-    let (waiting, message_3) = initiator.message_3(&message_2, &peer).map_err(fail)?;
+    let (waiting, message_3) = initiator.message_3(&message_2).map_err(fail)?;
     let mut payload = waiting.c_r_cbor();
     payload.extend_from_slice(&message_3);
     let message_4 = exchange(
@@ -120,8 +123,8 @@ pub fn establish(
 
 /// The gateway's side: handshakes in progress and the contexts they gave.
 pub struct EdhocServer {
-    credentials: Credentials,
-    pending: HashMap<u8, Responder>,
+    credentials: EdhocKeys,
+    pending: HashMap<u8, Answering>,
     order: VecDeque<u8>,
     next: u8,
 }
@@ -139,7 +142,7 @@ pub struct Handled {
 }
 
 impl EdhocServer {
-    pub fn new(credentials: Credentials) -> EdhocServer {
+    pub fn new(credentials: EdhocKeys) -> EdhocServer {
         EdhocServer {
             credentials,
             pending: HashMap::new(),
@@ -151,7 +154,7 @@ impl EdhocServer {
     /// The next one-byte C_R, oldest pending handshake dropped to make room.
     fn allocate(
         next: &mut u8,
-        pending: &mut HashMap<u8, Responder>,
+        pending: &mut HashMap<u8, Answering>,
         order: &mut VecDeque<u8>,
     ) -> u8 {
         *next = (*next + 1) % 48;
@@ -226,20 +229,16 @@ impl EdhocServer {
             next,
         } = self;
         let mut c_r = 0;
-        let (responder, message_2) = Responder::answer(
-            &credentials.party,
-            message_1,
-            |c_i| {
+        let (responder, message_2) = credentials
+            .answer(message_1, |c_i| {
                 // Never the initiator's own identifier (RFC 9528 A.1).
                 c_r = Self::allocate(next, pending, order);
                 if c_i.as_cbor() == [c_r] {
                     c_r = Self::allocate(next, pending, order);
                 }
                 compact(c_r).expect("allocated compact")
-            },
-            None,
-        )
-        .map_err(|e| e.to_string())?;
+            })
+            .map_err(|e| e.to_string())?;
         pending.insert(c_r, responder);
         order.push_back(c_r);
         Ok(message_2)
@@ -255,14 +254,17 @@ impl EdhocServer {
             .remove(&c_r)
             .ok_or_else(|| format!("no EDHOC handshake waits under C_R {c_r:02x}"))?;
         self.order.retain(|b| *b != c_r);
-        let trusted = self.credentials.trusted().map_err(|e| e.to_string())?;
         let (exported, message_4) = responder
-            .finish(message_3, &trusted, true)
+            .finish(&self.credentials, message_3, true)
             .map_err(|e| e.to_string())?;
         let key = oscore_key(&exported).map_err(|e| e.to_string())?;
         // The salt is fresh per handshake: the store's replay state is per session.
+        let method = match self.credentials.method() {
+            Method::PSK => "edhoc-psk",
+            _ => "edhoc",
+        };
         let label = format!(
-            "edhoc:{}/{}",
+            "{method}:{}/{}",
             hex::encode(&exported.recipient_id),
             hex::encode(exported.master_salt)
         );
@@ -273,11 +275,18 @@ impl EdhocServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use handshake::credentials::Credentials;
+    use handshake::psk_credentials::PskCredentials;
     use rand::{RngExt, SeedableRng};
 
     fn server() -> EdhocServer {
         let (_, gateway) = Credentials::generate_pair().unwrap();
-        EdhocServer::new(gateway)
+        EdhocServer::new(EdhocKeys::StaticDh(gateway))
+    }
+
+    fn psk_server() -> EdhocServer {
+        let (_, gateway) = PskCredentials::generate_pair().unwrap();
+        EdhocServer::new(EdhocKeys::Psk(gateway))
     }
 
     #[test]
@@ -295,43 +304,54 @@ mod tests {
 
     #[test]
     fn malformed_handshake_messages_get_4_00_and_never_a_panic() {
-        let mut s = server();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        for round in 0..2_000 {
-            let len = rng.random_range(0..120);
-            let mut payload: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-            if round % 2 == 0 && !payload.is_empty() {
-                payload[0] = FIRST;
+        for mut s in [server(), psk_server()] {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+            for round in 0..2_000 {
+                let len = rng.random_range(0..120);
+                let mut payload: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+                if round % 2 == 0 && !payload.is_empty() {
+                    payload[0] = FIRST;
+                }
+                let handled = s.handle(&request(round as u16, b"x", &payload), 1).unwrap();
+                let code = coap::parse(&handled.answer).unwrap().code;
+                assert!(
+                    code == code::BAD_REQUEST || code == code::CHANGED,
+                    "{payload:02x?}"
+                );
+                assert!(handled.established.is_none());
             }
-            let handled = s.handle(&request(round as u16, b"x", &payload), 1).unwrap();
-            let code = coap::parse(&handled.answer).unwrap().code;
-            assert!(
-                code == code::BAD_REQUEST || code == code::CHANGED,
-                "{payload:02x?}"
-            );
-            assert!(handled.established.is_none());
+            // At most 48 handshakes wait for their message_3, however many start.
+            assert!(s.pending.len() <= MAX_PENDING);
         }
-        // At most 48 handshakes wait for their message_3, however many start.
-        assert!(s.pending.len() <= MAX_PENDING);
     }
 
     /// One handshake through `s` for `device`; the label of its session, or
-    /// the code the gateway answered message_3 with.
-    fn establish_with(s: &mut EdhocServer, device: &Credentials, mid: u16) -> Result<String, u8> {
+    /// the gateway's answer (code and payload) to the request it stopped at.
+    fn establish_with(
+        s: &mut EdhocServer,
+        device: &EdhocKeys,
+        mid: u16,
+    ) -> Result<String, (u8, String)> {
+        let refused = |answer: &[u8]| {
+            let a = coap::parse(answer).unwrap();
+            (a.code, String::from_utf8_lossy(a.payload).into_owned())
+        };
         let c_i = compact(0x05).unwrap();
-        let (initiator, message_1) = Initiator::start(&device.party, c_i, None).unwrap();
+        let (initiator, message_1) = device.start(c_i).unwrap();
         let mut payload = vec![FIRST];
         payload.extend_from_slice(&message_1);
         let handled = s.handle(&request(mid, b"a", &payload), 1).unwrap();
+        if handled.refused.is_some() {
+            return Err(refused(&handled.answer));
+        }
         let message_2 = coap::parse(&handled.answer).unwrap().payload.to_vec();
-        let peer = device.peer_credential().unwrap();
-        let (waiting, message_3) = initiator.message_3(&message_2, &peer).unwrap();
+        let (waiting, message_3) = initiator.message_3(&message_2).unwrap();
         let mut payload = waiting.c_r_cbor();
         payload.extend_from_slice(&message_3);
         let handled = s.handle(&request(mid + 1, b"a", &payload), 1).unwrap();
         match handled.established {
             Some((_, label)) => Ok(label),
-            None => Err(coap::parse(&handled.answer).unwrap().code),
+            None => Err(refused(&handled.answer)),
         }
     }
 
@@ -348,37 +368,71 @@ mod tests {
             ..stranger
         };
         assert_ne!(first.party.ccs(), second.party.ccs());
-        let mut s = EdhocServer::new(gateway);
-        let a = establish_with(&mut s, &first, 1).unwrap();
-        let b = establish_with(&mut s, &second, 3).unwrap();
+        let mut s = EdhocServer::new(EdhocKeys::StaticDh(gateway));
+        let a = establish_with(&mut s, &EdhocKeys::StaticDh(first), 1).unwrap();
+        let b = establish_with(&mut s, &EdhocKeys::StaticDh(second), 3).unwrap();
         assert_ne!(a, b);
-        assert!(establish_with(&mut s, &stranger, 5).is_err());
+        assert!(establish_with(&mut s, &EdhocKeys::StaticDh(stranger), 5).is_err());
+    }
+
+    /// The same with PSKs (`keygen --scheme edhoc-psk --add-to`): each device
+    /// under its own kid; a PSK the gateway does not hold is refused at
+    /// message_3, and a method-3 device at message_1.
+    #[test]
+    fn a_psk_gateway_holding_two_devices_keys_establishes_each_and_refuses_others() {
+        let (first, mut gateway) = PskCredentials::generate_pair().unwrap();
+        let second = gateway.add_device().unwrap();
+        let (stranger, _) = PskCredentials::generate_pair().unwrap();
+        let mut s = EdhocServer::new(EdhocKeys::Psk(gateway));
+        let a = establish_with(&mut s, &EdhocKeys::Psk(first), 1).unwrap();
+        let b = establish_with(&mut s, &EdhocKeys::Psk(second), 3).unwrap();
+        assert!(a.starts_with("edhoc-psk:") && b.starts_with("edhoc-psk:"));
+        assert_ne!(a, b);
+        let (code, why) = establish_with(&mut s, &EdhocKeys::Psk(stranger), 5).unwrap_err();
+        assert_eq!(code, code::BAD_REQUEST);
+        assert!(why.contains("message_3 does not verify"), "{why}");
+        let (method_3, _) = Credentials::generate_pair().unwrap();
+        let (_, why) = establish_with(&mut s, &EdhocKeys::StaticDh(method_3), 7).unwrap_err();
+        assert!(why.contains("METHOD"), "{why}");
     }
 
     #[test]
     fn a_whole_handshake_through_the_server_keys_both_sides_alike() {
         let (device, gateway) = Credentials::generate_pair().unwrap();
-        let mut s = EdhocServer::new(gateway);
-        let c_i = compact(0x05).unwrap();
-        let (initiator, message_1) = Initiator::start(&device.party, c_i, None).unwrap();
-        let mut payload = vec![FIRST];
-        payload.extend_from_slice(&message_1);
-        let handled = s.handle(&request(1, b"a", &payload), 1).unwrap();
-        let message_2 = coap::parse(&handled.answer).unwrap().payload.to_vec();
-        let peer = device.peer_credential().unwrap();
-        let (waiting, message_3) = initiator.message_3(&message_2, &peer).unwrap();
-        let mut payload = waiting.c_r_cbor();
-        payload.extend_from_slice(&message_3);
-        let handled = s.handle(&request(2, b"a", &payload), 1).unwrap();
-        let (key, label) = handled.established.expect("a session");
-        let message_4 = coap::parse(&handled.answer).unwrap().payload.to_vec();
-        let exported = waiting.finish(Some(&message_4)).unwrap();
-        let mine = oscore_key(&exported).unwrap();
-        assert_eq!(mine.sender_id, key.recipient_id);
-        assert_eq!(mine.recipient_id, key.sender_id);
-        assert!(label.starts_with("edhoc:"));
-        // message_3 again: its handshake is over, so it is refused.
-        let again = s.handle(&request(3, b"a", &payload), 1).unwrap();
-        assert_eq!(coap::parse(&again.answer).unwrap().code, code::BAD_REQUEST);
+        let (psk_device, psk_gateway) = PskCredentials::generate_pair().unwrap();
+        for (device, gateway, prefix) in [
+            (
+                EdhocKeys::StaticDh(device),
+                EdhocKeys::StaticDh(gateway),
+                "edhoc:",
+            ),
+            (
+                EdhocKeys::Psk(psk_device),
+                EdhocKeys::Psk(psk_gateway),
+                "edhoc-psk:",
+            ),
+        ] {
+            let mut s = EdhocServer::new(gateway);
+            let c_i = compact(0x05).unwrap();
+            let (initiator, message_1) = device.start(c_i).unwrap();
+            let mut payload = vec![FIRST];
+            payload.extend_from_slice(&message_1);
+            let handled = s.handle(&request(1, b"a", &payload), 1).unwrap();
+            let message_2 = coap::parse(&handled.answer).unwrap().payload.to_vec();
+            let (waiting, message_3) = initiator.message_3(&message_2).unwrap();
+            let mut payload = waiting.c_r_cbor();
+            payload.extend_from_slice(&message_3);
+            let handled = s.handle(&request(2, b"a", &payload), 1).unwrap();
+            let (key, label) = handled.established.expect("a session");
+            let message_4 = coap::parse(&handled.answer).unwrap().payload.to_vec();
+            let exported = waiting.finish(Some(&message_4)).unwrap();
+            let mine = oscore_key(&exported).unwrap();
+            assert_eq!(mine.sender_id, key.recipient_id);
+            assert_eq!(mine.recipient_id, key.sender_id);
+            assert!(label.starts_with(prefix), "{label}");
+            // message_3 again: its handshake is over, so it is refused.
+            let again = s.handle(&request(3, b"a", &payload), 1).unwrap();
+            assert_eq!(coap::parse(&again.answer).unwrap().code, code::BAD_REQUEST);
+        }
     }
 }

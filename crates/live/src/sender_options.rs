@@ -334,7 +334,7 @@ impl SendOptions {
         let mut config = self.sender.coap_config(&self.format, self.timestamp)?;
         config.uri_path.clone_from(&self.uri_path);
         if self.edhoc {
-            let credentials = handshake::credentials::Credentials::load(key_file).map_err(usage)?;
+            let credentials = handshake::credentials::EdhocKeys::load(key_file).map_err(usage)?;
             coap::send(&config, Keying::Edhoc(&credentials), self.readings()?, stop)
         } else {
             let key = OscoreKey::load(key_file).map_err(usage)?;

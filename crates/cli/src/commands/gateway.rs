@@ -19,7 +19,8 @@ pub struct Args {
     #[arg(long, default_value = "json")]
     container: String,
     /// coap:// with --container oscore: the key file is the gateway's EDHOC credentials
-    /// (keygen --scheme edhoc); each device runs a handshake before it sends.
+    /// (keygen --scheme edhoc, or edhoc-psk: the file says which method it answers);
+    /// each device runs a handshake before it sends.
     #[arg(long)]
     edhoc: bool,
     /// serial:/pty: with --container oscore: the requests come SCHC-compressed in RFC 9011's frames (schc or schc:RULES).

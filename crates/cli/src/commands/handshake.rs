@@ -10,7 +10,8 @@ use crate::error::CliError;
 
 #[derive(Subcommand)]
 pub enum Protocol {
-    /// EDHOC (RFC 9528), run for real with lakers; it exports an OSCORE context.
+    /// EDHOC (RFC 9528), run for real (method 3 with lakers, psk with our own
+    /// EDHOC-PSK); it exports an OSCORE context.
     Edhoc(EdhocArgs),
     /// ML-KEM (FIPS 203) or X-Wing: the device encapsulates to the gateway's
     /// provisioned key and sends the ciphertext (signed with ML-DSA with
@@ -72,8 +73,8 @@ pub struct KemArgs {
 
 #[derive(ClapArgs)]
 pub struct EdhocArgs {
-    /// Authentication method: 3 (static DH both ways, run with lakers), or psk
-    /// (draft-ietf-lake-edhoc-psk, costed from the draft's sizes: no lakers release has it).
+    /// Authentication method: 3 (static DH both ways, run with lakers), or psk (or 4:
+    /// draft-ietf-lake-edhoc-psk, run with ciphermeter's own implementation).
     #[arg(long, default_value = "3")]
     method: String,
     /// Cipher suite: 2 (AES-CCM-16-64-128, SHA-256, P-256).

@@ -13,7 +13,8 @@ pub struct Args {
     /// Asymmetric algorithm for a key pair: ed25519, x25519, ecdsa-p256-sha256, rsa-2048-pss-sha256…
     #[arg(required_unless_present = "scheme", conflicts_with = "scheme")]
     algorithm: Option<String>,
-    /// Sealing scheme for a key file used by `seal` and `open`: aead:AEAD, etm:CIPHER+MAC, hmac:MAC.
+    /// Sealing scheme for a key file used by `seal` and `open`: aead:AEAD, etm:CIPHER+MAC, hmac:MAC;
+    /// or oscore:ALG, edhoc, edhoc-psk.
     #[arg(long)]
     scheme: Option<String>,
     /// Where to write the key (a key pair also writes FILE.pub).
@@ -21,11 +22,12 @@ pub struct Args {
     output: PathBuf,
     /// For --scheme oscore:ALG: the peer's matching context (same master secret and
     /// salt, sender and recipient ids swapped), e.g. the gateway's; for --scheme
-    /// edhoc: the peer's EDHOC credentials (each trusting the other's).
+    /// edhoc: the peer's EDHOC credentials (each trusting the other's); for
+    /// --scheme edhoc-psk: the peer's, holding the same pre-shared key.
     #[arg(long, requires = "scheme")]
     peer_output: Option<PathBuf>,
-    /// For --scheme edhoc: a further device for the gateway whose credentials are
-    /// FILE: writes the device's to --output and adds it to FILE's trusted ones.
+    /// For --scheme edhoc or edhoc-psk: a further device for the gateway whose
+    /// credentials are FILE: writes the device's to --output and adds it to FILE's.
     #[arg(
         long,
         value_name = "FILE",

@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long, default_value_t = SendOptions::default().uri_path)]
     uri_path: String,
     /// --container oscore: run an EDHOC handshake with the gateway first; --key-file is
-    /// then the device's EDHOC credentials (keygen --scheme edhoc).
+    /// then the device's EDHOC credentials (keygen --scheme edhoc, or edhoc-psk for a
+    /// pre-shared key: the file says which method runs).
     #[arg(long)]
     edhoc: bool,
     /// The input lines are sealed messages already (e.g. from --save): send them verbatim.

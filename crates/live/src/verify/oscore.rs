@@ -99,11 +99,11 @@ impl OscoreRing {
     pub fn with_edhoc(paths: &[impl AsRef<Path>]) -> Result<OscoreRing, LiveError> {
         let [path] = paths else {
             return Err(LiveError::Usage(
-                "--edhoc takes one --key-file: the gateway's EDHOC credentials (keygen --scheme edhoc)"
+                "--edhoc takes one --key-file: the gateway's EDHOC credentials (keygen --scheme edhoc or edhoc-psk)"
                     .into(),
             ));
         };
-        let credentials = handshake::credentials::Credentials::load(path.as_ref())
+        let credentials = handshake::credentials::EdhocKeys::load(path.as_ref())
             .map_err(|e| LiveError::Usage(e.to_string()))?;
         let mut ring = OscoreRing::from_keys(Vec::new())?;
         ring.edhoc = Some(EdhocServer::new(credentials));
