@@ -10,14 +10,15 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// atmega1284p (simavr), cortex-m0plus, cortex-m3, cortex-m4 (QEMU), riscv32imc (QEMU virt as an ESP32-C3).
+    /// The simulated target, a file of data/targets/ (atmega1284p in simavr, cortex-m0plus, -m3, -m4,
+    /// -m33 and riscv32imc in QEMU); an unknown name is told the list.
     #[arg(long, default_value = "atmega1284p")]
     pub target: String,
     /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,
-    /// Whose code: rustcrypto, ciphermeter (ours), mbedtls, monocypher (C), p256-cortex-m4, salty
-    /// (Cortex-M4 assembly), comma separated, or all; with no algorithm named, every algorithm
-    /// each has, beside the others that have it.
+    /// Whose code (--implementations lists them): rustcrypto, ciphermeter (ours), mbedtls,
+    /// monocypher (C), p256-cortex-m4, salty (Cortex-M4/M33 assembly), comma separated, or all;
+    /// with no algorithm named, every algorithm each has, beside the others that have it.
     #[arg(long = "impl", value_name = "IMPL", default_value = "rustcrypto")]
     pub implementation: String,
     /// Message sizes in bytes, comma separated.
