@@ -126,9 +126,14 @@ fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
         imp.name()
     );
     let triple = target.rust_target();
+    // The core the tables measured (the M33's DSP: its UMAAL assembly), as
+    // crates/mcu builds the firmware; a bare triple would build other code.
+    let core = target
+        .rustflags_env()
+        .map_or(String::new(), |(var, flags)| format!(" {var}='{flags}'"));
     match target.is_avr() {
         false => format!(
-            "{env} cargo build --release -p ciphermeter-seal-ffi{features} --target {triple}"
+            "{env}{core} cargo build --release -p ciphermeter-seal-ffi{features} --target {triple}"
         ),
         true => format!(
             "{env} RUSTFLAGS='-C target-cpu={} --cfg sha2_backend_soft=\"compact\"' \
@@ -297,6 +302,16 @@ mod tests {
                  --target-dir target/avr-ffi"
             ),
             "{avr}"
+        );
+        // The Cortex-M33: built for the core its table measured (its file's
+        // target_cpu and DSP), as crates/mcu builds its firmware.
+        let m33: Target = "cortex-m33".parse().unwrap();
+        assert_eq!(
+            c_library("aead:aes-128-ccm", Implementation::RustCrypto, m33),
+            "CIPHERMETER_SCHEME=aead:aes-128-ccm CIPHERMETER_BACKEND=rustcrypto \
+             CARGO_TARGET_THUMBV8M_MAIN_NONE_EABIHF_RUSTFLAGS='-C target-cpu=cortex-m33 \
+             -C target-feature=+dsp' cargo build --release -p ciphermeter-seal-ffi \
+             --target thumbv8m.main-none-eabihf"
         );
     }
 }
