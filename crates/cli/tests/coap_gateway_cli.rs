@@ -26,6 +26,25 @@ fn keygen_pair(scheme: &str, dev: PathBuf, gw: PathBuf) -> (PathBuf, PathBuf) {
     (dev, gw)
 }
 
+/// `keygen --scheme SCHEME --add-to GATEWAY`: a further device's file, which
+/// the gateway's now holds too.
+fn keygen_add_to(scheme: &str, device: &Path, gateway: &Path) {
+    let out = run(&[
+        "keygen",
+        "--scheme",
+        scheme,
+        "--output",
+        device.to_str().unwrap(),
+        "--add-to",
+        gateway.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The device's and the gateway's contexts.
 fn pair(dir: &Path) -> (PathBuf, PathBuf) {
     keygen_pair(
@@ -412,20 +431,7 @@ fn a_gateway_trusts_every_device_added_to_its_credentials() {
     let dir = tempfile::tempdir().unwrap();
     let (first, gw_key) = edhoc_pair(dir.path(), "a");
     let second = dir.path().join("a-dev2.cred");
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "edhoc",
-        "--output",
-        second.to_str().unwrap(),
-        "--add-to",
-        gw_key.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    keygen_add_to("edhoc", &second, &gw_key);
     let (gw, to, db) = gateway(dir.path(), &gw_key, &["--edhoc"]);
     for device in [&first, &second] {
         let report = send(&edhoc_send_args(&to, device, "5"));
@@ -522,20 +528,7 @@ fn send_edhoc_with_a_psk_completes_the_handshake_and_the_gateway_stores_the_read
     let dir = tempfile::tempdir().unwrap();
     let (first, gw_key) = edhoc_psk_pair(dir.path(), "p");
     let second = dir.path().join("p-dev2.psk");
-    let out = run(&[
-        "keygen",
-        "--scheme",
-        "edhoc-psk",
-        "--output",
-        second.to_str().unwrap(),
-        "--add-to",
-        gw_key.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    keygen_add_to("edhoc-psk", &second, &gw_key);
     for f in [&first, &gw_key, &second] {
         assert_eq!(mode(f), 0o600, "{}", f.display());
     }
