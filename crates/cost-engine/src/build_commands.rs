@@ -128,12 +128,12 @@ fn c_library(scheme: &str, imp: Implementation, target: Target) -> String {
     let triple = target.rust_target();
     // The core the tables measured (the M33's DSP: its UMAAL assembly), as
     // crates/mcu builds the firmware; a bare triple would build other code.
-    let core = target
+    let cpu = target
         .rustflags_env()
         .map_or(String::new(), |(var, flags)| format!(" {var}='{flags}'"));
     match target.is_avr() {
         false => format!(
-            "{env}{core} cargo build --release -p ciphermeter-seal-ffi{features} --target {triple}"
+            "{env}{cpu} cargo build --release -p ciphermeter-seal-ffi{features} --target {triple}"
         ),
         true => format!(
             "{env} RUSTFLAGS='-C target-cpu={} --cfg sha2_backend_soft=\"compact\"' \
