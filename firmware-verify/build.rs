@@ -24,24 +24,13 @@ const SCHEMES: [&str; 9] = [
 
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
-    println!("cargo:rerun-if-changed=../firmware/memory");
     println!("cargo:rerun-if-changed=vectors");
-    let target = env::var("TARGET").unwrap();
-    let board = if target.starts_with("thumbv6m") {
-        "microbit"
-    } else if target.starts_with("thumbv8m.main") {
-        "mps2-an505"
-    } else if target.starts_with("thumbv7em") {
-        "mps2-an386"
-    } else {
-        "mps2"
-    };
-    fs::copy(
-        format!("../firmware/memory/{board}.x"),
-        out.join("memory.x"),
-    )
-    .unwrap();
-    println!("cargo:rustc-link-search={}", out.display());
+    // The target's memory map, from its file (data/targets/NAME.toml).
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
+    match build_facts::build_facts_for_this_build(&root) {
+        Some(t) if t.family == "arm" => t.place_linker_script(&root, &out),
+        _ => panic!("this probe runs on the Cortex-M targets only (cortex-m-rt)"),
+    }
 
     let chosen: Vec<&str> = SCHEMES
         .into_iter()
@@ -80,4 +69,9 @@ fn main() {
         .unwrap();
     }
     fs::write(out.join("vector.rs"), code).unwrap();
+}
+
+#[allow(dead_code)]
+mod build_facts {
+    include!("../crates/device-facts/src/target/build_facts.rs");
 }

@@ -1,8 +1,7 @@
 //! Generates the message sizes to benchmark (from CIPHERMETER_SIZES), names
 //! the study 003 message scheme a `message-*` feature selects, and, for
-//! Cortex-M, picks the memory map of the QEMU board that runs the target; for
-//! riscv32imc, the whole link script (memory/esp32c3.x: an ESP32-C3's flash
-//! and SRAM on QEMU `virt`).
+//! a device target, takes its linker script and board from its file
+//! (`target_settings`).
 
 use std::{env, fs, path::PathBuf};
 
@@ -11,7 +10,6 @@ const DEFAULT_SIZES: &str = "16,64,256,1024";
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-env-changed=CIPHERMETER_SIZES");
-    println!("cargo:rerun-if-changed=memory");
 
     let spec = env::var("CIPHERMETER_SIZES").unwrap_or_else(|_| DEFAULT_SIZES.to_string());
     let sizes: Vec<usize> = spec
@@ -33,36 +31,32 @@ fn main() {
     seal_scheme();
     counters();
 
-    let target = env::var("TARGET").unwrap();
-    let board = if target.starts_with("thumbv6m") {
-        Some("microbit")
-    } else if target.starts_with("thumbv8m.main") {
-        Some("mps2-an505")
-    } else if target.starts_with("thumbv7em") {
-        Some("mps2-an386")
-    } else if target.starts_with("thumbv7") {
-        Some("mps2")
-    } else {
-        None
+    target_settings(&out);
+}
+
+/// The target's settings from its file (data/targets/NAME.toml, read as
+/// crates/device-facts reads it for build scripts): its board's cfg for the
+/// platform code, and its linker script. A triple no target builds (the
+/// host's known answers) takes neither.
+fn target_settings(out: &std::path::Path) {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
+    for t in build_facts::all_build_facts(&root.join("data/targets")) {
+        if let Some(cfg) = t.board_cfg {
+            println!("cargo::rustc-check-cfg=cfg({cfg})");
+        }
+    }
+    let Some(target) = build_facts::build_facts_for_this_build(&root) else {
+        return;
     };
-    println!("cargo::rustc-check-cfg=cfg(board_microbit)");
-    if board == Some("microbit") {
-        println!("cargo:rustc-cfg=board_microbit");
+    if let Some(cfg) = &target.board_cfg {
+        println!("cargo:rustc-cfg={cfg}");
     }
-    // The AN505's SSE-200 puts its timers elsewhere (src/platform/arm.rs).
-    println!("cargo::rustc-check-cfg=cfg(board_sse200)");
-    if board == Some("mps2-an505") {
-        println!("cargo:rustc-cfg=board_sse200");
-    }
-    if let Some(board) = board {
-        fs::copy(format!("memory/{board}.x"), out.join("memory.x")).unwrap();
-        println!("cargo:rustc-link-search={}", out.display());
-    }
-    // .cargo/config.toml links riscv32 with -Tesp32c3.x.
-    if target.starts_with("riscv32") {
-        fs::copy("memory/esp32c3.x", out.join("esp32c3.x")).unwrap();
-        println!("cargo:rustc-link-search={}", out.display());
-    }
+    target.place_linker_script(&root, out);
+}
+
+#[allow(dead_code)]
+mod build_facts {
+    include!("../crates/device-facts/src/target/build_facts.rs");
 }
 
 /// The `message-*` features are exclusive (one scheme per build). From the one

@@ -2,8 +2,8 @@
 //! `monocypher`) from the sources `scripts/fetch-clibs` unpacks under
 //! `vendor/`, with our configuration and shims (`c/`), at `-Os` as the Rust
 //! side of a firmware is (`opt-level = "s"`): the host's cc for the host,
-//! Debian's cross gcc for a device (riscv32imc: riscv64-unknown-elf-gcc with
-//! picolibc's headers). Also fixes, once for C and Rust, the bytes the Rust
+//! Debian's cross gcc for a device, with the flags its target file names
+//! (RISC-V: riscv64-unknown-elf-gcc with picolibc's headers). Also fixes, once for C and Rust, the bytes the Rust
 //! side reserves for each C context (`contexts.rs`; the shims assert they fit).
 
 use std::{env, fs, path::PathBuf};
@@ -44,20 +44,17 @@ fn compiler(target: &str) -> cc::Build {
     for (name, bytes) in CONTEXTS {
         cc.define(&format!("CM_{name}_BYTES"), bytes.to_string().as_str());
     }
-    if target.starts_with("avr") {
-        cc.compiler("avr-gcc").flag("-mmcu=atmega1284p");
-    } else if target.starts_with("thumb") {
-        let (cpu, fpu) = if target.starts_with("thumbv6m") {
-            ("cortex-m0plus", "")
-        } else if target.starts_with("thumbv8m.main") {
-            ("cortex-m33", "fpv5-sp-d16")
-        } else if target.starts_with("thumbv7em") {
-            ("cortex-m4", "fpv4-sp-d16")
-        } else {
-            ("cortex-m3", "")
-        };
-        let mut flags = vec![format!("-mcpu={cpu}"), "-mthumb".to_string()];
-        if target.ends_with("eabihf") {
+    // The core's flags from the target's file (data/targets/NAME.toml).
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
+    let device = build_facts::build_facts_for_this_build(&root);
+    if let Some(t) = device.as_ref().filter(|t| t.family == "avr") {
+        cc.compiler("avr-gcc");
+        for f in &t.c_flags {
+            cc.flag(f);
+        }
+    } else if let Some(t) = device.as_ref().filter(|t| t.family == "arm") {
+        let mut flags = t.c_flags.clone();
+        if let (true, Some(fpu)) = (target.ends_with("eabihf"), &t.c_fpu) {
             flags.extend(["-mfloat-abi=hard".into(), format!("-mfpu={fpu}")]);
         }
         cc.compiler("arm-none-eabi-gcc");
@@ -67,22 +64,20 @@ fn compiler(target: &str) -> cc::Build {
         // gcc's code calls libgcc helpers compiler_builtins lacks (Thumb-1's
         // switch tables, `__gnu_thumb1_case_uqi`): link the matching libgcc.
         link_libgcc("arm-none-eabi-gcc", &flags);
-    } else if target.starts_with("riscv32imc") {
-        // The ESP32-C3's ISA; picolibc's headers for string.h. The flash and
-        // SRAM (firmware/memory/esp32c3.x) are addressed by lui/auipc on rv32
-        // whatever the code model, so the default (medlow) serves. Nothing of
-        // picolibc is linked: memcpy/memset/memcmp are compiler_builtins'.
-        let flags = ["-march=rv32imc".to_string(), "-mabi=ilp32".to_string()];
-        cc.compiler("riscv64-unknown-elf-gcc")
-            .flag(&flags[0])
-            .flag(&flags[1])
-            .flag("--specs=picolibc.specs");
-        // 64-bit division in Mbed TLS's bignum: the rv32im/ilp32 multilib's
-        // libgcc, the standard calling convention compiler_builtins uses too.
-        link_libgcc("riscv64-unknown-elf-gcc", &flags);
+    } else if let Some(t) = device.as_ref().filter(|t| t.family == "riscv") {
+        // Picolibc's headers for string.h. Nothing of picolibc is linked:
+        // memcpy/memset/memcmp are compiler_builtins'.
+        cc.compiler("riscv64-unknown-elf-gcc");
+        for f in &t.c_flags {
+            cc.flag(f);
+        }
+        cc.flag("--specs=picolibc.specs");
+        // 64-bit division in Mbed TLS's bignum: the multilib's libgcc, the
+        // standard calling convention compiler_builtins uses too.
+        link_libgcc("riscv64-unknown-elf-gcc", &t.c_flags);
     } else if target.contains("-none") {
         panic!(
-            "no C cross compiler for {target}: the C libraries are built with Debian's avr-gcc, arm-none-eabi-gcc and riscv64-unknown-elf-gcc only"
+            "no C cross compiler for {target}: no data/targets file builds it (the C libraries are built for the device targets there and for hosted targets)"
         );
     } else {
         // A hosted target (the host, a board's Linux): its cc, and the C
@@ -269,4 +264,9 @@ fn private_libgcc(out: &std::path::Path, library: &str) {
         .arg("rs")
         .arg(&archive)
         .args(members.iter().map(|m| dir.join(m))));
+}
+
+#[allow(dead_code)]
+mod build_facts {
+    include!("../device-facts/src/target/build_facts.rs");
 }

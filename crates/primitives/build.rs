@@ -4,16 +4,22 @@
 //! the bare target leaves DSP off). curve25519's field multiplication, its
 //! X25519 ladder, inversion and the Ed25519 comb lookup are its `umaal`
 //! assembly there. rustc exposes no stable `target_feature` for ARM's DSP
-//! extension, so the target's name and the named core decide.
+//! extension, so the target's file decides (`dsp`, and its `target_cpu`
+//! named in the build's rustflags).
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(umaal)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
-    let target = std::env::var("TARGET").unwrap_or_default();
+    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
     let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
-    let dsp_core = flags.split('\x1f').any(|f| f == "target-cpu=cortex-m33");
-    if target.starts_with("thumbv7em-") || (target.starts_with("thumbv8m.main-") && dsp_core) {
+    if build_facts::build_facts_for_this_build(&root)
+        .is_some_and(|t| t.dsp && t.core_is_built(&flags))
+    {
         println!("cargo::rustc-cfg=umaal");
     }
+}
+
+#[allow(dead_code)]
+mod build_facts {
+    include!("../device-facts/src/target/build_facts.rs");
 }

@@ -253,17 +253,23 @@ pub fn execute(
     })
 }
 
-/// The host's environment, plus the firmware revision when the device tier
-/// runs, so its stored counts are matched to the firmware that made them.
+/// The host's environment, plus each target's firmware revision when the
+/// device tier runs, so its stored counts are matched to the firmware that
+/// made them (`firmware_revisions`, by target).
 fn run_environment(env: &Environment, plan: &Plan) -> Result<serde_json::Value, Error> {
     let mut value = serde_json::to_value(env).map_err(Error::failed)?;
     if (plan.full || plan.mcu)
-        && let (Some(map), Ok(rev)) = (
-            value.as_object_mut(),
-            device_facts::cost_table::firmware_revision(&device_facts::firmware_dir()),
-        )
+        && let Some(map) = value.as_object_mut()
     {
-        map.insert("firmware_revision".into(), rev.into());
+        let firmware = device_facts::firmware_dir();
+        let revisions: serde_json::Map<String, serde_json::Value> = device_facts::Target::ALL
+            .into_iter()
+            .filter_map(|t| {
+                let rev = device_facts::cost_table::firmware_revision(&firmware, t).ok()?;
+                Some((t.name().to_string(), rev.into()))
+            })
+            .collect();
+        map.insert("firmware_revisions".into(), revisions.into());
     }
     Ok(value)
 }

@@ -23,9 +23,10 @@ pub fn load(store: &Store, target: device_facts::Target) -> Result<Option<Device
 /// revision (this checkout's, else the shipped table's), over the shipped
 /// table; none for a device no simulator runs.
 pub fn for_device(store: &Store, device: &Device) -> Result<Option<DeviceTimes>, Error> {
-    let checkout = device_facts::cost_table::firmware_revision(&device_facts::firmware_dir()).ok();
+    let firmware = device_facts::firmware_dir();
     DeviceTimes::for_device(device, &mut |l| {
-        let revision = checkout.clone().or_else(|| l.revision.clone());
+        let checkout = device_facts::cost_table::firmware_revision(&firmware, l.target).ok();
+        let revision = checkout.or_else(|| l.revision.clone());
         stored(store, l.target, l.clock_hz, revision.as_deref(), l.part)
     })
 }
@@ -45,7 +46,11 @@ fn stored(
     };
     if let Some(want) = revision {
         let env = store.run(run)?.environment;
-        if env.get("firmware_revision").and_then(Value::as_str) != Some(want) {
+        let made_from = env
+            .get("firmware_revisions")
+            .and_then(|r| r.get(target.name()))
+            .and_then(Value::as_str);
+        if made_from != Some(want) {
             return Ok(None);
         }
     }

@@ -12,9 +12,13 @@ use std::path::{Path, PathBuf};
 
 use crate::FactsError;
 
-/// The digest of the firmware in `firmware` (and the crates it builds from).
+/// The digest of the firmware in `firmware` (and the crates it builds
+/// from) as `target` builds it: the shared sources, and of the targets'
+/// own files only its own (its linker script, and what the build scripts
+/// read of its target file), so adding or changing one target moves no
+/// other target's revision.
 #[cfg(feature = "files")]
-pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
+pub fn firmware_revision(firmware: &Path, target: crate::Target) -> Result<String, FactsError> {
     let mut files = Vec::new();
     for rel in [
         "Cargo.toml",
@@ -22,7 +26,6 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
         "build.rs",
         ".cargo",
         "src",
-        "memory",
         "simavr-harness",
     ] {
         collect(&firmware.join(rel), &mut files)?;
@@ -46,7 +49,32 @@ pub fn firmware_revision(firmware: &Path) -> Result<String, FactsError> {
     // The constant-time check's device side (firmware `ct` feature), which no
     // cost build compiles: its verdicts are revised apart (`ct_revision`).
     files.retain(|f| !f.starts_with(firmware.join(CT_SOURCES)));
-    digest(firmware, files)
+    // How every build script reads a target's file.
+    collect(&firmware.join(BUILD_FACTS), &mut files)?;
+    // The target's own: its linker script.
+    let root = firmware.join("..");
+    if let Some(script) = &target.facts().memory.linker_script {
+        collect(&root.join(script), &mut files)?;
+    }
+    let mut revision = digest(firmware, files)?;
+    // And what its build scripts read of its file (not its prose, devices or
+    // timings, which move no byte of a build).
+    let file = root.join(format!("data/targets/{}.toml", target.name()));
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| FactsError::Failed(format!("{}: {e}", file.display())))?;
+    let read = crate::target::build_facts::read_build_facts(target.name(), &text);
+    revision.push_str(&format!("{read:?}"));
+    Ok(hex(&sha(revision.as_bytes())[..8]))
+}
+
+/// The build scripts' reader of the target files, from the firmware directory.
+#[cfg(feature = "files")]
+const BUILD_FACTS: &str = "../crates/device-facts/src/target/build_facts.rs";
+
+#[cfg(feature = "files")]
+fn sha(bytes: &[u8]) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).to_vec()
 }
 
 /// The files' paths (from `firmware`) and normalized contents, hashed in order.
@@ -89,6 +117,10 @@ pub fn schc_probe_revision(root: &Path) -> Result<String, FactsError> {
     files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
     collect(&root.join("data/schc/default-rules.json"), &mut files)?;
     collect(&root.join("firmware/memory"), &mut files)?;
+    collect(
+        &root.join("crates/device-facts/src/target/build_facts.rs"),
+        &mut files,
+    )?;
     digest(root, files)
 }
 
@@ -112,6 +144,10 @@ pub fn verify_probe_revision(root: &Path) -> Result<String, FactsError> {
         collect(&root.join("firmware-verify").join(rel), &mut files)?;
     }
     collect(&root.join("firmware/memory"), &mut files)?;
+    collect(
+        &root.join("crates/device-facts/src/target/build_facts.rs"),
+        &mut files,
+    )?;
     digest(root, files)
 }
 

@@ -35,6 +35,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/targets.rs"));
 }
 
+pub mod build_facts;
 pub mod facts;
 
 pub use generated::Target;

@@ -188,7 +188,7 @@ pub fn cost_table(req: &Request, rows: &[McuResult]) -> Result<CostTable, McuErr
         target,
         rows,
         toolchain::versions(target),
-        crate::cost_table::firmware_revision(&crate::firmware_dir())?,
+        crate::cost_table::firmware_revision(&crate::firmware_dir(), target)?,
         format!(
             "ciphermeter mcu --board {} {} --serial PORT --board-serial {}",
             req.board,

@@ -87,7 +87,7 @@ pub fn write_cost_table(
         target,
         rows,
         toolchain::versions(target),
-        cost_table::firmware_revision(&firmware_dir())?,
+        cost_table::firmware_revision(&firmware_dir(), target)?,
         format!("scripts/device-costs {}", target.name()),
     );
     if !req.algorithms.is_empty() && path.exists() {

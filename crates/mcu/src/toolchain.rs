@@ -151,7 +151,7 @@ pub fn versions(target: Target) -> serde_json::Value {
         Some(qemu) => first_line(qemu, &["--version"]).map(|v| format!("{qemu}: {v}")),
     };
     serde_json::json!({
-        "firmware_revision": crate::cost_table::firmware_revision(&crate::firmware_dir()).ok(),
+        "firmware_revision": crate::cost_table::firmware_revision(&crate::firmware_dir(), target).ok(),
         "target": target.name(),
         "rust_target": target.rust_target(),
         "counter": target.counter(),

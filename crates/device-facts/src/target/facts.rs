@@ -27,6 +27,7 @@ pub struct Facts {
     pub simulator: Simulator,
     pub counter: Counter,
     pub timing: Timing,
+    pub build: Build,
     /// Why `device-send` has no uplink board for it (no platform code sends
     /// the device's frames); none: it has one.
     #[serde(default)]
@@ -164,6 +165,21 @@ pub struct Timing {
     /// How the constant-time check's verdicts state their judgement (its
     /// `model`), in words.
     pub variable_latency_judged: String,
+}
+
+/// What the build scripts read ([`super::build_facts`], a line reader this
+/// module's tests hold to these fields).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Build {
+    /// The cross C compiler's flags for the core (`-mcpu=`, `-march=`).
+    pub c_flags: Vec<String>,
+    /// The FPU `-mfpu=` names under a hard-float ABI (`eabihf`).
+    #[serde(default)]
+    pub c_fpu: Option<String>,
+    /// The cfg the firmware's platform code selects the board by.
+    #[serde(default)]
+    pub board_cfg: Option<String>,
 }
 
 /// `text`, the file of target `name`, parsed; an error names the file.
@@ -307,6 +323,56 @@ mod tests {
     }
 
     /// `stands_for` is exactly the devices that name the target.
+    /// The build scripts' line reader says what the parser says, for every file.
+    #[test]
+    fn the_build_scripts_read_what_the_parser_reads() {
+        use crate::target::build_facts::{build_facts_for, read_build_facts};
+        for (t, f) in Target::ALL.iter().zip(&FILES) {
+            let read = read_build_facts(f.name, f.facts);
+            let facts = t.facts();
+            assert_eq!(
+                read.family,
+                format!("{:?}", facts.core.family).to_lowercase(),
+                "{t}"
+            );
+            assert_eq!(read.rust_target, facts.core.rust_target, "{t}");
+            assert_eq!(read.target_cpu, facts.core.target_cpu, "{t}");
+            assert_eq!(read.dsp, facts.core.dsp, "{t}");
+            assert_eq!(read.linker_script, facts.memory.linker_script, "{t}");
+            assert_eq!(read.c_flags, facts.build.c_flags, "{t}");
+            assert_eq!(read.c_fpu, facts.build.c_fpu, "{t}");
+            assert_eq!(read.board_cfg, facts.build.board_cfg, "{t}");
+            // And a build of its triple, for its core, finds it.
+            let flags = facts
+                .core
+                .target_cpu
+                .as_ref()
+                .map_or(String::new(), |c| format!("-C\x1ftarget-cpu={c}"));
+            let dir = root().join("data/targets");
+            let found = build_facts_for(&dir, &facts.core.rust_target, &flags).unwrap();
+            assert_eq!(found.map(|b| b.name), Some(t.name().to_string()));
+        }
+        let dir = root().join("data/targets");
+        assert_eq!(
+            build_facts_for(&dir, "x86_64-unknown-linux-gnu", "").unwrap(),
+            None
+        );
+        // The soft-float triple of an architecture a target has is that target's.
+        let soft = build_facts_for(&dir, "thumbv7em-none-eabi", "")
+            .unwrap()
+            .unwrap();
+        assert_eq!(soft.name, "cortex-m4");
+        let m33 = build_facts_for(&dir, "thumbv8m.main-none-eabihf", "")
+            .unwrap()
+            .unwrap();
+        assert!(
+            !m33.core_is_built(""),
+            "a bare triple is not built for the M33's core"
+        );
+        assert!(m33.core_is_built("-Ctarget-cpu=cortex-m33\x1f-Ctarget-feature=+dsp"));
+        assert!(!m33.core_is_built("-C\x1ftarget-cpu=cortex-m3"));
+    }
+
     #[test]
     fn stands_for_is_the_devices_that_name_it() {
         let mut named: BTreeMap<String, Vec<String>> = BTreeMap::new();

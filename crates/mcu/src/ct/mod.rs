@@ -466,7 +466,7 @@ pub fn write_table(
     let firmware = crate::firmware_dir();
     let table = device_facts::constant_time::VerdictTable {
         target,
-        firmware_revision: crate::cost_table::firmware_revision(&firmware)?,
+        firmware_revision: crate::cost_table::firmware_revision(&firmware, target)?,
         ct_revision: device_facts::revision::ct_revision(&firmware)?,
         judge_revision: device_facts::revision::judge_revision(&firmware)?,
         regenerate: format!("scripts/ct-sweep {}", target.name()),
