@@ -16,6 +16,10 @@ use std::{fmt, str::FromStr};
 
 use crate::FactsError;
 
+/// The target `mcu` and `ct` run without `--target`: study 003's board's
+/// core, the ATmega1284P.
+pub const DEFAULT_NAME: &str = "atmega1284p";
+
 /// How every reason a build does not fit a target starts.
 pub const DOES_NOT_FIT: &str = "does not fit";
 

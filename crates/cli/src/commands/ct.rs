@@ -9,8 +9,9 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// atmega1284p (simavr), cortex-m0plus, cortex-m3, cortex-m4, riscv32imc (QEMU).
-    #[arg(long, default_value = "atmega1284p")]
+    /// The simulated target, a file of data/targets/ (`ciphermeter mcu --implementations`
+    /// lists where each implementation builds); an unknown name is told the list.
+    #[arg(long, default_value = device_facts::target::DEFAULT_NAME)]
     pub target: String,
     /// Schemes as the device tables name them (aead:aes-128-ccm@ciphermeter), or `plants`.
     #[arg(required_unless_present = "all")]

@@ -10,9 +10,9 @@ use crate::error::CliError;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The simulated target, a file of data/targets/ (atmega1284p in simavr, cortex-m0plus, -m3, -m4,
-    /// -m33 and riscv32imc in QEMU); an unknown name is told the list.
-    #[arg(long, default_value = "atmega1284p")]
+    /// The simulated target, a file of data/targets/ (atmega1284p in simavr, the others in
+    /// QEMU); an unknown name is told the list.
+    #[arg(long, default_value = device_facts::target::DEFAULT_NAME)]
     pub target: String,
     /// Firmware algorithm ids (aes-128-ecb) or sealing schemes (aead:aes-128-gcm); none means all.
     pub algorithms: Vec<String>,

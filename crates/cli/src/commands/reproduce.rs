@@ -62,7 +62,7 @@ pub struct TinySecurityArgs {
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Run at device level on a simulated microcontroller instead of this host:
-    /// atmega1284p (the study's board, simavr), cortex-m0plus, cortex-m3, cortex-m4, riscv32imc.
+    /// a file of data/targets/ (atmega1284p, the study's board, in simavr; the others in QEMU).
     #[arg(long)]
     target: Option<String>,
     /// With --target: judge the findings again with other implementations' code (mbedtls,
