@@ -108,7 +108,8 @@ fn names_it(code: &str, name: &str) -> bool {
         let after = code[at + name.len()..].chars().next();
         let starts = name.starts_with(word);
         let ends = name.ends_with(word);
-        !(starts && before.is_some_and(word)) && !(ends && after.is_some_and(word))
+        let glued = (starts && before.is_some_and(word)) || (ends && after.is_some_and(word));
+        !glued
     })
 }
 
