@@ -543,36 +543,47 @@ fn a_cortex_m_row_names_the_cycle_models_error_and_ranks_by_it() {
     );
 }
 
-/// The Cortex-M33 devices (issue 62 item 5) rank from the cortex-m33 target's
-/// own table at their own clock, never a stand-in's, each with its own
-/// part; a device with a radio of its own is costed with it, one without
-/// with the link's, and the answer says which and why.
+/// The Cortex-M33 and RV32IMAC devices (issue 62 item 5) rank from their
+/// own target's table at their own clock, never a stand-in's, each with its
+/// own part; a device with a radio of its own is costed with it, one
+/// without with the link's, and the answer says which and why.
 #[test]
-fn the_cortex_m33_devices_rank_from_their_own_target_and_name_their_radio() {
-    for (device, mhz, radio, basis) in [
+fn the_2026_devices_rank_from_their_own_target_and_name_their_radio() {
+    for (device, target, mhz, radio, basis) in [
         (
             "nrf54l15",
+            "cortex-m33",
             128,
             "nrf54l15",
             "nrf54l15, the device's own radio",
         ),
         (
             "nrf5340",
+            "cortex-m33",
             128,
             "nrf52840",
             "nrf52840, the link's radio: nrf5340 names no radio of its own",
         ),
         (
             "stm32u585",
+            "cortex-m33",
             160,
             "nrf52840",
             "nrf52840, the link's radio: stm32u585 names no radio of its own",
         ),
         (
             "rp2350",
+            "cortex-m33",
             150,
             "nrf52840",
             "nrf52840, the link's radio: rp2350 names no radio of its own",
+        ),
+        (
+            "esp32-c6",
+            "riscv32imac",
+            160,
+            "nrf52840",
+            "nrf52840, the link's radio: esp32-c6 names no radio of its own",
         ),
     ] {
         let doc = recommend_on(device, "ble-1m-251", &["--need", "integrity"]);
@@ -586,7 +597,7 @@ fn the_cortex_m33_devices_rank_from_their_own_target_and_name_their_radio() {
             assert_eq!(r["device_measured"], true, "{device}: {r}");
             assert_eq!(r["cpu_time_basis"], "simulated", "{device}: {r}");
             let source = r["cpu_time_source"].as_str().unwrap();
-            let at = format!("device-level: cortex-m33 at {mhz} MHz");
+            let at = format!("device-level: {target} at {mhz} MHz");
             assert!(source.starts_with(&at), "{device}: {source}");
         }
         for r in rows {

@@ -386,7 +386,7 @@ mod tests {
             &'static str,
             &'static str,
         );
-        let rows: [Row; 6] = [
+        let rows: [Row; 7] = [
             (
                 Target::Atmega1284p,
                 "avr-none",
@@ -448,6 +448,18 @@ mod tests {
                 "arm-none-eabi-gcc",
             ),
             (
+                Target::Riscv32imac,
+                "riscv32imac-unknown-none-elf",
+                STABLE_TOOLCHAIN,
+                160_000_000,
+                (4096 * 1024, 512 * 1024),
+                Some("virt"),
+                Some("qemu-system-riscv32"),
+                Some("qemu-system-misc"),
+                "instructions",
+                "riscv64-unknown-elf-gcc",
+            ),
+            (
                 Target::Riscv32imc,
                 "riscv32imc-unknown-none-elf",
                 STABLE_TOOLCHAIN,
@@ -488,38 +500,40 @@ mod tests {
                 "cortex-m3",
                 "cortex-m33",
                 "cortex-m4",
+                "riscv32imac",
                 "riscv32imc"
             ]
         );
         let flags = |f: fn(Target) -> bool| Target::ALL.map(f);
         assert_eq!(
             flags(Target::is_avr),
-            [true, false, false, false, false, false]
+            [true, false, false, false, false, false, false]
         );
         assert_eq!(
             flags(Target::is_riscv),
-            [false, false, false, false, false, true]
+            [false, false, false, false, false, true, true]
         );
         assert_eq!(
             flags(Target::has_data_cache),
-            [false, false, false, true, false, true]
+            [false, false, false, true, false, true, true]
         );
         assert_eq!(
             flags(Target::has_cycle_estimate),
-            [false, true, true, true, true, false]
+            [false, true, true, true, true, false, false]
         );
         assert_eq!(
             flags(Target::has_it_blocks),
-            [false, false, true, true, true, false]
+            [false, false, true, true, true, false, false]
         );
         assert_eq!(
             flags(Target::has_dsp),
-            [false, false, false, true, true, false]
+            [false, false, false, true, true, false, false]
         );
         let options: Vec<&[String]> = Target::ALL.iter().map(|t| t.qemu_board_options()).collect();
         assert_eq!(options[1], ["-global", "nrf51-soc.sram-size=32768"]);
-        // riscv32imc's boot options were emulate.rs's own before.
+        // riscv32imc's boot options were emulate.rs's own before; riscv32imac's are the same.
         assert_eq!(options[5], ["-bios", "none", "-m", "16M"]);
+        assert_eq!(options[6], ["-bios", "none", "-m", "16M"]);
         assert!(
             options[..5]
                 .iter()
@@ -528,7 +542,7 @@ mod tests {
         );
         assert_eq!(
             Target::ALL.map(|t| t.timer_tick_ns()),
-            [None, Some(62.5), Some(40.0), Some(50.0), Some(40.0), None]
+            [None, Some(62.5), Some(40.0), Some(50.0), Some(40.0), None, None]
         );
         for (alias, t) in [
             ("avr", Target::Atmega1284p),
@@ -545,6 +559,8 @@ mod tests {
             ("rv32imc", Target::Riscv32imc),
             ("riscv32", Target::Riscv32imc),
             ("riscv32imc-unknown-none-elf", Target::Riscv32imc),
+            ("rv32imac", Target::Riscv32imac),
+            ("riscv32imac-unknown-none-elf", Target::Riscv32imac),
         ] {
             assert_eq!(alias.parse::<Target>().unwrap(), t, "{alias}");
         }
