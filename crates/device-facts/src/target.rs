@@ -542,7 +542,15 @@ mod tests {
         );
         assert_eq!(
             Target::ALL.map(|t| t.timer_tick_ns()),
-            [None, Some(62.5), Some(40.0), Some(50.0), Some(40.0), None, None]
+            [
+                None,
+                Some(62.5),
+                Some(40.0),
+                Some(50.0),
+                Some(40.0),
+                None,
+                None
+            ]
         );
         for (alias, t) in [
             ("avr", Target::Atmega1284p),
