@@ -39,6 +39,8 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/targets.rs"));
 }
 
+// The build scripts' reader reads files: not in the browser's build.
+#[cfg(feature = "files")]
 pub mod build_facts;
 pub mod facts;
 

@@ -324,6 +324,7 @@ mod tests {
 
     /// `stands_for` is exactly the devices that name the target.
     /// The build scripts' line reader says what the parser says, for every file.
+    #[cfg(feature = "files")]
     #[test]
     fn the_build_scripts_read_what_the_parser_reads() {
         use crate::target::build_facts::{build_facts_for, read_build_facts};
