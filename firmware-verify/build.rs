@@ -1,5 +1,5 @@
 //! The board's memory map (the firmware's, firmware/memory: the QEMU board
-//! that runs the target), and the vector of the scheme the build verifies:
+//! that runs the target, Cortex-M or RISC-V), and the vector of the scheme the build verifies:
 //! vectors/SCHEME.txt (`name = hex` lines, `#` comments with its source)
 //! written as byte constants, so the probe holds it as a device holds an
 //! image's key and signature (in flash).
@@ -25,11 +25,13 @@ const SCHEMES: [&str; 9] = [
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=vectors");
-    // The target's memory map, from its file (data/targets/NAME.toml).
+    // The target's memory map, from its file (data/targets/NAME.toml): on
+    // Cortex-M cortex-m-rt's link.x includes it, on RISC-V it is the whole
+    // link script (src/riscv.rs has the start code it places first).
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
     match build_facts::build_facts_for_this_build(&root) {
-        Some(t) if t.family == "arm" => t.place_linker_script(&root, &out),
-        _ => panic!("this probe runs on the Cortex-M targets only (cortex-m-rt)"),
+        Some(t) if t.family == "arm" || t.family == "riscv" => t.place_linker_script(&root, &out),
+        _ => panic!("this probe runs on the Cortex-M and RISC-V targets only"),
     }
 
     let chosen: Vec<&str> = SCHEMES

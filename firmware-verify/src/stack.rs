@@ -8,6 +8,7 @@ const PAINT: u32 = 0xC5A3_5AC5;
 /// Left unpainted below the painter's own frame.
 const MARGIN: usize = 64;
 
+#[cfg(target_arch = "arm")]
 unsafe extern "C" {
     /// cortex-m-rt: the end of .bss/.uninit, where the free RAM starts.
     static __sheap: u32;
@@ -15,10 +16,22 @@ unsafe extern "C" {
     static _stack_start: u32;
 }
 
+/// The RISC-V link script's names for the same two places.
+#[cfg(target_arch = "riscv32")]
+use crate::riscv::{_ebss as __sheap, _stack_top as _stack_start};
+
 fn sp() -> usize {
     let sp: usize;
     // SAFETY: reads the stack pointer.
-    unsafe { asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+    #[cfg(target_arch = "arm")]
+    unsafe {
+        asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+    };
+    // SAFETY: reads the stack pointer.
+    #[cfg(target_arch = "riscv32")]
+    unsafe {
+        asm!("mv {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+    };
     sp
 }
 

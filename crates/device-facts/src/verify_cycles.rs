@@ -1,7 +1,9 @@
-//! A firmware image signature's verify on the Cortex-M targets
+//! A firmware image signature's verify on the QEMU targets
 //! (`data/firmware-update/verify-cycles.json`): the verify probe
 //! (firmware-verify/) with each scheme's vector, its instruction mix priced by
-//! the cycle model as the device cost tables' are. crates/mcu `verify_probe`
+//! the cycle model as the device cost tables' are where the target has one
+//! (Cortex-M), its instructions counted where it has none (RISC-V: time at
+//! the clock a lower bound). crates/mcu `verify_probe`
 //! writes it (`scripts/verify-device-cpu`); `update-cost` reads it where a
 //! device's own table has no verify.
 
@@ -20,7 +22,7 @@ pub struct Table {
     pub vectors: String,
     /// `revision::verify_probe_revision` of the sources measured.
     pub probe_revision: String,
-    /// The Cortex-M timing model the cycles were priced with.
+    /// The Cortex-M timing model the Cortex-M rows' cycles were priced with.
     pub cycle_timings_revision: String,
     pub targets: Vec<TargetRow>,
 }
@@ -32,6 +34,10 @@ pub struct TargetRow {
     pub clock_hz: u64,
     /// The RAM of the QEMU board the probe ran on (firmware/memory).
     pub board_ram_bytes: u64,
+    /// What the rows' figures count: "cycle estimate" (the target's cycle
+    /// model) or the target's counter ("instructions": at one a cycle, `us`
+    /// is a lower bound).
+    pub counted: String,
     pub schemes: Vec<Row>,
 }
 
@@ -62,8 +68,10 @@ pub struct Row {
 pub struct Measured {
     /// Instructions QEMU ran in the verify, less the empty region's.
     pub instructions: i64,
-    pub cycles: Estimate,
-    /// The estimate's cycles at the target's clock.
+    /// The cycle model's estimate; none where the target has no model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<Estimate>,
+    /// [`Measured::count`] at the target's clock.
     pub us: f64,
     /// The heap's peak during the verify.
     pub heap_bytes: u64,
@@ -71,15 +79,26 @@ pub struct Measured {
     pub stack_bytes: u64,
 }
 
+impl Measured {
+    /// The figure the time is from: the estimated cycles, else the instructions.
+    pub fn count(&self) -> u64 {
+        self.cycles
+            .map_or(self.instructions.max(0) as u64, |c| c.estimate)
+    }
+}
+
 impl Table {
     /// The row of `scheme` on `target`, if the table has one.
     pub fn row(&self, target: &str, scheme: &str) -> Option<&Row> {
-        self.targets
-            .iter()
-            .find(|t| t.target == target)?
+        self.target(target)?
             .schemes
             .iter()
             .find(|r| r.scheme == scheme)
+    }
+
+    /// `target`'s schemes, if the table has them.
+    pub fn target(&self, target: &str) -> Option<&TargetRow> {
+        self.targets.iter().find(|t| t.target == target)
     }
 }
 

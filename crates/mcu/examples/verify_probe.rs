@@ -1,6 +1,6 @@
 //! Writes the firmware-image verify table (`data/firmware-update/verify-cycles.json`)
-//! to stdout: the probe (firmware-verify/), one scheme a build, on each Cortex-M
-//! target in QEMU. Run by `scripts/verify-device-cpu`; never by the tests.
+//! to stdout: the probe (firmware-verify/), one scheme a build, on each QEMU
+//! target (Cortex-M and RISC-V). Run by `scripts/verify-device-cpu`; never by the tests.
 //! `verify_probe TARGET SCHEME` prints that one row instead (a trial run).
 
 use ciphermeter_mcu::verify_probe;

@@ -1,5 +1,5 @@
 //! What the probes beside the firmware share (firmware-schc/, firmware-verify/):
-//! their build for a Cortex-M target, and the lines they print (`KIND NAME
+//! their build for a target they run on, and the lines they print (`KIND NAME
 //! VALUE...`). Each probe's own module runs it and prices its regions.
 
 use std::path::PathBuf;
@@ -14,15 +14,18 @@ pub struct Probe {
     pub package: &'static str,
     /// How its messages name it ("the SCHC probe").
     pub title: &'static str,
+    /// The targets its platform code runs on, and how a refusal says so.
+    pub runs_on: fn(Target) -> bool,
+    pub runs_on_what: &'static str,
 }
 
 impl Probe {
     /// Builds the probe for `target` with `features`; the ELF's path.
     pub fn build(&self, target: Target, features: &[&str]) -> Result<PathBuf, McuError> {
-        if !target.has_cycle_estimate() {
+        if !(self.runs_on)(target) {
             return Err(McuError::Usage(format!(
-                "{} runs on the Cortex-M targets, not {target}",
-                self.title
+                "{} runs on {}, not {target}",
+                self.title, self.runs_on_what
             )));
         }
         let dir = crate::compile::target_dir().join(self.dir);

@@ -18,6 +18,8 @@ const PROBE: Probe = Probe {
     dir: "firmware-schc",
     package: "ciphermeter-schc-probe",
     title: "the SCHC probe",
+    runs_on: Target::has_cycle_estimate,
+    runs_on_what: "the Cortex-M targets",
 };
 
 /// One measured region on one target.

@@ -1,8 +1,10 @@
-//! A firmware image signature's verify on the Cortex-M targets: the verify
-//! probe (firmware-verify/, one scheme a build) run in QEMU with its
-//! execution log, the verify's instruction mix priced by [`cycles`] as the
-//! device cost tables' Cortex-M rows are, with the heap's peak and the stack's
-//! depth the probe measured. `scripts/verify-device-cpu` writes
+//! A firmware image signature's verify on the QEMU targets: the verify probe
+//! (firmware-verify/, one scheme a build) run in QEMU. On a target with a
+//! cycle model (Cortex-M) with its execution log, the verify's instruction
+//! mix priced by [`cycles`] as the device cost tables' Cortex-M rows are; on
+//! one without (RISC-V) the instructions the probe counted (`minstret`), time
+//! at the clock a lower bound. With the heap's peak and the stack's depth the
+//! probe measured. `scripts/verify-device-cpu` writes
 //! `data/firmware-update/verify-cycles.json` from [`table`]; the table's types
 //! are `device_facts::verify_cycles`'.
 
@@ -16,6 +18,8 @@ const PROBE: Probe = Probe {
     dir: "firmware-verify",
     package: "ciphermeter-verify-probe",
     title: "the verify probe",
+    runs_on,
+    runs_on_what: "the QEMU targets",
 };
 
 /// The probe's schemes: its features, data/firmware-update.toml's names.
@@ -31,9 +35,26 @@ pub const SCHEMES: [&str; 9] = [
     "slh-dsa-sha2-128f",
 ];
 
-/// The targets the probe runs on: those with a cycle model.
+/// The targets the probe runs on: QEMU's (firmware-verify has platform code
+/// for Cortex-M and RISC-V; simavr's AVR has neither the RAM nor the code).
 pub fn targets() -> Vec<Target> {
-    crate::schc_probe::targets()
+    Target::ALL.into_iter().filter(|&t| runs_on(t)).collect()
+}
+
+fn runs_on(target: Target) -> bool {
+    target.qemu().is_some()
+}
+
+/// What [`counted`] calls the figures of a target with a cycle model.
+pub const CYCLE_ESTIMATE: &str = "cycle estimate";
+
+/// What `target`'s figures count: the cycle model's estimate, or its counter.
+pub fn counted(target: Target) -> &'static str {
+    if target.has_cycle_estimate() {
+        CYCLE_ESTIMATE
+    } else {
+        target.counter()
+    }
 }
 
 /// One scheme on `target`: built, run and priced, or why not.
@@ -49,9 +70,14 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
         Err(McuError::Failed(why)) => return Ok(not_run(without_registry(&why))),
         Err(e) => return Err(e),
     };
-    let core = cycles::timing::for_target(target)
-        .ok_or_else(|| McuError::Failed(format!("no cycle model for {target}")))?;
-    let (out, mixes) = match emulate::run_traced(target, &elf) {
+    // A target with a cycle model is priced from QEMU's log; one without
+    // counts its own instructions (the probe's `C` lines).
+    let core = cycles::timing::for_target(target);
+    let run = match core {
+        Some(_) => emulate::run_traced(target, &elf).map(|(out, mixes)| (out, Some(mixes))),
+        None => emulate::run(target, &elf, None).map(|out| (out, None)),
+    };
+    let (out, mixes) = match run {
         Ok(run) => run,
         Err(McuError::Failed(why)) => {
             return Ok(not_run(format!("the verify probe on {target}: {why}")));
@@ -80,23 +106,36 @@ pub fn measure(target: Target, scheme: &str) -> Result<Row, McuError> {
         (Some(_), _) => KnownAnswer::Failed,
         (None, _) => return Ok(unfinished()),
     };
-    let mixes = match mixes {
-        Ok(m) => m,
-        Err(why) => return Ok(not_run(format!("the verify probe on {target}: {why}"))),
+    let (instructions, estimate) = match (core, mixes) {
+        (Some(core), Some(mixes)) => {
+            let mixes = match mixes {
+                Ok(m) => m,
+                Err(why) => return Ok(not_run(format!("the verify probe on {target}: {why}"))),
+            };
+            let [empty, verify] = mixes.as_slice() else {
+                return Ok(not_run(format!(
+                    "the verify probe ran {} regions on {target}, not 2: {}",
+                    mixes.len(),
+                    out.stdout.trim()
+                )));
+            };
+            let mix = verify.minus(empty);
+            (
+                mix.instructions,
+                Some(cycles::estimate::estimate(&mix, core)),
+            )
+        }
+        // The probe's own count, less the calibration region's (the marks').
+        _ => {
+            let count = |region| report.number("C", region, 0).map(|n| n as i64);
+            (count("verify")? - count("empty")?, None)
+        }
     };
-    let [empty, verify] = mixes.as_slice() else {
-        return Ok(not_run(format!(
-            "the verify probe ran {} regions on {target}, not 2: {}",
-            mixes.len(),
-            out.stdout.trim()
-        )));
-    };
-    let mix = verify.minus(empty);
-    let estimate = cycles::estimate::estimate(&mix, core);
+    let figure = estimate.map_or(instructions.max(0) as u64, |e| e.estimate);
     let measured = Measured {
-        instructions: mix.instructions,
+        instructions,
         cycles: estimate,
-        us: estimate.estimate as f64 * 1e6 / target.clock_hz() as f64,
+        us: figure as f64 * 1e6 / target.clock_hz() as f64,
         heap_bytes: report.number("H", "verify", 0)?,
         stack_bytes: report.number("S", "verify", 0)?,
     };
@@ -150,14 +189,16 @@ pub fn table(targets: &[Target]) -> Result<Table, McuError> {
             target: t.name().into(),
             clock_hz: t.clock_hz(),
             board_ram_bytes: t.memory_bytes().1,
+            counted: counted(t).into(),
             schemes,
         });
     }
     Ok(Table {
-        source: "scripts/verify-device-cpu: firmware-verify/ in QEMU, one scheme a build, cycles \
-                 estimated from the instruction mix (crates/mcu cycles, \
+        source: "scripts/verify-device-cpu: firmware-verify/ in QEMU, one scheme a build; on \
+                 Cortex-M cycles estimated from the instruction mix (crates/mcu cycles, \
                  data/cycle-timings/cortex-m.toml) at the target's core, without a part's flash \
-                 wait states"
+                 wait states; on RISC-V (no cycle model) the instructions minstret counted, \
+                 time at one a cycle a lower bound"
             .into(),
         vectors:
             "firmware-verify/vectors/: Wycheproof (ECDSA P-256, RSA-PSS 2048/3072, ML-DSA-44/65), \
@@ -188,9 +229,12 @@ mod tests {
 
     /// The shipped table is of the probe's sources and the timing model as
     /// they are (else `scripts/verify-device-cpu` must run), has every scheme
-    /// on every Cortex-M target, every scheme's vector verified on the
-    /// Cortex-M4 (its board has the nRF52840's 256 KiB), a row without a
-    /// figure says why, and the figures hold together.
+    /// on every QEMU target, every scheme's vector verified on the Cortex-M4
+    /// (its board has the nRF52840's 256 KiB) and on every target without a
+    /// cycle model (the RISC-V boards' 400 and 512 KiB) except where it does
+    /// not build, a row without a figure says why, and the figures hold
+    /// together: an estimate where the target has a cycle model, the
+    /// instructions at the clock where it has none.
     #[test]
     fn the_shipped_table_is_of_these_sources_and_holds_together() {
         let root = crate::firmware_dir().join("..");
@@ -214,14 +258,20 @@ mod tests {
         for t in &table.targets {
             let schemes: Vec<&str> = t.schemes.iter().map(|r| r.scheme.as_str()).collect();
             assert_eq!(schemes, SCHEMES, "{}", t.target);
+            let target: Target = t.target.parse().unwrap();
+            assert_eq!(t.counted, counted(target), "{}", t.target);
             for r in &t.schemes {
                 let at = format!("{} on {}", r.scheme, t.target);
                 match (&r.known_answer, &r.measured) {
                     (KnownAnswer::Passed, Some(m)) => {
                         assert!(r.reason.is_none(), "{at}");
-                        let c = m.cycles;
-                        assert!(m.instructions > 0 && c.low <= c.estimate && c.estimate <= c.high);
-                        let us = c.estimate as f64 * 1e6 / t.clock_hz as f64;
+                        assert!(m.instructions > 0, "{at}");
+                        match m.cycles {
+                            Some(c) => assert!(c.low <= c.estimate && c.estimate <= c.high),
+                            None => assert!(!target.has_cycle_estimate(), "{at}: no estimate"),
+                        }
+                        assert_eq!(m.cycles.is_some(), target.has_cycle_estimate(), "{at}");
+                        let us = m.count() as f64 * 1e6 / t.clock_hz as f64;
                         assert!((m.us - us).abs() < 1e-6, "{at}");
                         assert!(
                             m.stack_bytes > 0 && m.stack_bytes < t.board_ram_bytes,
@@ -230,7 +280,11 @@ mod tests {
                     }
                     _ => assert!(r.reason.as_deref().is_some_and(|w| !w.is_empty()), "{at}"),
                 }
-                if t.target == "cortex-m4" {
+                let builds = !r
+                    .reason
+                    .as_deref()
+                    .is_some_and(|w| w.contains("does not build"));
+                if t.target == "cortex-m4" || (!target.has_cycle_estimate() && builds) {
                     assert_eq!(r.known_answer, KnownAnswer::Passed, "{at}: {:?}", r.reason);
                 }
             }

@@ -128,10 +128,14 @@ fn from_probe(
     {
         return Err(why);
     }
+    // Cycles where the target has a model, else its counter (instructions, a lower bound).
+    let counted = probe
+        .target(target.name())
+        .map_or("", |t| t.counted.as_str());
     Ok(at_clock(
         "rustcrypto".into(),
-        m.cycles.estimate,
-        "cycle estimate".into(),
+        m.count(),
+        counted.into(),
         PROBE_TABLE,
         device,
     ))
