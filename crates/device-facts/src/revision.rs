@@ -50,9 +50,9 @@ pub fn firmware_revision(firmware: &Path, target: crate::Target) -> Result<Strin
     // cost build compiles: its verdicts are revised apart (`ct_revision`).
     files.retain(|f| !f.starts_with(firmware.join(CT_SOURCES)));
     // How every build script reads a target's file.
-    collect(&firmware.join(BUILD_FACTS), &mut files)?;
-    // The target's own: its linker script.
     let root = firmware.join("..");
+    collect(&root.join(BUILD_FACTS), &mut files)?;
+    // The target's own: its linker script.
     if let Some(script) = &target.facts().memory.linker_script {
         collect(&root.join(script), &mut files)?;
     }
@@ -67,9 +67,10 @@ pub fn firmware_revision(firmware: &Path, target: crate::Target) -> Result<Strin
     Ok(hex(&sha(revision.as_bytes())[..8]))
 }
 
-/// The build scripts' reader of the target files, from the firmware directory.
+/// The build scripts' reader of the target files (from the repository's
+/// root), which every revision of a build that reads a target file covers.
 #[cfg(feature = "files")]
-const BUILD_FACTS: &str = "../crates/device-facts/src/target/build_facts.rs";
+const BUILD_FACTS: &str = "crates/device-facts/src/target/build_facts.rs";
 
 #[cfg(feature = "files")]
 fn sha(bytes: &[u8]) -> Vec<u8> {
@@ -117,10 +118,7 @@ pub fn schc_probe_revision(root: &Path) -> Result<String, FactsError> {
     files.retain(|f| !f.to_string_lossy().contains("/crates/seal/src/host/"));
     collect(&root.join("data/schc/default-rules.json"), &mut files)?;
     collect(&root.join("firmware/memory"), &mut files)?;
-    collect(
-        &root.join("crates/device-facts/src/target/build_facts.rs"),
-        &mut files,
-    )?;
+    collect(&root.join(BUILD_FACTS), &mut files)?;
     digest(root, files)
 }
 
@@ -144,10 +142,7 @@ pub fn verify_probe_revision(root: &Path) -> Result<String, FactsError> {
         collect(&root.join("firmware-verify").join(rel), &mut files)?;
     }
     collect(&root.join("firmware/memory"), &mut files)?;
-    collect(
-        &root.join("crates/device-facts/src/target/build_facts.rs"),
-        &mut files,
-    )?;
+    collect(&root.join(BUILD_FACTS), &mut files)?;
     digest(root, files)
 }
 
